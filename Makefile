@@ -1,0 +1,146 @@
+# libmodels: one non-recursive Makefile (paths and tools in config.mk).
+#
+#   make            library, `models` command and examples under $(B)/
+#   make check      installs missing Debian packages, builds, runs every test
+#   make demo       installs missing Debian packages, builds, runs `models demo`
+#   make bench      throughput benchmarks (never part of check)
+#   make asan       the tests under address and undefined-behaviour sanitizers (build-asan/)
+#   make fuzz       libFuzzer targets for every trace reader, FUZZ_SECONDS each (build-fuzz/)
+#   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
+#   make deps       only the Debian packages
+include config.mk
+
+B        ?= build
+PKGS     := glib-2.0 gio-2.0
+SONAME   := libmodels.so.0
+CFLAGS   ?= -O2 -g
+WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings \
+            -Wmissing-prototypes -Wstrict-prototypes
+CPPFLAGS += -Iinclude -Isrc -D_DEFAULT_SOURCE
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.DEFAULT_GOAL := all
+.PHONY: all deps check demo bench asan fuzz install clean check-run demo-run bench-run fuzz-run \
+        fuzz-build
+
+# Entry points that must work on a fresh machine: packages first, then a second make that can ask
+# pkg-config (this one may have been started before the packages existed).
+deps:
+	@tools/deps.sh
+check: deps
+	@$(MAKE) --no-print-directory B=$(B) check-run
+demo: deps
+	@$(MAKE) --no-print-directory B=$(B) demo-run
+bench: deps
+	@$(MAKE) --no-print-directory B=$(B) bench-run
+asan: deps
+	@$(MAKE) --no-print-directory B=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check-run
+fuzz: deps
+	@tools/deps.sh clang libclang-rt-dev
+	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
+	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" LDFLAGS="-fsanitize=address,undefined" fuzz-run
+clean:
+	rm -rf build build-asan build-fuzz
+
+HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes)
+ifneq ($(HAVE_PKGS),yes)
+all check-run demo-run bench-run fuzz-run install:
+	$(error GLib development files not found by $(PKG_CONFIG); run `make deps` first)
+else
+
+PKG_CF   := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+ALL_CF    = $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CF)
+
+ALGO_SRC := $(sort $(wildcard src/algos/cpu/*.c))
+LIB_SRC  := $(sort $(wildcard src/traces/*.c src/models/*.c src/models/*/*.c src/algos/*.c)) $(ALGO_SRC)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ALGO_SRC:%.c=$(B)/native/%.o) $(B)/gen/machines-data.o
+CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard src/cli/*.c)))
+EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
+TEST_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(sort $(wildcard tests/test-*.c)))
+TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/ref/*.c)))
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
+
+all: $(B)/libmodels.a $(B)/libmodels.so $(B)/bin/models $(EX_BIN)
+
+# The library: position-independent, only MDL_API symbols exported from the .so.
+$(B)/%.o: %.c Makefile config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+# The native twin of every CPU algorithm: the same source with the instrumentation compiled away.
+$(B)/native/%.o: %.c Makefile config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) -DMDL_NATIVE -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+# The machine presets, compiled in so that nothing needs installing.
+$(B)/gen/machines-data.c: data/machines.ini
+	@mkdir -p $(@D)
+	{ echo '/* generated from data/machines.ini */'; \
+	  echo 'extern const char mdl_machines_ini[];'; \
+	  echo 'const char mdl_machines_ini[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; echo '0x00 };'; } > $@
+$(B)/gen/machines-data.o: $(B)/gen/machines-data.c
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(B)/libmodels.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(B)/libmodels.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/bin/models: $(CLI_OBJ) $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+$(B)/examples/%: examples/%.c $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) $(LDFLAGS) -MMD -MP -o $@ $< $(B)/libmodels.a $(PKG_LIBS) -lm
+$(B)/bench/%: bench/%.c $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) -Isrc $(LDFLAGS) -MMD -MP -o $@ $< $(B)/libmodels.a $(PKG_LIBS) -lm
+
+# Tests see the private headers under src/ and link the static library.
+TEST_CF   = $(ALL_CF) -Isrc -Itests $(shell $(PKG_CONFIG) --cflags cmocka)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka) $(PKG_LIBS) -lm
+$(B)/tests/%.o: tests/%.c Makefile config.mk
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CF) -MMD -MP -c $< -o $@
+$(B)/tests/test-%: $(B)/tests/test-%.o $(TEST_SUP) $(B)/libmodels.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+check-run: all $(TEST_BIN)
+	@MODELS_BIN=$(B)/bin/models B=$(B) tools/run-tests.sh $(TEST_BIN)
+
+demo-run: $(B)/bin/models
+	$(B)/bin/models demo
+
+bench-run: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# libFuzzer: one target per reader; what they find goes into tests/data/regress/ by hand.
+$(B)/fuzz/%: tests/fuzz/%.c $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(B)/libmodels.a $(PKG_LIBS) -lm
+fuzz-build: $(FUZZ_BIN)
+fuzz-run: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+	  name=$$(basename $$f); corpus=$(B)/fuzz/corpus-$$name; mkdir -p $$corpus; \
+	  echo "== $$name ($(FUZZ_SECONDS) s, seeds from tests/data)"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(B)/fuzz/$$name- \
+	    $$corpus tests/data/seeds-$$name || exit 1; done
+
+# Installation: headers, both libraries, the command, the presets and a pkg-config file.
+install: all
+	install -d $(DESTDIR)$(INCLUDEDIR)/models $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
+	  $(DESTDIR)$(DATADIR)/models
+	install -m 644 include/models/*.h $(DESTDIR)$(INCLUDEDIR)/models/
+	install -m 644 $(B)/libmodels.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/libmodels.so $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmodels.so
+	install -m 755 $(B)/bin/models $(DESTDIR)$(BINDIR)/
+	install -m 644 data/machines.ini $(DESTDIR)$(DATADIR)/models/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(shell sed -n 's/.*MDL_VERSION_STRING "\(.*\)"/\1/p' include/models/api.h)|' \
+	  models.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/models.pc
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+endif

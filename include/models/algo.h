@@ -1,0 +1,61 @@
+/* libmodels: the registry of instrumented algorithms.
+ *
+ * Every algorithm is one source file built twice: instrumented (emits events through an
+ * MdlRecorder) and native (the MDL_* macros compiled away, for timing). Both compute the same
+ * result and check it; the registry lists each algorithm once, with both entry points. */
+#ifndef MODELS_ALGO_H
+#define MODELS_ALGO_H
+
+#include <glib.h>
+#include <models/api.h>
+#include <models/params.h>
+#include <models/record.h>
+
+G_BEGIN_DECLS
+
+/**
+ * MdlAlgoRun: runs an algorithm on @n elements built from @seed.
+ * @params: the algorithm's parameters (borrowed).
+ * @n: problem size in elements.
+ * @seed: input seed.
+ * @rec: where events go (the native build ignores it; may be NULL there).
+ * @checksum: (out) a value that depends on the whole result, equal in both builds.
+ * @error: MDL_ERROR_PARAM for a bad size; MDL_ERROR_MODEL when the algorithm's self-check fails.
+ * Returns: FALSE on error.
+ */
+typedef gboolean (*MdlAlgoRun) (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+                                guint64 *checksum, GError **error);
+
+/**
+ * MdlAlgo: one algorithm.
+ * @name: family/variant, e.g. "scan/seq".
+ * @summary: one line.
+ * @params: its parameters (may be an empty table).
+ * @run: the instrumented entry point.
+ * @run_native: the native entry point.
+ */
+typedef struct {
+  const char *name;
+  const char *summary;
+  const MdlParamSpec *params;
+  MdlAlgoRun run;
+  MdlAlgoRun run_native;
+} MdlAlgo;
+
+/**
+ * mdl_algos: every algorithm.
+ * @n: (out) how many.
+ * Returns: (transfer none) a static table.
+ */
+MDL_API const MdlAlgo *mdl_algos (guint *n);
+
+/**
+ * mdl_algo_lookup: the algorithm named @name.
+ * @error: MDL_ERROR_UNKNOWN_NAME listing the valid names.
+ * Returns: (transfer none) the algorithm, or NULL.
+ */
+MDL_API const MdlAlgo *mdl_algo_lookup (const char *name, GError **error);
+
+G_END_DECLS
+
+#endif

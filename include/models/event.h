@@ -1,0 +1,258 @@
+/* libmodels: the event stream.
+ *
+ * Every source (instrumented algorithm, SIMT kernel, trace file) produces the same three families of
+ * events and hands them to a sink in batches:
+ *  - CPU accesses (MdlCpuEvent, 16 bytes, the same layout as a binary trace record);
+ *  - warp instructions (MdlWarpEvent, lane addresses kept beside the batch);
+ *  - markers (MdlMarker): kernel launch, block barrier, global sync, phase begin/end, site names.
+ * The RAM operation count is the one marker that travels inside the CPU array (kind MDL_CPU_OPS),
+ * because it is as frequent as the accesses themselves: a Lackey trace has an instruction line
+ * between most data accesses, and a call per instruction would dominate the run.
+ *
+ * Ordering: a batch holds CPU events or warp events, never both; a sink sees batches and markers in
+ * exactly the order the source produced them (a source flushes its pending batch before a marker). */
+#ifndef MODELS_EVENT_H
+#define MODELS_EVENT_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <models/api.h>
+
+G_BEGIN_DECLS
+
+/**
+ * MdlCpuKind:
+ * @MDL_CPU_READ: a data load of `size` bytes at `addr`.
+ * @MDL_CPU_WRITE: a data store.
+ * @MDL_CPU_MODIFY: a read-modify-write of the same bytes (Lackey's `M`): one read, then one write.
+ * @MDL_CPU_OPS: not an access: `addr` holds a number of RAM operations done since the previous
+ *   record (instructions in a Lackey trace, operation markers of an instrumented algorithm);
+ *   `size` is 0.
+ */
+typedef enum {
+  MDL_CPU_READ = 0,
+  MDL_CPU_WRITE = 1,
+  MDL_CPU_MODIFY = 2,
+  MDL_CPU_OPS = 3,
+} MdlCpuKind;
+
+/** MDL_CPU_N_KINDS: number of MdlCpuKind values. */
+#define MDL_CPU_N_KINDS 4
+
+/**
+ * MdlCpuEvent: one CPU access (or operation count), little-endian on disk.
+ * @kind: an MdlCpuKind.
+ * @flags: reserved, always 0.
+ * @size: bytes accessed (1..65535); 0 for MDL_CPU_OPS.
+ * @thread: the thread that issued it (0 for single-threaded sources).
+ * @site: the site (source line or phase) that issued it; 0 means none. Names of sites travel as
+ *   MDL_MARK_SITE markers.
+ * @addr: the byte address accessed; the operation count for MDL_CPU_OPS.
+ */
+typedef struct {
+  guint8 kind;
+  guint8 flags;
+  guint16 size;
+  guint16 thread;
+  guint16 site;
+  guint64 addr;
+} MdlCpuEvent;
+
+_Static_assert (sizeof (MdlCpuEvent) == 16, "MdlCpuEvent is a 16-byte trace record");
+
+/** MdlWarpOp: what a warp instruction does. BARRIER is the warp's arrival at a block barrier;
+ * the barrier itself (all warps of the block) is the MDL_MARK_BARRIER marker. */
+typedef enum {
+  MDL_WARP_LOAD = 0,
+  MDL_WARP_STORE,
+  MDL_WARP_ATOMIC,
+  MDL_WARP_ALU,
+  MDL_WARP_BRANCH,
+  MDL_WARP_BARRIER,
+} MdlWarpOp;
+
+#define MDL_WARP_N_OPS 6
+
+/** MdlSpace: the memory space of a warp memory instruction; MDL_SPACE_NONE for the others. */
+typedef enum {
+  MDL_SPACE_NONE = 0,
+  MDL_SPACE_GLOBAL,
+  MDL_SPACE_SHARED,
+  MDL_SPACE_LOCAL,
+} MdlSpace;
+
+#define MDL_SPACE_N 4
+
+/** MDL_WARP_MAX_LANES: the widest warp an event can describe (masks are 64-bit). */
+#define MDL_WARP_MAX_LANES 64
+
+/** MDL_WARP_STRIDED: flag of an MdlWarpEvent whose lane addresses are base + lane * stride. */
+#define MDL_WARP_STRIDED 0x01
+
+/**
+ * MdlWarpEvent: one instruction executed by one warp.
+ * @active: bit i set when lane i executes the instruction; never 0.
+ * @taken: for MDL_WARP_BRANCH, the active lanes that enter the `if` side; 0 otherwise.
+ * @base: with MDL_WARP_STRIDED, the address of lane 0 (even if lane 0 is inactive).
+ * @stride: with MDL_WARP_STRIDED, the bytes between consecutive lanes' addresses.
+ * @first_addr: without MDL_WARP_STRIDED, for memory ops, the index in the batch's @lane_addrs of
+ *   the first active lane's address; the active lanes' addresses follow in lane order, one each.
+ * @launch: the kernel launch this instruction belongs to.
+ * @block: linear block id within the launch.
+ * @warp: warp id within the block.
+ * @width: bytes accessed by each active lane (memory ops); 0 otherwise.
+ * @site: the site that issued it (see MdlCpuEvent).
+ * @op: an MdlWarpOp.
+ * @space: an MdlSpace; MDL_SPACE_NONE exactly when @op is not a memory op.
+ * @flags: MDL_WARP_STRIDED or 0.
+ *
+ * An inactive lane has no address: sources never encode it as address 0.
+ */
+typedef struct {
+  guint64 active;
+  guint64 taken;
+  guint64 base;
+  gint64 stride;
+  guint32 first_addr;
+  guint32 launch;
+  guint32 block;
+  guint16 warp;
+  guint16 width;
+  guint16 site;
+  guint8 op;
+  guint8 space;
+  guint8 flags;
+} MdlWarpEvent;
+
+/**
+ * MdlEventBatch: the view of a batch handed to a sink; borrowed for the duration of the call.
+ * @cpu: CPU events in program order (NULL when @n_cpu is 0).
+ * @n_cpu: number of CPU events.
+ * @warp: warp instructions in issue order.
+ * @n_warp: number of warp instructions.
+ * @lane_addrs: lane addresses referenced by the warp events' @first_addr.
+ * @n_lane_addrs: number of lane addresses.
+ * A batch holds CPU events or warp events, never both.
+ */
+typedef struct {
+  const MdlCpuEvent *cpu;
+  gsize n_cpu;
+  const MdlWarpEvent *warp;
+  gsize n_warp;
+  const guint64 *lane_addrs;
+  gsize n_lane_addrs;
+} MdlEventBatch;
+
+/** mdl_warp_is_memory: TRUE for loads, stores and atomics. */
+static inline gboolean
+mdl_warp_is_memory (const MdlWarpEvent *w)
+{
+  return w->op <= MDL_WARP_ATOMIC;
+}
+
+/**
+ * mdl_warp_addrs: writes the address of every active lane of @w into @out, indexed by lane.
+ * @batch: the batch holding @w.
+ * @w: a memory instruction.
+ * @out: MDL_WARP_MAX_LANES slots; inactive lanes' slots are left untouched.
+ * Cost: one pass over the active lanes.
+ */
+static inline void
+mdl_warp_addrs (const MdlEventBatch *batch, const MdlWarpEvent *w, guint64 *out)
+{
+  guint64 mask = w->active;
+  const guint64 *src = batch->lane_addrs + w->first_addr;
+  while (mask)
+    {
+      guint lane = (guint) __builtin_ctzll (mask);
+      out[lane] = (w->flags & MDL_WARP_STRIDED) ? w->base + (guint64) ((gint64) lane * w->stride) : *src++;
+      mask &= mask - 1;
+    }
+}
+
+/**
+ * MdlMarkerKind:
+ * @MDL_MARK_LAUNCH: a kernel launch: @launch, @grid_blocks, @block_threads, @shared_bytes, @warp_width.
+ * @MDL_MARK_BARRIER: all warps of block @block of launch @launch synchronise.
+ * @MDL_MARK_SYNC: a global synchronisation (host sync, kernel boundary).
+ * @MDL_MARK_PHASE_BEGIN: the phase @name begins (phases nest).
+ * @MDL_MARK_PHASE_END: the innermost open phase, which must be @name, ends.
+ * @MDL_MARK_SITE: site id @site is named @name from here on.
+ */
+typedef enum {
+  MDL_MARK_LAUNCH = 0,
+  MDL_MARK_BARRIER,
+  MDL_MARK_SYNC,
+  MDL_MARK_PHASE_BEGIN,
+  MDL_MARK_PHASE_END,
+  MDL_MARK_SITE,
+} MdlMarkerKind;
+
+#define MDL_MARK_N_KINDS 6
+
+/** MDL_NAME_MAX: the longest phase or site name, in bytes. */
+#define MDL_NAME_MAX 255
+
+/**
+ * MdlMarker: an out-of-band event; fields not listed for its kind are 0.
+ * @kind: an MdlMarkerKind.
+ * @launch: LAUNCH, BARRIER: the launch id.
+ * @block: BARRIER: the block id.
+ * @grid_blocks: LAUNCH: number of blocks in the grid.
+ * @block_threads: LAUNCH: threads per block.
+ * @shared_bytes: LAUNCH: shared memory per block in bytes.
+ * @warp_width: LAUNCH: lanes per warp (1..MDL_WARP_MAX_LANES).
+ * @site: SITE: the id being named.
+ * @name: PHASE_BEGIN, PHASE_END, SITE: a NUL-terminated name of at most MDL_NAME_MAX bytes,
+ *   borrowed for the duration of the call.
+ */
+typedef struct {
+  MdlMarkerKind kind;
+  guint32 launch;
+  guint32 block;
+  guint32 grid_blocks;
+  guint32 block_threads;
+  guint32 shared_bytes;
+  guint32 warp_width;
+  guint16 site;
+  const char *name;
+} MdlMarker;
+
+/**
+ * MdlSink: where a source delivers its events. A plain struct of callbacks, like GSourceFuncs.
+ * @batch: receives a batch (borrowed for the call); returns FALSE and sets @error on failure.
+ * @marker: receives a marker (borrowed for the call); returns FALSE and sets @error on failure.
+ * @data: passed back to both callbacks.
+ * Once a callback fails, the source stops and reports the error.
+ */
+typedef struct {
+  gboolean (*batch) (void *data, const MdlEventBatch *batch, GError **error);
+  gboolean (*marker) (void *data, const MdlMarker *marker, GError **error);
+  void *data;
+} MdlSink;
+
+/** mdl_cpu_kind_name: "read", "write", "modify" or "ops"; NULL for an invalid kind. */
+MDL_API const char *mdl_cpu_kind_name (guint kind);
+/** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch" or "bar"; NULL for an invalid op. */
+MDL_API const char *mdl_warp_op_name (guint op);
+/** mdl_space_name: "none", "global", "shared" or "local"; NULL for an invalid space. */
+MDL_API const char *mdl_space_name (guint space);
+/** mdl_marker_kind_name: "launch", "barrier", "sync", "phase-begin", "phase-end" or "site". */
+MDL_API const char *mdl_marker_kind_name (guint kind);
+
+/**
+ * mdl_warp_event_check: validates a warp event against the rules above (non-empty mask, @taken a
+ * subset of @active and only on branches, space matching op, width of memory ops 1..64 bytes, lane
+ * addresses inside the batch).
+ * @batch: the batch holding @w (for the lane address range).
+ * @w: the event.
+ * @warp_width: lanes per warp; lanes at or beyond it must be inactive.
+ * @error: MDL_ERROR_FORMAT naming the broken rule.
+ * Returns: TRUE when valid.
+ */
+MDL_API gboolean mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w,
+                                       guint warp_width, GError **error);
+
+G_END_DECLS
+
+#endif

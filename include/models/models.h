@@ -1,0 +1,17 @@
+/* libmodels: the umbrella header. Include this, or only the headers you need. */
+#ifndef MODELS_MODELS_H
+#define MODELS_MODELS_H
+
+#include <models/api.h>
+#include <models/error.h>
+#include <models/event.h>
+#include <models/record.h>
+#include <models/params.h>
+#include <models/machine.h>
+#include <models/report.h>
+#include <models/engine.h>
+#include <models/pipeline.h>
+#include <models/trace.h>
+#include <models/algo.h>
+
+#endif

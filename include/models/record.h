@@ -1,0 +1,137 @@
+/* libmodels: instrumentation, the producer side of the event stream.
+ *
+ * A recorder appends CPU events to a fixed buffer with an inline call and flushes full buffers to a
+ * sink out of line (Cachegrind's batching at the producer). Markers flush the pending buffer first,
+ * so the sink sees events in program order. Consecutive operation counts merge into one record.
+ *
+ * The MDL_READ/MDL_WRITE/MDL_OPS/... macros are what instrumented algorithms use: compiled with
+ * MDL_NATIVE defined they expand to nothing, so the same source builds a native version to time. */
+#ifndef MODELS_RECORD_H
+#define MODELS_RECORD_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <models/api.h>
+#include <models/event.h>
+
+G_BEGIN_DECLS
+
+/**
+ * MdlRecorder: a batching event producer. Only the first three fields are public, for the inline
+ * append below (the {data, len} view of GArray); never write them.
+ * @buf: the pending CPU events.
+ * @len: number of pending events.
+ * @cap: capacity of @buf.
+ */
+typedef struct MdlRecorder MdlRecorder;
+struct MdlRecorder {
+  MdlCpuEvent *buf;
+  guint32 len;
+  guint32 cap;
+  guint16 site;
+  guint16 thread;
+};
+
+/**
+ * mdl_recorder_new: creates a recorder delivering to @sink.
+ * @sink: (transfer none) copied; its data must outlive the recorder.
+ * @batch_events: events per batch (0: a default of 4096, a few pages that stay in L1/L2).
+ * Returns: (transfer full) the recorder.
+ */
+MDL_API MdlRecorder *mdl_recorder_new (const MdlSink *sink, guint batch_events);
+
+/** mdl_recorder_free: frees the recorder without flushing; NULL is fine. */
+MDL_API void mdl_recorder_free (MdlRecorder *rec);
+
+/**
+ * mdl_recorder_flush: delivers the pending events to the sink. Called by the inline append when the
+ * buffer is full. After a sink failure the recorder drops every later event and keeps the first
+ * error for mdl_recorder_finish().
+ */
+MDL_API void mdl_recorder_flush (MdlRecorder *rec);
+
+/**
+ * mdl_recorder_finish: flushes and returns the first sink error, if any.
+ * @error: whatever the sink reported.
+ * Returns: FALSE when some event could not be delivered.
+ */
+MDL_API gboolean mdl_recorder_finish (MdlRecorder *rec, GError **error);
+
+/** mdl_recorder_n_events: CPU records delivered or pending so far (merged op counts count once). */
+MDL_API guint64 mdl_recorder_n_events (const MdlRecorder *rec);
+
+/** mdl_recorder_marker: flushes pending events, then delivers @marker (borrowed for the call). */
+MDL_API void mdl_recorder_marker (MdlRecorder *rec, const MdlMarker *marker);
+
+/** mdl_recorder_phase_begin: marks the start of phase @name (at most MDL_NAME_MAX bytes). */
+MDL_API void mdl_recorder_phase_begin (MdlRecorder *rec, const char *name);
+
+/** mdl_recorder_phase_end: marks the end of the innermost phase, which must be @name. */
+MDL_API void mdl_recorder_phase_end (MdlRecorder *rec, const char *name);
+
+/** mdl_recorder_set_site: later events carry @site (0: none); name it with an MDL_MARK_SITE marker. */
+static inline void
+mdl_recorder_set_site (MdlRecorder *rec, guint16 site)
+{
+  rec->site = site;
+}
+
+/**
+ * mdl_recorder_access: appends one access.
+ * @kind: MDL_CPU_READ, MDL_CPU_WRITE or MDL_CPU_MODIFY.
+ * @addr: the byte address.
+ * @size: bytes, 1..65535.
+ * Cost: a store of 16 bytes; one out-of-line flush every batch.
+ */
+static inline void
+mdl_recorder_access (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size)
+{
+  MdlCpuEvent *e = &rec->buf[rec->len];
+  e->kind = (guint8) kind;
+  e->flags = 0;
+  e->size = (guint16) size;
+  e->thread = rec->thread;
+  e->site = rec->site;
+  e->addr = addr;
+  if (G_UNLIKELY (++rec->len == rec->cap))
+    mdl_recorder_flush (rec);
+}
+
+/** mdl_recorder_ops: records @n RAM operations; merges with a directly preceding op count. */
+static inline void
+mdl_recorder_ops (MdlRecorder *rec, guint64 n)
+{
+  if (rec->len > 0 && rec->buf[rec->len - 1].kind == MDL_CPU_OPS)
+    rec->buf[rec->len - 1].addr += n;
+  else
+    {
+      MdlCpuEvent *e = &rec->buf[rec->len];
+      *e = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .thread = rec->thread, .site = rec->site, .addr = n };
+      if (G_UNLIKELY (++rec->len == rec->cap))
+        mdl_recorder_flush (rec);
+    }
+}
+
+/* Instrumentation macros: REC is an MdlRecorder *, PTR a typed pointer (the access size is the size
+ * of what it points to). With MDL_NATIVE defined they compile to nothing and evaluate nothing. */
+#ifdef MDL_NATIVE
+#define MDL_READ(REC, PTR) ((void) 0)
+#define MDL_WRITE(REC, PTR) ((void) 0)
+#define MDL_MODIFY(REC, PTR) ((void) 0)
+#define MDL_OPS(REC, N) ((void) 0)
+#define MDL_PHASE_BEGIN(REC, NAME) ((void) 0)
+#define MDL_PHASE_END(REC, NAME) ((void) 0)
+#else
+#define MDL_READ(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_READ, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
+#define MDL_WRITE(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_WRITE, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
+#define MDL_MODIFY(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_MODIFY, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
+#define MDL_OPS(REC, N) mdl_recorder_ops ((REC), (N))
+#define MDL_PHASE_BEGIN(REC, NAME) mdl_recorder_phase_begin ((REC), (NAME))
+#define MDL_PHASE_END(REC, NAME) mdl_recorder_phase_end ((REC), (NAME))
+#endif
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlRecorder, mdl_recorder_free)
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,165 @@
+/* libmodels: trace files.
+ *
+ * Readers turn a file or stream into the event stream (batches and markers pushed into an MdlSink);
+ * writers are sinks that turn the event stream into a file. Formats (docs/trace-format.md):
+ *  - "bin":    the binary format v1 (self-describing header, 16-byte CPU records, warp records,
+ *              markers, an end record with the record count);
+ *  - "lackey": Valgrind Lackey text (`valgrind --tool=lackey --trace-mem=yes`); instruction lines
+ *              become RAM operation counts, not accesses.
+ * Any format may be gzip-compressed; readers detect compression and format from the first bytes,
+ * writers compress when the path ends in ".gz". Readers validate every record and report the
+ * record number and byte offset (binary) or the line number (text) of the first bad one. */
+#ifndef MODELS_TRACE_H
+#define MODELS_TRACE_H
+
+#include <glib.h>
+#include <gio/gio.h>
+#include <models/api.h>
+#include <models/event.h>
+
+G_BEGIN_DECLS
+
+/** MdlTraceFormat: a trace format; MDL_TRACE_AUTO asks a reader to detect it. */
+typedef enum {
+  MDL_TRACE_AUTO = 0,
+  MDL_TRACE_BIN,
+  MDL_TRACE_LACKEY,
+} MdlTraceFormat;
+
+/** mdl_trace_format_name: "auto", "bin" or "lackey"; NULL for an invalid value. */
+MDL_API const char *mdl_trace_format_name (MdlTraceFormat format);
+
+/**
+ * mdl_trace_format_from_name: parses a format name as mdl_trace_format_name() spells it.
+ * @error: MDL_ERROR_UNKNOWN_NAME listing the valid names.
+ * Returns: TRUE and sets @format on success.
+ */
+MDL_API gboolean mdl_trace_format_from_name (const char *name, MdlTraceFormat *format,
+                                             GError **error);
+
+/** MdlTraceReader: an open trace being read; opaque. */
+typedef struct MdlTraceReader MdlTraceReader;
+
+/**
+ * mdl_trace_reader_open: opens a trace file.
+ * @path: a file name, or "-" for standard input.
+ * @format: the format, or MDL_TRACE_AUTO to detect it (gzip is always detected).
+ * @error: MDL_ERROR_IO when the file cannot be opened, MDL_ERROR_FORMAT when the format cannot be
+ *   detected or the header is bad.
+ * Returns: (transfer full) the reader, or NULL.
+ */
+MDL_API MdlTraceReader *mdl_trace_reader_open (const char *path, MdlTraceFormat format,
+                                               GError **error);
+
+/**
+ * mdl_trace_reader_new: reads a trace from a stream.
+ * @stream: (transfer none) the stream; the reader takes its own reference.
+ * @name: the name used in error messages (a file name, "<stdin>").
+ * @format: as for mdl_trace_reader_open().
+ * @error: as for mdl_trace_reader_open().
+ * Returns: (transfer full) the reader, or NULL.
+ */
+MDL_API MdlTraceReader *mdl_trace_reader_new (GInputStream *stream, const char *name,
+                                              MdlTraceFormat format, GError **error);
+
+/** mdl_trace_reader_free: closes the trace; NULL is fine. */
+MDL_API void mdl_trace_reader_free (MdlTraceReader *reader);
+
+/** mdl_trace_reader_format: the detected (or requested) format. */
+MDL_API MdlTraceFormat mdl_trace_reader_format (const MdlTraceReader *reader);
+
+/** mdl_trace_reader_compressed: TRUE when the stream was gzip-compressed. */
+MDL_API gboolean mdl_trace_reader_compressed (const MdlTraceReader *reader);
+
+/**
+ * mdl_trace_reader_meta: the header metadata of the trace (binary format: producer, algorithm,
+ * params, seed, machine.*; text formats: none).
+ * Returns: (transfer none) a table of string keys to string values, owned by the reader.
+ */
+MDL_API GHashTable *mdl_trace_reader_meta (const MdlTraceReader *reader);
+
+/**
+ * mdl_trace_reader_pump: reads up to @max_records records and delivers them to @sink, in order.
+ * @reader: the reader.
+ * @sink: where the events go.
+ * @max_records: how many records to read at most in this call (0: all); lets a caller show
+ *   progress between calls.
+ * @done: (out) set to TRUE once the whole trace has been read and verified.
+ * @error: MDL_ERROR_FORMAT naming the record and byte offset (or line) of a bad record,
+ *   MDL_ERROR_IO, or whatever the sink reported.
+ * Returns: FALSE on error; the reader is then unusable.
+ * Cost: a binary trace reads at the speed of memory; records are validated once, here.
+ */
+MDL_API gboolean mdl_trace_reader_pump (MdlTraceReader *reader, const MdlSink *sink,
+                                        guint64 max_records, gboolean *done, GError **error);
+
+/** mdl_trace_reader_n_records: records read so far (CPU, warp and marker records). */
+MDL_API guint64 mdl_trace_reader_n_records (const MdlTraceReader *reader);
+
+/** mdl_trace_reader_n_bytes: bytes of the (decompressed) stream consumed so far. */
+MDL_API guint64 mdl_trace_reader_n_bytes (const MdlTraceReader *reader);
+
+/** mdl_trace_reader_n_skipped: input that was skipped rather than turned into events (Valgrind's
+ * "==pid==" banner lines of a Lackey log); every reader counts what it skips. */
+MDL_API guint64 mdl_trace_reader_n_skipped (const MdlTraceReader *reader);
+
+/** MdlTraceWriter: a trace being written; opaque. */
+typedef struct MdlTraceWriter MdlTraceWriter;
+
+/**
+ * mdl_trace_writer_open: creates a trace file.
+ * @path: a file name, or "-" for standard output; a name ending in ".gz" is gzip-compressed.
+ * @format: MDL_TRACE_BIN or MDL_TRACE_LACKEY (MDL_TRACE_AUTO: from the name, ".lackey" or
+ *   ".lackey.gz" for Lackey, binary otherwise).
+ * @error: MDL_ERROR_IO.
+ * Returns: (transfer full) the writer, or NULL.
+ */
+MDL_API MdlTraceWriter *mdl_trace_writer_open (const char *path, MdlTraceFormat format,
+                                               GError **error);
+
+/**
+ * mdl_trace_writer_new: writes a trace to a stream.
+ * @stream: (transfer none) the stream; the writer takes its own reference.
+ * @name: the name used in error messages.
+ * @format: MDL_TRACE_BIN or MDL_TRACE_LACKEY.
+ * @gzip: compress the output.
+ * Returns: (transfer full) the writer.
+ */
+MDL_API MdlTraceWriter *mdl_trace_writer_new (GOutputStream *stream, const char *name,
+                                              MdlTraceFormat format, gboolean gzip);
+
+/**
+ * mdl_trace_writer_set_meta: adds a header key (producer, algorithm, params, seed, machine.NAME...).
+ * Must be called before the first event; formats without a header ignore it.
+ * @key: letters, digits, '.', '_' and '-'.
+ * @value: any UTF-8 text without newlines.
+ */
+MDL_API void mdl_trace_writer_set_meta (MdlTraceWriter *writer, const char *key, const char *value);
+
+/**
+ * mdl_trace_writer_sink: the sink that writes events into the trace.
+ * Returns: the sink, valid while the writer lives. Its callbacks fail with MDL_ERROR_IO, or with
+ * MDL_ERROR_UNSUPPORTED for events the format cannot carry (warp events in Lackey text).
+ */
+MDL_API MdlSink mdl_trace_writer_sink (MdlTraceWriter *writer);
+
+/** mdl_trace_writer_n_records: records written so far. */
+MDL_API guint64 mdl_trace_writer_n_records (const MdlTraceWriter *writer);
+
+/**
+ * mdl_trace_writer_close: writes the end of the trace and flushes it.
+ * @error: MDL_ERROR_IO.
+ * Returns: FALSE on error. The writer must still be freed.
+ */
+MDL_API gboolean mdl_trace_writer_close (MdlTraceWriter *writer, GError **error);
+
+/** mdl_trace_writer_free: frees the writer, closing it first if needed (errors are dropped: call
+ * mdl_trace_writer_close() to see them); NULL is fine. */
+MDL_API void mdl_trace_writer_free (MdlTraceWriter *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlTraceReader, mdl_trace_reader_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlTraceWriter, mdl_trace_writer_free)
+
+G_END_DECLS
+
+#endif

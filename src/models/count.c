@@ -1,0 +1,125 @@
+/* The `count` engine: what the stream holds, by kind, size, space and marker. It proves the path
+ * from any source to a report and is the dispatch benchmark's engine, so its loop does a few
+ * increments per event and nothing else. Access sizes are bucketed as the powers of two 1..64
+ * and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
+#include <models/error.h>
+
+#include "models/engines.h"
+
+#define N_SIZE_BUCKETS 8 /* 1, 2, 4, 8, 16, 32, 64, other */
+
+typedef struct {
+  guint64 cpu[MDL_CPU_N_KINDS];       /* records by kind */
+  guint64 bytes[MDL_CPU_N_KINDS];     /* bytes by kind (ops: the operation count) */
+  guint64 sizes[N_SIZE_BUCKETS];      /* accesses by size bucket */
+  guint64 warp[MDL_WARP_N_OPS][MDL_SPACE_N];
+  guint64 lanes;                      /* active lanes summed over warp instructions */
+  guint64 markers[MDL_MARK_N_KINDS];
+} Count;
+
+static const MdlParamSpec count_params[] = { { NULL } };
+
+static gboolean
+count_init (void *state, const MdlParams *params, GError **error)
+{
+  (void) state, (void) params, (void) error;
+  return TRUE;
+}
+
+static inline guint
+size_bucket (guint size)
+{
+  return (size & (size - 1)) == 0 && size - 1 < 64 ? (guint) __builtin_ctz (size) : N_SIZE_BUCKETS - 1;
+}
+
+static gboolean
+count_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  Count *c = state;
+  (void) error;
+  for (gsize i = 0; i < b->n_cpu; i++)
+    {
+      const MdlCpuEvent *e = &b->cpu[i];
+      c->cpu[e->kind]++;
+      if (e->kind == MDL_CPU_OPS)
+        c->bytes[MDL_CPU_OPS] += e->addr;
+      else
+        {
+          c->bytes[e->kind] += e->size;
+          c->sizes[size_bucket (e->size)]++;
+        }
+    }
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      c->warp[b->warp[i].op][b->warp[i].space]++;
+      c->lanes += (guint64) __builtin_popcountll (b->warp[i].active);
+    }
+  return TRUE;
+}
+
+static gboolean
+count_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Count *c = state;
+  (void) error;
+  c->markers[m->kind]++;
+  return TRUE;
+}
+
+static void
+count_report (void *state, MdlReport *out)
+{
+  static const char *const size_names[N_SIZE_BUCKETS] = {
+    "size_1", "size_2", "size_4", "size_8", "size_16", "size_32", "size_64", "size_other" };
+  Count *c = state;
+  guint64 warp_total = 0;
+
+  mdl_report_add_count (out, "cpu_reads", "count", "CPU read records", NULL, c->cpu[MDL_CPU_READ]);
+  mdl_report_add_count (out, "cpu_writes", "count", "CPU write records", NULL, c->cpu[MDL_CPU_WRITE]);
+  mdl_report_add_count (out, "cpu_modifies", "count", "CPU read-modify-write records", NULL,
+                        c->cpu[MDL_CPU_MODIFY]);
+  mdl_report_add_count (out, "bytes_read", "bytes", "bytes read (modifies included)", NULL,
+                        c->bytes[MDL_CPU_READ] + c->bytes[MDL_CPU_MODIFY]);
+  mdl_report_add_count (out, "bytes_written", "bytes", "bytes written (modifies included)", NULL,
+                        c->bytes[MDL_CPU_WRITE] + c->bytes[MDL_CPU_MODIFY]);
+  mdl_report_add_count (out, "ram_ops", "operations", "RAM operations (op markers, instructions)",
+                        NULL, c->bytes[MDL_CPU_OPS]);
+  for (guint s = 0; s < N_SIZE_BUCKETS; s++)
+    mdl_report_add_count (out, size_names[s], "count",
+                          s + 1 < N_SIZE_BUCKETS ? "CPU accesses of this many bytes"
+                                                 : "CPU accesses of other sizes", NULL, c->sizes[s]);
+  for (guint op = 0; op < MDL_WARP_N_OPS; op++)
+    for (guint sp = 0; sp < MDL_SPACE_N; sp++)
+      {
+        gboolean memory = op <= MDL_WARP_ATOMIC;
+        g_autofree char *name = NULL;
+        if (memory == (sp == MDL_SPACE_NONE))
+          continue;
+        name = memory ? g_strdup_printf ("warp_%s_%s", mdl_warp_op_name (op), mdl_space_name (sp))
+                      : g_strdup_printf ("warp_%s", mdl_warp_op_name (op));
+        mdl_report_add_count (out, name, "count", "warp instructions of this op and space", NULL,
+                              c->warp[op][sp]);
+        warp_total += c->warp[op][sp];
+      }
+  mdl_report_add_count (out, "warp_insts", "count", "warp instructions", NULL, warp_total);
+  mdl_report_add_count (out, "warp_lanes", "count", "active lanes summed over warp instructions",
+                        NULL, c->lanes);
+  for (guint k = 0; k < MDL_MARK_N_KINDS; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("markers_%s", mdl_marker_kind_name (k));
+      g_strdelimit (name, "-", '_');
+      mdl_report_add_count (out, name, "count", "markers of this kind", NULL, c->markers[k]);
+    }
+}
+
+const MdlEngineClass mdl_count_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "count",
+  .summary = "events by kind, size, op, space and marker",
+  .params = count_params,
+  .state_size = sizeof (Count),
+  .init = count_init,
+  .consume = count_consume,
+  .marker = count_marker,
+  .report = count_report,
+};

@@ -1,0 +1,16 @@
+/* Private: the built-in engine classes, one per file, listed in registry.c. */
+#ifndef MDL_ENGINES_H
+#define MDL_ENGINES_H
+
+#include <models/engine.h>
+
+extern const MdlEngineClass mdl_count_class;
+extern const MdlEngineClass mdl_footprint_class;
+
+/* Checks a class as mdl_engine_register() does (ABI, methods, name, parameter table). */
+gboolean mdl_engine_class_check (const MdlEngineClass *klass, GError **error);
+
+/* Appends the list of engine names, and a close match to @word, to an unknown-name message. */
+void mdl_engine_append_names (GString *msg, const char *word);
+
+#endif

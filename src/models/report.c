@@ -1,0 +1,408 @@
+/* Reports (include/models/report.h): counters in insertion order, phase sub-reports, and the three
+ * output formats. The JSON shape is a contract with scripts and later tools: keep it stable. */
+#include <models/error.h>
+#include <models/report.h>
+
+#include "traces/names.h"
+
+#include <math.h>
+#include <string.h>
+
+struct MdlReport {
+  char *engine;
+  char *spec;
+  GArray *counters;   /* MdlCounter, strings owned through `strings` */
+  GStringChunk *strings;
+  GPtrArray *phases;  /* MdlReport *, owned */
+};
+
+MdlReport *
+mdl_report_new (const char *engine, const char *spec)
+{
+  MdlReport *r = g_new0 (MdlReport, 1);
+  g_return_val_if_fail (engine != NULL, NULL);
+  r->engine = g_strdup (engine);
+  r->spec = g_strdup (spec ? spec : engine);
+  r->counters = g_array_new (FALSE, TRUE, sizeof (MdlCounter));
+  r->strings = g_string_chunk_new (256);
+  r->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
+  return r;
+}
+
+void
+mdl_report_free (MdlReport *report)
+{
+  if (report == NULL)
+    return;
+  g_free (report->engine);
+  g_free (report->spec);
+  g_array_unref (report->counters);
+  g_string_chunk_free (report->strings);
+  g_ptr_array_unref (report->phases);
+  g_free (report);
+}
+
+static MdlCounter *
+counter_append (MdlReport *r, const char *name, const char *unit, const char *description,
+                const char *metric)
+{
+  MdlCounter c = { 0 };
+  g_return_val_if_fail (r != NULL && name != NULL && unit != NULL, NULL);
+  g_return_val_if_fail (mdl_report_lookup (r, name) == NULL, NULL);
+  c.name = g_string_chunk_insert_const (r->strings, name);
+  c.unit = g_string_chunk_insert_const (r->strings, unit);
+  c.description = g_string_chunk_insert_const (r->strings, description ? description : "");
+  c.metric = metric ? g_string_chunk_insert_const (r->strings, metric) : NULL;
+  g_array_append_val (r->counters, c);
+  return &g_array_index (r->counters, MdlCounter, r->counters->len - 1);
+}
+
+void
+mdl_report_add_count (MdlReport *report, const char *name, const char *unit,
+                      const char *description, const char *metric, guint64 value)
+{
+  MdlCounter *c = counter_append (report, name, unit, description, metric);
+  if (c)
+    c->count = value;
+}
+
+void
+mdl_report_add_real (MdlReport *report, const char *name, const char *unit,
+                     const char *description, const char *metric, double value)
+{
+  MdlCounter *c = counter_append (report, name, unit, description, metric);
+  if (c)
+    {
+      c->is_real = TRUE;
+      c->real = value;
+    }
+}
+
+const char *
+mdl_report_engine (const MdlReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  return report->engine;
+}
+
+const char *
+mdl_report_spec (const MdlReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  return report->spec;
+}
+
+guint
+mdl_report_n_counters (const MdlReport *report)
+{
+  g_return_val_if_fail (report != NULL, 0);
+  return report->counters->len;
+}
+
+const MdlCounter *
+mdl_report_counter (const MdlReport *report, guint i)
+{
+  g_return_val_if_fail (report != NULL && i < report->counters->len, NULL);
+  return &g_array_index (report->counters, MdlCounter, i);
+}
+
+const MdlCounter *
+mdl_report_lookup (const MdlReport *report, const char *name)
+{
+  g_return_val_if_fail (report != NULL && name != NULL, NULL);
+  for (guint i = 0; i < report->counters->len; i++)
+    if (strcmp (g_array_index (report->counters, MdlCounter, i).name, name) == 0)
+      return &g_array_index (report->counters, MdlCounter, i);
+  return NULL;
+}
+
+void
+mdl_report_add_phase (MdlReport *report, MdlReport *phase)
+{
+  g_return_if_fail (report != NULL && phase != NULL);
+  g_ptr_array_add (report->phases, phase);
+}
+
+guint
+mdl_report_n_phases (const MdlReport *report)
+{
+  g_return_val_if_fail (report != NULL, 0);
+  return report->phases->len;
+}
+
+const MdlReport *
+mdl_report_phase (const MdlReport *report, guint i)
+{
+  g_return_val_if_fail (report != NULL && i < report->phases->len, NULL);
+  return g_ptr_array_index (report->phases, i);
+}
+
+gboolean
+mdl_format_from_name (const char *name, MdlFormat *format, GError **error)
+{
+  static const char *const names[] = { "table", "json", "csv" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (name, names[i]) == 0)
+      {
+        *format = (MdlFormat) i;
+        return TRUE;
+      }
+  g_autoptr (GString) msg = g_string_new (NULL);
+  g_string_printf (msg, "unknown output format \"%s\"", name ? name : "");
+  mdl_names_append_choices (msg, name, names, G_N_ELEMENTS (names));
+  g_set_error_literal (error, MDL_ERROR, MDL_ERROR_UNKNOWN_NAME, msg->str);
+  return FALSE;
+}
+
+/* ---- formatting ---- */
+
+static void
+json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* A real as JSON/CSV text: shortest round-trip form; NaN (not applicable) as @nan_text. */
+static void
+real_text (GString *out, double v, const char *nan_text)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (v))
+    {
+      g_string_append (out, nan_text);
+      return;
+    }
+  g_string_append (out, g_ascii_dtostr (buf, sizeof buf, v));
+}
+
+static void
+value_text (GString *out, const MdlCounter *c, const char *nan_text)
+{
+  if (c->is_real)
+    real_text (out, c->real, nan_text);
+  else
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT, c->count);
+}
+
+static void
+json_counters (GString *out, const MdlReport *r)
+{
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < r->counters->len; i++)
+    {
+      const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      if (i)
+        g_string_append (out, ", ");
+      json_string (out, c->name);
+      g_string_append (out, ": ");
+      value_text (out, c, "null");
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+json_string_map (GString *out, const MdlReport *r, gboolean metrics)
+{
+  gboolean first = TRUE;
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < r->counters->len; i++)
+    {
+      const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      const char *v = metrics ? c->metric : c->unit;
+      if (v == NULL)
+        continue;
+      g_string_append (out, first ? "" : ", ");
+      first = FALSE;
+      json_string (out, c->name);
+      g_string_append (out, ": ");
+      json_string (out, v);
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+write_json (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GString *out)
+{
+  g_string_append (out, "{\"source\": {\"name\": ");
+  json_string (out, src->name ? src->name : "");
+  g_string_append_printf (out, ", \"events\": %" G_GUINT64_FORMAT ", \"seconds\": ", src->events);
+  real_text (out, src->seconds, "null");
+  g_string_append (out, "},\n \"reports\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      const MdlReport *r = reports[i];
+      g_string_append (out, i ? ",\n  {" : "\n  {");
+      g_string_append (out, "\"engine\": ");
+      json_string (out, r->engine);
+      g_string_append (out, ", \"spec\": ");
+      json_string (out, r->spec);
+      g_string_append (out, ",\n   \"counters\": ");
+      json_counters (out, r);
+      g_string_append (out, ",\n   \"units\": ");
+      json_string_map (out, r, FALSE);
+      g_string_append (out, ",\n   \"metrics\": ");
+      json_string_map (out, r, TRUE);
+      g_string_append (out, ",\n   \"phases\": {");
+      for (guint p = 0; p < r->phases->len; p++)
+        {
+          const MdlReport *ph = g_ptr_array_index (r->phases, p);
+          g_string_append (out, p ? ",\n     " : "\n     ");
+          json_string (out, ph->engine);
+          g_string_append (out, ": ");
+          json_counters (out, ph);
+        }
+      g_string_append (out, "}}");
+    }
+  g_string_append (out, "\n ]}\n");
+}
+
+static void
+csv_field (GString *out, const char *s)
+{
+  if (s && strpbrk (s, ",\"\n"))
+    {
+      g_string_append_c (out, '"');
+      for (const char *p = s; *p; p++)
+        {
+          if (*p == '"')
+            g_string_append_c (out, '"');
+          g_string_append_c (out, *p);
+        }
+      g_string_append_c (out, '"');
+    }
+  else if (s)
+    g_string_append (out, s);
+}
+
+static void
+csv_rows (GString *out, const MdlReport *top, const MdlReport *r, const char *phase)
+{
+  for (guint i = 0; i < r->counters->len; i++)
+    {
+      const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      csv_field (out, top->engine);
+      g_string_append_c (out, ',');
+      csv_field (out, top->spec);
+      g_string_append_c (out, ',');
+      csv_field (out, phase);
+      g_string_append_c (out, ',');
+      csv_field (out, c->name);
+      g_string_append_c (out, ',');
+      value_text (out, c, "");
+      g_string_append_c (out, ',');
+      csv_field (out, c->unit);
+      g_string_append_c (out, ',');
+      csv_field (out, c->metric);
+      g_string_append_c (out, '\n');
+    }
+}
+
+static void
+write_csv (MdlReport *const *reports, guint n, GString *out)
+{
+  g_string_append (out, "engine,spec,phase,counter,value,unit,metric\n");
+  for (guint i = 0; i < n; i++)
+    {
+      csv_rows (out, reports[i], reports[i], "");
+      for (guint p = 0; p < reports[i]->phases->len; p++)
+        {
+          const MdlReport *ph = g_ptr_array_index (reports[i]->phases, p);
+          csv_rows (out, reports[i], ph, ph->engine);
+        }
+    }
+}
+
+/* Counts get thousands separators in tables: miss counts are read by people in the millions. */
+static void
+table_value (GString *out, const MdlCounter *c)
+{
+  if (c->is_real)
+    {
+      if (!isfinite (c->real))
+        g_string_append (out, "n/a");
+      else
+        g_string_append_printf (out, "%.4g", c->real);
+      return;
+    }
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, c->count);
+  gsize len = strlen (digits);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+}
+
+static void
+table_block (GString *out, const MdlReport *r, const char *indent)
+{
+  guint name_w = 4, value_w = 5, unit_w = 4;
+  g_autoptr (GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < r->counters->len; i++)
+    {
+      const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      GString *v = g_string_new (NULL);
+      table_value (v, c);
+      name_w = MAX (name_w, (guint) strlen (c->name));
+      value_w = MAX (value_w, (guint) v->len);
+      unit_w = MAX (unit_w, (guint) strlen (c->unit));
+      g_ptr_array_add (values, g_string_free (v, FALSE));
+    }
+  for (guint i = 0; i < r->counters->len; i++)
+    {
+      const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      g_string_append_printf (out, "%s  %-*s %*s %-*s  %s\n", indent, (int) name_w, c->name,
+                              (int) value_w, (const char *) g_ptr_array_index (values, i),
+                              (int) unit_w, c->unit, c->description);
+    }
+}
+
+static void
+write_table (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GString *out)
+{
+  g_string_append_printf (out, "source: %s  (%" G_GUINT64_FORMAT " events, %.3f s)\n",
+                          src->name ? src->name : "", src->events, src->seconds);
+  for (guint i = 0; i < n; i++)
+    {
+      const MdlReport *r = reports[i];
+      g_string_append_printf (out, "\n%s\n", r->spec);
+      table_block (out, r, "");
+      for (guint p = 0; p < r->phases->len; p++)
+        {
+          const MdlReport *ph = g_ptr_array_index (r->phases, p);
+          g_string_append_printf (out, "  phase %s\n", ph->engine);
+          table_block (out, ph, "  ");
+        }
+    }
+}
+
+void
+mdl_reports_write (const MdlSourceInfo *source, MdlReport *const *reports, guint n_reports,
+                   MdlFormat format, GString *out)
+{
+  g_return_if_fail (source != NULL && (reports != NULL || n_reports == 0) && out != NULL);
+  switch (format)
+    {
+    case MDL_FORMAT_JSON:
+      write_json (source, reports, n_reports, out);
+      break;
+    case MDL_FORMAT_CSV:
+      write_csv (reports, n_reports, out);
+      break;
+    case MDL_FORMAT_TABLE:
+    default:
+      write_table (source, reports, n_reports, out);
+      break;
+    }
+}

@@ -1,0 +1,105 @@
+/* The recorder (include/models/record.h): the out-of-line half of the instrumentation. The inline
+ * append in the header fills `buf`; this file delivers full buffers and markers to the sink. The
+ * public struct is the first member of the private one, so the inline code needs no call. */
+#include <models/error.h>
+#include <models/record.h>
+
+#include <string.h>
+
+#define DEFAULT_BATCH 4096
+
+typedef struct {
+  MdlRecorder pub;
+  MdlSink sink;
+  guint64 n_delivered;
+  GError *error;        /* the first sink error; later events are dropped */
+} Recorder;
+
+MdlRecorder *
+mdl_recorder_new (const MdlSink *sink, guint batch_events)
+{
+  Recorder *r;
+  g_return_val_if_fail (sink != NULL && sink->batch != NULL && sink->marker != NULL, NULL);
+  r = g_new0 (Recorder, 1);
+  r->sink = *sink;
+  r->pub.cap = batch_events ? batch_events : DEFAULT_BATCH;
+  r->pub.buf = g_new (MdlCpuEvent, r->pub.cap);
+  return &r->pub;
+}
+
+void
+mdl_recorder_free (MdlRecorder *rec)
+{
+  Recorder *r = (Recorder *) rec;
+  if (rec == NULL)
+    return;
+  g_free (rec->buf);
+  g_clear_error (&r->error);
+  g_free (r);
+}
+
+void
+mdl_recorder_flush (MdlRecorder *rec)
+{
+  Recorder *r = (Recorder *) rec;
+  MdlEventBatch batch = { .cpu = rec->buf, .n_cpu = rec->len };
+  g_return_if_fail (rec != NULL);
+  if (rec->len == 0)
+    return;
+  r->n_delivered += rec->len;
+  rec->len = 0;
+  if (r->error == NULL)
+    r->sink.batch (r->sink.data, &batch, &r->error);
+}
+
+gboolean
+mdl_recorder_finish (MdlRecorder *rec, GError **error)
+{
+  Recorder *r = (Recorder *) rec;
+  g_return_val_if_fail (rec != NULL, FALSE);
+  mdl_recorder_flush (rec);
+  if (r->error)
+    {
+      g_propagate_error (error, g_steal_pointer (&r->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+guint64
+mdl_recorder_n_events (const MdlRecorder *rec)
+{
+  const Recorder *r = (const Recorder *) rec;
+  g_return_val_if_fail (rec != NULL, 0);
+  return r->n_delivered + rec->len;
+}
+
+void
+mdl_recorder_marker (MdlRecorder *rec, const MdlMarker *marker)
+{
+  Recorder *r = (Recorder *) rec;
+  g_return_if_fail (rec != NULL && marker != NULL);
+  mdl_recorder_flush (rec);
+  if (r->error == NULL)
+    r->sink.marker (r->sink.data, marker, &r->error);
+}
+
+static void
+phase (MdlRecorder *rec, MdlMarkerKind kind, const char *name)
+{
+  MdlMarker m = { .kind = kind, .name = name };
+  g_return_if_fail (name != NULL && strlen (name) <= MDL_NAME_MAX);
+  mdl_recorder_marker (rec, &m);
+}
+
+void
+mdl_recorder_phase_begin (MdlRecorder *rec, const char *name)
+{
+  phase (rec, MDL_MARK_PHASE_BEGIN, name);
+}
+
+void
+mdl_recorder_phase_end (MdlRecorder *rec, const char *name)
+{
+  phase (rec, MDL_MARK_PHASE_END, name);
+}

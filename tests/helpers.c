@@ -1,0 +1,206 @@
+/* Shared test helpers (tests/helpers.h). */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+guint32
+test_seed (guint32 fallback)
+{
+  const char *s = g_getenv ("MODELS_TEST_SEED");
+  return s ? (guint32) g_ascii_strtoull (s, NULL, 0) : fallback;
+}
+
+static gboolean
+collect_batch (void *data, const MdlEventBatch *b, GError **error)
+{
+  TestCollector *c = data;
+  (void) error;
+  c->n_batches++;
+  if (b->n_cpu)
+    g_array_append_vals (c->cpu, b->cpu, (guint) b->n_cpu);
+  for (gsize i = 0; i < b->n_cpu; i++)
+    g_string_append_c (c->order, 'c');
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      MdlWarpEvent w = b->warp[i];
+      if (mdl_warp_is_memory (&w) && !(w.flags & MDL_WARP_STRIDED))
+        {
+          guint n = (guint) __builtin_popcountll (w.active);
+          guint first = c->lane_addrs->len;
+          g_array_append_vals (c->lane_addrs, b->lane_addrs + w.first_addr, n);
+          w.first_addr = first;
+        }
+      else
+        w.first_addr = 0;
+      g_array_append_val (c->warp, w);
+      g_string_append_c (c->order, 'w');
+    }
+  return TRUE;
+}
+
+static gboolean
+collect_marker (void *data, const MdlMarker *m, GError **error)
+{
+  TestCollector *c = data;
+  TestMarker *t = g_new0 (TestMarker, 1);
+  (void) error;
+  t->marker = *m;
+  if (m->name)
+    g_strlcpy (t->name, m->name, sizeof t->name);
+  t->marker.name = m->name ? t->name : NULL;
+  g_ptr_array_add (c->markers, t);
+  g_string_append_c (c->order, 'm');
+  return TRUE;
+}
+
+TestCollector *
+test_collector_new (void)
+{
+  TestCollector *c = g_new0 (TestCollector, 1);
+  c->cpu = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
+  c->warp = g_array_new (FALSE, FALSE, sizeof (MdlWarpEvent));
+  c->lane_addrs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  c->markers = g_ptr_array_new_with_free_func (g_free);
+  c->order = g_string_new (NULL);
+  return c;
+}
+
+void
+test_collector_free (TestCollector *c)
+{
+  if (!c)
+    return;
+  g_array_unref (c->cpu);
+  g_array_unref (c->warp);
+  g_array_unref (c->lane_addrs);
+  g_ptr_array_unref (c->markers);
+  g_string_free (c->order, TRUE);
+  g_free (c);
+}
+
+MdlSink
+test_collector_sink (TestCollector *c)
+{
+  return (MdlSink) { collect_batch, collect_marker, c };
+}
+
+gboolean
+test_collector_replay (const TestCollector *c, const MdlSink *sink, guint batch, GError **error)
+{
+  guint ci = 0, wi = 0, mi = 0;
+  gsize pos = 0;
+  while (pos < c->order->len)
+    {
+      char k = c->order->str[pos];
+      guint run = 0;
+      while (pos + run < c->order->len && c->order->str[pos + run] == k && (k == 'm' || run < batch))
+        {
+          run++;
+          if (k == 'm')
+            break;
+        }
+      if (k == 'm')
+        {
+          const TestMarker *t = g_ptr_array_index (c->markers, mi++);
+          if (!sink->marker (sink->data, &t->marker, error))
+            return FALSE;
+        }
+      else if (k == 'c')
+        {
+          MdlEventBatch b = { .cpu = &g_array_index (c->cpu, MdlCpuEvent, ci), .n_cpu = run };
+          ci += run;
+          if (!sink->batch (sink->data, &b, error))
+            return FALSE;
+        }
+      else
+        {
+          MdlEventBatch b = { .warp = &g_array_index (c->warp, MdlWarpEvent, wi), .n_warp = run,
+                              .lane_addrs = (const guint64 *) (void *) c->lane_addrs->data,
+                              .n_lane_addrs = c->lane_addrs->len };
+          wi += run;
+          if (!sink->batch (sink->data, &b, error))
+            return FALSE;
+        }
+      pos += run;
+    }
+  return TRUE;
+}
+
+void
+test_collector_assert_equal (const TestCollector *a, const TestCollector *b)
+{
+  assert_string_equal (a->order->str, b->order->str);
+  assert_int_equal (a->cpu->len, b->cpu->len);
+  for (guint i = 0; i < a->cpu->len; i++)
+    if (memcmp (&g_array_index (a->cpu, MdlCpuEvent, i), &g_array_index (b->cpu, MdlCpuEvent, i),
+                sizeof (MdlCpuEvent)) != 0)
+      fail_msg ("CPU event %u differs", i);
+  assert_int_equal (a->warp->len, b->warp->len);
+  for (guint i = 0; i < a->warp->len; i++)
+    {
+      const MdlWarpEvent *x = &g_array_index (a->warp, MdlWarpEvent, i);
+      const MdlWarpEvent *y = &g_array_index (b->warp, MdlWarpEvent, i);
+      guint64 ax[MDL_WARP_MAX_LANES] = { 0 }, ay[MDL_WARP_MAX_LANES] = { 0 };
+      MdlEventBatch ba = { .lane_addrs = (const guint64 *) (void *) a->lane_addrs->data,
+                           .n_lane_addrs = a->lane_addrs->len };
+      MdlEventBatch bb = { .lane_addrs = (const guint64 *) (void *) b->lane_addrs->data,
+                           .n_lane_addrs = b->lane_addrs->len };
+      if (x->active != y->active || x->taken != y->taken || x->launch != y->launch
+          || x->block != y->block || x->warp != y->warp || x->width != y->width
+          || x->site != y->site || x->op != y->op || x->space != y->space)
+        fail_msg ("warp event %u differs", i);
+      if (mdl_warp_is_memory (x))
+        {
+          mdl_warp_addrs (&ba, x, ax);
+          mdl_warp_addrs (&bb, y, ay);
+          if (memcmp (ax, ay, sizeof ax) != 0)
+            fail_msg ("warp event %u: lane addresses differ", i);
+        }
+    }
+  assert_int_equal (a->markers->len, b->markers->len);
+  for (guint i = 0; i < a->markers->len; i++)
+    {
+      const TestMarker *x = g_ptr_array_index (a->markers, i);
+      const TestMarker *y = g_ptr_array_index (b->markers, i);
+      if (x->marker.kind != y->marker.kind || x->marker.launch != y->marker.launch
+          || x->marker.block != y->marker.block || x->marker.grid_blocks != y->marker.grid_blocks
+          || x->marker.block_threads != y->marker.block_threads
+          || x->marker.shared_bytes != y->marker.shared_bytes
+          || x->marker.warp_width != y->marker.warp_width || x->marker.site != y->marker.site
+          || strcmp (x->name, y->name) != 0)
+        fail_msg ("marker %u differs", i);
+    }
+}
+
+char *
+test_write_temp (const char *basename, const void *data, gsize len)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", &error);
+  char *path;
+  assert_non_null (dir);
+  path = g_build_filename (dir, basename, NULL);
+  if (!g_file_set_contents (path, data, (gssize) len, &error))
+    fail_msg ("cannot write %s: %s", path, error->message);
+  return path;
+}
+
+void
+test_assert_error (GError *error, int code, const char *needle, const char *file, int line)
+{
+  if (error == NULL)
+    {
+      cm_print_error ("%s:%d: expected an error containing \"%s\", got none\n", file, line, needle);
+      fail ();
+    }
+  if (error->domain != MDL_ERROR || error->code != code || strstr (error->message, needle) == NULL)
+    {
+      cm_print_error ("%s:%d: expected MDL_ERROR code %d containing \"%s\", got %s code %d: %s\n",
+                      file, line, code, needle, g_quark_to_string (error->domain), error->code,
+                      error->message);
+      g_error_free (error);
+      fail ();
+    }
+  g_error_free (error);
+}

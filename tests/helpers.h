@@ -1,0 +1,50 @@
+/* Shared test helpers: seeded randomness and an event collector. */
+#ifndef TESTS_HELPERS_H
+#define TESTS_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <glib.h>
+#include <models/models.h>
+
+/* The seed of property tests: MODELS_TEST_SEED from the environment, else @fallback. Every failure
+ * message of a property test prints it, so a failure can be replayed. */
+guint32 test_seed (guint32 fallback);
+
+/* A sink that keeps a copy of everything it receives, in order: CPU events, warp events (with their
+ * lane addresses copied out, so they no longer depend on the batch) and markers. */
+typedef struct {
+  GArray *cpu;        /* MdlCpuEvent */
+  GArray *warp;       /* MdlWarpEvent; first_addr indexes lane_addrs below */
+  GArray *lane_addrs; /* guint64 */
+  GPtrArray *markers; /* TestMarker * */
+  GString *order;     /* one letter per delivered item: 'c' CPU event, 'w' warp event, 'm' marker */
+  guint n_batches;
+} TestCollector;
+
+typedef struct {
+  MdlMarker marker;   /* marker.name points into name below */
+  char name[MDL_NAME_MAX + 1];
+} TestMarker;
+
+TestCollector *test_collector_new (void);
+void test_collector_free (TestCollector *c);
+MdlSink test_collector_sink (TestCollector *c);
+/* Replays everything collected into @sink, in the original order, in batches of at most @batch. */
+gboolean test_collector_replay (const TestCollector *c, const MdlSink *sink, guint batch,
+                                GError **error);
+/* Asserts that two collections hold the same events and markers in the same order. */
+void test_collector_assert_equal (const TestCollector *a, const TestCollector *b);
+
+/* Writes @len bytes to a fresh temporary file and returns its path (transfer full). */
+char *test_write_temp (const char *basename, const void *data, gsize len);
+
+/* Asserts that @error is set, in MDL_ERROR with @code, and that its message contains @needle;
+ * prints the message on failure. Frees the error. */
+#define assert_mdl_error(error, code, needle) test_assert_error ((error), (code), (needle), __FILE__, __LINE__)
+void test_assert_error (GError *error, int code, const char *needle, const char *file, int line);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages libmodels needs that are missing, and says what it does.
+# Usage: tools/deps.sh [PACKAGE...]   (default: the base set for building and testing)
+set -eu
+base="libglib2.0-dev libcmocka-dev pkg-config"
+wanted="${*:-$base}"
+missing=""
+for p in $wanted; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing="$missing $p"
+  fi
+done
+if [ -z "$missing" ]; then
+  echo "deps: all present ($wanted)"
+  exit 0
+fi
+echo "deps: installing$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing
+echo "deps: done"
