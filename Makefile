@@ -11,7 +11,7 @@
 include config.mk
 
 B        ?= build
-PKGS     := glib-2.0 gio-2.0
+PKGS     := glib-2.0 gio-2.0 gio-unix-2.0
 SONAME   := libmodels.so.0
 CFLAGS   ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings \
@@ -108,7 +108,8 @@ $(B)/tests/test-%: $(B)/tests/test-%.o $(TEST_SUP) $(B)/libmodels.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
 check-run: all $(TEST_BIN)
-	@MODELS_BIN=$(B)/bin/models B=$(B) tools/run-tests.sh $(TEST_BIN)
+	@MODELS_BIN=$(B)/bin/models B=$(B) CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
+	  tools/run-tests.sh $(TEST_BIN) tests/install-check.sh
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo

@@ -39,6 +39,7 @@ G_BEGIN_DECLS
  *   every phase boundary.
  * @reset: (nullable) returns to the state right after init; NULL: the core finalizes and inits again.
  * @finalize: (nullable) frees what init allocated; NULL: nothing to free.
+ * @flags: MDL_ENGINE_OWN_PHASES or 0.
  */
 typedef struct {
   guint32 abi;
@@ -52,7 +53,17 @@ typedef struct {
   void (*report) (void *state, MdlReport *out);
   void (*reset) (void *state);
   void (*finalize) (void *state);
+  guint32 flags;
 } MdlEngineClass;
+
+/**
+ * MDL_ENGINE_OWN_PHASES: flag of a class that breaks its counts down by phase itself. Offline
+ * models (Belady's MIN) only know their counts once the whole stream is seen, so a snapshot at a
+ * phase marker means nothing for them. The core then takes no snapshots; the class records phase
+ * markers in its marker method and adds phase sub-reports (mdl_report_add_phase) in report, which
+ * the core calls only after the last event and which may do deferred work (idempotently).
+ */
+#define MDL_ENGINE_OWN_PHASES 0x1
 
 /**
  * mdl_engine_register: adds a user engine class.

@@ -220,10 +220,12 @@ phase_end (MdlEngine *e, const char *name, GError **error)
 gboolean
 mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
 {
+  gboolean core_phases;
   g_return_val_if_fail (engine != NULL && marker != NULL, FALSE);
   if (refuse_if_failed (engine, error))
     return FALSE;
-  if (marker->kind == MDL_MARK_PHASE_BEGIN)
+  core_phases = !(engine->klass->flags & MDL_ENGINE_OWN_PHASES);
+  if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
     {
       OpenPhase p = { g_strdup (marker->name ? marker->name : ""), snapshot (engine) };
       g_array_append_val (engine->open, p);
@@ -233,7 +235,7 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
       engine->failed = TRUE;
       return FALSE;
     }
-  if (marker->kind == MDL_MARK_PHASE_END
+  if (core_phases && marker->kind == MDL_MARK_PHASE_END
       && !phase_end (engine, marker->name ? marker->name : "", error))
     {
       engine->failed = TRUE;
