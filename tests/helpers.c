@@ -191,12 +191,12 @@ test_assert_error (GError *error, int code, const char *needle, const char *file
 {
   if (error == NULL)
     {
-      cm_print_error ("%s:%d: expected an error containing \"%s\", got none\n", file, line, needle);
+      print_error ("%s:%d: expected an error containing \"%s\", got none\n", file, line, needle);
       fail ();
     }
   if (error->domain != MDL_ERROR || error->code != code || strstr (error->message, needle) == NULL)
     {
-      cm_print_error ("%s:%d: expected MDL_ERROR code %d containing \"%s\", got %s code %d: %s\n",
+      print_error ("%s:%d: expected MDL_ERROR code %d containing \"%s\", got %s code %d: %s\n",
                       file, line, code, needle, g_quark_to_string (error->domain), error->code,
                       error->message);
       g_error_free (error);

@@ -57,7 +57,8 @@ MDL_API void mdl_recorder_flush (MdlRecorder *rec);
  */
 MDL_API gboolean mdl_recorder_finish (MdlRecorder *rec, GError **error);
 
-/** mdl_recorder_n_events: CPU records delivered or pending so far (merged op counts count once). */
+/** mdl_recorder_n_events: CPU records produced so far, pending ones and any dropped after a sink
+ * failure included (merged op counts count once). */
 MDL_API guint64 mdl_recorder_n_events (const MdlRecorder *rec);
 
 /** mdl_recorder_marker: flushes pending events, then delivers @marker (borrowed for the call). */

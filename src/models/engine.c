@@ -16,6 +16,7 @@ typedef struct {
 typedef struct {
   char *name;
   GArray *totals;    /* guint64 per counter, in report order */
+  guint64 n_closed;  /* phases still open for the first time are not reported */
 } PhaseTotal;
 
 struct MdlEngine {
@@ -134,7 +135,8 @@ refuse_if_failed (MdlEngine *e, GError **error)
 {
   if (!e->failed)
     return FALSE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: engine stopped by an earlier error", e->spec);
+  /* No spec in the message: the pipeline prefixes every engine error with it. */
+  g_set_error_literal (error, MDL_ERROR, MDL_ERROR_MODEL, "engine stopped by an earlier error");
   return TRUE;
 }
 
@@ -213,6 +215,7 @@ phase_end (MdlEngine *e, const char *name, GError **error)
   for (guint i = 0; i < now->len; i++)
     g_array_index (total->totals, guint64, i)
       += g_array_index (now, guint64, i) - g_array_index (top->at_begin, guint64, i);
+  total->n_closed++;
   g_array_set_size (e->open, e->open->len - 1);
   return TRUE;
 }
@@ -229,6 +232,8 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
     {
       OpenPhase p = { g_strdup (marker->name ? marker->name : ""), snapshot (engine) };
       g_array_append_val (engine->open, p);
+      /* Created at the begin so that phases are reported in order of first appearance. */
+      phase_total (engine, p.name, p.at_begin->len);
     }
   if (engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
     {
@@ -254,7 +259,10 @@ mdl_engine_report (MdlEngine *engine)
   for (guint i = 0; i < engine->phases->len; i++)
     {
       const PhaseTotal *p = g_ptr_array_index (engine->phases, i);
-      MdlReport *ph = mdl_report_new (p->name, engine->spec);
+      MdlReport *ph;
+      if (p->n_closed == 0)
+        continue;
+      ph = mdl_report_new (p->name, engine->spec);
       for (guint c = 0; c < p->totals->len; c++)
         {
           const MdlCounter *k = mdl_report_counter (engine->layout, c);

@@ -27,10 +27,12 @@ typedef struct {
   guint n_buckets;
 } Footprint;
 
+/* Why pages and lines of at least 2 bytes: with 1-byte units the index of the last byte is
+ * G_MAXUINT64, the map's empty-slot key, and the page loop in touch() could not end after it. */
 static const MdlParamSpec footprint_params[] = {
-  { "page_bytes", MDL_PARAM_UINT, "4096", "page_bytes", 1, 1ull << 40, NULL, MDL_PARAM_POW2,
+  { "page_bytes", MDL_PARAM_UINT, "4096", "page_bytes", 2, 1ull << 40, NULL, MDL_PARAM_POW2,
     "page size in bytes" },
-  { "line_bytes", MDL_PARAM_UINT, "64", "line_bytes", 1, 1ull << 20, NULL, MDL_PARAM_POW2,
+  { "line_bytes", MDL_PARAM_UINT, "64", "line_bytes", 2, 1ull << 20, NULL, MDL_PARAM_POW2,
     "cache line size in bytes" },
   { "buckets", MDL_PARAM_UINT, "22", NULL, 2, 64, NULL, 0,
     "reuse-distance buckets: 0, 1, 2-3, 4-7, ... the last one open-ended" },
@@ -183,10 +185,10 @@ footprint_report (void *state, MdlReport *out)
     {
       g_autofree char *name = NULL;
       guint64 lo = b == 0 ? 0 : 1ull << (b - 1);
-      if (b <= 1)
-        name = g_strdup_printf ("reuse_%" G_GUINT64_FORMAT, lo);
-      else if (b + 1 == f->n_buckets)
+      if (b + 1 == f->n_buckets) /* open-ended; with buckets=2 that is already bucket 1 */
         name = g_strdup_printf ("reuse_%" G_GUINT64_FORMAT "_up", lo);
+      else if (b <= 1)
+        name = g_strdup_printf ("reuse_%" G_GUINT64_FORMAT, lo);
       else
         name = g_strdup_printf ("reuse_%" G_GUINT64_FORMAT "_%" G_GUINT64_FORMAT, lo, 2 * lo - 1);
       mdl_report_add_count (out, name, "count",

@@ -7,7 +7,6 @@
 
 #include "traces/names.h"
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -70,18 +69,26 @@ mdl_spec_split (const char *spec, char **name, char ***assignments, GError **err
   return TRUE;
 }
 
-/* Parses an unsigned integer with optional 0x prefix and k/M/G (1024-based) suffix. */
+/* Parses an unsigned integer with optional 0x prefix and k/M/G (1024-based) suffix. Digits are
+ * read here rather than by strtoull, which would take a leading 0 as octal ("010" is ten) and
+ * accept a sign or spaces after the prefix. */
 static gboolean
 parse_uint (const char *text, guint64 *out)
 {
-  char *end = NULL;
-  guint64 v, scale = 1;
-  if (!g_ascii_isdigit (text[0]))
+  const char *end = text;
+  guint base = 10;
+  guint64 v = 0, scale = 1;
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    base = 16, end += 2;
+  if (!(base == 16 ? g_ascii_isxdigit (*end) : g_ascii_isdigit (*end)))
     return FALSE;
-  errno = 0;
-  v = g_ascii_strtoull (text, &end, 0);
-  if (errno != 0 || end == text)
-    return FALSE;
+  for (; base == 16 ? g_ascii_isxdigit (*end) : g_ascii_isdigit (*end); end++)
+    {
+      guint digit = (guint) g_ascii_xdigit_value (*end);
+      if (v > (G_MAXUINT64 - digit) / base)
+        return FALSE;
+      v = v * base + digit;
+    }
   if (*end == 'k' || *end == 'K')
     scale = 1024, end++;
   else if (*end == 'M')
@@ -143,14 +150,18 @@ value_set (const char *owner, ParamValue *v, const char *text, const char *origi
         v->d = g_ascii_strtod (text, &end);
         if (end == text || *end != '\0' || !isfinite (v->d))
           goto bad_type;
-        /* The shortest text that reads back as the same double. */
-        for (int prec = 1; prec <= 17 && norm == NULL; prec++)
+        /* The shortest text that reads back as the same double: the fewest digits is not
+         * always the shortest text (1000 prints as 1e+03 with one digit). */
+        for (int prec = 1; prec <= 17; prec++)
           {
             char fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
             g_snprintf (fmt, sizeof fmt, "%%.%dg", prec);
             g_ascii_formatd (buf, sizeof buf, fmt, v->d);
-            if (g_ascii_strtod (buf, NULL) == v->d)
-              norm = g_strdup (buf);
+            if (g_ascii_strtod (buf, NULL) == v->d && (norm == NULL || strlen (buf) < strlen (norm)))
+              {
+                g_free (norm);
+                norm = g_strdup (buf);
+              }
           }
         break;
       }
@@ -236,7 +247,7 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
     {
       char **kv = g_strsplit (*a, "=", 2);
       g_ptr_array_add (splits, kv);
-      if (kv[1] == NULL || kv[0][0] == '\0')
+      if (kv[0] == NULL || kv[1] == NULL || kv[0][0] == '\0') /* "" splits into no parts */
         {
           g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: expected key=value, got \"%s\"",
                        owner, *a);

@@ -51,6 +51,12 @@ mdl_engine_class_check (const MdlEngineClass *klass, GError **error)
                    "and report are required", name);
       return FALSE;
     }
+  if (klass->flags & ~(guint32) MDL_ENGINE_OWN_PHASES)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "engine %s: unknown flags 0x%x", name,
+                   klass->flags & ~(guint32) MDL_ENGINE_OWN_PHASES);
+      return FALSE;
+    }
   for (const MdlParamSpec *r = klass->params; r->key; r++)
     {
       g_autoptr (GError) local = NULL;

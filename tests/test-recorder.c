@@ -1,0 +1,322 @@
+/* Tests of the recorder (include/models/record.h, src/traces/recorder.c): batching at the producer,
+ * merging of operation counts, markers flushing first, sink failures latched until finish, the
+ * event count, and the instrumentation macros. */
+#include "helpers.h"
+
+#include <string.h>
+
+typedef struct {
+  TestCollector *got;
+  MdlRecorder *rec;
+} Fixture;
+
+static int
+fixture_setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+  f->got = test_collector_new ();
+  *state = f;
+  return 0;
+}
+
+static int
+fixture_teardown (void **state)
+{
+  Fixture *f = *state;
+  mdl_recorder_free (f->rec);
+  test_collector_free (f->got);
+  g_free (f);
+  return 0;
+}
+
+static MdlRecorder *
+recorder_for (Fixture *f, guint batch_events)
+{
+  MdlSink sink = test_collector_sink (f->got);
+  f->rec = mdl_recorder_new (&sink, batch_events);
+  return f->rec;
+}
+
+static const MdlCpuEvent *
+cpu_at (const TestCollector *c, guint i)
+{
+  return &g_array_index (c->cpu, MdlCpuEvent, i);
+}
+
+/* Ensure a recorder of 3 events per batch delivers 10 accesses as batches of 3, 3, 3 while
+ * recording and the last 1 at finish, in order, with the event count including pending ones. */
+static void
+test_batches_of_three (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 3);
+  for (guint i = 0; i < 10; i++)
+    {
+      mdl_recorder_access (rec, MDL_CPU_READ, 0x1000 + 8 * i, 8);
+      /* A batch leaves as soon as the third event of it arrives. */
+      assert_int_equal (f->got->n_batches, (i + 1) / 3);
+      assert_int_equal (mdl_recorder_n_events (rec), i + 1);
+    }
+  assert_int_equal (f->got->cpu->len, 9);
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_int_equal (f->got->n_batches, 4);
+  assert_int_equal (f->got->cpu->len, 10);
+  for (guint i = 0; i < 10; i++)
+    {
+      const MdlCpuEvent *e = cpu_at (f->got, i);
+      if (e->kind != MDL_CPU_READ || e->size != 8 || e->addr != 0x1000 + 8 * i || e->flags != 0)
+        fail_msg ("event %u: kind %u size %u addr 0x%" G_GINT64_MODIFIER "x", i, e->kind, e->size,
+                  e->addr);
+    }
+  /* Finishing again with nothing pending delivers nothing more. */
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_int_equal (f->got->n_batches, 4);
+}
+
+/* Ensure batch_events=0 means batches of 4096. */
+static void
+test_default_batch_is_4096 (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 0);
+  for (guint i = 0; i < 4095; i++)
+    mdl_recorder_access (rec, MDL_CPU_WRITE, i, 1);
+  assert_int_equal (f->got->n_batches, 0);
+  mdl_recorder_access (rec, MDL_CPU_WRITE, 4095, 1);
+  assert_int_equal (f->got->n_batches, 1);
+  assert_int_equal (f->got->cpu->len, 4096);
+}
+
+/* Ensure consecutive operation counts merge into one record (counted once), and counts separated
+ * by an access, or by a delivered batch, do not. With 3 per batch:
+ *   ops 2, ops 3 -> one OPS(5); read; ops 1 -> batch [OPS 5, R, OPS 1] leaves on the third record;
+ *   ops 4 then starts a new record (the previous one is gone); ops 6 merges -> OPS(10). */
+static void
+test_op_counts_merge (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 3);
+  mdl_recorder_ops (rec, 2);
+  mdl_recorder_ops (rec, 3);
+  assert_int_equal (mdl_recorder_n_events (rec), 1);
+  mdl_recorder_access (rec, MDL_CPU_READ, 0x40, 4);
+  mdl_recorder_ops (rec, 1);
+  assert_int_equal (f->got->n_batches, 1);
+  mdl_recorder_ops (rec, 4);
+  mdl_recorder_ops (rec, 6);
+  assert_int_equal (mdl_recorder_n_events (rec), 4);
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_int_equal (f->got->cpu->len, 4);
+  assert_int_equal (cpu_at (f->got, 0)->kind, MDL_CPU_OPS);
+  assert_int_equal (cpu_at (f->got, 0)->addr, 5);
+  assert_int_equal (cpu_at (f->got, 0)->size, 0);
+  assert_int_equal (cpu_at (f->got, 1)->kind, MDL_CPU_READ);
+  assert_int_equal (cpu_at (f->got, 2)->addr, 1);
+  assert_int_equal (cpu_at (f->got, 3)->kind, MDL_CPU_OPS);
+  assert_int_equal (cpu_at (f->got, 3)->addr, 10);
+}
+
+/* Ensure a marker flushes the pending events first, so the sink sees program order:
+ * R W | sync | R | begin p | end p | R  ->  "cc" "m" "c" "m" "m" "c". */
+static void
+test_markers_flush_pending_events_first (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 100);
+  MdlMarker sync = { .kind = MDL_MARK_SYNC };
+  const TestMarker *m;
+  mdl_recorder_access (rec, MDL_CPU_READ, 0x10, 8);
+  mdl_recorder_access (rec, MDL_CPU_WRITE, 0x18, 8);
+  mdl_recorder_marker (rec, &sync);
+  mdl_recorder_access (rec, MDL_CPU_READ, 0x20, 8);
+  mdl_recorder_phase_begin (rec, "p");
+  mdl_recorder_phase_end (rec, "p");
+  mdl_recorder_access (rec, MDL_CPU_MODIFY, 0x28, 8);
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_string_equal (f->got->order->str, "ccmcmmc");
+  assert_int_equal (f->got->n_batches, 3);
+  assert_int_equal (mdl_recorder_n_events (rec), 4); /* markers are not CPU records */
+  m = g_ptr_array_index (f->got->markers, 1);
+  assert_int_equal (m->marker.kind, MDL_MARK_PHASE_BEGIN);
+  assert_string_equal (m->name, "p");
+  m = g_ptr_array_index (f->got->markers, 2);
+  assert_int_equal (m->marker.kind, MDL_MARK_PHASE_END);
+  assert_string_equal (m->name, "p");
+}
+
+/* Ensure events carry the current site, and the instrumentation macros record the size of what
+ * the pointer points to and its address. */
+static void
+test_sites_and_macros (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 8);
+  guint8 byte = 0;
+  guint32 word = 0;
+  struct { char bytes[24]; } blob;
+  mdl_recorder_set_site (rec, 7);
+  MDL_READ (rec, &byte);
+  MDL_WRITE (rec, &word);
+  mdl_recorder_set_site (rec, 0);
+  MDL_MODIFY (rec, &blob);
+  MDL_OPS (rec, 3);
+  MDL_PHASE_BEGIN (rec, "m");
+  MDL_PHASE_END (rec, "m");
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_string_equal (f->got->order->str, "ccccmm");
+  assert_int_equal (cpu_at (f->got, 0)->size, 1);
+  assert_int_equal (cpu_at (f->got, 0)->addr, (guint64) (uintptr_t) &byte);
+  assert_int_equal (cpu_at (f->got, 0)->site, 7);
+  assert_int_equal (cpu_at (f->got, 1)->kind, MDL_CPU_WRITE);
+  assert_int_equal (cpu_at (f->got, 1)->size, 4);
+  assert_int_equal (cpu_at (f->got, 1)->site, 7);
+  assert_int_equal (cpu_at (f->got, 2)->kind, MDL_CPU_MODIFY);
+  assert_int_equal (cpu_at (f->got, 2)->size, 24);
+  assert_int_equal (cpu_at (f->got, 2)->site, 0);
+  assert_int_equal (cpu_at (f->got, 3)->kind, MDL_CPU_OPS);
+  assert_int_equal (cpu_at (f->got, 3)->addr, 3);
+}
+
+/* A sink whose batch callback fails from its @fail_at-th call on; counts the calls it gets. */
+typedef struct {
+  guint batch_calls;
+  guint marker_calls;
+  guint fail_at;
+  gboolean fail_markers;
+} FailingSink;
+
+static gboolean
+failing_batch (void *data, const MdlEventBatch *b, GError **error)
+{
+  FailingSink *s = data;
+  (void) b;
+  if (++s->batch_calls >= s->fail_at)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "out.bin: disk full at call %u", s->batch_calls);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+failing_marker (void *data, const MdlMarker *m, GError **error)
+{
+  FailingSink *s = data;
+  (void) m;
+  s->marker_calls++;
+  if (s->fail_markers)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "out.bin: marker refused");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Ensure the first sink failure is kept: later batches and markers are dropped (the sink is not
+ * called again), the count still includes them, and finish returns that first error. */
+static void
+test_sink_failure_is_latched_until_finish (void **state)
+{
+  FailingSink s = { .fail_at = 2 };
+  MdlSink sink = { failing_batch, failing_marker, &s };
+  g_autoptr (MdlRecorder) rec = mdl_recorder_new (&sink, 2);
+  MdlMarker sync = { .kind = MDL_MARK_SYNC };
+  GError *error = NULL;
+  (void) state;
+  for (guint i = 0; i < 7; i++)      /* batches at 2, 4 (fails), 6 (dropped); 1 pending */
+    mdl_recorder_access (rec, MDL_CPU_READ, i, 4);
+  mdl_recorder_marker (rec, &sync);  /* flushes the pending one (dropped); marker dropped */
+  assert_int_equal (s.batch_calls, 2);
+  assert_int_equal (s.marker_calls, 0);
+  assert_int_equal (mdl_recorder_n_events (rec), 7);
+  assert_false (mdl_recorder_finish (rec, &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_IO, "out.bin: disk full at call 2");
+}
+
+/* Ensure a failing marker is latched the same way. */
+static void
+test_marker_failure_is_latched (void **state)
+{
+  FailingSink s = { .fail_at = G_MAXUINT, .fail_markers = TRUE };
+  MdlSink sink = { failing_batch, failing_marker, &s };
+  g_autoptr (MdlRecorder) rec = mdl_recorder_new (&sink, 4);
+  GError *error = NULL;
+  (void) state;
+  mdl_recorder_access (rec, MDL_CPU_READ, 0, 4);
+  mdl_recorder_phase_begin (rec, "a");   /* flushes one batch, then the marker fails */
+  mdl_recorder_access (rec, MDL_CPU_READ, 8, 4);
+  mdl_recorder_phase_end (rec, "a");     /* dropped, as is the pending access */
+  assert_int_equal (s.batch_calls, 1);
+  assert_int_equal (s.marker_calls, 1);
+  assert_false (mdl_recorder_finish (rec, &error));
+  assert_int_equal (s.batch_calls, 1);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_IO, "out.bin: marker refused");
+}
+
+/* Ensure freeing a recorder with pending events neither delivers nor leaks them. */
+static void
+test_free_drops_pending_events (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 16);
+  mdl_recorder_access (rec, MDL_CPU_READ, 0, 4);
+  mdl_recorder_ops (rec, 1);
+  mdl_recorder_free (rec);
+  f->rec = NULL;
+  assert_int_equal (f->got->n_batches, 0);
+  mdl_recorder_free (NULL);
+}
+
+/* Ensure a recorder feeding a pipeline is the producer half of a run: a count engine behind it
+ * sees every access and the phase (and the pipeline counts records and markers). */
+static void
+test_recorder_feeds_a_pipeline (void **state)
+{
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlRecorder) rec = NULL;
+  g_autoptr (GError) error = NULL;
+  MdlSink sink;
+  guint n;
+  MdlReport **reports;
+  (void) state;
+  assert_true (mdl_pipeline_add_engine_spec (p, "count", &error));
+  sink = mdl_pipeline_sink (p);
+  rec = mdl_recorder_new (&sink, 5);
+  mdl_recorder_phase_begin (rec, "work");
+  for (guint i = 0; i < 12; i++)
+    {
+      mdl_recorder_access (rec, MDL_CPU_READ, 8 * i, 8);
+      mdl_recorder_ops (rec, 1);
+    }
+  mdl_recorder_phase_end (rec, "work");
+  assert_true (mdl_recorder_finish (rec, &error));
+  /* 24 records (12 reads, 12 op counts that never merge) and 2 markers. */
+  assert_int_equal (mdl_recorder_n_events (rec), 24);
+  assert_int_equal (mdl_pipeline_n_events (p), 26);
+  reports = mdl_pipeline_reports (p, &n);
+  assert_int_equal (n, 1);
+  assert_int_equal (mdl_report_lookup (reports[0], "cpu_reads")->count, 12);
+  assert_int_equal (mdl_report_lookup (reports[0], "ram_ops")->count, 12);
+  assert_int_equal (mdl_report_lookup (mdl_report_phase (reports[0], 0), "cpu_reads")->count, 12);
+  mdl_report_free (reports[0]);
+  g_free (reports);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown (test_batches_of_three, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_default_batch_is_4096, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_op_counts_merge, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_markers_flush_pending_events_first, fixture_setup,
+                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_sites_and_macros, fixture_setup, fixture_teardown),
+    cmocka_unit_test (test_sink_failure_is_latched_until_finish),
+    cmocka_unit_test (test_marker_failure_is_latched),
+    cmocka_unit_test_setup_teardown (test_free_drops_pending_events, fixture_setup,
+                                     fixture_teardown),
+    cmocka_unit_test (test_recorder_feeds_a_pipeline),
+  };
+  return cmocka_run_group_tests_name ("recorder", tests, NULL, NULL);
+}
