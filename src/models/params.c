@@ -5,6 +5,7 @@
 #include <models/machine.h>
 #include <models/params.h>
 
+#include "traces/dtoa.h"
 #include "traces/names.h"
 
 #include <math.h>
@@ -150,19 +151,10 @@ value_set (const char *owner, ParamValue *v, const char *text, const char *origi
         v->d = g_ascii_strtod (text, &end);
         if (end == text || *end != '\0' || !isfinite (v->d))
           goto bad_type;
-        /* The shortest text that reads back as the same double: the fewest digits is not
-         * always the shortest text (1000 prints as 1e+03 with one digit). */
-        for (int prec = 1; prec <= 17; prec++)
-          {
-            char fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
-            g_snprintf (fmt, sizeof fmt, "%%.%dg", prec);
-            g_ascii_formatd (buf, sizeof buf, fmt, v->d);
-            if (g_ascii_strtod (buf, NULL) == v->d && (norm == NULL || strlen (buf) < strlen (norm)))
-              {
-                g_free (norm);
-                norm = g_strdup (buf);
-              }
-          }
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          norm = g_strdup (mdl_dtoa_shortest (v->d, buf));
+        }
         break;
       }
     case MDL_PARAM_BOOL:

@@ -3,6 +3,7 @@
 #include <models/error.h>
 #include <models/report.h>
 
+#include "traces/dtoa.h"
 #include "traces/names.h"
 
 #include <math.h>
@@ -182,7 +183,7 @@ real_text (GString *out, double v, const char *nan_text)
       g_string_append (out, nan_text);
       return;
     }
-  g_string_append (out, g_ascii_dtostr (buf, sizeof buf, v));
+  g_string_append (out, mdl_dtoa_shortest (v, buf));
 }
 
 static void

@@ -1,0 +1,119 @@
+/* Private to src/cli: what the subcommands of `models` share. Each subcommand lives in its own
+ * cmd-*.c file and has the shape of a small main(); main.c dispatches on the first argument.
+ * Everything a subcommand does goes through the public API, so a user program can do the same;
+ * only option parsing, exit codes, output files and progress lines are the command's own. */
+#ifndef MDL_CLI_H
+#define MDL_CLI_H
+
+#include <glib.h>
+#include <models/models.h>
+
+/* Exit codes (docs/cli.md): a script tells "fix the input" from "fix the command line". */
+enum {
+  MDL_CLI_OK = 0,
+  MDL_CLI_BAD_INPUT = 1,   /* any GError from the library: spec, name, trace, I/O */
+  MDL_CLI_USAGE = 2,       /* unknown command or option, missing or extra arguments */
+  MDL_CLI_CONTINUE = -1,   /* mdl_cli_parse(): options are fine, go on */
+};
+
+/* The engines analyze and run use when no --engine is given. */
+#define MDL_CLI_DEFAULT_ENGINES { "count", "footprint", NULL }
+
+/* Records per mdl_trace_reader_pump() call: large enough that the call costs nothing, small enough
+ * that progress redraws several times a second at reader speed (about 100 M records/s). */
+#define MDL_CLI_PUMP_RECORDS ((guint64) 1 << 20)
+
+/* One subcommand: the text of its --help and its entry point. */
+typedef struct {
+  const char *name;
+  const char *args;         /* the positional arguments, as the usage line shows them */
+  const char *summary;      /* one line, for `models --help` */
+  const char *description;  /* the tail of --help: details and examples */
+  int (*main) (int argc, char **argv);
+} MdlCliCommand;
+
+/* One per cmd-*.c file. */
+extern const MdlCliCommand mdl_cli_cmd_list;
+extern const MdlCliCommand mdl_cli_cmd_analyze;
+extern const MdlCliCommand mdl_cli_cmd_run;
+extern const MdlCliCommand mdl_cli_cmd_convert;
+extern const MdlCliCommand mdl_cli_cmd_demo;
+
+/* ---- options and errors (main.c) ---- */
+
+/* A GOption context for @cmd with @entries and a --help/-h of our own (GOption's built-in help
+ * exits the process; ours returns, so every path ends in the subcommand's main). */
+GOptionContext *mdl_cli_context_new (const MdlCliCommand *cmd, const GOptionEntry *entries,
+                                     gboolean *help);
+/* Parses the options of @cmd; --help prints the help on stdout. Leaves the positional arguments
+ * in (*argv)[1..*argc-1] and checks there are @min_args to @max_args (-1: any number) of them.
+ * Returns MDL_CLI_CONTINUE, or the exit code: 0 after --help, MDL_CLI_USAGE after a message. */
+int mdl_cli_parse (GOptionContext *ctx, const MdlCliCommand *cmd, const gboolean *help,
+                   int *argc, char ***argv, int min_args, int max_args);
+/* Prints "models: MESSAGE" on stderr. */
+void mdl_cli_warn (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Prints "models: MESSAGE" and returns MDL_CLI_BAD_INPUT; frees @error. */
+int mdl_cli_fail (GError *error);
+/* Prints "models CMD: MESSAGE" plus a pointer to --help, and returns MDL_CLI_USAGE. */
+int mdl_cli_usage (const MdlCliCommand *cmd, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Adds "NAME: " in front of @error's message unless the library already named @name in it. */
+void mdl_cli_error_name (GError **error, const char *name);
+
+/* ---- shared steps of analyze, run and demo (setup.c) ---- */
+
+/* Parses an unsigned size such as 1000, 64k or 1M through the library's parameter parser, so that
+ * --n reads exactly like an engine parameter. @owner and @key name it in messages ("run: bad
+ * value \"x\" for n: ..."). Sets MDL_ERROR_PARAM on a bad value or one below @min. */
+gboolean mdl_cli_parse_uint (const char *owner, const char *key, const char *text, guint64 min,
+                             guint64 *out, GError **error);
+/* A pipeline with one engine per spec (@specs NULL or empty: the default engines); a non-NULL
+ * @machine is added as machine=NAME to every spec that does not choose its own.
+ * Returns: (transfer full) the pipeline, or NULL with the library's error. */
+MdlPipeline *mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error);
+/* The size of the trace file @path when a share of it means something for progress: a regular,
+ * uncompressed file (the reader counts decompressed bytes); 0 otherwise. */
+guint64 mdl_cli_input_size (const char *path, const MdlTraceReader *reader);
+/* Says on stderr what @reader skipped, if anything ("models: NAME: skipped 2 lines (...)"). */
+void mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name);
+/* Checks @machine names a preset (MDL_ERROR_UNKNOWN_NAME listing them otherwise); NULL is fine. */
+gboolean mdl_cli_machine_check (const char *machine, GError **error);
+
+/* ---- output (output.c) ---- */
+
+/* Writes @text to @path, or to stdout when @path is NULL or "-". Sets MDL_ERROR_IO naming it. */
+gboolean mdl_cli_output_write (const char *path, const GString *text, GError **error);
+/* Writes the pipeline's reports about @source in @format to @path (as mdl_cli_output_write()). */
+gboolean mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source,
+                                MdlFormat format, const char *path, GError **error);
+/* Appends @s as a JSON string literal. */
+void mdl_cli_json_string (GString *out, const char *s);
+/* The output formats, in MdlFormat order ({"table", "json", "csv"}). */
+extern const char *const mdl_cli_format_names[];
+#define MDL_CLI_N_FORMATS 3
+/* Parses --format (NULL: table); MDL_ERROR_UNKNOWN_NAME from the library otherwise. */
+gboolean mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error);
+
+/* ---- progress (progress.c) ---- */
+
+typedef struct MdlCliProgress MdlCliProgress;
+/* A progress line on stderr for @label (a file name or algorithm). It stays silent unless stderr
+ * is a terminal and the work has run for more than a second. @total_bytes: the input's size for a
+ * percentage and ETA, or 0 when unknown. (transfer full) */
+MdlCliProgress *mdl_cli_progress_new (const char *label, guint64 total_bytes);
+/* Reports @records done and @bytes read so far; redraws at most a few times per second.
+ * Cost: one clock read per call, so call it per chunk or batch, not per event. */
+void mdl_cli_progress_update (MdlCliProgress *p, guint64 records, guint64 bytes);
+/* Clears the line if one was drawn and frees @p; NULL is fine. */
+void mdl_cli_progress_free (MdlCliProgress *p);
+/* A sink that counts what passes through, updates @p and hands everything on to @next (copied).
+ * The returned sink's data is @relay, which must outlive its use. */
+typedef struct {
+  MdlSink next;
+  MdlCliProgress *progress;
+  guint64 n_events;
+} MdlCliProgressRelay;
+MdlSink mdl_cli_progress_relay (MdlCliProgressRelay *relay, MdlCliProgress *p, const MdlSink *next);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlCliProgress, mdl_cli_progress_free)
+
+#endif

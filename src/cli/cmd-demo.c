@@ -1,0 +1,216 @@
+/* `models demo`: the main job on built-in defaults, small enough to finish in a few seconds. Each
+ * row of the table below is one instrumented run through the default engines on the x86-64
+ * preset; the printed table compares them side by side. Later capabilities add rows and columns
+ * here, not code paths. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int demo_main (int argc, char **argv);
+
+const MdlCliCommand mdl_cli_cmd_demo = {
+  .name = "demo",
+  .args = "",
+  .summary = "run the shipped algorithms through the models and compare them (a few seconds)",
+  .description =
+    "Runs scan/seq and scan/random at n = 2^16 and 2^20 through count and footprint on the\n"
+    "x86-64 preset and prints one table: accesses and RAM operations (what the RAM model\n"
+    "counts), distinct pages and lines, and the share of page touches that miss a 64-entry\n"
+    "fully associative LRU TLB (the cost the RAM model leaves out).\n"
+    "\n"
+    "Examples:\n"
+    "  models demo\n"
+    "  make demo",
+  .main = demo_main,
+};
+
+#define DEMO_MACHINE "x86-64"
+/* The preset's L1 DTLB size (l1_dtlb_entries). A power of two, so that the footprint engine's
+ * reuse-distance buckets (0, 1, 2-3, 4-7, ...) split exactly at it: an LRU TLB of C entries hits
+ * exactly the reuses at stack distance < C. */
+#define DEMO_TLB_ENTRIES 64
+
+static const struct {
+  const char *algorithm;
+  guint64 n;
+} demo_rows[] = {
+  { "scan/seq", (guint64) 1 << 16 },
+  { "scan/random", (guint64) 1 << 16 },
+  { "scan/seq", (guint64) 1 << 20 },
+  { "scan/random", (guint64) 1 << 20 },
+};
+
+typedef struct {
+  guint64 accesses, ram_ops, pages, lines, page_touches, tlb_misses;
+  double seconds;
+} DemoResult;
+
+static guint64
+count_of (const MdlReport *r, const char *name)
+{
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  return c && !c->is_real ? c->count : 0;
+}
+
+/* Misses of an LRU TLB of DEMO_TLB_ENTRIES entries: first touches, plus reuses in the buckets
+ * whose lower edge ("reuse_64_127" -> 64) is at least the TLB size. */
+static guint64
+tlb_misses (const MdlReport *footprint)
+{
+  guint64 misses = count_of (footprint, "reuse_cold");
+  for (guint i = 0; i < mdl_report_n_counters (footprint); i++)
+    {
+      const MdlCounter *c = mdl_report_counter (footprint, i);
+      const char *tail = c->name + strlen ("reuse_");
+      if (g_str_has_prefix (c->name, "reuse_") && g_ascii_isdigit (*tail)
+          && g_ascii_strtoull (tail, NULL, 10) >= DEMO_TLB_ENTRIES)
+        misses += c->count;
+    }
+  return misses;
+}
+
+static gboolean
+demo_run (const char *algorithm, guint64 n, DemoResult *out, GError **error)
+{
+  const MdlAlgo *algo = mdl_algo_lookup (algorithm, error);
+  g_autoptr (MdlParams) params = NULL;
+  g_autoptr (MdlPipeline) pipeline = NULL;
+  g_autoptr (MdlRecorder) rec = NULL;
+  g_autoptr (GError) run_error = NULL;
+  MdlReport **reports;
+  MdlSink sink;
+  guint64 checksum;
+  guint n_reports;
+  gint64 start_us;
+  gboolean ok;
+
+  if (algo == NULL || !(params = mdl_params_parse (algo->name, algo->params, NULL, error))
+      || !(pipeline = mdl_cli_pipeline_new (NULL, DEMO_MACHINE, error)))
+    return FALSE;
+  sink = mdl_pipeline_sink (pipeline);
+  rec = mdl_recorder_new (&sink, 0);
+  start_us = g_get_monotonic_time ();
+  ok = algo->run (params, n, 1, rec, &checksum, &run_error);
+  if (!mdl_recorder_finish (rec, error))
+    return FALSE;
+  if (!ok)
+    {
+      g_propagate_error (error, g_steal_pointer (&run_error));
+      return FALSE;
+    }
+  out->seconds = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  reports = mdl_pipeline_reports (pipeline, &n_reports);
+  for (guint i = 0; i < n_reports; i++)
+    {
+      const MdlReport *r = reports[i];
+      if (strcmp (mdl_report_engine (r), "count") == 0)
+        {
+          out->accesses = count_of (r, "cpu_reads") + count_of (r, "cpu_writes")
+                          + count_of (r, "cpu_modifies");
+          out->ram_ops = count_of (r, "ram_ops");
+        }
+      else if (strcmp (mdl_report_engine (r), "footprint") == 0)
+        {
+          out->pages = count_of (r, "pages");
+          out->lines = count_of (r, "lines");
+          out->page_touches = count_of (r, "page_accesses");
+          out->tlb_misses = tlb_misses (r);
+        }
+      mdl_report_free (reports[i]);
+    }
+  g_free (reports);
+  return TRUE;
+}
+
+/* 1048576 -> "1,048,576": the table is read by people comparing orders of magnitude. */
+static char *
+grouped (guint64 v)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  GString *s = g_string_new (NULL);
+  gsize len = strlen (digits);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i && (len - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static const char demo_explanation[] =
+  "\n"
+  "What it shows: both scans do one RAM operation per element, so the RAM model charges them the\n"
+  "same per element at every n. Address translation disagrees. The sequential scan reaches a new\n"
+  "page only every 512 elements (4 KiB pages of 8-byte elements), so it almost never misses the\n"
+  "TLB, at any n. The random scan jumps to a random page of its array at every element: the more\n"
+  "those pages outnumber the TLB's 64 entries, the more of the jumps miss (its other touches, the\n"
+  "sequential reads of the permutation, hit). Its cost per element grows with n while its RAM\n"
+  "cost does not: the gap that translation-aware models such as VAT put a number on.\n"
+  "\n"
+  "Try next:\n"
+  "  models list                                     every engine, parameter and machine preset\n"
+  "  models run scan/random --n 4M --machine x86-64  one run with every counter (--format json)\n"
+  "  models run scan/random --n 1M --trace-out r.bin && models analyze r.bin\n"
+  "  valgrind --tool=lackey --trace-mem=yes --log-file=p.lackey ./prog\n"
+  "  models analyze p.lackey                         the same counters for any program\n";
+
+static int
+demo_main (int argc, char **argv)
+{
+  gboolean help = FALSE;
+  g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_demo, NULL, &help);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  gsize widths[8] = { 0 };
+  int rc;
+
+  rc = mdl_cli_parse (ctx, &mdl_cli_cmd_demo, &help, &argc, &argv, 0, 0);
+  if (rc != MDL_CLI_CONTINUE)
+    return rc;
+
+  g_ptr_array_add (rows, g_strsplit ("algorithm|n|accesses|ram_ops|pages|lines|TLB-64 miss|seconds",
+                                     "|", -1));
+  for (guint i = 0; i < G_N_ELEMENTS (demo_rows); i++)
+    {
+      DemoResult r = { 0 };
+      char **row = g_new0 (char *, 9);
+      if (!demo_run (demo_rows[i].algorithm, demo_rows[i].n, &r, &error))
+        {
+          g_strfreev (row);
+          mdl_cli_error_name (&error, demo_rows[i].algorithm);
+          return mdl_cli_fail (g_steal_pointer (&error));
+        }
+      row[0] = g_strdup (demo_rows[i].algorithm);
+      row[1] = g_strdup_printf ("2^%d", g_bit_nth_msf (demo_rows[i].n, -1));
+      row[2] = grouped (r.accesses);
+      row[3] = grouped (r.ram_ops);
+      row[4] = grouped (r.pages);
+      row[5] = grouped (r.lines);
+      row[6] = g_strdup_printf ("%.2f%%", r.page_touches
+                                ? 100.0 * (double) r.tlb_misses / (double) r.page_touches : 0.0);
+      row[7] = g_strdup_printf ("%.3f", r.seconds);
+      g_ptr_array_add (rows, row);
+    }
+
+  /* First column left-aligned, numbers right-aligned. */
+  for (guint r = 0; r < rows->len; r++)
+    for (guint c = 0; c < 8; c++)
+      widths[c] = MAX (widths[c], strlen (((char **) g_ptr_array_index (rows, r))[c]));
+  g_string_append_printf (text, "libmodels demo: scans on machine=%s (4 KiB pages, 64-byte lines, "
+                          "%d-entry LRU TLB)\n\n", DEMO_MACHINE, DEMO_TLB_ENTRIES);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r);
+      g_string_append_printf (text, "  %-*s", (int) widths[0], row[0]);
+      for (guint c = 1; c < 8; c++)
+        g_string_append_printf (text, "  %*s", (int) widths[c], row[c]);
+      g_string_append_c (text, '\n');
+    }
+  g_string_append (text, demo_explanation);
+  if (!mdl_cli_output_write (NULL, text, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  return MDL_CLI_OK;
+}

@@ -1,0 +1,219 @@
+/* The `models` command: dispatch on the first argument, and the option and error conventions every
+ * subcommand follows (docs/cli.md). Exit status 0 means success, 1 bad input (the library said
+ * why), 2 a usage error; errors are one line "models: MESSAGE" on stderr. Top-level options stop at
+ * the first word, so `models analyze --help` reaches analyze and not the top level. */
+#include "cli/cli.h"
+#include "traces/names.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const MdlCliCommand *const commands[] = {
+  &mdl_cli_cmd_demo,
+  &mdl_cli_cmd_list,
+  &mdl_cli_cmd_analyze,
+  &mdl_cli_cmd_run,
+  &mdl_cli_cmd_convert,
+};
+
+static const MdlCliCommand *
+command_lookup (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (commands[i]->name, name) == 0)
+      return commands[i];
+  return NULL;
+}
+
+GOptionContext *
+mdl_cli_context_new (const MdlCliCommand *cmd, const GOptionEntry *entries, gboolean *help)
+{
+  const GOptionEntry help_entries[] = {
+    { "help", 'h', 0, G_OPTION_ARG_NONE, help, "Show this help and exit", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  GOptionContext *ctx = g_option_context_new (cmd->args);
+  g_option_context_set_help_enabled (ctx, FALSE);
+  g_option_context_set_summary (ctx, cmd->summary);
+  if (cmd->description)
+    g_option_context_set_description (ctx, cmd->description);
+  if (entries)
+    g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_main_entries (ctx, help_entries, NULL);
+  return ctx;
+}
+
+int
+mdl_cli_usage (const MdlCliCommand *cmd, const char *format, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  if (cmd)
+    fprintf (stderr, "models %s: %s\nTry \"models %s --help\".\n", cmd->name, msg, cmd->name);
+  else
+    fprintf (stderr, "models: %s\nTry \"models --help\".\n", msg);
+  return MDL_CLI_USAGE;
+}
+
+/* Messages go out as the UTF-8 the library wrote: g_printerr() would turn every non-ASCII
+ * character (GIO's quotes, a file name) into '?' under the C locale that scripts and CI run in. */
+void
+mdl_cli_warn (const char *format, ...)
+{
+  va_list ap;
+  fputs ("models: ", stderr);
+  va_start (ap, format);
+  vfprintf (stderr, format, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+int
+mdl_cli_fail (GError *error)
+{
+  mdl_cli_warn ("%s", error ? error->message : "unknown error");
+  g_clear_error (&error);
+  return MDL_CLI_BAD_INPUT;
+}
+
+void
+mdl_cli_error_name (GError **error, const char *name)
+{
+  if (error && *error && name && strstr ((*error)->message, name) == NULL)
+    g_prefix_error (error, "%s: ", name);
+}
+
+int
+mdl_cli_parse (GOptionContext *ctx, const MdlCliCommand *cmd, const gboolean *help, int *argc,
+               char ***argv, int min_args, int max_args)
+{
+  g_autoptr (GError) error = NULL;
+  int n_args;
+  if (!g_option_context_parse (ctx, argc, argv, &error))
+    return mdl_cli_usage (cmd, "%s", error->message);
+  if (*help)
+    {
+      g_autofree char *text = g_option_context_get_help (ctx, TRUE, NULL);
+      fputs (text, stdout);
+      return MDL_CLI_OK;
+    }
+  /* GOption leaves a "--" in place when arguments follow it; it only ends the options. */
+  if (*argc > 1 && strcmp ((*argv)[1], "--") == 0)
+    {
+      memmove (*argv + 1, *argv + 2, sizeof **argv * (gsize) (*argc - 1));
+      (*argc)--;
+    }
+  n_args = *argc - 1;
+  if (n_args < min_args)
+    return mdl_cli_usage (cmd, "missing argument: expected %s", cmd->args);
+  if (max_args >= 0 && n_args > max_args)
+    return mdl_cli_usage (cmd, "unexpected argument \"%s\" (expected %s)", (*argv)[1 + max_args],
+                          *cmd->args ? cmd->args : "no arguments");
+  return MDL_CLI_CONTINUE;
+}
+
+/* The top level's --help: the commands with their summaries, then examples. */
+static void
+print_top_help (GOptionContext *ctx)
+{
+  g_autoptr (GString) summary = g_string_new ("Predict what algorithms cost on real machines: "
+                                              "feed an event stream (an instrumented\nalgorithm "
+                                              "or a trace file) through model engines and "
+                                              "report their counters.\n\nCommands:");
+  g_autofree char *text = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (summary, "\n  %-9s %s", commands[i]->name, commands[i]->summary);
+  g_string_append_printf (summary, "\n  %-9s %s", "help", "show the help of a command");
+  g_option_context_set_summary (ctx, summary->str);
+  text = g_option_context_get_help (ctx, TRUE, NULL);
+  fputs (text, stdout);
+}
+
+static const char top_description[] =
+  "Examples:\n"
+  "  models demo                         what the models show, in a few seconds\n"
+  "  models list                         engines, parameters, algorithms, machine presets\n"
+  "  models run scan/random --n 1M       an instrumented algorithm through the engines\n"
+  "  models analyze prog.lackey          a Valgrind Lackey trace of any program\n"
+  "  models help run                     the options of one command, with examples\n"
+  "\n"
+  "Exit status: 0 success, 1 bad input (trace, spec, name, file), 2 usage error.\n"
+  "Documentation: docs/cli.md.";
+
+int
+main (int argc, char **argv)
+{
+  gboolean help = FALSE, version = FALSE;
+  const GOptionEntry entries[] = {
+    { "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help and exit", NULL },
+    { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Show the version and exit", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("COMMAND [OPTION…]");
+  g_autoptr (GError) error = NULL;
+  const MdlCliCommand *cmd;
+  const char *name;
+
+  g_option_context_set_help_enabled (ctx, FALSE);
+  g_option_context_set_strict_posix (ctx, TRUE);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, top_description);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return mdl_cli_usage (NULL, "%s", error->message);
+  if (version)
+    {
+      printf ("models %s\n", MDL_VERSION_STRING);
+      return MDL_CLI_OK;
+    }
+  if (help)
+    {
+      g_set_prgname ("models");
+      print_top_help (ctx);
+      return MDL_CLI_OK;
+    }
+  if (argc < 2)
+    return mdl_cli_usage (NULL, "missing command (try \"models demo\" or \"models list\")");
+
+  name = argv[1];
+  if (strcmp (name, "help") == 0)
+    {
+      if (argc == 2)
+        {
+          g_set_prgname ("models");
+          print_top_help (ctx);
+          return MDL_CLI_OK;
+        }
+      if (argc > 3)
+        return mdl_cli_usage (NULL, "help takes one command name");
+      name = argv[2];
+      cmd = command_lookup (name);
+      if (cmd)
+        {
+          char *help_argv[] = { (char *) cmd->name, (char *) "--help", NULL };
+          g_autofree char *prgname = g_strdup_printf ("models %s", cmd->name);
+          g_set_prgname (prgname);
+          return cmd->main (2, help_argv);
+        }
+    }
+  cmd = command_lookup (name);
+  if (cmd == NULL)
+    {
+      const char *names[G_N_ELEMENTS (commands) + 1];
+      g_autoptr (GString) msg = g_string_new (NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+        names[i] = commands[i]->name;
+      names[G_N_ELEMENTS (commands)] = "help";
+      g_string_printf (msg, "unknown command \"%s\"", name);
+      mdl_names_append_choices (msg, name, names, G_N_ELEMENTS (names));
+      return mdl_cli_usage (NULL, "%s", msg->str);
+    }
+  {
+    g_autofree char *prgname = g_strdup_printf ("models %s", cmd->name);
+    g_set_prgname (prgname);
+  }
+  return cmd->main (argc - 1, argv + 1);
+}

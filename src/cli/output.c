@@ -1,0 +1,80 @@
+/* Where the command's results go: a file named by --output, or standard output. A report is built
+ * whole in memory first (reports are small; traces are what is big), so a failed run never leaves
+ * half a JSON document behind. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const mdl_cli_format_names[MDL_CLI_N_FORMATS] = { "table", "json", "csv" };
+
+gboolean
+mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error)
+{
+  return mdl_format_from_name (name ? name : "table", format, error);
+}
+
+gboolean
+mdl_cli_output_write (const char *path, const GString *text, GError **error)
+{
+  gboolean to_stdout = path == NULL || strcmp (path, "-") == 0;
+  const char *name = to_stdout ? "<stdout>" : path;
+  FILE *f = to_stdout ? stdout : fopen (path, "wb");
+  int saved;
+  if (f == NULL)
+    {
+      saved = errno;
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot create: %s", name,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  errno = 0;
+  if (fwrite (text->str, 1, text->len, f) != text->len || fflush (f) != 0)
+    {
+      saved = errno;
+      if (!to_stdout)
+        fclose (f);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot write: %s", name,
+                   saved ? g_strerror (saved) : "short write");
+      return FALSE;
+    }
+  if (!to_stdout && fclose (f) != 0)
+    {
+      saved = errno;
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot write: %s", name,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+mdl_cli_json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+gboolean
+mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source, MdlFormat format,
+                       const char *path, GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint n_reports = 0;
+  MdlReport **reports = mdl_pipeline_reports (pipeline, &n_reports);
+  mdl_reports_write (source, reports, n_reports, format, text);
+  for (guint i = 0; i < n_reports; i++)
+    mdl_report_free (reports[i]);
+  g_free (reports);
+  return mdl_cli_output_write (path, text, error);
+}

@@ -1,0 +1,92 @@
+/* Steps that analyze, run and demo share: building the pipeline from --engine and --machine, and
+ * reading sizes such as --n. Both go through the library's one parameter parser, so a value is
+ * spelled the same on the command line as in an engine spec ("--n 64k" as "size=64k"). */
+#include "cli/cli.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+gboolean
+mdl_cli_parse_uint (const char *owner, const char *key, const char *text, guint64 min,
+                    guint64 *out, GError **error)
+{
+  const MdlParamSpec table[] = {
+    { key, MDL_PARAM_UINT, NULL, NULL, min, 0, NULL, 0,
+      "decimal, 0x hex, or a k, M or G suffix for powers of 1024" },
+    { NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL }
+  };
+  g_autofree char *assignment = g_strdup_printf ("%s=%s", key, text);
+  const char *const assignments[] = { assignment, NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse (owner, table, assignments, error);
+  if (params == NULL)
+    return FALSE;
+  *out = mdl_params_uint (params, key);
+  return TRUE;
+}
+
+gboolean
+mdl_cli_machine_check (const char *machine, GError **error)
+{
+  g_auto (GStrv) keys = NULL;
+  if (machine == NULL)
+    return TRUE;
+  keys = mdl_machine_keys (machine, error);
+  return keys != NULL;
+}
+
+/* @spec with machine=@machine added, unless it chooses a machine itself: the spec's own choice
+ * wins, as an explicit value wins over a preset everywhere else. */
+static char *
+spec_with_machine (const char *spec, const char *machine, GError **error)
+{
+  g_autofree char *name = NULL;
+  g_auto (GStrv) assignments = NULL;
+  const char *colon;
+  if (!mdl_spec_split (spec, &name, &assignments, error))
+    return NULL;
+  if (machine == NULL)
+    return g_strdup (spec);
+  for (char **a = assignments; *a; a++)
+    if (g_str_has_prefix (*a, "machine="))
+      return g_strdup (spec);
+  colon = strchr (spec, ':');
+  if (colon == NULL)
+    return g_strdup_printf ("%s:machine=%s", spec, machine);
+  return g_strdup_printf ("%s%smachine=%s", spec, colon[1] ? "," : "", machine);
+}
+
+MdlPipeline *
+mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error)
+{
+  static const char *const defaults[] = MDL_CLI_DEFAULT_ENGINES;
+  g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
+  if (specs == NULL || specs[0] == NULL)
+    specs = defaults;
+  for (const char *const *s = specs; *s; s++)
+    {
+      g_autofree char *spec = spec_with_machine (*s, machine, error);
+      if (spec == NULL || !mdl_pipeline_add_engine_spec (pipeline, spec, error))
+        return NULL;
+    }
+  return g_steal_pointer (&pipeline);
+}
+
+guint64
+mdl_cli_input_size (const char *path, const MdlTraceReader *reader)
+{
+  GStatBuf st;
+  if (strcmp (path, "-") == 0 || mdl_trace_reader_compressed (reader) || g_stat (path, &st) != 0
+      || !S_ISREG (st.st_mode))
+    return 0;
+  return (guint64) st.st_size;
+}
+
+void
+mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name)
+{
+  guint64 skipped = mdl_trace_reader_n_skipped (reader);
+  if (skipped > 0)
+    mdl_cli_warn ("%s: skipped %" G_GUINT64_FORMAT " %s", name, skipped,
+                  mdl_trace_reader_format (reader) == MDL_TRACE_LACKEY
+                    ? "lines (Valgrind banner lines)" : "records");
+}
