@@ -53,7 +53,8 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 ALL_CF    = $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CF)
 
 ALGO_SRC := $(sort $(wildcard src/algos/cpu/*.c))
-LIB_SRC  := $(sort $(wildcard src/traces/*.c src/models/*.c src/models/*/*.c src/algos/*.c)) $(ALGO_SRC)
+LIB_SRC  := $(sort $(wildcard src/traces/*.c src/models/*.c src/models/*/*.c src/simt/*.c src/algos/*.c \
+              src/algos/simt/*.c src/experiments/*.c)) $(ALGO_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ALGO_SRC:%.c=$(B)/native/%.o) $(B)/gen/machines-data.o
 CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard src/cli/*.c)))
 EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))

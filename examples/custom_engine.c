@@ -14,7 +14,7 @@ typedef struct {
 static const MdlParamSpec straddle_params[] = {
   { "align", MDL_PARAM_UINT, "64", "line_bytes", 1, 0, NULL, MDL_PARAM_POW2,
     "boundary in bytes" },
-  { NULL }
+  { .key = NULL }
 };
 
 static gboolean

@@ -116,6 +116,31 @@ test_warp_check_names_each_broken_rule (void **state)
     }
 }
 
+/* Ensure strides up to MDL_WARP_STRIDE_MAX either way pass and one more is rejected: mdl_warp_addrs
+ * multiplies the stride by lanes up to 63 in 64 bits. */
+static void
+test_warp_check_limits_the_stride (void **state)
+{
+  static const struct { gint64 stride; gboolean ok; } rows[] = {
+    { MDL_WARP_STRIDE_MAX, TRUE }, { -MDL_WARP_STRIDE_MAX, TRUE },
+    { MDL_WARP_STRIDE_MAX + 1, FALSE }, { G_MININT64, FALSE },
+  };
+  MdlEventBatch batch = { 0 };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MdlWarpEvent w = valid_load ();
+      GError *error = NULL;
+      w.flags = MDL_WARP_STRIDED;
+      w.stride = rows[i].stride;
+      if (mdl_warp_event_check (&batch, &w, 32, &error) != rows[i].ok)
+        fail_msg ("stride %" G_GINT64_FORMAT ": expected %s", rows[i].stride,
+                  rows[i].ok ? "valid" : "rejected");
+      if (!rows[i].ok)
+        assert_mdl_error (error, MDL_ERROR_FORMAT, "stride out of range");
+    }
+}
+
 /* Ensure a strided memory op needs no lane addresses in the batch, and a NULL error is allowed. */
 static void
 test_warp_check_strided_needs_no_lane_addresses (void **state)
@@ -213,6 +238,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_warp_check_names_each_broken_rule),
     cmocka_unit_test (test_warp_check_strided_needs_no_lane_addresses),
+    cmocka_unit_test (test_warp_check_limits_the_stride),
     cmocka_unit_test (test_names_cover_every_value),
     cmocka_unit_test (test_warp_addrs_expands_both_forms),
   };

@@ -87,6 +87,8 @@ typedef enum {
 #define MDL_WARP_MAX_LANES 64
 
 /** MDL_WARP_STRIDED: flag of an MdlWarpEvent whose lane addresses are base + lane * stride. */
+/** MDL_WARP_STRIDE_MAX: the largest stride magnitude, so that lane * stride fits in 64 bits. */
+#define MDL_WARP_STRIDE_MAX (G_MAXINT64 / MDL_WARP_MAX_LANES)
 #define MDL_WARP_STRIDED 0x01
 
 /**
@@ -94,7 +96,8 @@ typedef enum {
  * @active: bit i set when lane i executes the instruction; never 0.
  * @taken: for MDL_WARP_BRANCH, the active lanes that enter the `if` side; 0 otherwise.
  * @base: with MDL_WARP_STRIDED, the address of lane 0 (even if lane 0 is inactive).
- * @stride: with MDL_WARP_STRIDED, the bytes between consecutive lanes' addresses.
+ * @stride: with MDL_WARP_STRIDED, the bytes between consecutive lanes' addresses; at most
+ *   MDL_WARP_STRIDE_MAX either way.
  * @first_addr: without MDL_WARP_STRIDED, for memory ops, the index in the batch's @lane_addrs of
  *   the first active lane's address; the active lanes' addresses follow in lane order, one each.
  * @launch: the kernel launch this instruction belongs to.
@@ -242,8 +245,8 @@ MDL_API const char *mdl_marker_kind_name (guint kind);
 
 /**
  * mdl_warp_event_check: validates a warp event against the rules above (non-empty mask, @taken a
- * subset of @active and only on branches, space matching op, width of memory ops 1..64 bytes, lane
- * addresses inside the batch).
+ * subset of @active and only on branches, space matching op, width of memory ops 1..64 bytes, stride
+ * within its limit, lane addresses inside the batch).
  * @batch: the batch holding @w (for the lane address range).
  * @w: the event.
  * @warp_width: lanes per warp; lanes at or beyond it must be inactive.

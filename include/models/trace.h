@@ -123,6 +123,7 @@ MDL_API MdlTraceWriter *mdl_trace_writer_open (const char *path, MdlTraceFormat 
  * @name: the name used in error messages.
  * @format: MDL_TRACE_BIN or MDL_TRACE_LACKEY.
  * @gzip: compress the output.
+ * Closing the writer closes @stream (after writing the gzip trailer, if any).
  * Returns: (transfer full) the writer.
  */
 MDL_API MdlTraceWriter *mdl_trace_writer_new (GOutputStream *stream, const char *name,
@@ -147,8 +148,14 @@ MDL_API MdlSink mdl_trace_writer_sink (MdlTraceWriter *writer);
 MDL_API guint64 mdl_trace_writer_n_records (const MdlTraceWriter *writer);
 
 /**
+ * mdl_trace_writer_n_dropped: markers that the format cannot carry and that were therefore left
+ * out (Lackey text has no markers); 0 for the binary format. A caller warns when it is not 0.
+ */
+MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);
+
+/**
  * mdl_trace_writer_close: writes the end of the trace and flushes it.
- * @error: MDL_ERROR_IO.
+ * @error: MDL_ERROR_IO; MDL_ERROR_FORMAT when a phase is still open (binary format).
  * Returns: FALSE on error. The writer must still be freed.
  */
 MDL_API gboolean mdl_trace_writer_close (MdlTraceWriter *writer, GError **error);

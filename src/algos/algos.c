@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const MdlParamSpec no_params[] = { { NULL } };
+static const MdlParamSpec no_params[] = { { .key = NULL } };
 
 static const MdlAlgo algos[] = {
   { "scan/seq", "sequential scan: sum of A[i], 8-byte elements", no_params,

@@ -17,7 +17,7 @@ typedef struct {
   guint64 markers[MDL_MARK_N_KINDS];
 } Count;
 
-static const MdlParamSpec count_params[] = { { NULL } };
+static const MdlParamSpec count_params[] = { { .key = NULL } };
 
 static gboolean
 count_init (void *state, const MdlParams *params, GError **error)

@@ -36,7 +36,7 @@ static const MdlParamSpec footprint_params[] = {
     "cache line size in bytes" },
   { "buckets", MDL_PARAM_UINT, "22", NULL, 2, 64, NULL, 0,
     "reuse-distance buckets: 0, 1, 2-3, 4-7, ... the last one open-ended" },
-  { NULL }
+  { .key = NULL }
 };
 
 static void

@@ -60,6 +60,10 @@ mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w, guint w
     why = "addresses on an instruction that is not a memory access";
   else if (w->flags & ~MDL_WARP_STRIDED)
     why = "unknown flags";
+  /* Why the limit: mdl_warp_addrs computes lane * stride in 64 bits for lanes up to 63. */
+  else if ((w->flags & MDL_WARP_STRIDED)
+           && (w->stride > MDL_WARP_STRIDE_MAX || w->stride < -MDL_WARP_STRIDE_MAX))
+    why = "stride out of range (|stride| <= MDL_WARP_STRIDE_MAX = 144115188075855871)";
   else if (memory && !(w->flags & MDL_WARP_STRIDED)
            && ((guint64) w->first_addr + (guint64) __builtin_popcountll (w->active)
                > batch->n_lane_addrs))

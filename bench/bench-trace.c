@@ -1,0 +1,241 @@
+/* Benchmark: binary trace files (targets: >= 100 M CPU records/s written, and read from the page
+ * cache into the `count` engine, on one core).
+ *
+ * Writes 64 M random CPU records through the trace writer's sink, in batches of 4096 taken from a
+ * pre-generated pool (so that the random generator is not timed), to a temporary file; then reads
+ * the file back, still in the page cache, through mdl_trace_reader_pump() into a pipeline with the
+ * `count` engine. Baselines in the same run: write(2) of the same pool in 1 MiB blocks, and read(2)
+ * of the file in 1 MiB blocks summing the address fields, which is the least any reader must do.
+ * For context: the reader into a sink that drops everything, and gzip and Lackey rates on a
+ * smaller trace. Best of REPS runs each.
+ *
+ * The files go to /dev/shm when it has room (else $TMPDIR; BENCH_DIR overrides both): memory-backed
+ * files are the page cache without disk writeback, whose throttling would otherwise swamp the
+ * write rates of both the writer and its baseline and make them depend on the disk. */
+#include <models/models.h>
+
+#include <glib/gstdio.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define N_RECORDS ((gsize) 64 << 20)
+#define POOL ((gsize) 1 << 20)         /* records generated once and written over and over */
+#define BATCH 4096
+#define SMALL_RECORDS ((gsize) 4 << 20) /* for the gzip and Lackey rates */
+#define REPS 2
+
+static double
+now (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+static void
+die (const char *what, GError *error)
+{
+  fprintf (stderr, "bench-trace: %s: %s\n", what, error ? error->message : "failed");
+  exit (1);
+}
+
+static gboolean
+drop_batch (void *data, const MdlEventBatch *b, GError **error)
+{
+  (void) error;
+  *(guint64 *) data += b->n_cpu;
+  return TRUE;
+}
+
+static gboolean
+drop_marker (void *data, const MdlMarker *m, GError **error)
+{
+  (void) data, (void) m, (void) error;
+  return TRUE;
+}
+
+/* Writes @n records from @pool to @path; returns the seconds taken. */
+static double
+write_trace (const char *path, const MdlCpuEvent *pool, gsize n)
+{
+  GError *error = NULL;
+  double t0 = now ();
+  MdlTraceWriter *w = mdl_trace_writer_open (path, MDL_TRACE_AUTO, &error);
+  MdlSink sink;
+  if (w == NULL)
+    die ("open for writing", error);
+  sink = mdl_trace_writer_sink (w);
+  for (gsize done = 0; done < n; done += BATCH)
+    {
+      MdlEventBatch b = { .cpu = pool + done % POOL, .n_cpu = MIN (BATCH, n - done) };
+      if (!sink.batch (sink.data, &b, &error))
+        die ("write", error);
+    }
+  if (!mdl_trace_writer_close (w, &error))
+    die ("close", error);
+  mdl_trace_writer_free (w);
+  return now () - t0;
+}
+
+/* Reads @path into @sink; returns the seconds taken. */
+static double
+read_trace (const char *path, const MdlSink *sink, guint64 expect)
+{
+  GError *error = NULL;
+  double t0 = now ();
+  MdlTraceReader *r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
+  gboolean done = FALSE;
+  if (r == NULL)
+    die ("open for reading", error);
+  while (!done)
+    if (!mdl_trace_reader_pump (r, sink, 0, &done, &error))
+      die ("read", error);
+  if (mdl_trace_reader_n_records (r) != expect)
+    die ("read: wrong record count", NULL);
+  mdl_trace_reader_free (r);
+  return now () - t0;
+}
+
+static double
+plain_write (const char *path, const MdlCpuEvent *pool, gsize n)
+{
+  double t0 = now ();
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const gsize block = ((gsize) 1 << 20) / sizeof (MdlCpuEvent);
+  if (fd < 0)
+    die ("plain write: open", NULL);
+  for (gsize done = 0; done < n; done += block)
+    if (write (fd, pool + done % POOL, block * sizeof (MdlCpuEvent)) < 0)
+      die ("plain write", NULL);
+  close (fd);
+  return now () - t0;
+}
+
+static double
+plain_read (const char *path, guint64 *sum)
+{
+  double t0 = now ();
+  int fd = open (path, O_RDONLY);
+  guint8 *buf = g_malloc ((gsize) 1 << 20);
+  ssize_t got;
+  guint64 s = 0;
+  if (fd < 0)
+    die ("plain read: open", NULL);
+  while ((got = read (fd, buf, (gsize) 1 << 20)) > 0)
+    for (ssize_t i = 0; i + 16 <= got; i += 16)
+      {
+        guint64 addr;
+        memcpy (&addr, buf + i + 8, 8);
+        s += addr;
+      }
+  close (fd);
+  g_free (buf);
+  *sum = s;
+  return now () - t0;
+}
+
+/* Where the temporary files go: see the file comment. */
+static char *
+bench_dir (void)
+{
+  const char *dir = g_getenv ("BENCH_DIR");
+  struct statvfs st;
+  if (dir == NULL && statvfs ("/dev/shm", &st) == 0
+      && (guint64) st.f_bavail * st.f_frsize > 4 * N_RECORDS * sizeof (MdlCpuEvent))
+    dir = "/dev/shm";
+  if (dir == NULL)
+    dir = g_get_tmp_dir ();
+  return g_build_filename (dir, "bench-trace-XXXXXX", NULL);
+}
+
+static double
+best (double a, double b)
+{
+  return a < b ? a : b;
+}
+
+int
+main (void)
+{
+  g_autofree char *dir = g_mkdtemp (bench_dir ());
+  g_autofree char *path = g_build_filename (dir, "bench.bin", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.raw", NULL);
+  MdlCpuEvent *pool = g_new (MdlCpuEvent, POOL);
+  GRand *rand = g_rand_new_with_seed (1);
+  double t_write = 1e9, t_plain_write = 1e9, t_read = 1e9, t_plain_read = 1e9, t_drop = 1e9;
+  double mrec = (double) N_RECORDS / 1e6;
+  guint64 sum = 0, dropped = 0;
+  GError *error = NULL;
+
+  for (gsize i = 0; i < POOL; i++)
+    {
+      guint kind = (guint) g_rand_int_range (rand, 0, 4);
+      pool[i] = (MdlCpuEvent) { .kind = (guint8) kind };
+      if (kind == MDL_CPU_OPS)
+        pool[i].addr = (guint64) g_rand_int_range (rand, 1, 9);
+      else
+        {
+          pool[i].size = (guint16) (1u << g_rand_int_range (rand, 0, 4));
+          pool[i].addr = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+        }
+    }
+  for (int rep = 0; rep < REPS; rep++)
+    {
+      t_plain_write = best (t_plain_write, plain_write (plain, pool, N_RECORDS));
+      g_unlink (plain);
+      t_write = best (t_write, write_trace (path, pool, N_RECORDS));
+    }
+  printf ("write:      %7.1f M rec/s (%.2fx of plain write(2) %.1f M rec/s), %zu M records\n",
+          mrec / t_write, t_plain_write / t_write, mrec / t_plain_write, N_RECORDS >> 20);
+
+  for (int rep = 0; rep < REPS; rep++)
+    {
+      MdlPipeline *p = mdl_pipeline_new ();
+      MdlSink sink;
+      MdlSink drop = { drop_batch, drop_marker, &dropped };
+      if (!mdl_pipeline_add_engine_spec (p, "count", &error))
+        die ("count engine", error);
+      sink = mdl_pipeline_sink (p);
+      t_plain_read = best (t_plain_read, plain_read (path, &sum));
+      t_read = best (t_read, read_trace (path, &sink, N_RECORDS));
+      t_drop = best (t_drop, read_trace (path, &drop, N_RECORDS));
+      mdl_pipeline_free (p);
+    }
+  printf ("read+count: %7.1f M rec/s (%.2fx of plain read+sum %.1f M rec/s; checksum %016"
+          G_GINT64_MODIFIER "x)\n", mrec / t_read, t_plain_read / t_read, mrec / t_plain_read, sum);
+  printf ("read alone: %7.1f M rec/s (into a sink that drops everything)\n", mrec / t_drop);
+  g_unlink (path);
+
+  {
+    static const char *const names[] = { "bench.bin.gz", "bench.lackey", "bench.lackey.gz" };
+    double smrec = (double) SMALL_RECORDS / 1e6;
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = g_build_filename (dir, names[i], NULL);
+        MdlSink drop = { drop_batch, drop_marker, &dropped };
+        double tw = write_trace (p, pool, SMALL_RECORDS);
+        /* Lackey merges consecutive op counts, so it reads back fewer records than written */
+        MdlTraceReader *r = mdl_trace_reader_open (p, MDL_TRACE_AUTO, &error);
+        gboolean done = FALSE;
+        double t0 = now (), tr;
+        GStatBuf st;
+        if (r == NULL)
+          die ("open", error);
+        while (!done)
+          if (!mdl_trace_reader_pump (r, &drop, 0, &done, &error))
+            die ("read", error);
+        tr = now () - t0;
+        mdl_trace_reader_free (r);
+        g_stat (p, &st);
+        printf ("%-16s write %6.1f M rec/s, read %6.1f M rec/s, %.1f bytes/record\n", names[i],
+                smrec / tw, smrec / tr, (double) st.st_size / (double) SMALL_RECORDS);
+        g_unlink (p);
+      }
+  }
+  g_rmdir (dir);
+  g_rand_free (rand);
+  g_free (pool);
+  return 0;
+}

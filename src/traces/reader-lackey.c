@@ -1,0 +1,244 @@
+/* Reader of Valgrind Lackey text (`valgrind --tool=lackey --trace-mem=yes`), docs/trace-format.md.
+ *
+ * "I  addr,size" is one executed instruction: a RAM operation, not a data access, so a run of them
+ * becomes one MDL_CPU_OPS record counting the run (this keeps a Lackey trace about half as many
+ * records as lines). " L", " S" and " M" become read, write and modify records; thread and site are
+ * 0, as Lackey has neither. Valgrind's own lines ("==pid== ...", also "--pid--" and "**pid**") and
+ * empty lines are skipped and counted. Everything else is an error naming the line.
+ *
+ * Lines are parsed by hand out of the reader's big buffer: a table lookup per hex digit and no
+ * sscanf, since a Lackey trace of a short run already has hundreds of millions of lines. */
+#include "trace-private.h"
+
+/* CPU records per delivered batch (64 KiB). */
+#define OUT_BATCH 4096
+/* How much of a bad line an error message quotes. */
+#define QUOTE_MAX 80
+
+typedef struct {
+  MdlCpuEvent *out;         /* the pending batch */
+  gsize n_out;
+  gboolean ops_open;        /* out[n_out - 1] is an op count that further I lines extend */
+  guint64 line;             /* number of the last line parsed */
+} LackeyReader;
+
+/* Hex digit values, -1 for other bytes. */
+static const gint8 hex_value[256] = {
+  ['0'] = 0 + 1, ['1'] = 1 + 1, ['2'] = 2 + 1, ['3'] = 3 + 1, ['4'] = 4 + 1, ['5'] = 5 + 1,
+  ['6'] = 6 + 1, ['7'] = 7 + 1, ['8'] = 8 + 1, ['9'] = 9 + 1, ['a'] = 10 + 1, ['b'] = 11 + 1,
+  ['c'] = 12 + 1, ['d'] = 13 + 1, ['e'] = 14 + 1, ['f'] = 15 + 1, ['A'] = 10 + 1,
+  ['B'] = 11 + 1, ['C'] = 12 + 1, ['D'] = 13 + 1, ['E'] = 14 + 1, ['F'] = 15 + 1,
+};
+/* Why the "+ 1" above: the table is zero-initialised, so 0 must mean "not a hex digit";
+ * HEX() undoes the offset. */
+#define HEX(c) (hex_value[(guint8) (c)] - 1)
+
+/* The line as a C string fit for a message: non-printable bytes as \xNN, at most QUOTE_MAX bytes. */
+static char *
+quote_line (const char *s, gsize len)
+{
+  GString *q = g_string_new (NULL);
+  for (gsize i = 0; i < len && i < QUOTE_MAX; i++)
+    {
+      guchar c = (guchar) s[i];
+      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
+        g_string_append_c (q, (char) c);
+      else
+        g_string_append_printf (q, "\\x%02x", c);
+    }
+  if (len > QUOTE_MAX)
+    g_string_append (q, "...");
+  return g_string_free (q, FALSE);
+}
+
+static gboolean
+line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *why)
+{
+  LackeyReader *k = r->priv;
+  char *quoted = quote_line (s, len);
+  if (why)
+    g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": %s in \"%s\"",
+                 r->name, k->line, why, quoted);
+  else
+    g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT
+                 ": expected \"<I|L|S|M> addr,size\", got \"%s\"", r->name, k->line, quoted);
+  g_free (quoted);
+  return FALSE;
+}
+
+/* Parses "addr,size" from s[3..len); returns NULL or why the line is bad (a static string, or one
+ * formatted into @why_buf). */
+static const char *
+parse_fields (const char *s, gsize len, gboolean instruction, guint64 *addr, guint *size,
+              char *why_buf, gsize why_len)
+{
+  gsize i = 3;
+  guint64 a = 0;
+  guint64 n = 0;
+  gsize digits;
+
+  for (digits = 0; i < len && HEX (s[i]) >= 0; i++, digits++)
+    {
+      if (a >> 60)
+        return "address wider than 64 bits";
+      a = (a << 4) | (guint64) HEX (s[i]);
+    }
+  if (i < len && s[i] != ',' && g_ascii_isalnum (s[i]))
+    {
+      g_snprintf (why_buf, why_len, "'%c' is not a hex digit", s[i]);
+      return why_buf;
+    }
+  if (digits == 0)
+    return "missing address";
+  if (i == len || s[i] != ',')
+    return "expected ',' after the address";
+  for (i++, digits = 0; i < len && g_ascii_isdigit (s[i]); i++, digits++)
+    n = MIN (n * 10 + (guint64) (s[i] - '0'), (guint64) G_MAXUINT32);
+  if (digits == 0)
+    return i < len ? "expected a decimal size after ','" : "missing size";
+  if (i < len)
+    return "trailing characters after the size";
+  if (!instruction && (n == 0 || n > G_MAXUINT16))
+    {
+      g_snprintf (why_buf, why_len, "size %" G_GUINT64_FORMAT "%s outside 1..65535", n,
+                  n == G_MAXUINT32 ? "+" : "");
+      return why_buf;
+    }
+  *addr = a;
+  *size = (guint) n;
+  return NULL;
+}
+
+static gboolean
+deliver (MdlTraceReader *r, LackeyReader *k, const MdlSink *sink, GError **error)
+{
+  MdlEventBatch batch = { .cpu = k->out, .n_cpu = k->n_out };
+  if (k->n_out == 0)
+    return TRUE;
+  r->n_records += k->n_out;
+  k->n_out = 0;
+  k->ops_open = FALSE;
+  return sink->batch (sink->data, &batch, error);
+}
+
+static gboolean
+lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error)
+{
+  LackeyReader *k = r->priv;
+  guint64 created = 0;
+  char why_buf[64];
+
+  for (;;)
+    {
+      const char *s = (const char *) r->buf + r->pos;
+      gsize avail = r->len - r->pos;
+      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      gsize len, consumed;
+      guint64 addr = 0;
+      guint size = 0;
+      const char *why;
+      guint8 kind;
+
+      if (nl == NULL)
+        {
+          if (avail > MDL_LACKEY_LINE_MAX)
+            {
+              k->line++;
+              return line_error (r, error, s, avail, "line longer than 65536 bytes");
+            }
+          if (!r->eof)
+            {
+              if (!mdl_trace_reader_fill (r, avail + 1, error))
+                return FALSE;
+              continue;
+            }
+          if (avail == 0)
+            {
+              r->done = TRUE;
+              break;
+            }
+          len = consumed = avail;   /* the last line has no newline */
+        }
+      else
+        {
+          len = (gsize) (nl - s);
+          consumed = len + 1;
+        }
+      if (len > 0 && s[len - 1] == '\r')
+        len--;
+      k->line++;
+
+      if (len == 0 || mdl_lackey_is_banner (s, len))
+        {
+          r->n_skipped++;
+          r->pos += consumed;
+          continue;
+        }
+      if (len >= 3 && s[0] == 'I' && s[1] == ' ' && s[2] == ' ')
+        {
+          why = parse_fields (s, len, TRUE, &addr, &size, why_buf, sizeof why_buf);
+          if (why)
+            return line_error (r, error, s, len, why);
+          if (k->ops_open)
+            {
+              k->out[k->n_out - 1].addr++;
+              r->pos += consumed;
+              continue;
+            }
+          kind = MDL_CPU_OPS;
+          addr = 1;
+          size = 0;
+        }
+      else if (len >= 3 && s[0] == ' ' && s[2] == ' '
+               && (s[1] == 'L' || s[1] == 'S' || s[1] == 'M'))
+        {
+          why = parse_fields (s, len, FALSE, &addr, &size, why_buf, sizeof why_buf);
+          if (why)
+            return line_error (r, error, s, len, why);
+          kind = s[1] == 'L' ? MDL_CPU_READ : s[1] == 'S' ? MDL_CPU_WRITE : MDL_CPU_MODIFY;
+        }
+      else
+        return line_error (r, error, s, len, NULL);
+
+      /* The line starts a new record. */
+      if (created == budget)
+        {
+          k->line--;   /* not consumed: the next call parses it again */
+          break;
+        }
+      if (k->n_out == OUT_BATCH && !deliver (r, k, sink, error))
+        return FALSE;
+      k->out[k->n_out++] = (MdlCpuEvent) { .kind = kind, .size = (guint16) size, .addr = addr };
+      k->ops_open = kind == MDL_CPU_OPS;
+      created++;
+      r->pos += consumed;
+    }
+  return deliver (r, k, sink, error);
+}
+
+static gboolean
+lackey_start (MdlTraceReader *r, GError **error)
+{
+  LackeyReader *k = g_new0 (LackeyReader, 1);
+  (void) error;
+  k->out = g_new (MdlCpuEvent, OUT_BATCH);
+  r->priv = k;
+  return TRUE;
+}
+
+static void
+lackey_finalize (MdlTraceReader *r)
+{
+  LackeyReader *k = r->priv;
+  if (k == NULL)
+    return;
+  g_free (k->out);
+  g_free (k);
+  r->priv = NULL;
+}
+
+const MdlTraceReaderClass mdl_trace_reader_lackey_class = {
+  .start = lackey_start,
+  .pump = lackey_pump,
+  .finalize = lackey_finalize,
+};

@@ -1,0 +1,352 @@
+/* The trace reader: opens a file or stream, detects gzip and the format, and drives the format's
+ * reader (reader-bin.c, reader-lackey.c) over one large input buffer.
+ *
+ * Compression is detected from the first two bytes (1f 8b) of the raw stream. Gzip input is
+ * inflated here, with a GZlibDecompressor driven by hand rather than through GConverterInputStream:
+ * that stream drops whatever follows the first gzip member, so a file made by appending gzip
+ * members (`gzip -c more >> trace.gz`, pigz, bgzip) would silently lose its tail, and garbage after
+ * the end would go unnoticed. Here each member that ends is followed by the next one or by the end
+ * of the stream, and anything else is an error. The format is then detected from the first chunk of
+ * the decompressed stream, which the format reader goes on to use as its first chunk. */
+#include "trace-private.h"
+
+#include <stdarg.h>
+#include <gio/gunixinputstream.h>
+
+/* Compressed bytes read per raw read. */
+#define ZBUF_BYTES ((gsize) 64 << 10)
+_Static_assert (ZBUF_BYTES <= MDL_TRACE_BUF_MIN, "open_stream() copies a raw read into buf");
+
+static gboolean
+io_error (MdlTraceReader *r, GError *local, GError **error)
+{
+  g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: read error after byte %" G_GUINT64_FORMAT
+               ": %s", r->name, r->gunzip ? r->zoffset + r->zlen : r->buf_offset + r->len,
+               local->message);
+  g_error_free (local);
+  return FALSE;
+}
+
+static gboolean
+gzip_error (MdlTraceReader *r, guint64 produced, const char *why, GError **error)
+{
+  g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+               "%s: corrupt or truncated gzip data after %" G_GUINT64_FORMAT
+               " decompressed bytes (byte %" G_GUINT64_FORMAT " of the file): %s", r->name,
+               produced, r->zoffset + r->zpos, why);
+  return FALSE;
+}
+
+/* Appends raw bytes to zbuf, first dropping the inflated ones; sets zeof at the end. */
+static gboolean
+raw_more (MdlTraceReader *r, GError **error)
+{
+  gsize want, got = 0;
+  GError *local = NULL;
+
+  if (r->zpos > 0)
+    {
+      memmove (r->zbuf, r->zbuf + r->zpos, r->zlen - r->zpos);
+      r->zoffset += r->zpos;
+      r->zlen -= r->zpos;
+      r->zpos = 0;
+    }
+  want = ZBUF_BYTES - r->zlen;
+  if (!g_input_stream_read_all (r->stream, r->zbuf + r->zlen, want, &got, NULL, &local))
+    return io_error (r, local, error);
+  r->zlen += got;
+  if (got < want)
+    r->zeof = TRUE;
+  return TRUE;
+}
+
+/* Inflates into @dest until @want bytes are there or the input ends; *@got says how many. */
+static gboolean
+gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **error)
+{
+  guint64 produced = r->buf_offset + r->len;
+
+  *got = 0;
+  while (*got < want)
+    {
+      gsize n_in = 0, n_out = 0;
+      GConverterResult res;
+      GError *local = NULL;
+
+      if (r->zpos == r->zlen && !r->zeof)
+        {
+          if (!raw_more (r, error))
+            return FALSE;
+          continue;
+        }
+      if (!r->zmember)
+        {
+          if (r->zpos == r->zlen)
+            break;   /* the last member ended with the stream: the clean end */
+          if (r->zlen - r->zpos < 2 && !r->zeof)
+            {
+              if (!raw_more (r, error))
+                return FALSE;
+              continue;
+            }
+          if (r->zlen - r->zpos < 2 || r->zbuf[r->zpos] != 0x1f || r->zbuf[r->zpos + 1] != 0x8b)
+            return gzip_error (r, produced + *got, "data after the end of the gzip stream", error);
+          g_converter_reset (r->gunzip);
+          r->zmember = TRUE;
+        }
+      res = g_converter_convert (r->gunzip, r->zbuf + r->zpos, r->zlen - r->zpos, dest + *got,
+                                 want - *got,
+                                 r->zeof ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
+                                 &n_in, &n_out, &local);
+      if (res == G_CONVERTER_ERROR)
+        {
+          /* zlib makes progress on any input, so "need more" with a full buffer means garbage */
+          gboolean can_read = !r->zeof && (r->zpos > 0 || r->zlen < ZBUF_BYTES);
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && can_read)
+            {
+              g_error_free (local);
+              if (!raw_more (r, error))
+                return FALSE;
+              continue;
+            }
+          gzip_error (r, produced + *got, local->message, error);
+          g_error_free (local);
+          return FALSE;
+        }
+      r->zpos += n_in;
+      *got += n_out;
+      if (res == G_CONVERTER_FINISHED)
+        r->zmember = FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+mdl_trace_reader_fill (MdlTraceReader *r, gsize need, GError **error)
+{
+  gsize avail = r->len - r->pos;
+  gsize want, got = 0;
+  GError *local = NULL;
+
+  g_assert (need <= MDL_TRACE_BUF_BYTES);
+  if (avail >= need || r->eof)
+    return TRUE;
+  if (r->pos > 0)
+    {
+      memmove (r->buf, r->buf + r->pos, avail);
+      r->buf_offset += r->pos;
+      r->pos = 0;
+      r->len = avail;
+    }
+  /* Every read but the first found the buffer too small for the stream: double it. */
+  if (need > r->cap || (r->cap < MDL_TRACE_BUF_BYTES && r->buf_offset + r->len > 0))
+    {
+      r->cap = MIN (MAX (need, 2 * r->cap), MDL_TRACE_BUF_BYTES);
+      r->buf = g_realloc (r->buf, r->cap);
+    }
+  /* Fill the whole free space: read_all loops until the space is full or the stream ends, so a
+   * short count means the end, even on a pipe; gunzip_read does the same. */
+  want = r->cap - r->len;
+  if (r->gunzip)
+    {
+      if (!gunzip_read (r, r->buf + r->len, want, &got, error))
+        return FALSE;
+    }
+  else if (!g_input_stream_read_all (r->stream, r->buf + r->len, want, &got, NULL, &local))
+    return io_error (r, local, error);
+  r->len += got;
+  if (got < want)
+    r->eof = TRUE;
+  return TRUE;
+}
+
+gboolean
+mdl_trace_reader_fail (MdlTraceReader *r, GError **error, const char *format, ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+               "%s: record %" G_GUINT64_FORMAT " (byte %" G_GUINT64_FORMAT "): %s", r->name,
+               r->n_records + 1, r->buf_offset + r->pos, message);
+  g_free (message);
+  return FALSE;
+}
+
+/* Reads the first raw bytes and switches to inflating them when they start with the gzip magic. */
+static gboolean
+open_stream (MdlTraceReader *r, GInputStream *stream, GError **error)
+{
+  r->stream = g_object_ref (stream);
+  r->zbuf = g_malloc (ZBUF_BYTES);
+  if (!raw_more (r, error))
+    return FALSE;
+  if (r->zlen >= 2 && r->zbuf[0] == 0x1f && r->zbuf[1] == 0x8b)
+    {
+      r->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+      r->compressed = TRUE;
+      return TRUE;
+    }
+  /* Not compressed: the bytes read are the first of the trace. */
+  memcpy (r->buf, r->zbuf, r->zlen);
+  r->len = r->zlen;
+  r->eof = r->zeof;
+  g_clear_pointer (&r->zbuf, g_free);
+  return TRUE;
+}
+
+MdlTraceReader *
+mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat format,
+                      GError **error)
+{
+  MdlTraceReader *r;
+  MdlTraceFormat detected;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+  g_return_val_if_fail (format == MDL_TRACE_AUTO || format == MDL_TRACE_BIN
+                          || format == MDL_TRACE_LACKEY, NULL);
+  r = g_new0 (MdlTraceReader, 1);
+  r->name = g_strdup (name ? name : "<stream>");
+  r->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  r->cap = MDL_TRACE_BUF_MIN;   /* >= ZBUF_BYTES, for open_stream() */
+  r->buf = g_malloc (r->cap);
+  if (!open_stream (r, stream, error) || !mdl_trace_reader_fill (r, r->cap, error))
+    {
+      mdl_trace_reader_free (r);
+      return NULL;
+    }
+  detected = format;
+  if (detected == MDL_TRACE_AUTO)
+    detected = mdl_trace_detect (r->buf, r->len);
+  if (detected == MDL_TRACE_AUTO)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+                   "cannot detect the format of %s (expected a binary trace starting with "
+                   "MDLTRACE or Valgrind Lackey text)%s", r->name,
+                   r->len == 0 ? ": it is empty" : "");
+      mdl_trace_reader_free (r);
+      return NULL;
+    }
+  r->format = detected;
+  r->klass = detected == MDL_TRACE_BIN ? &mdl_trace_reader_bin_class
+                                       : &mdl_trace_reader_lackey_class;
+  if (!r->klass->start (r, error))
+    {
+      mdl_trace_reader_free (r);
+      return NULL;
+    }
+  return r;
+}
+
+MdlTraceReader *
+mdl_trace_reader_open (const char *path, MdlTraceFormat format, GError **error)
+{
+  GInputStream *stream;
+  MdlTraceReader *r;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (strcmp (path, "-") == 0)
+    {
+      stream = g_unix_input_stream_new (0, FALSE);
+      r = mdl_trace_reader_new (stream, "<stdin>", format, error);
+    }
+  else
+    {
+      GFile *file = g_file_new_for_path (path);
+      GError *local = NULL;
+      stream = G_INPUT_STREAM (g_file_read (file, NULL, &local));
+      g_object_unref (file);
+      if (stream == NULL)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "cannot open %s: %s", path, local->message);
+          g_error_free (local);
+          return NULL;
+        }
+      r = mdl_trace_reader_new (stream, path, format, error);
+    }
+  /* The reader holds its own reference; ours goes, so the file closes with the reader. */
+  g_object_unref (stream);
+  return r;
+}
+
+void
+mdl_trace_reader_free (MdlTraceReader *r)
+{
+  if (r == NULL)
+    return;
+  if (r->klass && r->klass->finalize)
+    r->klass->finalize (r);
+  g_clear_object (&r->stream);
+  g_clear_object (&r->gunzip);
+  g_free (r->zbuf);
+  g_hash_table_unref (r->meta);
+  g_free (r->buf);
+  g_free (r->name);
+  g_free (r);
+}
+
+MdlTraceFormat
+mdl_trace_reader_format (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, MDL_TRACE_AUTO);
+  return r->format;
+}
+
+gboolean
+mdl_trace_reader_compressed (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  return r->compressed;
+}
+
+GHashTable *
+mdl_trace_reader_meta (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  return r->meta;
+}
+
+gboolean
+mdl_trace_reader_pump (MdlTraceReader *r, const MdlSink *sink, guint64 max_records,
+                       gboolean *done, GError **error)
+{
+  g_return_val_if_fail (r != NULL && sink != NULL && done != NULL, FALSE);
+  *done = FALSE;
+  if (r->failed)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+                   "%s: the trace cannot be read further after an earlier error", r->name);
+      return FALSE;
+    }
+  if (!r->done && !r->klass->pump (r, sink, max_records ? max_records : G_MAXUINT64, error))
+    {
+      r->failed = TRUE;
+      return FALSE;
+    }
+  *done = r->done;
+  return TRUE;
+}
+
+guint64
+mdl_trace_reader_n_records (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, 0);
+  return r->n_records;
+}
+
+guint64
+mdl_trace_reader_n_bytes (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, 0);
+  return r->buf_offset + r->pos;
+}
+
+guint64
+mdl_trace_reader_n_skipped (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, 0);
+  return r->n_skipped;
+}

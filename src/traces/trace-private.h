@@ -1,0 +1,248 @@
+/* Private to src/traces: the reader and writer objects, the per-format vtables behind them, the
+ * byte layout of the binary format v1 and the stream rules (marker validity, phase nesting, warp
+ * widths) that readers and writers share, so that a writer never produces a trace its reader
+ * rejects. The formats themselves are described byte by byte in docs/trace-format.md. */
+#ifndef TRACES_TRACE_PRIVATE_H
+#define TRACES_TRACE_PRIVATE_H
+
+#include <string.h>
+#include <glib.h>
+#include <gio/gio.h>
+#include <models/error.h>
+#include <models/event.h>
+#include <models/trace.h>
+
+/* Readers fill, and writers drain, buffers of up to this size: 1 MiB is large enough that the
+ * read() or write() per chunk disappears next to the per-record work, and small enough to stay in
+ * L2/L3. */
+#define MDL_TRACE_CHUNK_BYTES ((gsize) 1 << 20)
+/* The reader's buffer at its largest holds a chunk plus the largest unit that must be contiguous:
+ * the binary header (16 + 1 MiB of metadata) or one Lackey line (MDL_LACKEY_LINE_MAX). */
+#define MDL_TRACE_BUF_BYTES (MDL_TRACE_CHUNK_BYTES + ((gsize) 64 << 10))
+/* Buffers start at this size and double while the stream keeps going, so that small traces (tests,
+ * fuzzing, one reader per file of a large batch) do not pay for two 1 MiB buffers. */
+#define MDL_TRACE_BUF_MIN ((gsize) 64 << 10)
+
+/* The binary format v1. */
+#define MDL_BIN_MAGIC "MDLTRACE"
+#define MDL_BIN_VERSION 1
+#define MDL_BIN_HEADER_BYTES 16
+#define MDL_BIN_META_MAX ((guint32) 1 << 20)   /* bytes of header metadata text */
+#define MDL_BIN_WARP_HEAD_BYTES 40
+#define MDL_BIN_LAUNCH_BYTES 32
+#define MDL_BIN_SMALL_BYTES 16                 /* barrier, sync, end, and the head of named records */
+
+enum {
+  MDL_REC_WARP = 0x10,
+  MDL_REC_LAUNCH = 0x20,
+  MDL_REC_BARRIER = 0x21,
+  MDL_REC_SYNC = 0x22,
+  MDL_REC_PHASE_BEGIN = 0x23,
+  MDL_REC_PHASE_END = 0x24,
+  MDL_REC_SITE = 0x25,
+  MDL_REC_END = 0x7f,
+};
+
+/* Lackey lines longer than this are an error; real ones are under 40 bytes, banners under 1 KiB. */
+#define MDL_LACKEY_LINE_MAX ((gsize) 64 << 10)
+
+/* Phases may nest this deep; a bound, so that a hostile trace cannot grow the stack without end. */
+#define MDL_TRACE_PHASE_DEPTH_MAX 4096
+
+static inline gsize
+mdl_round16 (gsize n)
+{
+  return (n + 15) & ~(gsize) 15;
+}
+
+static inline guint16
+mdl_load16 (const guint8 *p)
+{
+  guint16 v;
+  memcpy (&v, p, sizeof v);
+  return GUINT16_FROM_LE (v);
+}
+
+static inline guint32
+mdl_load32 (const guint8 *p)
+{
+  guint32 v;
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+static inline guint64
+mdl_load64 (const guint8 *p)
+{
+  guint64 v;
+  memcpy (&v, p, sizeof v);
+  return GUINT64_FROM_LE (v);
+}
+
+static inline void
+mdl_store16 (guint8 *p, guint16 v)
+{
+  v = GUINT16_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static inline void
+mdl_store32 (guint8 *p, guint32 v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static inline void
+mdl_store64 (guint8 *p, guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+/* TRUE when the 16 bytes of a CPU record obey its rules (flags 0; size 1..65535 for accesses,
+ * 0 for op counts); @head is the record's first 32-bit word, @kind already known to be <= OPS.
+ * Inline because the reader's and writer's hot loops run it once per record. */
+static inline gboolean
+mdl_cpu_head_ok (guint32 head)
+{
+  guint kind = head & 0xff;
+  guint size = head >> 16;
+  return (head & 0xff00) == 0 && (size == 0) == (kind == MDL_CPU_OPS);
+}
+
+/* What is wrong with a CPU record: a message to free, or NULL when it is valid. */
+char *mdl_trace_cpu_problem (guint kind, guint flags, guint size);
+
+/* The stream rules shared by readers and writers: phase nesting and the warp width of each launch
+ * (the warp width a warp event is checked against: its launch's, or MDL_WARP_MAX_LANES before any
+ * launch marker named it). */
+typedef struct {
+  GPtrArray *phases;        /* names of the open phases, innermost last */
+  GHashTable *widths;       /* launch id -> warp width */
+  guint32 last_launch;      /* one-entry cache in front of @widths: warps of one launch come in runs */
+  guint last_width;
+} MdlTraceCheck;
+
+void mdl_trace_check_init (MdlTraceCheck *check);
+void mdl_trace_check_clear (MdlTraceCheck *check);
+/* Validates @marker against the rules of event.h and the open phases, then applies it.
+ * Sets MDL_ERROR_FORMAT with an unprefixed message. */
+gboolean mdl_trace_check_marker (MdlTraceCheck *check, const MdlMarker *marker, GError **error);
+/* The warp width to check events of @launch against. */
+guint mdl_trace_check_warp_width (MdlTraceCheck *check, guint32 launch);
+/* Fails when a phase is still open at the end of the stream. */
+gboolean mdl_trace_check_end (MdlTraceCheck *check, GError **error);
+
+/* Format detection from the first bytes of the (decompressed) stream; MDL_TRACE_AUTO when neither
+ * format fits. */
+MdlTraceFormat mdl_trace_detect (const guint8 *data, gsize len);
+/* TRUE for a line that Valgrind prints around a tool's output ("==pid== ...", "--pid-- ...",
+ * "**pid** ..."): readers skip and count these. */
+gboolean mdl_lackey_is_banner (const char *line, gsize len);
+
+typedef struct MdlTraceReaderClass MdlTraceReaderClass;
+
+struct MdlTraceReader {
+  const MdlTraceReaderClass *klass;
+  GInputStream *stream;     /* the raw stream */
+  GConverter *gunzip;       /* a GZlibDecompressor for gzip input, else NULL */
+  guint8 *zbuf;             /* gzip input: compressed bytes, zbuf[zpos..zlen) not yet inflated */
+  gsize zpos;
+  gsize zlen;
+  gboolean zeof;            /* the raw stream has no more bytes beyond zbuf[zlen] */
+  gboolean zmember;         /* inside a gzip member (another may follow the one that ended) */
+  guint64 zoffset;          /* raw stream offset of zbuf[0] */
+  char *name;               /* for messages */
+  MdlTraceFormat format;
+  gboolean compressed;
+  GHashTable *meta;         /* header key -> value */
+  guint8 *buf;              /* @cap bytes; buf[pos..len) is unread */
+  gsize cap;                /* MDL_TRACE_BUF_MIN up to MDL_TRACE_BUF_BYTES */
+  gsize pos;
+  gsize len;
+  guint64 buf_offset;       /* (decompressed) stream offset of buf[0] */
+  guint64 n_records;
+  guint64 n_skipped;
+  gboolean eof;             /* the stream has no more bytes beyond buf[len] */
+  gboolean done;            /* the trace ended and was verified */
+  gboolean failed;
+  void *priv;               /* the format's state */
+};
+
+/* One input format. */
+struct MdlTraceReaderClass {
+  /* Reads the header, if the format has one; the buffer already holds the first chunk. */
+  gboolean (*start) (MdlTraceReader *reader, GError **error);
+  /* Delivers at most @budget records (>= 1) to @sink; sets reader->done at the verified end. */
+  gboolean (*pump) (MdlTraceReader *reader, const MdlSink *sink, guint64 budget, GError **error);
+  /* Frees reader->priv. */
+  void (*finalize) (MdlTraceReader *reader);
+};
+
+extern const MdlTraceReaderClass mdl_trace_reader_bin_class;
+extern const MdlTraceReaderClass mdl_trace_reader_lackey_class;
+
+/* Makes at least @need (<= MDL_TRACE_BUF_BYTES) bytes available at buf + pos unless the stream ends
+ * first; moves the unread bytes to the front of the buffer, so pointers into it die. Sets
+ * MDL_ERROR_IO for a failed read and MDL_ERROR_FORMAT for corrupt or truncated gzip data. */
+gboolean mdl_trace_reader_fill (MdlTraceReader *reader, gsize need, GError **error);
+/* Sets MDL_ERROR_FORMAT "NAME: record N (byte B): MESSAGE" for the record at buf + pos; returns
+ * FALSE. */
+gboolean mdl_trace_reader_fail (MdlTraceReader *reader, GError **error, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
+
+typedef struct MdlTraceWriterClass MdlTraceWriterClass;
+
+struct MdlTraceWriter {
+  const MdlTraceWriterClass *klass;
+  GOutputStream *stream;    /* the target */
+  GOutputStream *out;       /* @stream, or the gzip filter over it */
+  char *name;
+  MdlTraceFormat format;
+  gboolean gzip;
+  gboolean started;         /* the header has been written */
+  gboolean closed;
+  gboolean failed;
+  guint8 *buf;              /* @cap bytes; buf[0..len) is pending */
+  gsize cap;                /* MDL_TRACE_BUF_MIN up to MDL_TRACE_CHUNK_BYTES */
+  gsize len;
+  guint64 n_records;
+  guint64 n_dropped;
+  GPtrArray *meta;          /* key, value, key, value... in the order first set */
+  MdlTraceCheck check;
+};
+
+/* One output format. */
+struct MdlTraceWriterClass {
+  gboolean (*start) (MdlTraceWriter *writer, GError **error);
+  gboolean (*batch) (MdlTraceWriter *writer, const MdlEventBatch *batch, GError **error);
+  gboolean (*marker) (MdlTraceWriter *writer, const MdlMarker *marker, GError **error);
+  gboolean (*finish) (MdlTraceWriter *writer, GError **error);
+};
+
+extern const MdlTraceWriterClass mdl_trace_writer_bin_class;
+extern const MdlTraceWriterClass mdl_trace_writer_lackey_class;
+
+/* Writes the pending bytes to the stream, and grows the buffer towards MDL_TRACE_CHUNK_BYTES.
+ * Sets MDL_ERROR_IO. */
+gboolean mdl_trace_writer_flush (MdlTraceWriter *writer, GError **error);
+/* Writes @len bytes, bypassing the buffer for large ones. */
+gboolean mdl_trace_writer_write (MdlTraceWriter *writer, const void *data, gsize len,
+                                 GError **error);
+
+/* Room for @n (<= MDL_TRACE_BUF_MIN) bytes at buf + len, flushing first if needed; the caller
+ * fills them and adds @n to len. NULL on a write error. */
+static inline guint8 *
+mdl_trace_writer_reserve (MdlTraceWriter *writer, gsize n, GError **error)
+{
+  if (G_UNLIKELY (writer->len + n > writer->cap) && !mdl_trace_writer_flush (writer, error))
+    return NULL;
+  return writer->buf + writer->len;
+}
+
+/* Sets MDL_ERROR_FORMAT "NAME: cannot write record N: MESSAGE" for the next record. */
+gboolean mdl_trace_writer_fail (MdlTraceWriter *writer, GError **error, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
+
+#endif

@@ -1,0 +1,145 @@
+/* Writer of Valgrind Lackey text (docs/trace-format.md). Lackey can say less than our event stream:
+ * an access keeps its kind, address and size, but not its thread or site; an op count of n becomes
+ * n instruction lines "I  00000000,0" (Lackey has no count, and the instructions' addresses were
+ * never kept), up to OPS_MAX; markers have no Lackey form and are dropped and counted (mdl_trace_writer_n_dropped)
+ * rather than failing, so that a CPU trace with phases can still be exported; warp events cannot
+ * be approximated and fail with MDL_ERROR_UNSUPPORTED. Header metadata is ignored. */
+#include "trace-private.h"
+
+/* The largest op count written: each op is a 14-byte line, so this is 14 GiB of text already; a
+ * larger count is almost surely not an instruction count, and writing it would fill a disk. */
+#define OPS_MAX ((guint64) 1 << 30)
+
+/* The longest line: " L " + 16 hex digits + "," + 5 digits + "\n". */
+#define LINE_MAX_BYTES 32
+
+static const char instruction_line[] = "I  00000000,0\n";
+#define INSTRUCTION_BYTES (sizeof instruction_line - 1)
+
+static gboolean
+lackey_start (MdlTraceWriter *w, GError **error)
+{
+  (void) w;
+  (void) error;
+  return TRUE;
+}
+
+/* Writes " K ADDR,SIZE\n" at @p, the address in at least 8 lower-case hex digits as Lackey prints
+ * it; returns the bytes written. */
+static gsize
+format_access (char *p, char kind, guint64 addr, guint size)
+{
+  static const char digits[] = "0123456789abcdef";
+  guint n_hex = addr >> 32 ? (guint) (16 - __builtin_clzll (addr) / 4) : 8;
+  char dec[8];
+  guint n_dec = 0;
+  char *q = p;
+
+  *q++ = ' ';
+  *q++ = kind;
+  *q++ = ' ';
+  for (guint i = n_hex; i-- > 0;)
+    *q++ = digits[(addr >> (4 * i)) & 0xf];
+  *q++ = ',';
+  do
+    dec[n_dec++] = (char) ('0' + size % 10);
+  while ((size /= 10) != 0);
+  while (n_dec > 0)
+    *q++ = dec[--n_dec];
+  *q++ = '\n';
+  return (gsize) (q - p);
+}
+
+static gboolean
+write_ops (MdlTraceWriter *w, guint64 n, GError **error)
+{
+  while (n > 0)
+    {
+      gsize room = (w->cap - w->len) / INSTRUCTION_BYTES;
+      if (room == 0)
+        {
+          if (!mdl_trace_writer_flush (w, error))
+            return FALSE;
+          continue;
+        }
+      for (gsize i = 0; i < room && n > 0; i++, n--)
+        {
+          memcpy (w->buf + w->len, instruction_line, INSTRUCTION_BYTES);
+          w->len += INSTRUCTION_BYTES;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
+{
+  static const char kind_letter[] = { 'L', 'S', 'M' };
+
+  if (batch->n_warp > 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
+                   "%s: cannot write record %" G_GUINT64_FORMAT
+                   ": lackey text cannot carry warp events", w->name,
+                   w->n_records + batch->n_cpu + 1);
+      return FALSE;
+    }
+  for (gsize i = 0; i < batch->n_cpu; i++)
+    {
+      const MdlCpuEvent *e = &batch->cpu[i];
+      guint32 head = (guint32) e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
+      if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head))
+        {
+          char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
+          mdl_trace_writer_fail (w, error, "%s", why);
+          g_free (why);
+          return FALSE;
+        }
+      if (e->kind == MDL_CPU_OPS && e->addr > OPS_MAX)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
+                       "%s: cannot write record %" G_GUINT64_FORMAT ": an op count of %"
+                       G_GUINT64_FORMAT " would be as many Lackey lines (at most %" G_GUINT64_FORMAT
+                       ")", w->name, w->n_records + 1, e->addr, OPS_MAX);
+          return FALSE;
+        }
+      if (e->kind == MDL_CPU_OPS)
+        {
+          if (!write_ops (w, e->addr, error))
+            return FALSE;
+        }
+      else
+        {
+          guint8 *p = mdl_trace_writer_reserve (w, LINE_MAX_BYTES, error);
+          if (p == NULL)
+            return FALSE;
+          w->len += format_access ((char *) p, kind_letter[e->kind], e->addr, e->size);
+        }
+      w->n_records++;
+    }
+  return TRUE;
+}
+
+static gboolean
+lackey_marker (MdlTraceWriter *w, const MdlMarker *marker, GError **error)
+{
+  (void) marker;
+  (void) error;
+  w->n_dropped++;
+  return TRUE;
+}
+
+static gboolean
+lackey_finish (MdlTraceWriter *w, GError **error)
+{
+  (void) w;
+  (void) error;
+  return TRUE;
+}
+
+const MdlTraceWriterClass mdl_trace_writer_lackey_class = {
+  .start = lackey_start,
+  .batch = lackey_batch,
+  .marker = lackey_marker,
+  .finish = lackey_finish,
+};
