@@ -4,8 +4,11 @@
  * MdlRecorder whose sink is a binary trace writer on a temporary file. Baseline in the same run:
  * the same loop filling 16-byte records by hand and write(2)-ing them in 64 KiB blocks, which is
  * what any trace writer has to do at least. For context, the recorder into a sink that drops
- * everything (the cost of instrumentation alone) and the native loop. Best of three runs each. */
+ * everything (the cost of instrumentation alone) and the native loop. Best of three runs each.
+ * The files go where bench/bench.h says. */
 #include <models/models.h>
+
+#include "bench.h"
 
 #include <glib/gstdio.h>
 
@@ -30,12 +33,6 @@ drop_marker (void *data, const MdlMarker *m, GError **error)
 {
   (void) data, (void) m, (void) error;
   return TRUE;
-}
-
-static double
-now (void)
-{
-  return (double) g_get_monotonic_time () / 1e6;
 }
 
 static guint64
@@ -66,11 +63,11 @@ run_recorded (const MdlSink *sink, const guint64 *a, guint64 *sum)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (MdlRecorder) rec = mdl_recorder_new (sink, 0);
-  double t0 = now ();
+  double t0 = bench_now ();
   *sum = scan (rec, a, N_RECORDS);
   if (!mdl_recorder_finish (rec, &error))
     g_error ("bench-record: %s", error->message);
-  return now () - t0;
+  return bench_now () - t0;
 }
 
 static double
@@ -78,7 +75,7 @@ run_writer (const char *path, const guint64 *a, guint64 *sum)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (MdlTraceWriter) w = mdl_trace_writer_open (path, MDL_TRACE_BIN, &error);
-  double t0 = now (), t;
+  double t0 = bench_now (), t;
   if (w == NULL)
     g_error ("bench-record: %s", error->message);
   MdlSink sink = mdl_trace_writer_sink (w);
@@ -86,7 +83,7 @@ run_writer (const char *path, const guint64 *a, guint64 *sum)
   *sum = scan (rec, a, N_RECORDS);
   if (!mdl_recorder_finish (rec, &error) || !mdl_trace_writer_close (w, &error))
     g_error ("bench-record: %s", error->message);
-  t = now () - t0;
+  t = bench_now () - t0;
   if (mdl_trace_writer_n_records (w) < N_RECORDS)
     g_error ("bench-record: only %" G_GUINT64_FORMAT " records written",
              mdl_trace_writer_n_records (w));
@@ -98,7 +95,7 @@ run_baseline (const char *path, const guint64 *a, guint64 *sum)
 {
   MdlCpuEvent block[4096];
   int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  double t0 = now (), t;
+  double t0 = bench_now (), t;
   guint len = 0;
   if (fd < 0)
     g_error ("bench-record: cannot open %s", path);
@@ -115,7 +112,7 @@ run_baseline (const char *path, const guint64 *a, guint64 *sum)
         }
     }
   close (fd);
-  t = now () - t0;
+  t = bench_now () - t0;
   return t;
 }
 
@@ -123,7 +120,7 @@ int
 main (void)
 {
   g_autofree guint64 *a = g_new (guint64, N_RECORDS);
-  g_autofree char *dir = g_dir_make_tmp ("bench-record-XXXXXX", NULL);
+  g_autofree char *dir = bench_make_dir ("bench-record", 2 * (guint64) N_RECORDS * sizeof (MdlCpuEvent));
   g_autofree char *path = g_build_filename (dir, "scan.bin", NULL);
   g_autofree char *base_path = g_build_filename (dir, "baseline.raw", NULL);
   double best_writer = 1e9, best_base = 1e9, best_drop = 1e9, best_native = 1e9;
@@ -134,9 +131,9 @@ main (void)
     a[i] = i * 2654435761u;
   for (int r = 0; r < REPS; r++)
     {
-      double t0 = now ();
+      double t0 = bench_now ();
       check = scan_native (a, N_RECORDS);
-      best_native = MIN (best_native, now () - t0);
+      best_native = MIN (best_native, bench_now () - t0);
       best_drop = MIN (best_drop, run_recorded (&drop, a, &sum));
       best_base = MIN (best_base, run_baseline (base_path, a, &sum));
       best_writer = MIN (best_writer, run_writer (path, a, &sum));
@@ -144,12 +141,12 @@ main (void)
         g_error ("bench-record: sums differ");
     }
   printf ("bench-record: %u M records of 16 bytes, best of %d\n", N_RECORDS >> 20, REPS);
-  printf ("  recorder -> binary trace file : %7.1f M rec/s (%.2fx of the baseline)\n",
+  printf ("  recorder -> binary trace file      : %7.1f M rec/s (%.2fx of the baseline)\n",
           N_RECORDS / best_writer / 1e6, best_base / best_writer);
-  printf ("  baseline: hand-filled records + write(2): %7.1f M rec/s\n", N_RECORDS / best_base / 1e6);
-  printf ("  recorder -> sink that drops   : %7.1f M rec/s (instrumentation alone)\n",
+  printf ("  baseline: records by hand + write(2): %7.1f M rec/s\n", N_RECORDS / best_base / 1e6);
+  printf ("  recorder -> sink that drops        : %7.1f M rec/s (instrumentation alone)\n",
           N_RECORDS / best_drop / 1e6);
-  printf ("  native scan, no events        : %7.1f M elements/s\n", N_RECORDS / best_native / 1e6);
+  printf ("  native scan, no events             : %7.1f M elements/s\n", N_RECORDS / best_native / 1e6);
   g_unlink (path);
   g_unlink (base_path);
   g_rmdir (dir);

@@ -7,19 +7,16 @@
  * `count` engine. Baselines in the same run: write(2) of the same pool in 1 MiB blocks, and read(2)
  * of the file in 1 MiB blocks summing the address fields, which is the least any reader must do.
  * For context: the reader into a sink that drops everything, and gzip and Lackey rates on a
- * smaller trace. Best of REPS runs each.
- *
- * The files go to /dev/shm when it has room (else $TMPDIR; BENCH_DIR overrides both): memory-backed
- * files are the page cache without disk writeback, whose throttling would otherwise swamp the
- * write rates of both the writer and its baseline and make them depend on the disk. */
+ * smaller trace. Best of REPS runs each. The files go where bench/bench.h says. */
 #include <models/models.h>
+
+#include "bench.h"
 
 #include <glib/gstdio.h>
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define N_RECORDS ((gsize) 64 << 20)
@@ -27,12 +24,6 @@
 #define BATCH 4096
 #define SMALL_RECORDS ((gsize) 4 << 20) /* for the gzip and Lackey rates */
 #define REPS 2
-
-static double
-now (void)
-{
-  return (double) g_get_monotonic_time () / 1e6;
-}
 
 static void
 die (const char *what, GError *error)
@@ -61,7 +52,7 @@ static double
 write_trace (const char *path, const MdlCpuEvent *pool, gsize n)
 {
   GError *error = NULL;
-  double t0 = now ();
+  double t0 = bench_now ();
   MdlTraceWriter *w = mdl_trace_writer_open (path, MDL_TRACE_AUTO, &error);
   MdlSink sink;
   if (w == NULL)
@@ -76,7 +67,7 @@ write_trace (const char *path, const MdlCpuEvent *pool, gsize n)
   if (!mdl_trace_writer_close (w, &error))
     die ("close", error);
   mdl_trace_writer_free (w);
-  return now () - t0;
+  return bench_now () - t0;
 }
 
 /* Reads @path into @sink; returns the seconds taken. */
@@ -84,7 +75,7 @@ static double
 read_trace (const char *path, const MdlSink *sink, guint64 expect)
 {
   GError *error = NULL;
-  double t0 = now ();
+  double t0 = bench_now ();
   MdlTraceReader *r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
   gboolean done = FALSE;
   if (r == NULL)
@@ -95,13 +86,13 @@ read_trace (const char *path, const MdlSink *sink, guint64 expect)
   if (mdl_trace_reader_n_records (r) != expect)
     die ("read: wrong record count", NULL);
   mdl_trace_reader_free (r);
-  return now () - t0;
+  return bench_now () - t0;
 }
 
 static double
 plain_write (const char *path, const MdlCpuEvent *pool, gsize n)
 {
-  double t0 = now ();
+  double t0 = bench_now ();
   int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   const gsize block = ((gsize) 1 << 20) / sizeof (MdlCpuEvent);
   if (fd < 0)
@@ -110,13 +101,13 @@ plain_write (const char *path, const MdlCpuEvent *pool, gsize n)
     if (write (fd, pool + done % POOL, block * sizeof (MdlCpuEvent)) < 0)
       die ("plain write", NULL);
   close (fd);
-  return now () - t0;
+  return bench_now () - t0;
 }
 
 static double
 plain_read (const char *path, guint64 *sum)
 {
-  double t0 = now ();
+  double t0 = bench_now ();
   int fd = open (path, O_RDONLY);
   guint8 *buf = g_malloc ((gsize) 1 << 20);
   ssize_t got;
@@ -133,21 +124,7 @@ plain_read (const char *path, guint64 *sum)
   close (fd);
   g_free (buf);
   *sum = s;
-  return now () - t0;
-}
-
-/* Where the temporary files go: see the file comment. */
-static char *
-bench_dir (void)
-{
-  const char *dir = g_getenv ("BENCH_DIR");
-  struct statvfs st;
-  if (dir == NULL && statvfs ("/dev/shm", &st) == 0
-      && (guint64) st.f_bavail * st.f_frsize > 4 * N_RECORDS * sizeof (MdlCpuEvent))
-    dir = "/dev/shm";
-  if (dir == NULL)
-    dir = g_get_tmp_dir ();
-  return g_build_filename (dir, "bench-trace-XXXXXX", NULL);
+  return bench_now () - t0;
 }
 
 static double
@@ -159,7 +136,7 @@ best (double a, double b)
 int
 main (void)
 {
-  g_autofree char *dir = g_mkdtemp (bench_dir ());
+  g_autofree char *dir = bench_make_dir ("bench-trace", 4 * N_RECORDS * sizeof (MdlCpuEvent));
   g_autofree char *path = g_build_filename (dir, "bench.bin", NULL);
   g_autofree char *plain = g_build_filename (dir, "plain.raw", NULL);
   MdlCpuEvent *pool = g_new (MdlCpuEvent, POOL);
@@ -219,14 +196,14 @@ main (void)
         /* Lackey merges consecutive op counts, so it reads back fewer records than written */
         MdlTraceReader *r = mdl_trace_reader_open (p, MDL_TRACE_AUTO, &error);
         gboolean done = FALSE;
-        double t0 = now (), tr;
+        double t0 = bench_now (), tr;
         GStatBuf st;
         if (r == NULL)
           die ("open", error);
         while (!done)
           if (!mdl_trace_reader_pump (r, &drop, 0, &done, &error))
             die ("read", error);
-        tr = now () - t0;
+        tr = bench_now () - t0;
         mdl_trace_reader_free (r);
         g_stat (p, &st);
         printf ("%-16s write %6.1f M rec/s, read %6.1f M rec/s, %.1f bytes/record\n", names[i],

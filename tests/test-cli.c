@@ -623,6 +623,36 @@ test_csv_header (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure --by-site breaks the counts down by the site ids of a trace, named by its site markers.
+ * The trace, written here through the library: site 7 is named "partition"; reads at sites 7, 7,
+ * 0, 9 and 7. So phase "partition" has 3 reads, "site 9" has 1, and the totals have 5. */
+static void
+test_analyze_by_site (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = tmp_path (f, "sites.bin");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlTraceWriter) w = mdl_trace_writer_open (path, MDL_TRACE_BIN, &error);
+  static const guint16 sites[] = { 7, 7, 0, 9, 7 };
+  MdlCpuEvent ev[G_N_ELEMENTS (sites)];
+  MdlMarker name = { .kind = MDL_MARK_SITE, .site = 7, .name = "partition" };
+  MdlEventBatch batch = { .cpu = ev, .n_cpu = G_N_ELEMENTS (sites) };
+  CliResult r = { 0 };
+  assert_non_null (w);
+  for (guint i = 0; i < G_N_ELEMENTS (sites); i++)
+    ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 8, .site = sites[i], .addr = 8 * i };
+  MdlSink sink = mdl_trace_writer_sink (w);
+  assert_true (sink.marker (sink.data, &name, &error));
+  assert_true (sink.batch (sink.data, &batch, &error));
+  assert_true (mdl_trace_writer_close (w, &error));
+  cli_run (&r, "analyze", "--engine", "count", "--by-site", "--format", "csv", path, NULL);
+  assert_status (&r, 0, "analyze --by-site");
+  assert_contains (r.out, "count,count,,cpu_reads,5,", "total reads");
+  assert_contains (r.out, "count,count,partition,cpu_reads,3,", "reads of site 7");
+  assert_contains (r.out, "count,count,site 9,cpu_reads,1,", "reads of site 9");
+  cli_result_clear (&r);
+}
+
 /* Ensure --output writes the report to the file and nothing to stdout. */
 static void
 test_output_file (void **state)
@@ -857,6 +887,7 @@ main (void)
     cmocka_unit_test (test_exit_codes_and_messages),
     cmocka_unit_test (test_help_of_every_command),
     cmocka_unit_test (test_run_scan_seq_json_exact),
+    cmocka_unit_test (test_analyze_by_site),
     cmocka_unit_test (test_run_scan_random_reads_twice),
     cmocka_unit_test (test_machine_option_fills_specs),
     cmocka_unit_test (test_csv_header),

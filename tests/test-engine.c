@@ -632,6 +632,40 @@ test_phase_breakdown_leaves_out_reals (void **state)
   assert_null (mdl_report_lookup (p, "mean_bytes"));
 }
 
+/* Ensure site phases attribute each run of one site id to a phase named by its latest SITE marker
+ * (or "site N"), across batch boundaries, and leave site 0 out. Stream, by hand: a batch with sites
+ * 1 1 0 2 and a second batch with sites 2 1; site 1 is named "partition", site 2 is not. So
+ * "partition" gets reads 1, 2 and 6 (3 reads, 24 bytes), "site 2" reads 4 and 5 (2 reads), and
+ * the read of site 0 is in the totals only (6 reads). */
+static void
+test_site_phases_follow_site_ids (void **state)
+{
+  static const guint16 first_sites[] = { 1, 1, 0, 2 };
+  static const guint16 second_sites[] = { 2, 1 };
+  g_autoptr (MdlEngine) e = engine_new ("count");
+  g_autoptr (MdlReport) r = NULL;
+  MdlCpuEvent first[4], second[2];
+  MdlMarker name = { .kind = MDL_MARK_SITE, .site = 1, .name = "partition" };
+  MdlEventBatch b1 = { .cpu = first, .n_cpu = 4 }, b2 = { .cpu = second, .n_cpu = 2 };
+  (void) state;
+  for (guint i = 0; i < 4; i++)
+    first[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 8, .site = first_sites[i], .addr = 8 * i };
+  for (guint i = 0; i < 2; i++)
+    second[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 8, .site = second_sites[i], .addr = 64 };
+  mdl_engine_set_site_phases (e, TRUE);
+  assert_true (mdl_engine_marker (e, &name, NULL));
+  assert_true (mdl_engine_consume (e, &b1, NULL));
+  assert_true (mdl_engine_consume (e, &b2, NULL));
+  r = mdl_engine_report (e);
+  assert_int_equal (mdl_report_lookup (r, "cpu_reads")->count, 6);
+  assert_int_equal (mdl_report_n_phases (r), 2);
+  assert_string_equal (mdl_report_engine (mdl_report_phase (r, 0)), "partition");
+  assert_int_equal (mdl_report_lookup (mdl_report_phase (r, 0), "cpu_reads")->count, 3);
+  assert_int_equal (mdl_report_lookup (mdl_report_phase (r, 0), "bytes_read")->count, 24);
+  assert_string_equal (mdl_report_engine (mdl_report_phase (r, 1)), "site 2");
+  assert_int_equal (mdl_report_lookup (mdl_report_phase (r, 1), "cpu_reads")->count, 2);
+}
+
 /* Ensure only closed phases are reported. */
 static void
 test_open_phase_is_not_reported (void **state)
@@ -785,6 +819,7 @@ main (void)
     cmocka_unit_test (test_duplicate_engine_name_is_rejected),
     cmocka_unit_test (test_bad_classes_are_rejected),
     cmocka_unit_test (test_unknown_class_flags_are_rejected),
+    cmocka_unit_test (test_site_phases_follow_site_ids),
     cmocka_unit_test (test_phase_breakdown_of_nested_and_repeated_phases),
     cmocka_unit_test (test_phase_breakdown_leaves_out_reals),
     cmocka_unit_test (test_open_phase_is_not_reported),

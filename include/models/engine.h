@@ -126,6 +126,16 @@ MDL_API gboolean mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, 
  */
 MDL_API MdlReport *mdl_engine_report (MdlEngine *engine);
 
+/**
+ * mdl_engine_set_site_phases: also breaks the counts down by site. Each run of events with one
+ * site id is attributed to a phase named after the site (the name of its latest MDL_MARK_SITE
+ * marker, else "site N"); site 0 means no site and is not broken down. Set it before the first
+ * event. Ignored by classes with MDL_ENGINE_OWN_PHASES.
+ * Cost: one snapshot of the counts (a report call) wherever the site changes, so it suits streams
+ * whose sites change every few hundred events or less often.
+ */
+MDL_API void mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site);
+
 /** mdl_engine_reset: forgets everything consumed; the engine is as new. */
 MDL_API void mdl_engine_reset (MdlEngine *engine);
 

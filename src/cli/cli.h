@@ -70,6 +70,8 @@ gboolean mdl_cli_parse_uint (const char *owner, const char *key, const char *tex
  * @machine is added as machine=NAME to every spec that does not choose its own.
  * Returns: (transfer full) the pipeline, or NULL with the library's error. */
 MdlPipeline *mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error);
+/* Turns on the per-site phase breakdown of every engine of @pipeline (--by-site). */
+void mdl_cli_pipeline_by_site (MdlPipeline *pipeline);
 /* The size of the trace file @path when a share of it means something for progress: a regular,
  * uncompressed file (the reader counts decompressed bytes); 0 otherwise. */
 guint64 mdl_cli_input_size (const char *path, const MdlTraceReader *reader);

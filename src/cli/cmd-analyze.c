@@ -29,7 +29,7 @@ const MdlCliCommand mdl_cli_cmd_analyze = {
 static int
 analyze_main (int argc, char **argv)
 {
-  gboolean help = FALSE, done = FALSE;
+  gboolean help = FALSE, done = FALSE, by_site = FALSE;
   g_auto (GStrv) engines = NULL;
   g_autofree char *machine = NULL, *format_name = NULL, *trace_format_name = NULL;
   g_autofree char *output = NULL;
@@ -44,6 +44,8 @@ analyze_main (int argc, char **argv)
       "Input format: auto (default), bin or lackey", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the report to FILE instead of standard output", "FILE" },
+    { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
+      "Also break every count down by site id (named by site markers)", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_analyze, entries, &help);
@@ -70,6 +72,8 @@ analyze_main (int argc, char **argv)
       || !mdl_cli_machine_check (machine, &error)
       || !(pipeline = mdl_cli_pipeline_new ((const char *const *) engines, machine, &error)))
     return mdl_cli_fail (g_steal_pointer (&error));
+  if (by_site)
+    mdl_cli_pipeline_by_site (pipeline);
 
   start_us = g_get_monotonic_time ();
   reader = mdl_trace_reader_open (path, trace_format, &error);

@@ -103,7 +103,7 @@ run_native (const MdlAlgo *algo, const MdlParams *params, const char *source_nam
 static int
 run_main (int argc, char **argv)
 {
-  gboolean help = FALSE, native = FALSE;
+  gboolean help = FALSE, native = FALSE, by_site = FALSE;
   g_auto (GStrv) engines = NULL, param_list = NULL;
   g_autofree char *n_text = NULL, *seed_text = NULL, *machine = NULL, *format_name = NULL;
   g_autofree char *output = NULL, *trace_out = NULL;
@@ -125,6 +125,8 @@ run_main (int argc, char **argv)
       "Also write the event stream to trace FILE", "FILE" },
     { "native", 0, 0, G_OPTION_ARG_NONE, &native,
       "Time the native (uninstrumented) build; no engines", NULL },
+    { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
+      "Also break every count down by site id (named by site markers)", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_run, entries, &help);
@@ -172,6 +174,8 @@ run_main (int argc, char **argv)
   pipeline = mdl_cli_pipeline_new ((const char *const *) engines, machine, &error);
   if (pipeline == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
+  if (by_site)
+    mdl_cli_pipeline_by_site (pipeline);
   if (trace_out)
     {
       MdlSink trace_sink;

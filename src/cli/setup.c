@@ -71,6 +71,13 @@ mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **er
   return g_steal_pointer (&pipeline);
 }
 
+void
+mdl_cli_pipeline_by_site (MdlPipeline *pipeline)
+{
+  for (guint i = 0; i < mdl_pipeline_n_engines (pipeline); i++)
+    mdl_engine_set_site_phases (mdl_pipeline_engine (pipeline, i), TRUE);
+}
+
 guint64
 mdl_cli_input_size (const char *path, const MdlTraceReader *reader)
 {

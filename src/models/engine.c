@@ -1,7 +1,9 @@
 /* Engine instances (include/models/engine.h): spec parsing, the class's state, and the per-phase
  * breakdown that every engine gets for free. At a phase begin the engine's counts are snapshot;
  * at the matching end the change is added to that phase's totals. Phases nest, and a phase entered
- * several times accumulates. Only exact counts are broken down; derived reals are not additive. */
+ * several times accumulates. Only exact counts are broken down; derived reals are not additive.
+ * With site phases on, each run of events with one site id is a phase too, named after the site:
+ * batches are split where the site changes and the counts are snapshot there. */
 #include <models/error.h>
 
 #include "models/engines.h"
@@ -28,6 +30,10 @@ struct MdlEngine {
   GArray *open;           /* OpenPhase, innermost last */
   GPtrArray *phases;      /* PhaseTotal *, in order of first appearance */
   MdlReport *layout;      /* the counter names and units, from the first snapshot */
+  gboolean by_site;       /* site phases on */
+  guint16 site;           /* the site of the run in progress; 0: none */
+  GArray *site_begin;     /* counts at the start of that run */
+  GHashTable *site_names; /* site id -> name, from MDL_MARK_SITE */
 };
 
 static void
@@ -112,6 +118,10 @@ mdl_engine_free (MdlEngine *engine)
     g_array_unref (engine->open);
   if (engine->phases)
     g_ptr_array_unref (engine->phases);
+  if (engine->site_begin)
+    g_array_unref (engine->site_begin);
+  if (engine->site_names)
+    g_hash_table_unref (engine->site_names);
   mdl_report_free (engine->layout);
   g_free (engine);
 }
@@ -140,18 +150,58 @@ refuse_if_failed (MdlEngine *e, GError **error)
   return TRUE;
 }
 
-gboolean
-mdl_engine_consume (MdlEngine *engine, const MdlEventBatch *batch, GError **error)
+static gboolean
+consume_all (MdlEngine *engine, const MdlEventBatch *batch, GError **error)
 {
-  g_return_val_if_fail (engine != NULL && batch != NULL, FALSE);
-  if (refuse_if_failed (engine, error))
-    return FALSE;
   if (!engine->klass->consume (engine->state, batch, error))
     {
       engine->failed = TRUE;
       return FALSE;
     }
   return TRUE;
+}
+
+static guint16
+site_of (const MdlEventBatch *b, gsize i)
+{
+  return b->n_cpu ? b->cpu[i].site : b->warp[i].site;
+}
+
+static void site_switch (MdlEngine *e, guint16 site);
+
+/* Feeds @batch in runs of one site, switching the site phase between runs. */
+static gboolean
+consume_by_site (MdlEngine *engine, const MdlEventBatch *batch, GError **error)
+{
+  gsize n = batch->n_cpu ? batch->n_cpu : batch->n_warp;
+  gsize start = 0;
+  while (start < n)
+    {
+      guint16 site = site_of (batch, start);
+      gsize end = start + 1;
+      MdlEventBatch run = *batch;
+      while (end < n && site_of (batch, end) == site)
+        end++;
+      if (batch->n_cpu)
+        run.cpu += start, run.n_cpu = end - start;
+      else
+        run.warp += start, run.n_warp = end - start;
+      site_switch (engine, site);
+      if (!consume_all (engine, &run, error))
+        return FALSE;
+      start = end;
+    }
+  return TRUE;
+}
+
+gboolean
+mdl_engine_consume (MdlEngine *engine, const MdlEventBatch *batch, GError **error)
+{
+  g_return_val_if_fail (engine != NULL && batch != NULL, FALSE);
+  if (refuse_if_failed (engine, error))
+    return FALSE;
+  return engine->by_site ? consume_by_site (engine, batch, error)
+                         : consume_all (engine, batch, error);
 }
 
 /* The engine's counts now, in report order; remembers the counter layout the first time. */
@@ -193,6 +243,42 @@ phase_total (MdlEngine *e, const char *name, guint n_counters)
   return p;
 }
 
+/* Adds the counts since the current site run began to that site's phase; then starts a run of
+ * @site. Nothing is attributed to site 0 (no site). */
+static void
+site_switch (MdlEngine *e, guint16 site)
+{
+  g_autoptr (GArray) now = NULL;
+  if (site == e->site && e->site_begin)
+    return;
+  now = snapshot (e);
+  if (e->site != 0 && e->site_begin)
+    {
+      const char *named = g_hash_table_lookup (e->site_names, GUINT_TO_POINTER (e->site));
+      g_autofree char *name = named ? g_strdup (named) : g_strdup_printf ("site %u", e->site);
+      PhaseTotal *total = phase_total (e, name, now->len);
+      for (guint i = 0; i < now->len; i++)
+        g_array_index (total->totals, guint64, i)
+          += g_array_index (now, guint64, i) - g_array_index (e->site_begin, guint64, i);
+      total->n_closed++;
+    }
+  if (e->site_begin)
+    g_array_unref (e->site_begin);
+  e->site_begin = g_steal_pointer (&now);
+  e->site = site;
+}
+
+void
+mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
+{
+  g_return_if_fail (engine != NULL);
+  if (engine->klass->flags & MDL_ENGINE_OWN_PHASES)
+    return;
+  engine->by_site = by_site;
+  if (by_site && engine->site_names == NULL)
+    engine->site_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
 static gboolean
 phase_end (MdlEngine *e, const char *name, GError **error)
 {
@@ -228,6 +314,9 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
   if (refuse_if_failed (engine, error))
     return FALSE;
   core_phases = !(engine->klass->flags & MDL_ENGINE_OWN_PHASES);
+  if (engine->by_site && marker->kind == MDL_MARK_SITE && marker->name)
+    g_hash_table_replace (engine->site_names, GUINT_TO_POINTER (marker->site),
+                          g_strdup (marker->name));
   if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
     {
       OpenPhase p = { g_strdup (marker->name ? marker->name : ""), snapshot (engine) };
@@ -254,6 +343,8 @@ mdl_engine_report (MdlEngine *engine)
 {
   MdlReport *r;
   g_return_val_if_fail (engine != NULL, NULL);
+  if (engine->by_site)
+    site_switch (engine, 0); /* the run in progress counts up to now */
   r = mdl_report_new (engine->klass->name, engine->spec);
   engine->klass->report (engine->state, r);
   for (guint i = 0; i < engine->phases->len; i++)
@@ -282,6 +373,8 @@ mdl_engine_reset (MdlEngine *engine)
   g_array_set_size (engine->open, 0);
   g_ptr_array_set_size (engine->phases, 0);
   engine->failed = FALSE;
+  engine->site = 0;
+  g_clear_pointer (&engine->site_begin, g_array_unref);
   if (engine->klass->reset)
     {
       engine->klass->reset (engine->state);

@@ -1,0 +1,37 @@
+/* Shared by the benchmarks: a monotonic clock, and where temporary files go.
+ *
+ * Files go to /dev/shm when it has room (else $TMPDIR; BENCH_DIR overrides both): memory-backed
+ * files are the page cache without disk writeback, whose throttling would otherwise swamp write
+ * rates and make them depend on the disk rather than on the code measured. */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include <glib.h>
+#include <sys/statvfs.h>
+
+static inline double
+bench_now (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+/* A fresh temporary directory with room for @bytes (transfer full); remove it when done. */
+static inline char *
+bench_make_dir (const char *name, guint64 bytes)
+{
+  const char *dir = g_getenv ("BENCH_DIR");
+  struct statvfs st;
+  g_autofree char *tmpl = NULL;
+  char *made;
+  if (dir == NULL && statvfs ("/dev/shm", &st) == 0 && (guint64) st.f_bavail * st.f_frsize > bytes)
+    dir = "/dev/shm";
+  if (dir == NULL)
+    dir = g_get_tmp_dir ();
+  tmpl = g_strdup_printf ("%s/%s-XXXXXX", dir, name);
+  made = g_mkdtemp (tmpl);
+  if (made == NULL)
+    g_error ("%s: cannot create a directory in %s", name, dir);
+  return g_steal_pointer (&tmpl);
+}
+
+#endif
