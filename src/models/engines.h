@@ -6,6 +6,7 @@
 
 extern const MdlEngineClass mdl_count_class;
 extern const MdlEngineClass mdl_footprint_class;
+extern const MdlEngineClass mdl_vat_class;
 
 /* Checks a class as mdl_engine_register() does (ABI, methods, name, parameter table). */
 gboolean mdl_engine_class_check (const MdlEngineClass *klass, GError **error);

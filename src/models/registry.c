@@ -12,6 +12,7 @@
 static const MdlEngineClass *const builtin_classes[] = {
   &mdl_count_class,
   &mdl_footprint_class,
+  &mdl_vat_class,
 };
 
 static GMutex user_lock;

@@ -1,0 +1,169 @@
+/* Throughput of the vat engine (issue 7's targets), one core: random 8-byte accesses over 16 GiB,
+ * P=4096, K=512, d=3, W=64. Every rate is printed next to a naive VAT LRU (a GHashTable of nodes
+ * plus a GQueue recency list, written here) run over the same addresses in the same process, and
+ * the LRU engine's miss count must equal the naive one's (the program fails otherwise). Times include
+ * the report, so offline policies pay for their next-use pre-pass and their deferred run.
+ *
+ * Usage: bench-vat [ACCESSES]   (default 8M; MODELS_BENCH_ACCESSES overrides too) */
+#include <models/models.h>
+
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PAGE_SHIFT 12
+#define K_BITS 9
+#define DEPTH 3
+#define CELLS 64
+#define SPAN_BYTES (G_GUINT64_CONSTANT (16) << 30)
+
+/* The straightforward VAT LRU: a hash table from node to its link in a recency queue. */
+static guint64
+naive_lru (const MdlCpuEvent *ev, gsize n)
+{
+  GHashTable *where = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GQueue recency = G_QUEUE_INIT;   /* head = most recent; data points at a gint64 node */
+  guint64 misses = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 page = ev[i].addr >> PAGE_SHIFT;
+      for (int l = DEPTH; l >= 0; l--)
+        {
+          gint64 node = (gint64) (((guint64) l << 57) | (page >> (K_BITS * l)));
+          GList *link = g_hash_table_lookup (where, &node);
+          if (link)
+            {
+              g_queue_unlink (&recency, link);
+              g_queue_push_head_link (&recency, link);
+              continue;
+            }
+          misses++;
+          if (recency.length == CELLS)
+            {
+              GList *old = g_queue_pop_tail_link (&recency);
+              g_hash_table_remove (where, old->data);
+              g_free (old->data);
+              g_list_free_1 (old);
+            }
+          {
+            gint64 *key = g_new (gint64, 1);
+            *key = node;
+            g_queue_push_head (&recency, key);
+            g_hash_table_insert (where, key, recency.head);
+          }
+        }
+    }
+  g_hash_table_unref (where);
+  g_queue_clear_full (&recency, g_free);
+  return misses;
+}
+
+static guint64
+report_count (MdlReport *r, const char *name)
+{
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  return c ? c->count : G_MAXUINT64;
+}
+
+/* Runs @spec over the events; returns the seconds and the report. */
+static double
+run_engine (const char *spec, const MdlCpuEvent *ev, gsize n, MdlReport **report)
+{
+  GError *error = NULL;
+  MdlEngine *e = mdl_engine_new (spec, &error);
+  double t0;
+  if (e == NULL)
+    {
+      fprintf (stderr, "bench-vat: %s\n", error->message);
+      exit (1);
+    }
+  t0 = bench_now ();
+  for (gsize i = 0; i < n; i += 4096)
+    {
+      MdlEventBatch b = { .cpu = ev + i, .n_cpu = MIN (4096, n - i) };
+      if (!mdl_engine_consume (e, &b, &error))
+        {
+          fprintf (stderr, "bench-vat: %s\n", error->message);
+          exit (1);
+        }
+    }
+  *report = mdl_engine_report (e);
+  t0 = bench_now () - t0;
+  mdl_engine_free (e);
+  return t0;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct {
+    const char *label;
+    const char *spec;
+    double target;   /* M accesses/s */
+  } runs[] = {
+    { "lru", "vat:policy=lru,P=4096,K=512,d=3,W=64", 25 },
+    { "islru", "vat:policy=islru,P=4096,K=512,d=3,W=64", 12 },
+    { "min", "vat:policy=min,P=4096,K=512,d=3,W=64", 4 },
+    { "ismin", "vat:policy=ismin,P=4096,K=512,d=3,W=64", 4 },
+    { "lru curve W=4..4096", "vat:policy=lru,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 3 },
+    { "islru curve W=4..4096", "vat:policy=islru,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
+    { "min curve W=4..4096", "vat:policy=min,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
+    { "ismin curve W=4..4096", "vat:policy=ismin,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
+    { "fifo", "vat:policy=fifo,P=4096,K=512,d=3,W=64", 0 },
+    { "random", "vat:policy=random,P=4096,K=512,d=3,W=64", 0 },
+    { "levels", "vat:policy=levels,P=4096,K=512,d=3,W=64", 0 },
+  };
+  const char *env = g_getenv ("MODELS_BENCH_ACCESSES");
+  gsize n = argc > 1 ? (gsize) g_ascii_strtoull (argv[1], NULL, 0)
+            : env ? (gsize) g_ascii_strtoull (env, NULL, 0) : 8u << 20;
+  MdlCpuEvent *ev = g_new (MdlCpuEvent, n);
+  GRand *rand = g_rand_new_with_seed (42);
+  guint64 naive_misses, lru_misses = 0;
+  double t0, naive_rate;
+  int failed = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 r = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+      ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 8, .addr = (r % SPAN_BYTES) & ~7ull };
+    }
+  g_rand_free (rand);
+
+  t0 = bench_now ();
+  naive_misses = naive_lru (ev, n);
+  naive_rate = (double) n / (bench_now () - t0) / 1e6;
+  printf ("bench-vat: %zu random 8-byte accesses over 16 GiB, P=4096 K=512 d=3 W=64, one core\n", n);
+  printf ("  %-24s %8.2f M accesses/s  misses %" G_GUINT64_FORMAT "\n", "naive hash+list lru",
+          naive_rate, naive_misses);
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      MdlReport *r;
+      double secs = run_engine (runs[i].spec, ev, n, &r), rate = (double) n / secs / 1e6;
+      guint64 misses = report_count (r, "tc_misses");
+      const char *note = "";
+      if (i == 0)
+        {
+          lru_misses = misses;
+          if (misses != naive_misses)
+            {
+              note = "  MISMATCH with the naive LRU";
+              failed = 1;
+            }
+        }
+      if (g_str_has_prefix (runs[i].label, "lru curve") && report_count (r, "tc_misses_w64") != lru_misses)
+        {
+          note = "  MISMATCH: curve at W=64 differs from lru";
+          failed = 1;
+        }
+      printf ("  %-24s %8.2f M accesses/s  %5.2fx naive  misses %" G_GUINT64_FORMAT, runs[i].label,
+              rate, rate / naive_rate, misses);
+      if (runs[i].target > 0)
+        printf ("  (target %.0f M/s: %s)", runs[i].target, rate >= runs[i].target ? "met" : "below");
+      printf ("%s\n", note);
+      mdl_report_free (r);
+    }
+  g_free (ev);
+  return failed;
+}

@@ -1,0 +1,259 @@
+/* The one-pass miss curve of min and ismin (curve.h): Mattson's stack update for a priority
+ * replacement policy. Keys are next-use positions (larger = evicted first), so the TC of size W
+ * evicts the largest key among the top W stack entries. When x is referenced from stack position p
+ * (or from below the stack), for each size W <= p the evicted node is the running maximum of the
+ * keys over positions 0..W-1; the stack only changes where that maximum changes hands ("records"):
+ * the carried node drops into the record's position and the record's node is carried on; the last
+ * carry fills x's old position (or the next free one, or falls off the bottom). x goes to the top.
+ * A max segment tree over positions finds the next record in O(log curve_max).
+ *
+ * ismin is MIN that never evicts a node of the current walk (see ismin.c): such nodes carry key 0
+ * while their walk lasts, then get their next-use keys back. */
+#include "models/vat/curve.h"
+#include "models/vat/policy.h"
+
+#include <string.h>
+
+#define PINNED 0
+
+struct VatCurveMin {
+  guint32 *stack;      /* [wmax] the entry at each stack position */
+  guint64 *seg;        /* [2 * size] max segment tree of the keys; leaf i at size + i */
+  guint64 *hist;       /* [wmax] references by stack position */
+  guint64 beyond;      /* references from below the stack or first uses */
+  /* The stacked nodes in entries found through hash chains, as in curve-lru.c; an entry's stack
+   * position is an array slot, so moving a node costs no hashing. */
+  guint64 *node;       /* [wmax] */
+  guint32 *pos_of;     /* [wmax] */
+  guint32 *chain;      /* [wmax] next entry of the same bucket; free entries: next free */
+  guint32 *bucket;     /* [bucket_mask + 1] */
+  guint32 bucket_mask;
+  guint bucket_shift;
+  guint32 free_entry;
+  guint32 wmax;
+  guint32 size;        /* a power of two >= wmax */
+  guint32 depth;       /* entries on the stack */
+  gboolean is;
+};
+
+#define NONE G_MAXUINT32
+
+static inline guint32
+bucket_of (const VatCurveMin *c, guint64 node)
+{
+  return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> c->bucket_shift);
+}
+
+static inline guint32
+entry_find (const VatCurveMin *c, guint64 node)
+{
+  guint32 e = c->bucket[bucket_of (c, node)];
+  while (e != NONE && c->node[e] != node)
+    e = c->chain[e];
+  return e;
+}
+
+static inline guint32
+entry_add (VatCurveMin *c, guint64 node)
+{
+  guint32 e = c->free_entry, *head = &c->bucket[bucket_of (c, node)];
+  c->free_entry = c->chain[e];
+  c->node[e] = node;
+  c->chain[e] = *head;
+  *head = e;
+  return e;
+}
+
+static inline void
+entry_drop (VatCurveMin *c, guint32 e)
+{
+  guint32 *at = &c->bucket[bucket_of (c, c->node[e])];
+  while (*at != e)
+    at = &c->chain[*at];
+  *at = c->chain[e];
+  c->chain[e] = c->free_entry;
+  c->free_entry = e;
+}
+
+VatCurveMin *
+mdl_vat_curve_min_new (guint32 wmax, gboolean is)
+{
+  VatCurveMin *c = g_new0 (VatCurveMin, 1);
+  guint bits = 1;
+  c->wmax = wmax;
+  c->is = is;
+  for (c->size = 1; c->size < wmax; c->size *= 2)
+    ;
+  c->stack = g_new (guint32, wmax);
+  c->seg = g_new0 (guint64, 2 * (gsize) c->size);
+  c->hist = g_new0 (guint64, wmax);
+  c->node = g_new (guint64, wmax);
+  c->pos_of = g_new (guint32, wmax);
+  c->chain = g_new (guint32, wmax);
+  while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) wmax)
+    bits++;
+  c->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
+  c->bucket_shift = 64 - bits;
+  c->bucket = g_new (guint32, (gsize) c->bucket_mask + 1);
+  mdl_vat_curve_min_reset (c);
+  return c;
+}
+
+void
+mdl_vat_curve_min_reset (VatCurveMin *c)
+{
+  memset (c->seg, 0, 2 * (gsize) c->size * sizeof *c->seg);
+  memset (c->hist, 0, c->wmax * sizeof *c->hist);
+  for (guint32 e = 0; e < c->wmax; e++)
+    c->chain[e] = e + 1 < c->wmax ? e + 1 : NONE;
+  c->free_entry = 0;
+  for (gsize b = 0; b <= c->bucket_mask; b++)
+    c->bucket[b] = NONE;
+  c->beyond = 0;
+  c->depth = 0;
+}
+
+void
+mdl_vat_curve_min_free (VatCurveMin *c)
+{
+  if (c == NULL)
+    return;
+  g_free (c->stack);
+  g_free (c->seg);
+  g_free (c->hist);
+  g_free (c->node);
+  g_free (c->pos_of);
+  g_free (c->chain);
+  g_free (c->bucket);
+  g_free (c);
+}
+
+static inline guint64
+key_at (const VatCurveMin *c, guint32 i)
+{
+  return c->seg[c->size + i];
+}
+
+/* Sets a leaf and repairs the maxima above it, stopping where a maximum does not change (the tree
+ * was consistent before, so nothing above can change either). */
+static void
+set_key (VatCurveMin *c, guint32 i, guint64 key)
+{
+  gsize at = c->size + i;
+  c->seg[at] = key;
+  for (at /= 2; at >= 1; at /= 2)
+    {
+      guint64 m = MAX (c->seg[2 * at], c->seg[2 * at + 1]);
+      if (c->seg[at] == m)
+        break;
+      c->seg[at] = m;
+    }
+}
+
+/* The first position in [lo, hi) whose key exceeds @v, or G_MAXUINT32: walk up from lo until a
+ * subtree to the right can hold one, then down into its leftmost such leaf. */
+static guint32
+first_greater (const VatCurveMin *c, guint32 lo, guint32 hi, guint64 v)
+{
+  gsize at;
+  if (lo >= hi)
+    return NONE;
+  at = c->size + lo;
+  if (c->seg[at] > v)
+    return lo;
+  for (;;)
+    {
+      /* Move to the next subtree to the right of `at`. */
+      while (at & 1)
+        {
+          at /= 2;
+          if (at == 0)
+            return NONE;
+        }
+      at++;
+      if (c->seg[at] > v)
+        break;
+    }
+  while (at < c->size)
+    at = c->seg[2 * at] > v ? 2 * at : 2 * at + 1;
+  return at - c->size < hi ? (guint32) (at - c->size) : NONE;
+}
+
+static inline void
+place (VatCurveMin *c, guint32 i, guint32 e, guint64 key)
+{
+  c->stack[i] = e;
+  c->pos_of[e] = i;
+  set_key (c, i, key);
+}
+
+/* One reference to node @x, whose next-use key after it is @key. (Deferring the repairs of the
+ * maxima to the end of the update, which is sound, measured no faster on bench-vat.) */
+static void
+reference (VatCurveMin *c, guint64 x, guint64 key)
+{
+  guint32 e = entry_find (c, x);
+  guint32 p = e != NONE ? c->pos_of[e] : NONE;
+  guint32 carry, limit, i = 0, j;
+  guint64 carry_key;
+  if (e != NONE)
+    c->hist[p]++;
+  else
+    c->beyond++;
+  if (p == 0)
+    {
+      set_key (c, 0, key);
+      return;
+    }
+  if (c->depth == 0)
+    {
+      place (c, 0, entry_add (c, x), key);
+      c->depth = 1;
+      return;
+    }
+  carry = c->stack[0];
+  carry_key = key_at (c, 0);
+  limit = e != NONE ? p : c->depth;
+  while ((j = first_greater (c, i + 1, limit, carry_key)) != NONE)
+    {
+      guint32 n = c->stack[j];
+      guint64 k = key_at (c, j);
+      place (c, j, carry, carry_key);
+      carry = n;
+      carry_key = k;
+      i = j;
+    }
+  if (e != NONE)
+    place (c, p, carry, carry_key);
+  else if (c->depth < c->wmax)
+    place (c, c->depth++, carry, carry_key);
+  else
+    entry_drop (c, carry);
+  place (c, 0, e != NONE ? e : entry_add (c, x), key);
+}
+
+void
+mdl_vat_curve_min_walk (VatCurveMin *c, const guint64 *nodes, const guint64 *keys, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    reference (c, nodes[i], c->is ? PINNED : keys[i]);
+  if (c->is)
+    for (guint i = 0; i < n; i++)
+      {
+        guint32 e = entry_find (c, nodes[i]);
+        if (e != NONE)
+          set_key (c, c->pos_of[e], keys[i]);
+      }
+}
+
+void
+mdl_vat_curve_min_misses (const VatCurveMin *c, guint64 *out)
+{
+  guint64 sum = c->beyond;
+  out[c->wmax] = sum;
+  for (guint32 w = c->wmax; w-- > 0;)
+    {
+      sum += c->hist[w];
+      out[w] = sum;
+    }
+}

@@ -1,0 +1,132 @@
+/* VAT replacement policy `levels`: the static split from the proof of Theorem 2.32, a separate LRU
+ * cache per tree layer. The root layer gets one cell per tree; the other W - (trees) cells are
+ * shared out evenly over layers 0..d-1, the remainder going one each to the lowest layers (the
+ * thesis's a = floor(W/d) cells per level counts d+1 levels into W cells; we keep its intent, an
+ * equal share per level, inside the budget). A layer-l node only ever evicts a layer-l node. */
+#include <models/error.h>
+
+#include "models/vat/policy.h"
+
+typedef struct {
+  guint32 *prev;            /* [W + d + 1]: entry W + l is layer l's sentinel */
+  guint32 *next;
+  guint32 offset[VAT_MAX_DEPTH + 1];   /* first cell of each layer */
+  guint32 cap[VAT_MAX_DEPTH + 1];      /* cells of each layer */
+  guint32 used[VAT_MAX_DEPTH + 1];     /* cells of each layer filled so far */
+} Levels;
+
+static void
+levels_reset (VatTc *tc)
+{
+  Levels *v = tc->ps;
+  for (guint l = 0; l <= tc->depth; l++)
+    {
+      v->prev[tc->n_slots + l] = v->next[tc->n_slots + l] = tc->n_slots + l;
+      v->used[l] = 0;
+    }
+}
+
+static gboolean
+levels_init (VatTc *tc, GError **error)
+{
+  Levels *v = g_new0 (Levels, 1);
+  guint32 rest = tc->n_slots - tc->n_trees, at = 0;
+  (void) error;
+  g_assert (tc->n_slots >= tc->depth + tc->n_trees); /* vat.c checks W first */
+  for (guint l = 0; l < tc->depth; l++)
+    {
+      v->cap[l] = rest / tc->depth + (l < rest % tc->depth);
+      v->offset[l] = at;
+      at += v->cap[l];
+    }
+  v->cap[tc->depth] = tc->n_trees;
+  v->offset[tc->depth] = at;
+  v->prev = g_new (guint32, tc->n_slots + tc->depth + 1);
+  v->next = g_new (guint32, tc->n_slots + tc->depth + 1);
+  tc->ps = v;
+  levels_reset (tc);
+  return TRUE;
+}
+
+static void
+levels_finalize (VatTc *tc)
+{
+  Levels *v = tc->ps;
+  if (v == NULL)
+    return;
+  g_free (v->prev);
+  g_free (v->next);
+  g_free (v);
+  tc->ps = NULL;
+}
+
+static inline void
+levels_access (VatTc *tc, guint32 s, gboolean hit)
+{
+  Levels *v = tc->ps;
+  guint32 head = tc->n_slots + vat_node_layer (tc->node[s]);
+  if (hit)
+    {
+      if (v->next[head] == s)
+        return;
+      vat_list_unlink (v->prev, v->next, s);
+    }
+  vat_list_push_front (v->prev, v->next, head, s);
+}
+
+static inline guint32
+levels_victim (VatTc *tc, guint64 node, guint32 parent)
+{
+  Levels *v = tc->ps;
+  guint l = vat_node_layer (node);
+  guint32 s;
+  (void) parent;
+  if (v->used[l] < v->cap[l])
+    return v->offset[l] + v->used[l]++;
+  s = v->prev[tc->n_slots + l];
+  vat_list_unlink (v->prev, v->next, s);
+  return s;
+}
+
+static void
+levels_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+{
+  vat_walk_inline (tc, page, tree, keys, levels_access, levels_victim, FALSE);
+}
+
+static gboolean
+levels_check (const VatTc *tc, GError **error)
+{
+  const Levels *v = tc->ps;
+  for (guint l = 0; l <= tc->depth; l++)
+    {
+      guint32 n = 0;
+      for (guint32 s = v->offset[l]; s < v->offset[l] + v->cap[l]; s++)
+        if (tc->node[s] != VAT_NO_NODE)
+          {
+            n++;
+            if (vat_node_layer (tc->node[s]) != l)
+              {
+                g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of "
+                             "layer %u holds a layer-%u node", s, l, vat_node_layer (tc->node[s]));
+                return FALSE;
+              }
+          }
+      if (!mdl_vat_list_check (v->prev, v->next, tc->n_slots + l, n, tc, "levels", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+const VatPolicy mdl_vat_levels = {
+  .name = "levels",
+  .flags = VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE,
+  .min_cells_extra = 1,
+  .init = levels_init,
+  .access = levels_access,
+  .victim = levels_victim,
+  .reset = levels_reset,
+  .finalize = levels_finalize,
+  .walk = levels_walk,
+  .check = levels_check,
+};

@@ -1,0 +1,145 @@
+/* The next-use pre-pass of the offline policies (min, ismin): for every access t and layer l, the
+ * next access whose path shares the layer-l node, from one backward pass.
+ *
+ * A node is used by a run of consecutive accesses far more often than not (every access of a page
+ * uses the same root, most use the same upper nodes), so the pass consults its tables only at the
+ * ends of runs: inside a run the next use is simply t+1, and a table per layer remembers where each
+ * node's latest run starts. On random accesses that leaves about one lookup per access in the leaf
+ * table, which outgrows every cache and, with 4 KiB pages, the TLB too. So the table is local:
+ * key and value side by side (one line per probe), its lookups prefetched PREFETCH accesses ahead,
+ * and on Linux backed by transparent huge pages where the system allows it on request. Together
+ * these took this pass from 0.56 s to 0.12 s for 4M random accesses over 16 GiB (bench-vat). */
+#include "models/vat/policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#define PREFETCH 16
+#define EMPTY G_MAXUINT64
+
+typedef struct {
+  guint64 *kv;     /* [2 * (mask + 1)]: key (node number), value (first access of its run) */
+  gsize mask;
+  gsize len;
+} RunTable;
+
+static guint64 *
+table_alloc (gsize slots)
+{
+  gsize bytes = 2 * slots * sizeof (guint64);
+  guint64 *kv = NULL;
+  if (bytes >= (2u << 20))
+    {
+      if (posix_memalign ((void **) &kv, 2u << 20, bytes) != 0)
+        kv = NULL;
+#ifdef MADV_HUGEPAGE
+      else
+        madvise (kv, bytes, MADV_HUGEPAGE);
+#endif
+    }
+  if (kv == NULL)
+    kv = g_malloc (bytes);
+  memset (kv, 0xff, bytes);
+  return kv;
+}
+
+static void
+table_init (RunTable *t, gsize expect)
+{
+  gsize slots = 64;
+  while (slots < 2 * expect)
+    slots *= 2;
+  t->kv = table_alloc (slots);
+  t->mask = slots - 1;
+  t->len = 0;
+}
+
+static inline gsize
+table_home (const RunTable *t, guint64 key)
+{
+  return (gsize) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24) & t->mask;
+}
+
+static inline guint64 *
+table_slot (const RunTable *t, guint64 key)
+{
+  gsize i = table_home (t, key);
+  while (t->kv[2 * i] != key && t->kv[2 * i] != EMPTY)
+    i = (i + 1) & t->mask;
+  return &t->kv[2 * i];
+}
+
+static void
+table_grow (RunTable *t)
+{
+  RunTable bigger;
+  bigger.kv = table_alloc (2 * (t->mask + 1));
+  bigger.mask = 2 * t->mask + 1;
+  bigger.len = t->len;
+  for (gsize i = 0; i <= t->mask; i++)
+    if (t->kv[2 * i] != EMPTY)
+      {
+        guint64 *e = table_slot (&bigger, t->kv[2 * i]);
+        e[0] = t->kv[2 * i];
+        e[1] = t->kv[2 * i + 1];
+      }
+  free (t->kv);
+  *t = bigger;
+}
+
+static inline void
+table_set (RunTable *t, guint64 key, guint64 value)
+{
+  guint64 *e = table_slot (t, key);
+  if (e[0] == EMPTY)
+    {
+      if (G_UNLIKELY (2 * (t->len + 1) > t->mask + 1))
+        {
+          table_grow (t);
+          e = table_slot (t, key);
+        }
+      e[0] = key;
+      t->len++;
+    }
+  e[1] = value;
+}
+
+guint32 *
+mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits)
+{
+  gsize stride = depth + 1;
+  guint32 *next = g_new (guint32, MAX (n * stride, 1));
+  RunTable run_start[VAT_MAX_DEPTH + 1];
+  for (guint l = 0; l <= depth; l++)
+    table_init (&run_start[l], l == 0 ? MIN (n, 1u << 24) : 512);
+  for (gsize t = n; t-- > 0;)
+    {
+      guint64 page = pages[t];
+      if (t >= PREFETCH)
+        __builtin_prefetch (&run_start[0].kv[2 * table_home (&run_start[0], pages[t - PREFETCH])], 1);
+      for (guint l = 0; l <= depth; l++)
+        {
+          guint shift = k_bits * l;
+          guint64 node = page >> shift;
+          gboolean in_run = t + 1 < n && (pages[t + 1] >> shift) == node;
+          gboolean run_begins = t == 0 || (pages[t - 1] >> shift) != node;
+          guint32 nu;
+          if (in_run)
+            nu = (guint32) (t + 1);
+          else
+            {
+              const guint64 *e = table_slot (&run_start[l], node);
+              nu = e[0] == node ? (guint32) e[1] : G_MAXUINT32;
+            }
+          next[t * stride + l] = nu;
+          if (run_begins)
+            table_set (&run_start[l], node, t);
+        }
+    }
+  for (guint l = 0; l <= depth; l++)
+    free (run_start[l].kv);
+  return next;
+}

@@ -1,0 +1,365 @@
+/* Private to src/models/vat/: the translation cache (TC) every replacement policy works on, the
+ * policy vtable, and the walk that drives a policy along one translation path.
+ *
+ * Model (spec vat §1.2-1.3): an access translates its page by walking the d+1 nodes of its path,
+ * root (layer d) first. A cached node is a hit; a node that is not cached is inserted (one TC miss,
+ * cost tau) into the cell the policy chooses, evicting that cell's node when the TC is full. The
+ * walk goes insertion by insertion, because LRU can evict a node of the current path below the gap
+ * before the walk reaches it.
+ *
+ * Layout: W cells ("slots"), each holding one node; a hash index chained through the cells
+ * (2W to 4W buckets, each the first cell of its chain) finds a node's cell. For the W of real
+ * machines it all stays in L1, and an eviction plus an insertion is two short chain edits (an
+ * open-addressing index with backward-shift deletion ran bench-vat's lru at 10.8 M accesses/s,
+ * this at 14.5).
+ * A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
+ * each layer's own range instead), so `filled` is both the count of cached nodes and the next free
+ * cell. Policies keep their own per-cell arrays behind `ps`. */
+#ifndef MDL_VAT_POLICY_H
+#define MDL_VAT_POLICY_H
+
+#include <glib.h>
+
+#include "models/u64map.h"
+#include "models/vat/vat.h"
+
+#define VAT_NO_SLOT G_MAXUINT32
+
+/* Keys of offline policies: the position of a node's next use in the flattened node sequence
+ * (smaller = sooner). A node never used again gets a dead key, larger than every position, and
+ * larger for lower layers, so that dead nodes go first and descendants before ancestors. */
+#define VAT_DEAD_KEY(layer) ((G_GUINT64_CONSTANT (1) << 62) + 64 - (layer))
+
+/* The set of nodes ever inserted, for the compulsory count: 512-bit chunks found through a map, so
+ * a dense range (every page of an array) costs a bit per node, and a sparse one about 100 bytes. */
+typedef struct {
+  MdlU64Map chunks;      /* node >> 9 -> chunk number */
+  guint64 *bits;         /* 8 words per chunk */
+  gsize n_chunks;
+  gsize cap_chunks;
+  guint64 last_key[VAT_MAX_DEPTH + 1];  /* per layer: the chunk looked up last */
+  gsize last_chunk[VAT_MAX_DEPTH + 1];
+} VatSeen;
+
+typedef struct VatPolicy VatPolicy;
+
+struct VatTc {
+  guint32 *bucket;        /* [bucket_mask + 1] first cell of each hash chain, VAT_NO_SLOT if none */
+  guint32 *chain;         /* [n_slots] next cell of the same chain */
+  guint64 *node;          /* [n_slots] the node in each cell, VAT_NO_NODE while free */
+  guint32 *parent;        /* [n_slots] ISP policies: the cell of the node's parent, or VAT_NO_SLOT */
+  guint32 *n_children;    /* [n_slots] ISP policies: cached children of the node */
+  void *ps;               /* the policy's state */
+  const VatPolicy *policy;
+  VatHook hook;
+  void *hook_data;
+  guint64 next_key;       /* offline policies: the next-use key of the node being accessed */
+  guint64 memo_page;      /* the page of the previous walk when `memo`, else VAT_NO_NODE */
+  guint32 memo_slot[VAT_MAX_DEPTH + 1];  /* the cell of each of its path nodes */
+  guint64 seed;           /* random: the generator's seed */
+  guint64 misses;         /* insertions */
+  guint64 hits;
+  guint64 host_misses;    /* insertions of host-tree nodes (vm=1) */
+  guint64 compulsory;     /* first insertions of a node */
+  guint64 misses_layer[VAT_MAX_DEPTH + 1];
+  VatSeen seen;
+  guint32 bucket_mask;
+  guint bucket_shift;     /* 64 - log2(buckets) */
+  guint32 n_slots;        /* W */
+  guint32 filled;         /* cached nodes = the next free cell */
+  guint depth;            /* d */
+  guint k_bits;           /* log2 K */
+  guint n_trees;          /* 1, or 2 with vm=1 */
+  gboolean isp;           /* maintain parent and n_children */
+  gboolean memo;          /* the previous walk's path is still cached when the next walk starts
+                             (vat.c sets it where it allows repeats to be skipped) */
+};
+
+typedef void (*VatAccessFn) (VatTc *tc, guint32 slot, gboolean hit);
+typedef guint32 (*VatVictimFn) (VatTc *tc, guint64 node, guint32 parent);
+
+/* VatPolicy flags. */
+enum {
+  VAT_POLICY_ISP = 1 << 0,        /* keeps the initial segment property: needs W >= d+1 */
+  VAT_POLICY_OFFLINE = 1 << 1,    /* needs next-use keys: runs when the report is made */
+  VAT_POLICY_STACK = 1 << 2,      /* a stack algorithm: curve=1 computes every W in one pass */
+  VAT_POLICY_KEEPS_PATH = 1 << 3, /* with W >= d+1 the whole path is cached after a walk, and
+                                     walking it again changes nothing: repeats may be skipped */
+  VAT_POLICY_ROOT_PER_TREE = 1 << 4, /* the root layer needs a cell per tree (levels, vm=1) */
+};
+
+/**
+ * VatPolicy: a replacement policy, one file each, listed in vat.c.
+ * @name: the spec word.
+ * @flags: VAT_POLICY_*.
+ * @min_cells_extra: the smallest valid W is d + @min_cells_extra (0: any W >= 1).
+ * @init: allocates @tc->ps for @tc->n_slots cells (the TC itself is ready).
+ * @access: the node in @slot was just hit, or (@hit FALSE) just inserted into it.
+ * @victim: the cell for a new node @node whose parent sits in cell @parent (VAT_NO_SLOT for a root
+ *   or when the policy does not track parents): a free cell while there is one, else the cell to
+ *   evict, which the policy has already dropped from its own structures.
+ * @reset: back to empty (the TC is emptied by the caller).
+ * @finalize: frees @tc->ps.
+ * @walk: one translation of @page in tree @tree; @keys (offline policies) holds the next-use key
+ *   of the path node on each layer.
+ * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
+ */
+struct VatPolicy {
+  const char *name;
+  guint flags;
+  guint min_cells_extra;
+  gboolean (*init) (VatTc *tc, GError **error);
+  VatAccessFn access;
+  VatVictimFn victim;
+  void (*reset) (VatTc *tc);
+  void (*finalize) (VatTc *tc);
+  void (*walk) (VatTc *tc, guint64 page, guint tree, const guint64 *keys);
+  gboolean (*check) (const VatTc *tc, GError **error);
+};
+
+extern const VatPolicy mdl_vat_lru;
+extern const VatPolicy mdl_vat_islru;
+extern const VatPolicy mdl_vat_min;
+extern const VatPolicy mdl_vat_ismin;
+extern const VatPolicy mdl_vat_fifo;
+extern const VatPolicy mdl_vat_random;
+extern const VatPolicy mdl_vat_levels;
+
+/* tc.c */
+gboolean mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth,
+                          guint k_bits, guint n_trees, guint64 seed, GError **error);
+void mdl_vat_tc_reset (VatTc *tc);
+void mdl_vat_tc_finalize (VatTc *tc);
+gboolean mdl_vat_seen_add_slow (VatSeen *seen, guint64 node);
+void mdl_vat_seen_locate (VatSeen *seen, guint64 node);
+
+/* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
+ * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. (transfer full) */
+guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits);
+
+/* The key of a node used at access t, tree @tree, layer @layer, in a sequence with @n_trees walks
+ * of depth+1 nodes per access. */
+static inline guint64
+vat_position (guint64 t, guint tree, guint n_trees, guint depth, guint layer)
+{
+  return (t * n_trees + tree) * (depth + 1) + (depth - layer);
+}
+
+static inline guint64
+vat_path_node (const VatTc *tc, guint64 page, guint tree, guint layer)
+{
+  return vat_node_make (layer, tree, page >> (tc->k_bits * layer));
+}
+
+static inline guint32
+vat_index_bucket (const VatTc *tc, guint64 node)
+{
+  /* Multiply-shift: node numbers come in dense runs; the odd constant spreads them and the top
+   * bits are the best mixed. */
+  return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> tc->bucket_shift);
+}
+
+/* The cell holding @node, or VAT_NO_SLOT. */
+static inline guint32
+vat_index_find (const VatTc *tc, guint64 node)
+{
+  guint32 s = tc->bucket[vat_index_bucket (tc, node)];
+  while (s != VAT_NO_SLOT && tc->node[s] != node)
+    s = tc->chain[s];
+  return s;
+}
+
+/* Links cell @s, whose node is set, into its chain. */
+static inline void
+vat_index_link (VatTc *tc, guint32 s)
+{
+  guint32 *head = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
+  tc->chain[s] = *head;
+  *head = s;
+}
+
+/* Unlinks cell @s (its node still set) from its chain. */
+static inline void
+vat_index_unlink (VatTc *tc, guint32 s)
+{
+  guint32 *at = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
+  while (*at != s)
+    at = &tc->chain[*at];
+  *at = tc->chain[s];
+}
+
+/* TRUE the first time @node is seen. */
+static inline gboolean
+vat_seen_add (VatSeen *seen, guint64 node)
+{
+  guint layer = vat_node_layer (node);
+  guint64 *word;
+  guint64 bit = G_GUINT64_CONSTANT (1) << (node & 63);
+  if (G_UNLIKELY (seen->last_key[layer] != node >> 9))
+    return mdl_vat_seen_add_slow (seen, node);
+  word = &seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)];
+  if (*word & bit)
+    return FALSE;
+  *word |= bit;
+  return TRUE;
+}
+
+/* Finds (or makes) the chunk of @node now and prefetches its word, so that the vat_seen_add() of a
+ * miss later in the walk is an L1 hit: called for the leaf before a walk, it overlaps the bitmap's
+ * cache miss with the walk (+6% on bench-vat's random lru run, best of 5). */
+static inline void
+vat_seen_prefetch (VatSeen *seen, guint64 node)
+{
+  guint layer = vat_node_layer (node);
+  if (seen->last_key[layer] != node >> 9)
+    mdl_vat_seen_locate (seen, node);
+  __builtin_prefetch (&seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)], 1);
+}
+
+/* The first free cell, or VAT_NO_SLOT when the TC is full. */
+static inline guint32
+vat_free_slot (const VatTc *tc)
+{
+  return tc->filled < tc->n_slots ? tc->filled : VAT_NO_SLOT;
+}
+
+static inline void
+vat_evict (VatTc *tc, guint32 s)
+{
+  guint64 old = tc->node[s];
+  vat_index_unlink (tc, s);
+  if (tc->isp && tc->parent[s] != VAT_NO_SLOT)
+    tc->n_children[tc->parent[s]]--;
+  tc->node[s] = VAT_NO_NODE;
+  tc->filled--;
+  if (G_UNLIKELY (tc->hook != NULL))
+    tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
+}
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_fill (VatTc *tc, guint32 s, guint64 node, guint layer, guint32 parent)
+{
+  /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
+   * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
+  if (G_UNLIKELY (tc->hook != NULL))
+    g_assert (vat_index_find (tc, node) == VAT_NO_SLOT);
+  tc->node[s] = node;
+  tc->filled++;
+  vat_index_link (tc, s);
+  if (tc->isp)
+    {
+      tc->parent[s] = parent;
+      tc->n_children[s] = 0;
+      if (parent != VAT_NO_SLOT)
+        tc->n_children[parent]++;
+    }
+  tc->misses++;
+  tc->misses_layer[layer]++;
+  if (vat_node_tree (node))
+    tc->host_misses++;
+  if (vat_seen_add (&tc->seen, node))
+    tc->compulsory++;
+}
+
+/* A doubly linked list over cell numbers, used by the recency policies (lru, islru, levels): @prev
+ * and @next have a sentinel entry per list beyond the cells; the head is the most recent. */
+static inline void
+vat_list_unlink (guint32 *prev, guint32 *next, guint32 s)
+{
+  next[prev[s]] = next[s];
+  prev[next[s]] = prev[s];
+}
+
+static inline void
+vat_list_push_front (guint32 *prev, guint32 *next, guint32 head, guint32 s)
+{
+  next[s] = next[head];
+  prev[s] = head;
+  prev[next[head]] = s;
+  next[head] = s;
+}
+
+/* Checks that the list at @head links exactly @expect filled cells, both ways. */
+gboolean mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
+                             const VatTc *tc, const char *what, GError **error);
+
+/* One insertion: the policy's cell, its old node evicted, the new node in. Returns the cell. */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
+vat_insert (VatTc *tc, guint64 node, guint layer, guint32 parent, VatAccessFn access,
+            VatVictimFn victim)
+{
+  guint32 s = victim (tc, node, parent);
+  if (tc->node[s] != VAT_NO_NODE)
+    vat_evict (tc, s);
+  vat_fill (tc, s, node, layer, parent);
+  access (tc, s, FALSE);
+  if (G_UNLIKELY (tc->hook != NULL))
+    tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
+  return s;
+}
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_hit (VatTc *tc, guint32 s, guint64 node, VatAccessFn access)
+{
+  tc->hits++;
+  access (tc, s, TRUE);
+  if (G_UNLIKELY (tc->hook != NULL))
+    tc->hook (tc->hook_data, tc, VAT_EV_HIT, node);
+}
+
+/* The walk of one translation, root first, specialised by each policy file for its own access and
+ * victim (always_inline with constant function pointers: the compiler inlines them). With @gap,
+ * the walk stops looking nodes up after the first miss: every node below it misses (Lemma 2.8,
+ * layer of the highest absent node + 1, for LRU; the initial segment property for islru and ismin),
+ * and a node that was cached below the gap is evicted before the walk reaches it. When a hook is
+ * set (the tests) every insertion asserts that its node is absent, so a wrong shortcut cannot pass
+ * silently. */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint64 *keys, VatAccessFn access,
+                 VatVictimFn victim, gboolean gap)
+{
+  guint32 parent = VAT_NO_SLOT;
+  int l = (int) tc->depth;
+  /* The last translated path first (Cachegrind tests its MRU way first): the layers this page
+   * shares with the previous walk's page are hits in known cells, with no lookup. The root always
+   * is one (+3% on bench-vat's random lru run, best of 5). */
+  if (tc->memo && tc->memo_page != VAT_NO_NODE)
+    for (guint64 diff = page ^ tc->memo_page; l >= 0 && (diff >> (tc->k_bits * (guint) l)) == 0; l--)
+      {
+        parent = tc->memo_slot[l];
+        if (keys)
+          tc->next_key = keys[l];
+        vat_hit (tc, parent, tc->node[parent], access);
+      }
+  for (; l >= 0; l--)
+    {
+      guint64 node = vat_path_node (tc, page, tree, (guint) l);
+      guint32 s = vat_index_find (tc, node);
+      if (keys)
+        tc->next_key = keys[l];
+      if (s == VAT_NO_SLOT)
+        {
+          parent = vat_insert (tc, node, (guint) l, parent, access, victim);
+          tc->memo_slot[l] = parent;
+          if (gap)
+            break;
+        }
+      else
+        {
+          vat_hit (tc, s, node, access);
+          parent = s;
+          tc->memo_slot[l] = parent;
+        }
+    }
+  for (l--; gap && l >= 0; l--)
+    {
+      guint64 node = vat_path_node (tc, page, tree, (guint) l);
+      if (keys)
+        tc->next_key = keys[l];
+      parent = vat_insert (tc, node, (guint) l, parent, access, victim);
+      tc->memo_slot[l] = parent;
+    }
+  tc->memo_page = page;
+}
+
+#endif

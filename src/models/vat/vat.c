@@ -1,0 +1,698 @@
+/* The `vat` engine: the translation cache of the VAT model (Jurkiewicz and Mehlhorn; spec vat §1-2).
+ *
+ * Each access translates the page of every byte it touches (a record straddling a page boundary
+ * is one access per page): the walk visits the d+1 nodes of the page's path, root first, and every
+ * node not in the TC is inserted, one TC miss costing tau (policy.h). With vm=1 each access then
+ * walks a second tree of the same shape for the host (docs/models/vat.md says what that models).
+ * Operation counts (MDL_CPU_OPS records) add to ram_ops; cost = ram_ops + tau * tc_misses.
+ *
+ * Online policies run as events arrive. Offline ones (min, ismin) store the page sequence and run
+ * in `report`, after a next-use pre-pass; the engine therefore keeps its own per-phase breakdown
+ * (MDL_ENGINE_OWN_PHASES), for every policy alike. An access to the page just translated is all
+ * hits and changes nothing under a policy that keeps the whole path (lru, islru, ismin, levels with
+ * W >= d+1, and no vm), so it is only counted. */
+#include <models/error.h>
+
+#include "models/engines.h"
+#include "models/vat/curve.h"
+#include "models/vat/policy.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The policy table, in the order of the `policy` parameter's choices. */
+static const VatPolicy *const policies[] = {
+  &mdl_vat_lru, &mdl_vat_islru, &mdl_vat_min, &mdl_vat_ismin,
+  &mdl_vat_fifo, &mdl_vat_random, &mdl_vat_levels,
+};
+
+static const MdlParamSpec vat_params[] = {
+  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, "lru|islru|min|ismin|fifo|random|levels", 0,
+    "TC replacement policy" },
+  { "P", MDL_PARAM_UINT, "4096", "page_bytes", 1, G_GUINT64_CONSTANT (1) << 40, NULL,
+    MDL_PARAM_POW2, "page size in bytes" },
+  { "K", MDL_PARAM_UINT, "512", "tree_arity", 2, G_GUINT64_CONSTANT (1) << 56, NULL,
+    MDL_PARAM_POW2, "arity of the translation tree" },
+  { "d", MDL_PARAM_UINT, "4", "tree_depth", 1, VAT_MAX_DEPTH, NULL, 0,
+    "depth of the translation tree (a path has d+1 nodes)" },
+  { "W", MDL_PARAM_UINT, "64", NULL, 1, G_GUINT64_CONSTANT (1) << 26, NULL, 0,
+    "TC capacity in tree nodes" },
+  { "tau", MDL_PARAM_UINT, "1", NULL, 0, G_GUINT64_CONSTANT (1) << 32, NULL, 0,
+    "cost of one TC insertion, in RAM operations" },
+  { "seed", MDL_PARAM_UINT, "1", NULL, 0, G_MAXUINT32, NULL, 0, "seed of policy random" },
+  { "huge", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0, "huge pages: P*K bytes, d-1 levels" },
+  { "vm", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "virtual machine: each access also walks the host's tree, in the same TC" },
+  { "curve", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "also count the misses of every W from d+1 to curve_max (lru, islru, min, ismin)" },
+  { "curve_max", MDL_PARAM_UINT, "4096", NULL, 2, G_GUINT64_CONSTANT (1) << 20, NULL, 0,
+    "largest W of the curve" },
+  { NULL }
+};
+
+#define HIST_MAX (2 * (VAT_MAX_DEPTH + 1) + 1)
+
+/* What a phase breakdown subtracts: every count of the report but the curve. */
+typedef struct {
+  guint64 accesses;
+  guint64 repeats;       /* accesses skipped as repeats of the previous page (all hits) */
+  guint64 ram_ops;
+  guint64 misses;
+  guint64 hits;          /* hits of walked accesses (repeats add theirs in the report) */
+  guint64 host_misses;
+  guint64 compulsory;
+  guint64 layer[VAT_MAX_DEPTH + 1];
+  guint64 hist[HIST_MAX];
+} VatCounts;
+
+typedef struct {
+  gboolean begin;
+  char *name;
+  gsize at;              /* offline: accesses stored before the marker */
+  guint64 accesses, repeats, ram_ops;
+} VatMark;
+
+typedef struct {
+  char *name;
+  VatCounts at_begin;
+} VatOpen;
+
+typedef struct {
+  char *name;
+  VatCounts total;
+} VatPhase;
+
+struct Vat {
+  VatTc tc;                /* first: the hot part */
+  const VatPolicy *policy;
+  guint64 last_page;       /* the page of the previous walk, for repeats */
+  guint64 records;         /* CPU records consumed, for error messages */
+  guint64 accesses;
+  guint64 repeats;
+  guint64 ram_ops;
+  guint64 tau;
+  guint64 hist[HIST_MAX];  /* walked accesses by their number of misses */
+  guint page_shift;
+  guint depth;
+  guint k_bits;
+  guint index_bits;        /* k * d: a page at or above 2^index_bits is beyond the tree */
+  guint n_trees;
+  guint hist_len;
+  gboolean collapse;
+  gboolean offline;
+  guint32 curve_max;
+  VatCurveLru *curve_lru;
+  VatCurveMin *curve_min;
+  guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
+  GArray *pages;           /* offline: guint64 page of every stored access */
+  GArray *reps;            /* offline: guint32 repeats following each stored access */
+  gsize sim_pages;         /* offline: stored accesses and marks the last run covered */
+  guint sim_marks;
+  gboolean sim_valid;
+  GPtrArray *open_names;   /* char *, the phases open now (for checking ends) */
+  GArray *marks;           /* offline: VatMark, resolved in the run */
+  GArray *open;            /* VatOpen, innermost last */
+  GPtrArray *phases;       /* VatPhase *, in order of first appearance */
+  MdlParams *own_params;   /* mdl_vat_new() only */
+  char *own_spec;
+};
+
+static void
+mark_clear (VatMark *m)
+{
+  g_free (m->name);
+}
+
+static void
+open_clear (VatOpen *o)
+{
+  g_free (o->name);
+}
+
+static void
+phase_free (VatPhase *p)
+{
+  g_free (p->name);
+  g_free (p);
+}
+
+/* ---- init and teardown ---------------------------------------------------------------------- */
+
+static gboolean
+vat_init (void *state, const MdlParams *params, GError **error)
+{
+  Vat *v = state;
+  const VatPolicy *policy = policies[mdl_params_choice (params, "policy")];
+  guint64 w = mdl_params_uint (params, "W");
+  guint d = (guint) mdl_params_uint (params, "d");
+  guint p_bits = (guint) __builtin_ctzll (mdl_params_uint (params, "P"));
+  guint k_bits = (guint) __builtin_ctzll (mdl_params_uint (params, "K"));
+  gboolean vm = mdl_params_bool (params, "vm");
+  gboolean curve = mdl_params_bool (params, "curve");
+  guint64 need = 1;
+
+  if (mdl_params_bool (params, "huge"))
+    {
+      if (d < 2)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "vat: huge=1 needs d >= 2 (a huge page "
+                       "takes one level off the tree; d=%u)", d);
+          return FALSE;
+        }
+      p_bits += k_bits;
+      d--;
+    }
+  if ((guint64) k_bits * d > VAT_MAX_INDEX_BITS)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "vat: K=%" G_GUINT64_FORMAT " and d=%u give "
+                   "page numbers of %u bits; at most %u are supported", mdl_params_uint (params, "K"),
+                   d, k_bits * d, VAT_MAX_INDEX_BITS);
+      return FALSE;
+    }
+  if (policy->min_cells_extra)
+    need = d + policy->min_cells_extra + ((policy->flags & VAT_POLICY_ROOT_PER_TREE) && vm);
+  if (w < need)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "vat: W=%" G_GUINT64_FORMAT " is too small "
+                   "for policy %s (needs W >= d+%" G_GUINT64_FORMAT " = %" G_GUINT64_FORMAT "%s)", w,
+                   policy->name, need - d, need,
+                   (policy->flags & VAT_POLICY_ISP) ? ": the TC must hold a whole path"
+                   : vm ? ": a cell per layer and one per root" : ": a cell per layer");
+      return FALSE;
+    }
+  if (curve && !(policy->flags & VAT_POLICY_STACK))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "vat: curve=1 needs a stack algorithm (lru, "
+                   "islru, min or ismin); policy %s is not one", policy->name);
+      return FALSE;
+    }
+  v->curve_max = (guint32) mdl_params_uint (params, "curve_max");
+  if (curve && v->curve_max < d + 1)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "vat: curve_max=%u is below d+1 = %u, where "
+                   "the curve starts", v->curve_max, d + 1);
+      return FALSE;
+    }
+
+  v->policy = policy;
+  v->page_shift = p_bits;
+  v->depth = d;
+  v->k_bits = k_bits;
+  v->index_bits = k_bits * d;
+  v->n_trees = vm ? 2 : 1;
+  v->hist_len = v->n_trees * (d + 1) + 1;
+  v->tau = mdl_params_uint (params, "tau");
+  v->offline = (policy->flags & VAT_POLICY_OFFLINE) != 0;
+  /* Why not with vm: the host walk between two guest walks may evict guest nodes. */
+  v->collapse = (policy->flags & VAT_POLICY_KEEPS_PATH) && w >= d + 1 && !vm;
+  v->last_page = VAT_NO_NODE;
+  v->open_names = g_ptr_array_new_with_free_func (g_free);
+  v->marks = g_array_new (FALSE, FALSE, sizeof (VatMark));
+  g_array_set_clear_func (v->marks, (GDestroyNotify) mark_clear);
+  v->open = g_array_new (FALSE, FALSE, sizeof (VatOpen));
+  g_array_set_clear_func (v->open, (GDestroyNotify) open_clear);
+  v->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) phase_free);
+  if (v->offline)
+    {
+      v->pages = g_array_new (FALSE, FALSE, sizeof (guint64));
+      v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  if (curve)
+    {
+      v->curve_misses = g_new0 (guint64, v->curve_max + 1);
+      if (v->offline)
+        v->curve_min = mdl_vat_curve_min_new (v->curve_max, policy == &mdl_vat_ismin);
+      else
+        v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, policy == &mdl_vat_islru);
+    }
+  /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
+  v->tc.memo = v->collapse;
+  return mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
+                          mdl_params_uint (params, "seed"), error);
+}
+
+static void
+vat_finalize (void *state)
+{
+  Vat *v = state;
+  mdl_vat_tc_finalize (&v->tc);
+  mdl_vat_curve_lru_free (v->curve_lru);
+  mdl_vat_curve_min_free (v->curve_min);
+  g_free (v->curve_misses);
+  if (v->pages)
+    g_array_unref (v->pages);
+  if (v->reps)
+    g_array_unref (v->reps);
+  if (v->open_names)
+    g_ptr_array_unref (v->open_names);
+  if (v->marks)
+    g_array_unref (v->marks);
+  if (v->open)
+    g_array_unref (v->open);
+  if (v->phases)
+    g_ptr_array_unref (v->phases);
+}
+
+/* ---- the stream --------------------------------------------------------------------------------- */
+
+static void
+report_repeat_hits (Vat *v, guint64 page)
+{
+  for (guint l = v->depth + 1; l-- > 0;)
+    v->tc.hook (v->tc.hook_data, &v->tc, VAT_EV_HIT, vat_path_node (&v->tc, page, 0, l));
+}
+
+/* One access to @page: the hot path. */
+static inline void
+translate (Vat *v, guint64 page)
+{
+  guint64 before;
+  v->accesses++;
+  if (v->collapse && page == v->last_page)
+    {
+      v->repeats++;
+      if (v->offline)
+        g_array_index (v->reps, guint32, v->reps->len - 1)++;
+      else if (G_UNLIKELY (v->tc.hook != NULL))
+        report_repeat_hits (v, page);
+      return;
+    }
+  v->last_page = page;
+  if (v->offline)
+    {
+      guint32 zero = 0;
+      g_array_append_val (v->pages, page);
+      g_array_append_val (v->reps, zero);
+      return;
+    }
+  before = v->tc.misses;
+  vat_seen_prefetch (&v->tc.seen, vat_path_node (&v->tc, page, 0, 0));
+  v->policy->walk (&v->tc, page, 0, NULL);
+  if (v->n_trees == 2)
+    v->policy->walk (&v->tc, page, 1, NULL);
+  if (v->curve_lru)
+    for (guint tree = 0; tree < v->n_trees; tree++)
+      mdl_vat_curve_lru_walk (v->curve_lru, page, tree);
+  v->hist[v->tc.misses - before]++;
+}
+
+static gboolean
+beyond_tree (Vat *v, const char *what, guint64 addr, guint size, GError **error)
+{
+  guint top_bits = v->index_bits + v->page_shift;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat: access record %" G_GUINT64_FORMAT " (%s of "
+               "%u bytes at 0x%" G_GINT64_MODIFIER "x) is beyond the translation tree: its page needs "
+               "more than d=%u levels of K=%" G_GUINT64_FORMAT " (the tree covers addresses below 0x%"
+               G_GINT64_MODIFIER "x)", v->records, what, size, addr, v->depth,
+               G_GUINT64_CONSTANT (1) << v->k_bits,
+               top_bits >= 64 ? G_MAXUINT64 : G_GUINT64_CONSTANT (1) << top_bits);
+  return FALSE;
+}
+
+/* Translates every page that [addr, addr+size) touches. */
+static inline gboolean
+access_bytes (Vat *v, const char *what, guint64 addr, guint size, GError **error)
+{
+  guint64 last = addr + (size ? size - 1 : 0);
+  guint64 first_page = addr >> v->page_shift, last_page = last >> v->page_shift;
+  if (G_UNLIKELY (last < addr || (last_page >> v->index_bits) != 0))
+    return beyond_tree (v, what, addr, size, error);
+  translate (v, first_page);
+  for (guint64 p = first_page; G_UNLIKELY (p != last_page);)
+    translate (v, ++p);
+  return TRUE;
+}
+
+static gboolean
+vat_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  static const char *const kind_names[] = { "read", "write", "modify" };
+  Vat *v = state;
+  for (gsize i = 0; i < b->n_cpu; i++)
+    {
+      const MdlCpuEvent *e = &b->cpu[i];
+      v->records++;
+      if (e->kind == MDL_CPU_OPS)
+        v->ram_ops += e->addr;
+      else if (e->kind <= MDL_CPU_MODIFY
+               && !access_bytes (v, kind_names[e->kind], e->addr, e->size, error))
+        return FALSE;
+    }
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      const MdlWarpEvent *w = &b->warp[i];
+      guint64 addrs[MDL_WARP_MAX_LANES];
+      v->records++;
+      if (!mdl_warp_is_memory (w))
+        continue;
+      mdl_warp_addrs (b, w, addrs);
+      for (guint64 m = w->active; m; m &= m - 1)
+        if (!access_bytes (v, "warp lane access", addrs[__builtin_ctzll (m)], w->width, error))
+          return FALSE;
+    }
+  if (v->offline && v->pages->len >= G_MAXUINT32 - 1)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat: policy %s keeps the trace in memory and "
+                   "takes at most %u distinct consecutive accesses", v->policy->name, G_MAXUINT32 - 2);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- counts and phases ---------------------------------------------------------------------- */
+
+/* The counts now; @online carries accesses, repeats and ram_ops (those of a mark, offline). */
+static void
+counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, VatCounts *c)
+{
+  memset (c, 0, sizeof *c);
+  c->accesses = accesses;
+  c->repeats = repeats;
+  c->ram_ops = ram_ops;
+  c->misses = v->tc.misses;
+  c->hits = v->tc.hits;
+  c->host_misses = v->tc.host_misses;
+  c->compulsory = v->tc.compulsory;
+  memcpy (c->layer, v->tc.misses_layer, sizeof c->layer);
+  memcpy (c->hist, v->hist, sizeof c->hist);
+}
+
+static void
+counts_add_diff (VatCounts *total, const VatCounts *now, const VatCounts *then)
+{
+  const guint64 *a = (const guint64 *) now, *b = (const guint64 *) then;
+  guint64 *t = (guint64 *) total;
+  G_STATIC_ASSERT (sizeof (VatCounts) % sizeof (guint64) == 0);
+  for (gsize i = 0; i < sizeof (VatCounts) / sizeof (guint64); i++)
+    t[i] += a[i] - b[i];
+}
+
+static void
+apply_mark (Vat *v, gboolean begin, const char *name, const VatCounts *now)
+{
+  if (begin)
+    {
+      VatOpen o = { g_strdup (name), *now };
+      g_array_append_val (v->open, o);
+      return;
+    }
+  /* Why there is a matching open phase: vat_marker checked it when the marker came. */
+  g_assert (v->open->len > 0);
+  {
+    VatOpen *top = &g_array_index (v->open, VatOpen, v->open->len - 1);
+    VatPhase *p = NULL;
+    for (guint i = 0; i < v->phases->len && !p; i++)
+      if (strcmp (((VatPhase *) g_ptr_array_index (v->phases, i))->name, top->name) == 0)
+        p = g_ptr_array_index (v->phases, i);
+    if (p == NULL)
+      {
+        p = g_new0 (VatPhase, 1);
+        p->name = g_strdup (top->name);
+        g_ptr_array_add (v->phases, p);
+      }
+    counts_add_diff (&p->total, now, &top->at_begin);
+    g_array_set_size (v->open, v->open->len - 1);
+  }
+}
+
+static gboolean
+vat_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Vat *v = state;
+  const char *name = m->name ? m->name : "";
+  if (m->kind != MDL_MARK_PHASE_BEGIN && m->kind != MDL_MARK_PHASE_END)
+    return TRUE;
+  if (m->kind == MDL_MARK_PHASE_END)
+    {
+      const char *top = v->open_names->len
+                        ? g_ptr_array_index (v->open_names, v->open_names->len - 1) : NULL;
+      if (top == NULL || strcmp (top, name) != 0)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "phase end \"%s\" does not match %s%s%s",
+                       name, top ? "the open phase \"" : "any open phase", top ? top : "",
+                       top ? "\"" : "");
+          return FALSE;
+        }
+      g_ptr_array_set_size (v->open_names, v->open_names->len - 1);
+    }
+  else
+    g_ptr_array_add (v->open_names, g_strdup (name));
+  if (v->offline)
+    {
+      VatMark mark = { m->kind == MDL_MARK_PHASE_BEGIN, g_strdup (name), v->pages->len,
+                       v->accesses, v->repeats, v->ram_ops };
+      g_array_append_val (v->marks, mark);
+    }
+  else
+    {
+      VatCounts now;
+      counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+      apply_mark (v, m->kind == MDL_MARK_PHASE_BEGIN, name, &now);
+    }
+  return TRUE;
+}
+
+/* ---- the offline run ---------------------------------------------------------------------------- */
+
+static void
+resolve_marks (Vat *v, guint *next_mark, gsize at)
+{
+  while (*next_mark < v->marks->len && g_array_index (v->marks, VatMark, *next_mark).at == at)
+    {
+      const VatMark *m = &g_array_index (v->marks, VatMark, (*next_mark)++);
+      VatCounts now;
+      counts_now (v, m->accesses, m->repeats, m->ram_ops, &now);
+      apply_mark (v, m->begin, m->name, &now);
+    }
+}
+
+/* Runs min or ismin over the stored accesses. Idempotent: a second report over the same input
+ * reuses the first run; more input since then runs everything again (MIN of the longer prefix). */
+static void
+offline_run (Vat *v)
+{
+  gsize n = v->pages->len;
+  const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
+  const guint32 *reps = (const guint32 *) (gpointer) v->reps->data;
+  guint stride = v->depth + 1, next_mark = 0;
+  guint64 keys[VAT_MAX_DEPTH + 1], nodes[VAT_MAX_DEPTH + 1], ckeys[VAT_MAX_DEPTH + 1];
+  guint32 *next;
+
+  if (v->sim_valid && v->sim_pages == n && v->sim_marks == v->marks->len)
+    return;
+  mdl_vat_tc_reset (&v->tc);
+  memset (v->hist, 0, sizeof v->hist);
+  if (v->curve_min)
+    mdl_vat_curve_min_reset (v->curve_min);
+  g_array_set_size (v->open, 0);
+  g_ptr_array_set_size (v->phases, 0);
+
+  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits);
+  for (gsize t = 0; t < n; t++)
+    {
+      guint64 before = v->tc.misses;
+      resolve_marks (v, &next_mark, t);
+      for (guint tree = 0; tree < v->n_trees; tree++)
+        {
+          for (guint l = 0; l <= v->depth; l++)
+            {
+              guint32 nu = next[t * stride + l];
+              keys[l] = nu == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                                          : vat_position (nu, tree, v->n_trees, v->depth, l);
+              nodes[v->depth - l] = vat_path_node (&v->tc, pages[t], tree, l);
+              ckeys[v->depth - l] = keys[l];
+            }
+          v->policy->walk (&v->tc, pages[t], tree, keys);
+          if (v->curve_min)
+            mdl_vat_curve_min_walk (v->curve_min, nodes, ckeys, v->depth + 1);
+        }
+      v->hist[v->tc.misses - before]++;
+      if (G_UNLIKELY (v->tc.hook != NULL))
+        for (guint32 r = 0; r < reps[t]; r++)
+          report_repeat_hits (v, pages[t]);
+    }
+  resolve_marks (v, &next_mark, n);
+  g_free (next);
+  if (v->curve_min)
+    mdl_vat_curve_min_misses (v->curve_min, v->curve_misses);
+  v->sim_valid = TRUE;
+  v->sim_pages = n;
+  v->sim_marks = v->marks->len;
+}
+
+/* ---- the report --------------------------------------------------------------------------------- */
+
+static void
+add_counts (const Vat *v, const VatCounts *c, MdlReport *out)
+{
+  guint64 hits = c->hits + c->repeats * (v->depth + 1);
+  mdl_report_add_count (out, "accesses", "count", "page translations (an access straddling pages "
+                        "translates each)", NULL, c->accesses);
+  mdl_report_add_count (out, "tc_misses", "count", "TC insertions (misses), each costing tau", NULL,
+                        c->misses);
+  mdl_report_add_count (out, "tc_hits", "count", "path nodes found in the TC", NULL, hits);
+  for (guint l = 0; l <= v->depth; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
+      g_autofree char *desc = g_strdup_printf ("TC misses on layer %u (%s)", l,
+                                               l == 0 ? "leaves" : l == v->depth ? "root" : "inner");
+      mdl_report_add_count (out, name, "count", desc, NULL, c->layer[l]);
+    }
+  if (v->n_trees == 2)
+    mdl_report_add_count (out, "tc_misses_host", "count", "TC misses in the host tree (vm=1)", NULL,
+                          c->host_misses);
+  for (guint m = 0; m < v->hist_len; m++)
+    {
+      g_autofree char *name = g_strdup_printf ("misses_per_access_%u", m);
+      g_autofree char *desc = g_strdup_printf ("accesses with exactly %u TC misses", m);
+      mdl_report_add_count (out, name, "count", desc, NULL, c->hist[m] + (m == 0 ? c->repeats : 0));
+    }
+  mdl_report_add_count (out, "compulsory", "count", "distinct nodes touched (first-use misses)", NULL,
+                        c->compulsory);
+  mdl_report_add_count (out, "ram_ops", "count", "RAM operations (operation markers, instructions)",
+                        NULL, c->ram_ops);
+  mdl_report_add_count (out, "cost", "count", "ram_ops + tau * tc_misses", NULL,
+                        c->ram_ops + v->tau * c->misses);
+}
+
+static void
+vat_report (void *state, MdlReport *out)
+{
+  Vat *v = state;
+  VatCounts now;
+  if (v->offline)
+    offline_run (v);
+  counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+  add_counts (v, &now, out);
+  mdl_report_add_real (out, "misses_per_access", "ratio", "tc_misses / accesses", NULL,
+                       now.accesses ? (double) now.misses / (double) now.accesses : NAN);
+  if (v->curve_lru)
+    mdl_vat_curve_lru_misses (v->curve_lru, v->curve_misses);
+  if (v->curve_misses)
+    for (guint32 w = v->depth + 1; w <= v->curve_max; w++)
+      {
+        g_autofree char *name = g_strdup_printf ("tc_misses_w%u", w);
+        g_autofree char *desc = g_strdup_printf ("TC misses with W=%u (one-pass curve)", w);
+        mdl_report_add_count (out, name, "count", desc, NULL, v->curve_misses[w]);
+      }
+  for (guint i = 0; i < v->phases->len; i++)
+    {
+      const VatPhase *p = g_ptr_array_index (v->phases, i);
+      MdlReport *r = mdl_report_new (p->name, mdl_report_spec (out));
+      add_counts (v, &p->total, r);
+      mdl_report_add_phase (out, r);
+    }
+}
+
+const MdlEngineClass mdl_vat_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "vat",
+  .summary = "translation cache of the VAT model: misses under lru, islru, min, ismin, fifo, "
+             "random, levels; every W in one pass",
+  .params = vat_params,
+  .state_size = sizeof (Vat),
+  .init = vat_init,
+  .consume = vat_consume,
+  .marker = vat_marker,
+  .report = vat_report,
+  .finalize = vat_finalize,
+  .flags = MDL_ENGINE_OWN_PHASES,
+};
+
+/* ---- private entry points (vat.h) ------------------------------------------------------------- */
+
+Vat *
+mdl_vat_new (const char *assignments, GError **error)
+{
+  g_auto (GStrv) parts = assignments && *assignments ? g_strsplit (assignments, ",", -1)
+                                                      : g_new0 (char *, 1);
+  MdlParams *params = mdl_params_parse ("vat", vat_params, (const char *const *) parts, error);
+  Vat *v;
+  g_autofree char *normalized = NULL;
+  if (params == NULL)
+    return NULL;
+  v = g_new0 (Vat, 1);
+  v->own_params = params;
+  if (!vat_init (v, params, error))
+    {
+      mdl_vat_free (v);
+      return NULL;
+    }
+  normalized = mdl_params_normalized (params);
+  v->own_spec = g_strdup_printf ("vat:%s", normalized);
+  return v;
+}
+
+void
+mdl_vat_free (Vat *vat)
+{
+  if (vat == NULL)
+    return;
+  vat_finalize (vat);
+  mdl_params_free (vat->own_params);
+  g_free (vat->own_spec);
+  g_free (vat);
+}
+
+gboolean
+mdl_vat_consume (Vat *vat, const MdlEventBatch *batch, GError **error)
+{
+  return vat_consume (vat, batch, error);
+}
+
+gboolean
+mdl_vat_marker (Vat *vat, const MdlMarker *marker, GError **error)
+{
+  return vat_marker (vat, marker, error);
+}
+
+MdlReport *
+mdl_vat_report (Vat *vat)
+{
+  MdlReport *r = mdl_report_new ("vat", vat->own_spec ? vat->own_spec : "vat");
+  vat_report (vat, r);
+  return r;
+}
+
+gboolean
+mdl_vat_pages (Vat *vat, const guint64 *pages, gsize n, GError **error)
+{
+  MdlCpuEvent ev[256];
+  for (gsize i = 0; i < n;)
+    {
+      gsize m = MIN (n - i, G_N_ELEMENTS (ev));
+      MdlEventBatch b = { .cpu = ev, .n_cpu = m };
+      for (gsize j = 0; j < m; j++)
+        ev[j] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 1,
+                                .addr = pages[i + j] << vat->page_shift };
+      if (!vat_consume (vat, &b, error))
+        return FALSE;
+      i += m;
+    }
+  return TRUE;
+}
+
+void
+mdl_vat_set_hook (Vat *vat, VatHook hook, void *data)
+{
+  vat->tc.hook = hook;
+  vat->tc.hook_data = data;
+}
+
+const VatTc *
+mdl_vat_tc (const Vat *vat)
+{
+  return &vat->tc;
+}
+
+guint
+mdl_vat_page_shift (const Vat *vat)
+{
+  return vat->page_shift;
+}
+
+guint
+mdl_vat_depth (const Vat *vat)
+{
+  return vat->depth;
+}
