@@ -3,10 +3,11 @@
 #
 #   models analyze --engine vat:machine=x86-64,policy=lru,curve=1 \
 #                  --engine vat:machine=x86-64,policy=min,curve=1 --format csv prog.lackey \
-#     | docs/models/vat-curve.sh curve.png
+#     | tools/vat-curve.sh curve.png
 #
 # Reads `models analyze --format csv` on standard input; every vat report with curve=1 becomes one
-# line, titled by its policy. Needs gnuplot (`tools/deps.sh gnuplot-nox` installs it on Debian).
+# line, titled by its policy. Needs gnuplot: when it is missing, the deps step installs it
+# (`tools/deps.sh gnuplot-nox`).
 # Writes PNG to $1 (default vat-curve.png); with a second argument `-`, prints the data instead.
 set -eu
 out=${1:-vat-curve.png}
@@ -29,6 +30,7 @@ awk -F, -v names="$names" '
 ' > "$data"
 titles=$(cat "$names")
 if [ "${2:-}" = "-" ]; then cat "$data"; exit 0; fi
+command -v gnuplot >/dev/null 2>&1 || "$(dirname "$0")/deps.sh" gnuplot-nox >&2
 [ -n "$titles" ] || { echo "vat-curve.sh: no vat report on standard input" >&2; exit 1; }
 count=$(echo "$titles" | wc -w)
 gnuplot <<GP
