@@ -792,7 +792,7 @@ test_convert_round_trip (void **state)
   cli_run (&r, "convert", bin, lackey, NULL);
   assert_status (&r, 0, "convert bin lackey");
   assert_string_equal (r.out, "");
-  assert_contains (r.err, "dropped 2 markers", "convert to lackey");
+  assert_contains (r.err, "dropped 2 records", "convert to lackey");
   cli_result_clear (&r);
   cli_run (&r, "convert", "--to", "bin", lackey, back, NULL);
   assert_status (&r, 0, "convert lackey bin");

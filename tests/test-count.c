@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-/* CPU records: sizes 1, 2, 4, 8 twice, 16, 32, 64, and the "other" sizes 3 and 512. */
+/* CPU records: sizes 1, 2, 4, 8 twice, 16, 32, 64, and the "other" sizes 3 and 512; and one
+ * instruction fetch of 5 bytes, which is counted as a fetch only (no read, bytes or size). */
 static const MdlCpuEvent cpu_stream[] = {
   { .kind = MDL_CPU_READ, .size = 1, .addr = 0x1000 },
   { .kind = MDL_CPU_READ, .size = 2, .addr = 0x1002 },
@@ -18,6 +19,7 @@ static const MdlCpuEvent cpu_stream[] = {
   { .kind = MDL_CPU_WRITE, .size = 512, .addr = 0x4000 },
   { .kind = MDL_CPU_OPS, .size = 0, .addr = 5 },
   { .kind = MDL_CPU_MODIFY, .size = 8, .addr = 0x3040 },
+  { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 5, .addr = 0x400000 },
 };
 
 /* Warp instructions, with their active lanes: 4 + 32 + 1 + 2 + 8 + 4 + 32 + 1 = 84. */
@@ -59,6 +61,7 @@ static const struct {
   { "cpu_reads", 5 },
   { "cpu_writes", 3 },
   { "cpu_modifies", 2 },
+  { "cpu_fetches", 1 },
   { "bytes_read", 90 },
   { "bytes_written", 632 },
   { "ram_ops", 15 },
@@ -82,6 +85,7 @@ static const struct {
   { "warp_alu", 1 },
   { "warp_branch", 1 },
   { "warp_bar", 1 },
+  { "warp_jump", 0 },   /* no jump in the stream */
   { "warp_insts", 8 },
   { "warp_lanes", 84 },
   { "markers_launch", 1 },

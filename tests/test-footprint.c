@@ -276,6 +276,26 @@ test_warp_lanes_are_accesses (void **state)
   check_report ("warp lanes", r, 7, 4, 5, hist, 6);
 }
 
+/* Ensure instruction fetches (reads flagged MDL_CPU_FLAG_FETCH) touch nothing: they are RAM
+ * operations, not data accesses. One fetch at page 5 and one read at page 1: one page, one line. */
+static void
+test_fetches_are_not_accesses (void **state)
+{
+  static const MdlCpuEvent ev[] = {
+    { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 4, .addr = 0x5000 },
+    { .kind = MDL_CPU_READ, .size = 8, .addr = 0x1000 },
+  };
+  MdlEventBatch b = { .cpu = ev, .n_cpu = G_N_ELEMENTS (ev) };
+  g_autoptr (MdlEngine) e = footprint_new ("footprint");
+  g_autoptr (MdlReport) r = NULL;
+  (void) state;
+  assert_true (mdl_engine_consume (e, &b, NULL));
+  r = mdl_engine_report (e);
+  assert_int_equal (count_of (r, "page_accesses"), 1);
+  assert_int_equal (count_of (r, "pages"), 1);
+  assert_int_equal (count_of (r, "lines"), 1);
+}
+
 /* Feeds @n_passes sequential passes over pages 0..@n_pages-1 (4 KiB pages, one 8-byte read each),
  * in batches of 1000. */
 static void
@@ -527,6 +547,7 @@ main (void)
     cmocka_unit_test (test_distances_land_in_their_buckets),
     cmocka_unit_test (test_bucket_names),
     cmocka_unit_test (test_warp_lanes_are_accesses),
+    cmocka_unit_test (test_fetches_are_not_accesses),
     cmocka_unit_test (test_distances_survive_renumbering_with_many_pages),
     cmocka_unit_test (test_distances_survive_renumbering_with_two_pages),
     cmocka_unit_test (test_agrees_with_reference_on_random_traces),

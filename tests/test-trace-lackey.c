@@ -218,7 +218,7 @@ test_lackey_detection (void **state)
       else
         assert_mdl_error (error, MDL_ERROR_FORMAT,
                           "cannot detect the format of x.txt (expected a binary trace starting "
-                          "with MDLTRACE or Valgrind Lackey text)");
+                          "with MDLTRACE, Valgrind Lackey text");
       mdl_trace_reader_free (r);
       g_object_unref (in);
     }

@@ -386,6 +386,29 @@ test_straddle_and_repeat (void **state)
 
 /* ---- the thesis's exact results ------------------------------------------------------------- */
 
+/* Ensure instruction fetches (reads flagged MDL_CPU_FLAG_FETCH) are not translated: only the
+ * data read counts as an access, and ops come from the op record alone. */
+static void
+test_fetches_are_not_accesses (void **state)
+{
+  static const MdlCpuEvent ev[] = {
+    { .kind = MDL_CPU_OPS, .addr = 1 },
+    { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 4, .addr = 0x5000 },
+    { .kind = MDL_CPU_READ, .size = 8, .addr = 0x1000 },
+  };
+  MdlEventBatch b = { .cpu = ev, .n_cpu = G_N_ELEMENTS (ev) };
+  GError *error = NULL;
+  g_autoptr (MdlEngine) e = mdl_engine_new ("vat:machine=x86-64,policy=lru,W=8", &error);
+  g_autoptr (MdlReport) r = NULL;
+  (void) state;
+  assert_non_null (e);
+  assert_true (mdl_engine_consume (e, &b, NULL));
+  r = mdl_engine_report (e);
+  assert_int_equal (counter (r, "accesses"), 1);
+  assert_int_equal (counter (r, "ram_ops"), 1);
+  assert_int_equal (counter (r, "tc_misses"), 5); /* a cold path of d+1 = 5 nodes */
+}
+
 /* Ensure a sequential scan from an aligned base misses exactly 1 + sum_{l<d} ceil(n / (P K^l)), the
  * distinct nodes it touches (spec vat §3.2), under every policy that keeps a path; and the rows of
  * the notes' table (spec vat §6.1), including unaligned bases, where the count is the number of
@@ -652,6 +675,7 @@ main (void)
     cmocka_unit_test (test_address_beyond_tree),
     cmocka_unit_test (test_report_counters),
     cmocka_unit_test (test_straddle_and_repeat),
+    cmocka_unit_test (test_fetches_are_not_accesses),
     cmocka_unit_test (test_sequential_scan),
     cmocka_unit_test (test_lemma_2_8),
     cmocka_unit_test (test_invariants_after_every_operation),

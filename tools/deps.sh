@@ -1,8 +1,16 @@
 #!/bin/sh
 # Installs the Debian packages libmodels needs that are missing, and says what it does.
 # Usage: tools/deps.sh [PACKAGE...]   (default: the base set for building and testing)
+#        tools/deps.sh --plot         gnuplot, for the plots of `models experiment vat` and the demo
+#                                     (optional: without it they write the data and the script)
 set -eu
-base="libglib2.0-dev libcmocka-dev pkg-config"
+# valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
+base="libglib2.0-dev libcmocka-dev pkg-config valgrind"
+plot="gnuplot-nox"
+if [ "${1:-}" = "--plot" ]; then
+  shift
+  set -- $plot "$@"
+fi
 wanted="${*:-$base}"
 missing=""
 for p in $wanted; do

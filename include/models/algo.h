@@ -27,12 +27,28 @@ typedef gboolean (*MdlAlgoRun) (const MdlParams *params, guint64 n, guint64 seed
                                 guint64 *checksum, GError **error);
 
 /**
+ * MdlAlgoTimed: runs the native build once, as MdlAlgoRun does, and times the algorithm proper.
+ * Building the input before it (and touching every page it will use, so that no page fault is
+ * timed) and checking the result after it are not part of the measurement.
+ * @params: the algorithm's parameters (borrowed).
+ * @n: problem size in elements.
+ * @seed: input seed; the same (@n, @seed) does the same work as the instrumented run.
+ * @checksum: (out) as for MdlAlgoRun.
+ * @seconds: (out) wall-clock time of the algorithm proper (CLOCK_MONOTONIC).
+ * @error: as for MdlAlgoRun.
+ * Returns: FALSE on error.
+ */
+typedef gboolean (*MdlAlgoTimed) (const MdlParams *params, guint64 n, guint64 seed,
+                                  guint64 *checksum, double *seconds, GError **error);
+
+/**
  * MdlAlgo: one algorithm.
  * @name: family/variant, e.g. "scan/seq".
  * @summary: one line.
  * @params: its parameters (may be an empty table).
  * @run: the instrumented entry point.
  * @run_native: the native entry point.
+ * @run_timed: the native entry point that times the algorithm proper (NULL: not available).
  */
 typedef struct {
   const char *name;
@@ -40,6 +56,7 @@ typedef struct {
   const MdlParamSpec *params;
   MdlAlgoRun run;
   MdlAlgoRun run_native;
+  MdlAlgoTimed run_timed;
 } MdlAlgo;
 
 /**

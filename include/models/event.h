@@ -40,9 +40,19 @@ typedef enum {
 #define MDL_CPU_N_KINDS 4
 
 /**
+ * MDL_CPU_FLAG_FETCH: flag of an MDL_CPU_READ record that is an instruction fetch of `size` bytes
+ * at `addr` (the instruction's address and length), not a data load. Only a reader asked to keep
+ * fetches produces them (mdl_trace_reader_set_fetches()), and it still counts each instruction as
+ * a RAM operation in MDL_CPU_OPS records, so op counts do not change. The hardware engines send
+ * fetches to an instruction cache or skip them; an engine that does not look at @flags sees them
+ * as reads. Trace files do not store them.
+ */
+#define MDL_CPU_FLAG_FETCH 0x01
+
+/**
  * MdlCpuEvent: one CPU access (or operation count), little-endian on disk.
  * @kind: an MdlCpuKind.
- * @flags: reserved, always 0.
+ * @flags: 0, or MDL_CPU_FLAG_FETCH on a read.
  * @size: bytes accessed (1..65535); 0 for MDL_CPU_OPS.
  * @thread: the thread that issued it (0 for single-threaded sources).
  * @site: the site (source line or phase) that issued it; 0 means none. Names of sites travel as
@@ -61,7 +71,9 @@ typedef struct {
 _Static_assert (sizeof (MdlCpuEvent) == 16, "MdlCpuEvent is a 16-byte trace record");
 
 /** MdlWarpOp: what a warp instruction does. BARRIER is the warp's arrival at a block barrier;
- * the barrier itself (all warps of the block) is the MDL_MARK_BARRIER marker. */
+ * the barrier itself (all warps of the block) is the MDL_MARK_BARRIER marker. JUMP is an
+ * unconditional branch (the jump over the else side that nvcc emits after the if side of an
+ * if/else): a machine branch instruction with no condition, so it has no taken mask. */
 typedef enum {
   MDL_WARP_LOAD = 0,
   MDL_WARP_STORE,
@@ -69,9 +81,10 @@ typedef enum {
   MDL_WARP_ALU,
   MDL_WARP_BRANCH,
   MDL_WARP_BARRIER,
+  MDL_WARP_JUMP,
 } MdlWarpOp;
 
-#define MDL_WARP_N_OPS 6
+#define MDL_WARP_N_OPS 7
 
 /** MdlSpace: the memory space of a warp memory instruction; MDL_SPACE_NONE for the others. */
 typedef enum {
@@ -236,7 +249,7 @@ typedef struct {
 
 /** mdl_cpu_kind_name: "read", "write", "modify" or "ops"; NULL for an invalid kind. */
 MDL_API const char *mdl_cpu_kind_name (guint kind);
-/** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch" or "bar"; NULL for an invalid op. */
+/** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch", "bar" or "jump"; NULL for an invalid op. */
 MDL_API const char *mdl_warp_op_name (guint op);
 /** mdl_space_name: "none", "global", "shared" or "local"; NULL for an invalid space. */
 MDL_API const char *mdl_space_name (guint space);

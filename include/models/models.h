@@ -13,5 +13,6 @@
 #include <models/pipeline.h>
 #include <models/trace.h>
 #include <models/algo.h>
+#include <models/simt.h>
 
 #endif

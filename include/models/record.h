@@ -61,6 +61,14 @@ MDL_API gboolean mdl_recorder_finish (MdlRecorder *rec, GError **error);
  * failure included (merged op counts count once). */
 MDL_API guint64 mdl_recorder_n_events (const MdlRecorder *rec);
 
+/**
+ * mdl_recorder_sink: flushes the pending events and returns the sink the recorder delivers to, so
+ * that a producer of other events (the SIMT layer's warp instructions) can write into the same
+ * stream. The caller flushes its own events before the recorder's next ones.
+ * Returns: a copy of the sink given to mdl_recorder_new().
+ */
+MDL_API MdlSink mdl_recorder_sink (MdlRecorder *rec);
+
 /** mdl_recorder_marker: flushes pending events, then delivers @marker (borrowed for the call). */
 MDL_API void mdl_recorder_marker (MdlRecorder *rec, const MdlMarker *marker);
 

@@ -6,6 +6,12 @@
  *              markers, an end record with the record count);
  *  - "lackey": Valgrind Lackey text (`valgrind --tool=lackey --trace-mem=yes`); instruction lines
  *              become RAM operation counts, not accesses.
+ *  - "din":    Dinero IV text, classic ("LABEL ADDRESS") or extended ("TYPE ADDRESS SIZE");
+ *              instruction fetches become operation counts, as Lackey's do. Written as extended.
+ *  - "warp":   warp text: one GPU warp instruction or launch/barrier/sync marker per line
+ *              (`B W ld global 4 MASK ADDR...`); no CPU events.
+ *  - "raw":    an array of little-endian 64-bit addresses, each a 1-byte read; read only, and
+ *              never detected (it has no magic): ask for it by name.
  * Any format may be gzip-compressed; readers detect compression and format from the first bytes,
  * writers compress when the path ends in ".gz". Readers validate every record and report the
  * record number and byte offset (binary) or the line number (text) of the first bad one. */
@@ -24,9 +30,13 @@ typedef enum {
   MDL_TRACE_AUTO = 0,
   MDL_TRACE_BIN,
   MDL_TRACE_LACKEY,
+  MDL_TRACE_DIN,
+  MDL_TRACE_RAW,
+  MDL_TRACE_WARP,
 } MdlTraceFormat;
 
-/** mdl_trace_format_name: "auto", "bin" or "lackey"; NULL for an invalid value. */
+/** mdl_trace_format_name: "auto", "bin", "lackey", "din", "raw" or "warp"; NULL for an invalid
+ * value. */
 MDL_API const char *mdl_trace_format_name (MdlTraceFormat format);
 
 /**
@@ -93,6 +103,15 @@ MDL_API GHashTable *mdl_trace_reader_meta (const MdlTraceReader *reader);
 MDL_API gboolean mdl_trace_reader_pump (MdlTraceReader *reader, const MdlSink *sink,
                                         guint64 max_records, gboolean *done, GError **error);
 
+/**
+ * mdl_trace_reader_set_fetches: keeps instruction fetches (Lackey "I" lines, din fetch records) as
+ * read records flagged MDL_CPU_FLAG_FETCH, besides the operation counts they always make, so that
+ * an instruction cache or Cachegrind's unified last level can see them. Formats without
+ * instruction addresses ignore it. Call it before the first mdl_trace_reader_pump().
+ * Cost: one more 16-byte record per instruction.
+ */
+MDL_API void mdl_trace_reader_set_fetches (MdlTraceReader *reader, gboolean keep);
+
 /** mdl_trace_reader_n_records: records read so far (CPU, warp and marker records). */
 MDL_API guint64 mdl_trace_reader_n_records (const MdlTraceReader *reader);
 
@@ -109,7 +128,8 @@ typedef struct MdlTraceWriter MdlTraceWriter;
 /**
  * mdl_trace_writer_open: creates a trace file.
  * @path: a file name, or "-" for standard output; a name ending in ".gz" is gzip-compressed.
- * @format: MDL_TRACE_BIN or MDL_TRACE_LACKEY (MDL_TRACE_AUTO: from the name, ".lackey" or
+ * @format: MDL_TRACE_BIN, MDL_TRACE_LACKEY or MDL_TRACE_DIN (MDL_TRACE_AUTO: from the name,
+ *   ".din" or ".din.gz" for din, ".lackey" or
  *   ".lackey.gz" for Lackey, binary otherwise).
  * @error: MDL_ERROR_IO.
  * Returns: (transfer full) the writer, or NULL.
@@ -121,7 +141,7 @@ MDL_API MdlTraceWriter *mdl_trace_writer_open (const char *path, MdlTraceFormat 
  * mdl_trace_writer_new: writes a trace to a stream.
  * @stream: (transfer none) the stream; the writer takes its own reference.
  * @name: the name used in error messages.
- * @format: MDL_TRACE_BIN or MDL_TRACE_LACKEY.
+ * @format: MDL_TRACE_BIN, MDL_TRACE_LACKEY or MDL_TRACE_DIN.
  * @gzip: compress the output.
  * Closing the writer closes @stream (after writing the gzip trailer, if any).
  * Returns: (transfer full) the writer.
@@ -148,8 +168,9 @@ MDL_API MdlSink mdl_trace_writer_sink (MdlTraceWriter *writer);
 MDL_API guint64 mdl_trace_writer_n_records (const MdlTraceWriter *writer);
 
 /**
- * mdl_trace_writer_n_dropped: markers that the format cannot carry and that were therefore left
- * out (Lackey text has no markers); 0 for the binary format. A caller warns when it is not 0.
+ * mdl_trace_writer_n_dropped: records that the format cannot carry and that were therefore left
+ * out: markers (Lackey and din text have none) and, for din, operation counts; 0 for the binary
+ * format. A caller warns when it is not 0.
  */
 MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);
 

@@ -3,6 +3,7 @@
 #include <models/error.h>
 
 #include "algos/cpu/cpu-algo.h"
+#include "algos/simt/simt-algo.h"
 #include "traces/names.h"
 
 #include <string.h>
@@ -11,9 +12,10 @@ static const MdlParamSpec no_params[] = { { .key = NULL } };
 
 static const MdlAlgo algos[] = {
   { "scan/seq", "sequential scan: sum of A[i], 8-byte elements", no_params,
-    mdl_algo_scan_seq_run, mdl_algo_scan_seq_native },
+    mdl_algo_scan_seq_run, mdl_algo_scan_seq_native, NULL },
   { "scan/random", "random scan: sum of A[pi(i)] for a random permutation pi", no_params,
-    mdl_algo_scan_random_run, mdl_algo_scan_random_native },
+    mdl_algo_scan_random_run, mdl_algo_scan_random_native, NULL },
+  MDL_SIMT_ALGO_ROWS,
 };
 
 const MdlAlgo *

@@ -38,6 +38,8 @@ extern const MdlCliCommand mdl_cli_cmd_analyze;
 extern const MdlCliCommand mdl_cli_cmd_run;
 extern const MdlCliCommand mdl_cli_cmd_convert;
 extern const MdlCliCommand mdl_cli_cmd_demo;
+extern const MdlCliCommand mdl_cli_cmd_measure;
+extern const MdlCliCommand mdl_cli_cmd_trace;
 
 /* ---- options and errors (main.c) ---- */
 

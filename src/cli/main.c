@@ -15,6 +15,8 @@ static const MdlCliCommand *const commands[] = {
   &mdl_cli_cmd_analyze,
   &mdl_cli_cmd_run,
   &mdl_cli_cmd_convert,
+  &mdl_cli_cmd_measure,
+  &mdl_cli_cmd_trace,
 };
 
 static const MdlCliCommand *

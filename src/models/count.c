@@ -13,6 +13,7 @@ typedef struct {
   guint64 bytes[MDL_CPU_N_KINDS];     /* bytes by kind (ops: the operation count) */
   guint64 sizes[N_SIZE_BUCKETS];      /* accesses by size bucket */
   guint64 warp[MDL_WARP_N_OPS][MDL_SPACE_N];
+  guint64 fetches;                    /* reads flagged MDL_CPU_FLAG_FETCH (not data accesses) */
   guint64 lanes;                      /* active lanes summed over warp instructions */
   guint64 markers[MDL_MARK_N_KINDS];
 } Count;
@@ -40,6 +41,11 @@ count_consume (void *state, const MdlEventBatch *b, GError **error)
   for (gsize i = 0; i < b->n_cpu; i++)
     {
       const MdlCpuEvent *e = &b->cpu[i];
+      if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
+        {
+          c->fetches++;
+          continue;
+        }
       c->cpu[e->kind]++;
       if (e->kind == MDL_CPU_OPS)
         c->bytes[MDL_CPU_OPS] += e->addr;
@@ -78,6 +84,9 @@ count_report (void *state, MdlReport *out)
   mdl_report_add_count (out, "cpu_writes", "count", "CPU write records", NULL, c->cpu[MDL_CPU_WRITE]);
   mdl_report_add_count (out, "cpu_modifies", "count", "CPU read-modify-write records", NULL,
                         c->cpu[MDL_CPU_MODIFY]);
+  mdl_report_add_count (out, "cpu_fetches", "count",
+                        "instruction fetches (kept by a reader asked for them; not data reads)", NULL,
+                        c->fetches);
   mdl_report_add_count (out, "bytes_read", "bytes", "bytes read (modifies included)", NULL,
                         c->bytes[MDL_CPU_READ] + c->bytes[MDL_CPU_MODIFY]);
   mdl_report_add_count (out, "bytes_written", "bytes", "bytes written (modifies included)", NULL,

@@ -7,6 +7,12 @@
 extern const MdlEngineClass mdl_count_class;
 extern const MdlEngineClass mdl_footprint_class;
 extern const MdlEngineClass mdl_vat_class;
+extern const MdlEngineClass mdl_em_class;
+extern const MdlEngineClass mdl_cache_class;
+extern const MdlEngineClass mdl_tlb_class;
+extern const MdlEngineClass mdl_coalesce_class;
+extern const MdlEngineClass mdl_banks_class;
+extern const MdlEngineClass mdl_divergence_class;
 
 /* Checks a class as mdl_engine_register() does (ABI, methods, name, parameter table). */
 gboolean mdl_engine_class_check (const MdlEngineClass *klass, GError **error);

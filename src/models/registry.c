@@ -13,6 +13,12 @@ static const MdlEngineClass *const builtin_classes[] = {
   &mdl_count_class,
   &mdl_footprint_class,
   &mdl_vat_class,
+  &mdl_em_class,
+  &mdl_cache_class,
+  &mdl_tlb_class,
+  &mdl_coalesce_class,
+  &mdl_banks_class,
+  &mdl_divergence_class,
 };
 
 static GMutex user_lock;

@@ -4,7 +4,7 @@
 #include <models/event.h>
 
 static const char *const cpu_kind_names[] = { "read", "write", "modify", "ops" };
-static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar" };
+static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar", "jump" };
 static const char *const space_names[] = { "none", "global", "shared", "local" };
 static const char *const marker_kind_names[] = { "launch", "barrier", "sync",
                                                  "phase-begin", "phase-end", "site" };

@@ -3,8 +3,10 @@
  * "I  addr,size" is one executed instruction: a RAM operation, not a data access, so a run of them
  * becomes one MDL_CPU_OPS record counting the run (this keeps a Lackey trace about half as many
  * records as lines). " L", " S" and " M" become read, write and modify records; thread and site are
- * 0, as Lackey has neither. Valgrind's own lines ("==pid== ...", also "--pid--" and "**pid**") and
- * empty lines are skipped and counted. Everything else is an error naming the line.
+ * 0, as Lackey has neither. With fetches kept (mdl_trace_reader_set_fetches) every "I" line also
+ * becomes a read flagged MDL_CPU_FLAG_FETCH, after the op count of its run. Valgrind's own lines
+ * ("==pid== ...", also "--pid--" and "**pid**") and empty lines are skipped and counted. Everything
+ * else is an error naming the line.
  *
  * Lines are parsed by hand out of the reader's big buffer: a table lookup per hex digit and no
  * sscanf, since a Lackey trace of a short run already has hundreds of millions of lines. */
@@ -18,7 +20,8 @@
 typedef struct {
   MdlCpuEvent *out;         /* the pending batch */
   gsize n_out;
-  gboolean ops_open;        /* out[n_out - 1] is an op count that further I lines extend */
+  gsize ops_at;             /* index in out of the op count that further I lines extend, or
+                               G_MAXSIZE */
   guint64 line;             /* number of the last line parsed */
 } LackeyReader;
 
@@ -117,7 +120,7 @@ deliver (MdlTraceReader *r, LackeyReader *k, const MdlSink *sink, GError **error
     return TRUE;
   r->n_records += k->n_out;
   k->n_out = 0;
-  k->ops_open = FALSE;
+  k->ops_at = G_MAXSIZE;
   return sink->batch (sink->data, &batch, error);
 }
 
@@ -179,9 +182,34 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
           why = parse_fields (s, len, TRUE, &addr, &size, why_buf, sizeof why_buf);
           if (why)
             return line_error (r, error, s, len, why);
-          if (k->ops_open)
+          if (r->fetches)
             {
-              k->out[k->n_out - 1].addr++;
+              /* The fetch, and the op count of its run opened first if there is none. */
+              guint need = 1 + (k->ops_at == G_MAXSIZE);
+              if (created + need > budget && created > 0)
+                {
+                  k->line--;
+                  break;
+                }
+              if (k->n_out + need > OUT_BATCH && !deliver (r, k, sink, error))
+                return FALSE;
+              if (k->ops_at == G_MAXSIZE)
+                {
+                  k->ops_at = k->n_out;
+                  k->out[k->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_OPS };
+                }
+              k->out[k->ops_at].addr++;
+              k->out[k->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_READ,
+                                                   .flags = MDL_CPU_FLAG_FETCH,
+                                                   .size = (guint16) CLAMP (size, 1, G_MAXUINT16),
+                                                   .addr = addr };
+              created += need;
+              r->pos += consumed;
+              continue;
+            }
+          if (k->ops_at != G_MAXSIZE)
+            {
+              k->out[k->ops_at].addr++;
               r->pos += consumed;
               continue;
             }
@@ -209,7 +237,7 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
       if (k->n_out == OUT_BATCH && !deliver (r, k, sink, error))
         return FALSE;
       k->out[k->n_out++] = (MdlCpuEvent) { .kind = kind, .size = (guint16) size, .addr = addr };
-      k->ops_open = kind == MDL_CPU_OPS;
+      k->ops_at = kind == MDL_CPU_OPS ? k->n_out - 1 : G_MAXSIZE;
       created++;
       r->pos += consumed;
     }
@@ -222,6 +250,7 @@ lackey_start (MdlTraceReader *r, GError **error)
   LackeyReader *k = g_new0 (LackeyReader, 1);
   (void) error;
   k->out = g_new (MdlCpuEvent, OUT_BATCH);
+  k->ops_at = G_MAXSIZE;
   r->priv = k;
   return TRUE;
 }

@@ -206,8 +206,7 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
   MdlTraceFormat detected;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
-  g_return_val_if_fail (format == MDL_TRACE_AUTO || format == MDL_TRACE_BIN
-                          || format == MDL_TRACE_LACKEY, NULL);
+  g_return_val_if_fail (format >= MDL_TRACE_AUTO && format <= MDL_TRACE_WARP, NULL);
   r = g_new0 (MdlTraceReader, 1);
   r->name = g_strdup (name ? name : "<stream>");
   r->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -225,14 +224,18 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
                    "cannot detect the format of %s (expected a binary trace starting with "
-                   "MDLTRACE or Valgrind Lackey text)%s", r->name,
+                   "MDLTRACE, Valgrind Lackey text, Dinero din text or warp text; raw address "
+                   "arrays need the format raw named)%s", r->name,
                    r->len == 0 ? ": it is empty" : "");
       mdl_trace_reader_free (r);
       return NULL;
     }
   r->format = detected;
   r->klass = detected == MDL_TRACE_BIN ? &mdl_trace_reader_bin_class
-                                       : &mdl_trace_reader_lackey_class;
+             : detected == MDL_TRACE_DIN ? &mdl_trace_reader_din_class
+             : detected == MDL_TRACE_RAW ? &mdl_trace_reader_raw_class
+             : detected == MDL_TRACE_WARP ? &mdl_trace_reader_warp_class
+                                         : &mdl_trace_reader_lackey_class;
   if (!r->klass->start (r, error))
     {
       mdl_trace_reader_free (r);
@@ -328,6 +331,13 @@ mdl_trace_reader_pump (MdlTraceReader *r, const MdlSink *sink, guint64 max_recor
     }
   *done = r->done;
   return TRUE;
+}
+
+void
+mdl_trace_reader_set_fetches (MdlTraceReader *r, gboolean keep)
+{
+  g_return_if_fail (r != NULL);
+  r->fetches = keep;
 }
 
 guint64

@@ -103,3 +103,12 @@ mdl_recorder_phase_end (MdlRecorder *rec, const char *name)
 {
   phase (rec, MDL_MARK_PHASE_END, name);
 }
+
+MdlSink
+mdl_recorder_sink (MdlRecorder *rec)
+{
+  Recorder *r = (Recorder *) rec;
+  g_return_val_if_fail (rec != NULL, (MdlSink) { 0 });
+  mdl_recorder_flush (rec);
+  return r->sink;
+}

@@ -167,6 +167,7 @@ struct MdlTraceReader {
   gboolean eof;             /* the stream has no more bytes beyond buf[len] */
   gboolean done;            /* the trace ended and was verified */
   gboolean failed;
+  gboolean fetches;         /* keep instruction fetches as flagged reads (set_fetches) */
   void *priv;               /* the format's state */
 };
 
@@ -182,6 +183,9 @@ struct MdlTraceReaderClass {
 
 extern const MdlTraceReaderClass mdl_trace_reader_bin_class;
 extern const MdlTraceReaderClass mdl_trace_reader_lackey_class;
+extern const MdlTraceReaderClass mdl_trace_reader_din_class;
+extern const MdlTraceReaderClass mdl_trace_reader_raw_class;
+extern const MdlTraceReaderClass mdl_trace_reader_warp_class;
 
 /* Makes at least @need (<= MDL_TRACE_BUF_BYTES) bytes available at buf + pos unless the stream ends
  * first; moves the unread bytes to the front of the buffer, so pointers into it die. Sets
@@ -211,6 +215,7 @@ struct MdlTraceWriter {
   guint64 n_dropped;
   GPtrArray *meta;          /* key, value, key, value... in the order first set */
   MdlTraceCheck check;
+  guint32 latest_launch;    /* warp text: the id of the latest launch marker (0 before any) */
 };
 
 /* One output format. */
@@ -223,6 +228,8 @@ struct MdlTraceWriterClass {
 
 extern const MdlTraceWriterClass mdl_trace_writer_bin_class;
 extern const MdlTraceWriterClass mdl_trace_writer_lackey_class;
+extern const MdlTraceWriterClass mdl_trace_writer_din_class;
+extern const MdlTraceWriterClass mdl_trace_writer_warp_class;
 
 /* Writes the pending bytes to the stream, and grows the buffer towards MDL_TRACE_CHUNK_BYTES.
  * Sets MDL_ERROR_IO. */

@@ -72,9 +72,13 @@ mdl_trace_writer_new (GOutputStream *stream, const char *name, MdlTraceFormat fo
   MdlTraceWriter *w;
 
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), NULL);
-  g_return_val_if_fail (format == MDL_TRACE_BIN || format == MDL_TRACE_LACKEY, NULL);
+  g_return_val_if_fail (format == MDL_TRACE_BIN || format == MDL_TRACE_LACKEY
+                          || format == MDL_TRACE_DIN || format == MDL_TRACE_WARP, NULL);
   w = g_new0 (MdlTraceWriter, 1);
-  w->klass = format == MDL_TRACE_BIN ? &mdl_trace_writer_bin_class : &mdl_trace_writer_lackey_class;
+  w->klass = format == MDL_TRACE_BIN ? &mdl_trace_writer_bin_class
+             : format == MDL_TRACE_DIN ? &mdl_trace_writer_din_class
+             : format == MDL_TRACE_WARP ? &mdl_trace_writer_warp_class
+                                       : &mdl_trace_writer_lackey_class;
   w->stream = g_object_ref (stream);
   w->name = g_strdup (name ? name : "<stream>");
   w->format = format;
@@ -116,6 +120,8 @@ mdl_trace_writer_open (const char *path, MdlTraceFormat format, GError **error)
   gzip = ends_with (path, ".gz");
   if (format == MDL_TRACE_AUTO)
     format = ends_with (path, ".lackey") || ends_with (path, ".lackey.gz") ? MDL_TRACE_LACKEY
+             : ends_with (path, ".din") || ends_with (path, ".din.gz")     ? MDL_TRACE_DIN
+             : ends_with (path, ".warp") || ends_with (path, ".warp.gz")   ? MDL_TRACE_WARP
                                                                           : MDL_TRACE_BIN;
   if (strcmp (path, "-") == 0)
     stream = g_unix_output_stream_new (1, FALSE);

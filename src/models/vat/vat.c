@@ -334,7 +334,8 @@ vat_consume (void *state, const MdlEventBatch *b, GError **error)
       v->records++;
       if (e->kind == MDL_CPU_OPS)
         v->ram_ops += e->addr;
-      else if (e->kind <= MDL_CPU_MODIFY
+      /* Instruction fetches are RAM operations, already counted in the op records, not accesses. */
+      else if (e->kind <= MDL_CPU_MODIFY && !(e->flags & MDL_CPU_FLAG_FETCH)
                && !access_bytes (v, kind_names[e->kind], e->addr, e->size, error))
         return FALSE;
     }

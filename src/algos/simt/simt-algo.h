@@ -1,0 +1,55 @@
+/* Private: the SIMT micro-kernels (src/algos/simt/micro.c), the twins of src/algos/cuda/kernels.cuh.
+ * Each algorithm has one build: its instrumented entry point runs the kernels on a simulated GPU
+ * that delivers warp events to the recorder's sink, the native one runs them with no sink. Both
+ * compute the result, check it against a CPU reference and return the same checksum. */
+#ifndef MDL_SIMT_ALGO_H
+#define MDL_SIMT_ALGO_H
+
+#include <models/algo.h>
+#include <models/error.h>
+#include <models/simt.h>
+
+#define MDL_SIMT_ALGO_DECLARE(name)                                                                \
+  gboolean mdl_algo_gpu_##name##_run (const MdlParams *, guint64, guint64, MdlRecorder *,          \
+                                      guint64 *, GError **);                                       \
+  gboolean mdl_algo_gpu_##name##_native (const MdlParams *, guint64, guint64, MdlRecorder *,       \
+                                         guint64 *, GError **)
+
+MDL_SIMT_ALGO_DECLARE (global_stride);
+MDL_SIMT_ALGO_DECLARE (global_atomic);
+MDL_SIMT_ALGO_DECLARE (shared_stride);
+MDL_SIMT_ALGO_DECLARE (shared_gather);
+MDL_SIMT_ALGO_DECLARE (transpose);
+MDL_SIMT_ALGO_DECLARE (reduce);
+MDL_SIMT_ALGO_DECLARE (branch);
+
+/* Their parameter tables (rows of src/algos/algos.c). */
+extern const MdlParamSpec mdl_gpu_global_stride_params[];
+extern const MdlParamSpec mdl_gpu_global_atomic_params[];
+extern const MdlParamSpec mdl_gpu_shared_stride_params[];
+extern const MdlParamSpec mdl_gpu_shared_gather_params[];
+extern const MdlParamSpec mdl_gpu_transpose_params[];
+extern const MdlParamSpec mdl_gpu_reduce_params[];
+extern const MdlParamSpec mdl_gpu_branch_params[];
+
+/* The table rows, for src/algos/algos.c. */
+#define MDL_SIMT_ALGO_ROWS                                                                         \
+  { "gpu/global-stride", "SIMT: lane i loads (op=ld) or stores (op=st) element first + i*stride "  \
+    "of width bytes", mdl_gpu_global_stride_params, mdl_algo_gpu_global_stride_run,                 \
+    mdl_algo_gpu_global_stride_native, NULL },                                                     \
+  { "gpu/global-atomic", "SIMT: lane i adds atomically into word i*stride", mdl_gpu_global_atomic_params, \
+    mdl_algo_gpu_global_atomic_run, mdl_algo_gpu_global_atomic_native, NULL },                     \
+  { "gpu/shared-stride", "SIMT: one warp per block loads or stores shared element lane*stride",    \
+    mdl_gpu_shared_stride_params, mdl_algo_gpu_shared_stride_run, mdl_algo_gpu_shared_stride_native, \
+    NULL },                                                                                        \
+  { "gpu/shared-gather", "SIMT: lane l loads shared element idx[l] (broadcasts, bank probes)",      \
+    mdl_gpu_shared_gather_params, mdl_algo_gpu_shared_gather_run, mdl_algo_gpu_shared_gather_native, \
+    NULL },                                                                                        \
+  { "gpu/transpose", "SIMT: N x N transpose, naive or through a (padded) shared tile",             \
+    mdl_gpu_transpose_params, mdl_algo_gpu_transpose_run, mdl_algo_gpu_transpose_native, NULL },   \
+  { "gpu/reduce", "SIMT: block sums by a shared-memory tree, interleaved or sequential addressing", \
+    mdl_gpu_reduce_params, mdl_algo_gpu_reduce_run, mdl_algo_gpu_reduce_native, NULL },            \
+  { "gpu/branch", "SIMT: divergent, nested, uniform branches and a divergent loop",                \
+    mdl_gpu_branch_params, mdl_algo_gpu_branch_run, mdl_algo_gpu_branch_native, NULL }
+
+#endif

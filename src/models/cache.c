@@ -1,0 +1,785 @@
+/* The `cache` engine: one or more set-associative data cache levels, optionally a level-1
+ * instruction cache, counting references and misses per level by kind and, on request, classifying
+ * each miss as compulsory, capacity or conflict (Hill's three Cs).
+ *
+ * Semantics (docs/models/memory.md has the rules and the examples):
+ *  - An access touches every line its bytes overlap; each line is one reference at level 1. A
+ *    miss at a level is one reference at the next, for the line of the next level's size.
+ *  - A modify is a read, then a write of the same bytes (the write always hits after the read).
+ *  - write_allocate=1 fills the line on a write miss; 0 sends the write on without filling.
+ *  - inclusion=nine keeps the levels independent (non-inclusive, non-exclusive, as Cachegrind);
+ *    inclusive makes an eviction from a level >= 2 remove the line from every level above.
+ *  - Fetch records (MDL_CPU_FLAG_FETCH) go to the instruction cache, whose misses go to level 2;
+ *    without icache= they are ignored and counted.
+ *  - cachegrind=1 counts as Cachegrind's cg_sim does: an access is one reference that misses when
+ *    any of its (at most two) lines misses, and then the whole access goes on to the next level;
+ *    sizes are clipped to the smallest line size; a modify is a single read.
+ * Classification runs a fully associative LRU of the same size beside each level, fed the same
+ * references: a miss is compulsory when the line was never referenced at that level, capacity when
+ * that LRU misses too, conflict otherwise. */
+#include <models/error.h>
+#include <models/machine.h>
+
+#include "models/engines.h"
+#include "models/cache/falru.h"
+#include "models/cache/sets.h"
+
+#include <string.h>
+
+#define MAX_DATA_LEVELS 4
+#define NO_LEVEL G_MAXUINT
+
+/* The kinds of reference a level counts. */
+enum { REF_READ = 0, REF_WRITE = 1, REF_FETCH = 2, N_REF_KINDS };
+
+typedef struct {
+  CacheSets sets;
+  MdlFalru shadow;            /* classify: the fully associative LRU of the same size */
+  guint64 last_line;          /* resident line of the previous reference, for the fast path */
+  guint64 refs[N_REF_KINDS];
+  guint64 misses[N_REF_KINDS];
+  guint64 evictions;
+  guint64 compulsory;
+  guint64 capacity;
+  guint64 conflict;
+  guint64 back_invalidations; /* lines removed here because a lower level evicted them */
+  guint64 size_bytes;
+  guint64 n_sets;
+  guint assoc;
+  guint line_shift;
+  guint next;                 /* the level misses go to, NO_LEVEL for memory */
+  gboolean is_icache;
+  char name[4];               /* "l1".."l4", "i1" */
+} Level;
+
+typedef struct {
+  Level *levels;              /* data levels 0..n_data-1, then the instruction cache if any */
+  guint64 accesses;           /* data access records (a modify is one) */
+  guint64 fetches;            /* fetch records */
+  guint64 fetches_ignored;    /* fetch records with no instruction cache */
+  guint n_data;
+  guint n_levels;
+  guint icache;               /* index of the instruction cache, NO_LEVEL when none */
+  guint clip_bytes;           /* cachegrind: the smallest line size */
+  gboolean cachegrind;
+  gboolean write_allocate;
+  gboolean inclusive;
+  gboolean classify;
+} Cache;
+
+static const MdlParamSpec cache_params[] = {
+  { "size", MDL_PARAM_UINT, "32768", "l1d_bytes", 4, G_GUINT64_CONSTANT (1) << 40, NULL, 0,
+    "level-1 size in bytes" },
+  { "assoc", MDL_PARAM_UINT, "8", "l1d_assoc", 0, 1u << 20, NULL, 0,
+    "level-1 ways per set; 0: fully associative" },
+  { "line", MDL_PARAM_UINT, "64", "line_bytes", 4, 1u << 20, NULL, MDL_PARAM_POW2,
+    "line size in bytes" },
+  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, CACHE_POLICY_CHOICES, 0,
+    "replacement policy of every level (levels= may name one per level)" },
+  { "seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0, "seed of policy random" },
+  { "depth", MDL_PARAM_UINT, "1", NULL, 1, 3, NULL, 0,
+    "data levels; levels 2 and 3 come from the machine preset's l2_* and l3_* keys" },
+  { "levels", MDL_PARAM_STRING, "", NULL, 0, 0, NULL, 0,
+    "all data levels as SIZE:ASSOC:LINE[:POLICY] joined by '/', e.g. 32k:8:64/1M:16:64 "
+    "(instead of size, assoc, line, depth)" },
+  { "icache", MDL_PARAM_STRING, "", NULL, 0, 0, NULL, 0,
+    "a level-1 instruction cache SIZE:ASSOC:LINE[:POLICY] for fetch records (empty: ignore them)" },
+  { "write_allocate", MDL_PARAM_BOOL, "1", NULL, 0, 0, NULL, 0,
+    "a write miss fills the line (0: the write goes on to the next level only)" },
+  { "inclusion", MDL_PARAM_CHOICE, "nine", NULL, 0, 0, "nine|inclusive", 0,
+    "nine: levels independent; inclusive: evicting from level >= 2 removes the line above" },
+  { "classify", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "classify misses as compulsory, capacity and conflict (a fully associative LRU per level)" },
+  { "cachegrind", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "count as Cachegrind: an access is one reference, missing if any of its lines misses; sizes "
+    "clipped to the smallest line; a modify is one read" },
+  { NULL }
+};
+
+/* ---- configuration --------------------------------------------------------------------------- */
+
+typedef struct {
+  guint64 size;
+  guint64 assoc;   /* 0: fully associative */
+  guint64 line;
+  const CachePolicy *policy;
+} LevelConfig;
+
+/* Parses one field of a compact level through the library's parameter parser, so that "32k" reads
+ * as it does in size=32k. */
+static gboolean
+parse_field (const char *what, const char *key, const char *text, guint64 min, guint64 max,
+             guint flags, guint64 *out, GError **error)
+{
+  const MdlParamSpec table[] = {
+    { key, MDL_PARAM_UINT, NULL, NULL, min, max, NULL, flags, "a size such as 64, 32k or 1M" },
+    { NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL }
+  };
+  g_autofree char *assignment = g_strdup_printf ("%s=%s", key, text);
+  const char *const assignments[] = { assignment, NULL };
+  g_autoptr (MdlParams) p = mdl_params_parse (what, table, assignments, error);
+  if (p == NULL)
+    return FALSE;
+  *out = mdl_params_uint (p, key);
+  return TRUE;
+}
+
+/* Parses "SIZE:ASSOC:LINE[:POLICY]"; @what names it in messages ("cache: levels, level 2"). */
+static gboolean
+parse_level (const char *what, const char *text, const CachePolicy *policy, LevelConfig *out,
+             GError **error)
+{
+  g_auto (GStrv) f = g_strsplit (text, ":", -1);
+  guint n = g_strv_length (f);
+  if (n < 3 || n > 4)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: expected SIZE:ASSOC:LINE[:POLICY] "
+                   "(e.g. 32k:8:64 or 1M:16:64:plru), got \"%s\"", what, text);
+      return FALSE;
+    }
+  out->policy = policy;
+  if (!parse_field (what, "size", f[0], 4, G_GUINT64_CONSTANT (1) << 40, 0, &out->size, error))
+    return FALSE;
+  if (strcmp (f[1], "full") == 0)
+    out->assoc = 0;
+  else if (!parse_field (what, "assoc", f[1], 0, 1u << 20, 0, &out->assoc, error))
+    return FALSE;
+  if (!parse_field (what, "line", f[2], 4, 1u << 20, MDL_PARAM_POW2, &out->line, error))
+    return FALSE;
+  if (n == 4)
+    {
+      out->policy = NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (mdl_cache_policies); i++)
+        if (strcmp (mdl_cache_policies[i]->name, f[3]) == 0)
+          out->policy = mdl_cache_policies[i];
+      if (out->policy == NULL)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: unknown policy \"%s\" (valid: %s)",
+                       what, f[3], CACHE_POLICY_CHOICES);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The associativity nearest to @assoc that gives a power-of-two number of sets, or 0. */
+static guint64
+nearest_good_assoc (guint64 lines, guint64 assoc)
+{
+  guint64 best = 0;
+  for (guint64 sets = 1; sets <= lines; sets *= 2)
+    if (lines % sets == 0)
+      {
+        guint64 a = lines / sets;
+        guint64 d = a > assoc ? a - assoc : assoc - a;
+        guint64 bd = best > assoc ? best - assoc : assoc - best;
+        if (best == 0 || d < bd)
+          best = a;
+      }
+  return best;
+}
+
+/* Checks one level's geometry and sets it up. */
+static gboolean
+level_setup (Level *l, const char *name, const LevelConfig *cfg, guint64 seed, gboolean classify,
+             GError **error)
+{
+  guint64 lines, assoc, n_sets;
+  char *why;
+
+  g_strlcpy (l->name, name, sizeof l->name);
+  if (cfg->size % cfg->line != 0 || cfg->size < cfg->line)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: %s size %" G_GUINT64_FORMAT
+                   " is not a multiple of its line size %" G_GUINT64_FORMAT, name, cfg->size,
+                   cfg->line);
+      return FALSE;
+    }
+  lines = cfg->size / cfg->line;
+  assoc = cfg->assoc ? cfg->assoc : lines;
+  if (lines % assoc != 0 || ((lines / assoc) & (lines / assoc - 1)) != 0)
+    {
+      guint64 good = nearest_good_assoc (lines, assoc);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: %s of %" G_GUINT64_FORMAT " bytes, "
+                   "%" G_GUINT64_FORMAT " ways and %" G_GUINT64_FORMAT "-byte lines would have "
+                   "%.6g sets; the number of sets must be a power of two (try assoc=%"
+                   G_GUINT64_FORMAT ", or a size of a power of two times assoc*line)", name,
+                   cfg->size, assoc, cfg->line, (double) lines / (double) assoc, good);
+      return FALSE;
+    }
+  if (assoc > (1u << 20))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: %s would have %" G_GUINT64_FORMAT
+                   " ways; at most %u are supported", name, assoc, 1u << 20);
+      return FALSE;
+    }
+  if ((why = mdl_cache_policy_problem (cfg->policy, assoc)) != NULL)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: %s: %s", name, why);
+      g_free (why);
+      return FALSE;
+    }
+  n_sets = lines / assoc;
+  l->size_bytes = cfg->size;
+  l->assoc = (guint) assoc;
+  l->n_sets = n_sets;
+  l->line_shift = (guint) __builtin_ctzll (cfg->line);
+  l->last_line = CACHE_INVALID;
+  l->next = NO_LEVEL;
+  mdl_cache_sets_init (&l->sets, cfg->policy, n_sets, (guint) assoc, seed);
+  if (classify)
+    mdl_falru_init (&l->shadow, (guint32) MIN (lines, (guint64) G_MAXINT32));
+  return TRUE;
+}
+
+/* The data levels from the machine preset's l1d_* (through size, assoc, line), l2_* and l3_*. */
+static gboolean
+preset_levels (const MdlParams *params, LevelConfig *cfg, guint depth, GError **error)
+{
+  static const char *const prefix[] = { "l1d", "l2", "l3" };
+  const char *machine = mdl_params_machine (params);
+  for (guint i = 1; i < depth; i++)
+    {
+      char *text[2] = { NULL, NULL };
+      const char *key[2];
+      g_autofree char *bytes_key = g_strdup_printf ("%s_bytes", prefix[i]);
+      g_autofree char *assoc_key = g_strdup_printf ("%s_assoc", prefix[i]);
+      gboolean ok;
+      if (machine == NULL)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: depth=%u takes levels 2 and up "
+                       "from a machine preset: add machine=NAME, or give levels=SIZE:ASSOC:LINE/...",
+                       depth);
+          return FALSE;
+        }
+      key[0] = bytes_key;
+      key[1] = assoc_key;
+      for (guint k = 0; k < 2; k++)
+        {
+          if (!mdl_machine_get (machine, key[k], &text[k], error))
+            return FALSE;
+          if (text[k] == NULL)
+            {
+              g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: depth=%u needs key %s in "
+                           "machine %s, which has none", depth, key[k], machine);
+              g_free (text[0]);
+              return FALSE;
+            }
+        }
+      cfg[i] = cfg[0];
+      ok = parse_field ("cache", bytes_key, text[0], 4, G_GUINT64_CONSTANT (1) << 40, 0,
+                        &cfg[i].size, error)
+           && parse_field ("cache", assoc_key, text[1], 0, 1u << 20, 0, &cfg[i].assoc, error);
+      g_free (text[0]);
+      g_free (text[1]);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+cache_finalize (void *state)
+{
+  Cache *c = state;
+  for (guint i = 0; c->levels && i < c->n_levels; i++)
+    {
+      mdl_cache_sets_destroy (&c->levels[i].sets);
+      if (c->classify)
+        mdl_falru_destroy (&c->levels[i].shadow);
+    }
+  g_clear_pointer (&c->levels, g_free);
+}
+
+static gboolean
+cache_init (void *state, const MdlParams *params, GError **error)
+{
+  Cache *c = state;
+  const CachePolicy *policy = mdl_cache_policies[mdl_params_choice (params, "policy")];
+  const char *levels = mdl_params_string (params, "levels");
+  const char *icache = mdl_params_string (params, "icache");
+  guint64 seed = mdl_params_uint (params, "seed");
+  LevelConfig cfg[MAX_DATA_LEVELS + 1];
+  guint n_data;
+
+  c->write_allocate = mdl_params_bool (params, "write_allocate");
+  c->inclusive = mdl_params_choice (params, "inclusion") == 1;
+  c->classify = mdl_params_bool (params, "classify");
+  c->cachegrind = mdl_params_bool (params, "cachegrind");
+  if (c->cachegrind && c->inclusive)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: cachegrind=1 models Cachegrind, "
+                   "whose levels are not inclusive; drop inclusion=inclusive");
+      return FALSE;
+    }
+
+  if (*levels)
+    {
+      static const char *const own[] = { "size", "assoc", "line", "depth" };
+      g_auto (GStrv) parts = g_strsplit (levels, "/", -1);
+      for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+        if (mdl_params_is_set (params, own[i]))
+          {
+            g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: give either levels=... or "
+                         "%s= (levels describes every level)", own[i]);
+            return FALSE;
+          }
+      n_data = g_strv_length (parts);
+      if (n_data > MAX_DATA_LEVELS)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: levels has %u levels; at most "
+                       "%u are supported", n_data, MAX_DATA_LEVELS);
+          return FALSE;
+        }
+      for (guint i = 0; i < n_data; i++)
+        {
+          g_autofree char *what = g_strdup_printf ("cache: levels, level %u", i + 1);
+          if (!parse_level (what, parts[i], policy, &cfg[i], error))
+            return FALSE;
+        }
+    }
+  else
+    {
+      n_data = (guint) mdl_params_uint (params, "depth");
+      cfg[0] = (LevelConfig) { mdl_params_uint (params, "size"), mdl_params_uint (params, "assoc"),
+                               mdl_params_uint (params, "line"), policy };
+      if (!preset_levels (params, cfg, n_data, error))
+        return FALSE;
+    }
+
+  c->n_data = n_data;
+  c->n_levels = n_data;
+  c->icache = NO_LEVEL;
+  if (*icache)
+    {
+      if (!parse_level ("cache: icache", icache, policy, &cfg[n_data], error))
+        return FALSE;
+      c->icache = n_data;
+      c->n_levels++;
+    }
+
+  c->levels = g_new0 (Level, c->n_levels);
+  c->clip_bytes = G_MAXUINT;
+  for (guint i = 0; i < c->n_levels; i++)
+    {
+      Level *l = &c->levels[i];
+      char name[4];
+      g_snprintf (name, sizeof name, i == c->icache ? "i1" : "l%u", i + 1);
+      /* Each array gets its own generator stream, so that adding a level leaves the others'. */
+      if (!level_setup (l, name, &cfg[i], seed ^ ((guint64) i << 32), c->classify, error))
+        {
+          c->n_levels = i + (l->sets.tags != NULL);
+          return FALSE;
+        }
+      l->is_icache = i == c->icache;
+      l->next = i + 1 < n_data ? i + 1 : NO_LEVEL;
+      if (l->is_icache)
+        l->next = n_data > 1 ? 1 : NO_LEVEL;
+      c->clip_bytes = MIN (c->clip_bytes, 1u << l->line_shift);
+    }
+  for (guint i = 0; i < c->n_levels; i++)
+    {
+      Level *l = &c->levels[i];
+      if (l->next != NO_LEVEL && c->levels[l->next].line_shift < l->line_shift)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "cache: %s has %u-byte lines but the "
+                       "level below it, %s, has %u-byte lines; lines must not shrink going down",
+                       l->name, 1u << l->line_shift, c->levels[l->next].name,
+                       1u << c->levels[l->next].line_shift);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+cache_reset (void *state)
+{
+  Cache *c = state;
+  for (guint i = 0; i < c->n_levels; i++)
+    {
+      Level *l = &c->levels[i];
+      mdl_cache_sets_clear (&l->sets);
+      if (c->classify)
+        mdl_falru_clear (&l->shadow);
+      memset (l->refs, 0, sizeof l->refs);
+      memset (l->misses, 0, sizeof l->misses);
+      l->evictions = l->compulsory = l->capacity = l->conflict = l->back_invalidations = 0;
+      l->last_line = CACHE_INVALID;
+    }
+  c->accesses = c->fetches = c->fetches_ignored = 0;
+}
+
+/* ---- the hot path ----------------------------------------------------------------------------- */
+
+/* Removes the lines of @evicted (a line of level @from) from every level above it: inclusive. */
+static void
+back_invalidate (Cache *c, guint from, guint64 evicted)
+{
+  guint shift = c->levels[from].line_shift;
+  for (guint u = 0; u < c->n_levels; u++)
+    {
+      Level *l = &c->levels[u];
+      guint64 first, n;
+      /* The levels above @from: lower-numbered data levels, and the instruction cache. */
+      if (u == from || (!l->is_icache && u > from))
+        continue;
+      first = evicted << (shift - l->line_shift);
+      n = (guint64) 1 << (shift - l->line_shift);
+      for (guint64 k = 0; k < n; k++)
+        if (mdl_cache_sets_invalidate (&l->sets, first + k))
+          {
+            l->back_invalidations++;
+            if (l->last_line == first + k)
+              l->last_line = CACHE_INVALID;
+          }
+    }
+}
+
+/* What follows placing a line into level @i that pushed @evicted out. */
+static inline void
+after_fill (Cache *c, guint i, guint64 evicted)
+{
+  Level *l = &c->levels[i];
+  if (evicted == CACHE_INVALID)
+    return;
+  l->evictions++;
+  if (c->inclusive && i > 0 && !l->is_icache)
+    back_invalidate (c, i, evicted);
+}
+
+/* Places @line, which missed earlier, into level @i (inclusive: after the level below). */
+static void
+level_fill (Cache *c, guint i, guint64 line)
+{
+  Level *l = &c->levels[i];
+  guint64 evicted;
+  mdl_cache_sets_ref (&l->sets, line, TRUE, &evicted);
+  l->last_line = line;
+  after_fill (c, i, evicted);
+}
+
+/* Looks @line up in level @i, updating the classifier; on a miss, places it right away when
+ * @allocate and @fill. Returns TRUE on a hit. */
+static inline gboolean
+level_lookup (Cache *c, guint i, guint64 line, gboolean allocate, gboolean fill)
+{
+  Level *l = &c->levels[i];
+  gboolean hit, fresh = FALSE, shadow_hit = FALSE, fill_now = allocate && fill;
+  guint64 evicted;
+  guint32 node = 0;
+
+  /* Why this is exact for every policy: re-referencing the line referenced last at this level
+   * changes no policy's state (lru: already first; fifo, random: hits change nothing; plru: its
+   * path bits already point away from it), nor the classifier's LRU, where last_line is only set
+   * while the line is first there too. */
+  if (line == l->last_line)
+    return TRUE;
+  if (c->classify)
+    shadow_hit = mdl_falru_ref (&l->shadow, line, allocate, &fresh, &node, &evicted);
+  hit = mdl_cache_sets_ref (&l->sets, line, fill_now, &evicted);
+  if (hit)
+    {
+      l->last_line = !c->classify || node != FALRU_NONE ? line : CACHE_INVALID;
+      return TRUE;
+    }
+  if (c->classify)
+    {
+      if (fresh)
+        l->compulsory++;
+      else if (!shadow_hit)
+        l->capacity++;
+      else
+        l->conflict++;
+    }
+  l->last_line = fill_now ? line : CACHE_INVALID;
+  if (fill_now)
+    after_fill (c, i, evicted);
+  return FALSE;
+}
+
+/* One reference of @line (in level @i's line units) of @kind, and what its miss sends below. */
+static void
+level_access (Cache *c, guint i, guint64 line, guint kind)
+{
+  gboolean allocate = kind != REF_WRITE || c->write_allocate;
+  for (;;)
+    {
+      Level *l = &c->levels[i];
+      guint next = l->next;
+      l->refs[kind]++;
+      if (level_lookup (c, i, line, allocate, !c->inclusive))
+        return;
+      l->misses[kind]++;
+      if (c->inclusive)
+        {
+          /* The line comes from below before it is placed here: the level below may evict, and
+           * so back-invalidate, lines of this level first, as an inclusive hierarchy does. */
+          if (next != NO_LEVEL)
+            level_access (c, next, line >> (c->levels[next].line_shift - l->line_shift), kind);
+          if (allocate)
+            level_fill (c, i, line);
+          return;
+        }
+      if (next == NO_LEVEL)
+        return;
+      line >>= c->levels[next].line_shift - l->line_shift;
+      i = next;
+    }
+}
+
+/* An access of @size bytes at @addr, starting at level @i. */
+static inline void
+access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind)
+{
+  guint shift = c->levels[i].line_shift;
+  guint64 last_byte = addr + size - 1;
+  if (last_byte < addr)
+    last_byte = G_MAXUINT64;   /* an access that wraps the address space ends at its top */
+  for (guint64 line = addr >> shift; line <= last_byte >> shift; line++)
+    {
+      /* The common case first, inline: the line the level saw last (level_lookup says why this
+       * is exact); everything else takes the call. */
+      if (line == c->levels[i].last_line)
+        c->levels[i].refs[kind]++;
+      else
+        level_access (c, i, line, kind);
+    }
+}
+
+/* Cachegrind's rule: the access (at most two lines after clipping) is one reference per level. */
+static void
+access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind)
+{
+  gboolean allocate = kind != REF_WRITE || c->write_allocate;
+  size = MIN (size, c->clip_bytes);
+  while (i != NO_LEVEL)
+    {
+      Level *l = &c->levels[i];
+      guint64 first = addr >> l->line_shift;
+      guint64 last = (addr + size - 1) >> l->line_shift;
+      gboolean miss;
+      if (last < first)
+        last = first;   /* wraps the address space: the top line only */
+      l->refs[kind]++;
+      /* Both lines are always looked up, as each lookup updates the set. */
+      miss = !level_lookup (c, i, first, allocate, TRUE);
+      if (last != first)
+        miss |= !level_lookup (c, i, last, allocate, TRUE);
+      if (!miss)
+        return;
+      l->misses[kind]++;
+      i = l->next;
+    }
+}
+
+/* The general loop: any levels, options and modes. */
+static __attribute__ ((noinline)) void
+consume_general (Cache *c, const MdlEventBatch *b)
+{
+  for (gsize k = 0; k < b->n_cpu; k++)
+    {
+      const MdlCpuEvent *e = &b->cpu[k];
+      guint kind;
+      if (e->kind == MDL_CPU_OPS)
+        continue;
+      if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
+        {
+          c->fetches++;
+          if (c->icache == NO_LEVEL)
+            c->fetches_ignored++;
+          else if (c->cachegrind)
+            access_cachegrind (c, c->icache, e->addr, e->size, REF_FETCH);
+          else
+            access_lines (c, c->icache, e->addr, e->size, REF_FETCH);
+          continue;
+        }
+      c->accesses++;
+      kind = e->kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+      if (c->cachegrind)
+        access_cachegrind (c, 0, e->addr, e->size, kind);
+      else
+        {
+          access_lines (c, 0, e->addr, e->size, kind);
+          if (e->kind == MDL_CPU_MODIFY)
+            access_lines (c, 0, e->addr, e->size, REF_WRITE);
+        }
+    }
+}
+
+/* The loop of the most common configuration, one data level without classification in the
+ * natural mode, with the level's state and counters in locals for the batch, one copy per policy
+ * kind so that lru's lookup is inline with no call left in the loop. The same rules as the general
+ * path (the agreement test runs both against the reference). No speed figure: on the machines at
+ * hand, runs of one binary on bench-cache's trace varied by 2x, more than this loop changed. */
+static inline __attribute__ ((always_inline)) void
+consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
+{
+  Level *l = &c->levels[0];
+  const guint shift = l->line_shift;
+  const gboolean write_allocate = c->write_allocate;
+  guint64 last_line = l->last_line;
+  guint64 refs[2] = { 0, 0 }, misses[2] = { 0, 0 }, evictions = 0, accesses = 0, fetches = 0;
+  for (gsize k = 0; k < b->n_cpu; k++)
+    {
+      const MdlCpuEvent *e = &b->cpu[k];
+      guint64 first, last;
+      guint kind, pass;
+      if (e->kind == MDL_CPU_OPS)
+        continue;
+      if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
+        {
+          fetches++;
+          continue;
+        }
+      accesses++;
+      first = e->addr >> shift;
+      last = (e->addr + e->size - 1) >> shift;
+      if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
+        last = G_MAXUINT64 >> shift;
+      kind = e->kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+      /* A modify makes a second pass, of writes. */
+      for (pass = 0; pass < 1u + (e->kind == MDL_CPU_MODIFY); pass++, kind = REF_WRITE)
+        for (guint64 line = first; line <= last; line++)
+          {
+            gboolean allocate = kind == REF_READ || write_allocate;
+            guint64 evicted;
+            refs[kind]++;
+            if (line == last_line)
+              continue;
+            if (lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
+                                            &evicted)
+                    : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
+              {
+                last_line = line;
+                continue;
+              }
+            misses[kind]++;
+            last_line = allocate ? line : CACHE_INVALID;
+            evictions += allocate && evicted != CACHE_INVALID;
+          }
+    }
+  l->last_line = last_line;
+  l->refs[REF_READ] += refs[REF_READ];
+  l->refs[REF_WRITE] += refs[REF_WRITE];
+  l->misses[REF_READ] += misses[REF_READ];
+  l->misses[REF_WRITE] += misses[REF_WRITE];
+  l->evictions += evictions;
+  c->accesses += accesses;
+  c->fetches += fetches;
+  c->fetches_ignored += fetches;
+}
+
+static __attribute__ ((noinline)) void
+consume_one_level_lru (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, TRUE);
+}
+
+static __attribute__ ((noinline)) void
+consume_one_level_any (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, FALSE);
+}
+
+static gboolean
+cache_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  Cache *c = state;
+  (void) error;
+  if (c->n_levels > 1 || c->classify || c->cachegrind)
+    consume_general (c, b);
+  else if (c->levels[0].sets.policy == &mdl_cache_lru)
+    consume_one_level_lru (c, b);
+  else
+    consume_one_level_any (c, b);
+  return TRUE;
+}
+
+/* ---- the report ------------------------------------------------------------------------------- */
+
+static void
+add_count (MdlReport *out, const char *prefix, const char *name, const char *desc,
+           const char *metric, guint64 value)
+{
+  g_autofree char *key = g_strconcat (prefix, name, NULL);
+  mdl_report_add_count (out, key, "count", desc, metric, value);
+}
+
+static void
+level_report (const Cache *c, const Level *l, guint i, MdlReport *out)
+{
+  gboolean single = c->n_levels == 1;
+  gboolean first = i == 0, last = !l->is_icache && i + 1 == c->n_data;
+  g_autofree char *prefix = single ? g_strdup ("") : g_strdup_printf ("%s_", l->name);
+  const char *unit = c->cachegrind ? "accesses" : "line references";
+  g_autofree char *d_refs = g_strdup_printf ("%s at this level (%" G_GUINT64_FORMAT " bytes, %u "
+                                             "ways, %u-byte lines, %s)", unit, l->size_bytes,
+                                             l->assoc, 1u << l->line_shift, l->sets.policy->name);
+  guint64 refs = l->refs[0] + l->refs[1] + l->refs[2];
+  guint64 misses = l->misses[0] + l->misses[1] + l->misses[2];
+  /* Cachegrind's names where they mean the same: its D1 is our first data level, its LL our last. */
+  const char *m_rd = l->is_icache ? NULL : first ? "Dr" : NULL;
+  const char *m_wr = l->is_icache ? NULL : first ? "Dw" : NULL;
+  const char *m_rm = l->is_icache ? NULL : first ? "D1mr" : last ? "DLmr" : NULL;
+  const char *m_wm = l->is_icache ? NULL : first ? "D1mw" : last ? "DLmw" : NULL;
+  const char *m_fr = l->is_icache ? "Ir" : NULL;
+  const char *m_fm = l->is_icache ? "I1mr" : last ? "ILmr" : NULL;
+
+  add_count (out, prefix, "refs", d_refs, NULL, refs);
+  add_count (out, prefix, "read_refs", "read references (modifies included)", m_rd, l->refs[0]);
+  add_count (out, prefix, "write_refs", "write references", m_wr, l->refs[1]);
+  if (c->icache != NO_LEVEL)
+    add_count (out, prefix, "fetch_refs", "instruction fetch references", m_fr, l->refs[2]);
+  add_count (out, prefix, "misses", "references that missed", NULL, misses);
+  add_count (out, prefix, "read_misses", "read references that missed", m_rm, l->misses[0]);
+  add_count (out, prefix, "write_misses", "write references that missed", m_wm, l->misses[1]);
+  if (c->icache != NO_LEVEL)
+    add_count (out, prefix, "fetch_misses", "fetch references that missed", m_fm, l->misses[2]);
+  add_count (out, prefix, "evictions", "valid lines replaced", NULL, l->evictions);
+  if (c->classify)
+    {
+      add_count (out, prefix, "compulsory", "misses of lines never referenced here before", NULL,
+                 l->compulsory);
+      add_count (out, prefix, "capacity", "other misses that a fully associative LRU of the same "
+                 "size also has", NULL, l->capacity);
+      add_count (out, prefix, "conflict", "the remaining misses (the LRU of the same size hits)",
+                 NULL, l->conflict);
+    }
+  if (c->inclusive)
+    add_count (out, prefix, "back_invalidations", "lines removed because a level below evicted "
+               "them", NULL, l->back_invalidations);
+  {
+    g_autofree char *key = g_strconcat (prefix, "miss_ratio", NULL);
+    mdl_report_add_real (out, key, "ratio", "misses / refs", NULL,
+                         refs ? (double) misses / (double) refs : 0.0);
+  }
+}
+
+static void
+cache_report (void *state, MdlReport *out)
+{
+  Cache *c = state;
+  mdl_report_add_count (out, "accesses", "count", "data access records (a modify is one)", NULL,
+                        c->accesses);
+  mdl_report_add_count (out, "fetches", "count", "instruction fetch records", NULL, c->fetches);
+  mdl_report_add_count (out, "fetches_ignored", "count", "fetch records ignored (no icache=)",
+                        NULL, c->fetches_ignored);
+  if (c->icache != NO_LEVEL)
+    level_report (c, &c->levels[c->icache], c->icache, out);
+  for (guint i = 0; i < c->n_data; i++)
+    level_report (c, &c->levels[i], i, out);
+}
+
+const MdlEngineClass mdl_cache_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "cache",
+  .summary = "set-associative cache levels (lru, fifo, random, plru): misses by kind and by cause",
+  .params = cache_params,
+  .state_size = sizeof (Cache),
+  .init = cache_init,
+  .consume = cache_consume,
+  .report = cache_report,
+  .reset = cache_reset,
+  .finalize = cache_finalize,
+};

@@ -1,0 +1,95 @@
+/* The set-associative array of sets.h: allocation, reset, and the table of policies. */
+#include "models/cache/sets.h"
+
+#include <string.h>
+
+const CachePolicy *const mdl_cache_policies[4] = {
+  &mdl_cache_lru, &mdl_cache_fifo, &mdl_cache_random, &mdl_cache_plru,
+};
+
+char *
+mdl_cache_policy_problem (const CachePolicy *policy, guint64 assoc)
+{
+  gboolean pow2 = assoc > 0 && (assoc & (assoc - 1)) == 0;
+  if ((policy->flags & CACHE_POLICY_POW2_ASSOC) && !pow2)
+    return g_strdup_printf ("policy %s needs a power-of-two associativity, got %" G_GUINT64_FORMAT,
+                            policy->name, assoc);
+  if (policy->max_assoc && assoc > policy->max_assoc)
+    return g_strdup_printf ("policy %s supports at most %u ways, got %" G_GUINT64_FORMAT,
+                            policy->name, policy->max_assoc, assoc);
+  return NULL;
+}
+
+void
+mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, guint assoc,
+                     guint64 seed)
+{
+  g_assert (n_sets > 0 && (n_sets & (n_sets - 1)) == 0 && assoc > 0);
+  s->policy = policy;
+  s->set_mask = n_sets - 1;
+  s->assoc = assoc;
+  s->rng_seed = seed;
+  s->tags = g_new (guint64, n_sets * assoc);
+  s->bits = policy == &mdl_cache_plru ? g_new (guint64, n_sets) : NULL;
+  s->head = NULL;
+  s->filter = NULL;
+  if (policy == &mdl_cache_lru || policy == &mdl_cache_fifo)
+    {
+      s->head = g_new (guint32, n_sets);
+      if (n_sets == 1 && assoc >= CACHE_FILTER_MIN_ASSOC)
+        {
+          guint bits = 8;
+          while (((guint64) 1 << bits) < 16 * (guint64) assoc)
+            bits++;
+          s->filter_shift = 64 - bits;
+          s->filter = g_new (guint32, (gsize) 1 << bits);
+        }
+    }
+  mdl_cache_sets_clear (s);
+}
+
+void
+mdl_cache_sets_clear (CacheSets *s)
+{
+  guint64 n_sets = s->set_mask + 1;
+  memset (s->tags, 0xff, n_sets * s->assoc * sizeof (guint64));
+  if (s->bits)
+    memset (s->bits, 0, n_sets * sizeof (guint64));
+  if (s->head)
+    memset (s->head, 0, n_sets * sizeof (guint32));
+  if (s->filter)
+    memset (s->filter, 0, ((gsize) 1 << (64 - s->filter_shift)) * sizeof (guint32));
+  s->rng = s->rng_seed;
+}
+
+void
+mdl_cache_sets_destroy (CacheSets *s)
+{
+  g_clear_pointer (&s->tags, g_free);
+  g_clear_pointer (&s->bits, g_free);
+  g_clear_pointer (&s->head, g_free);
+  g_clear_pointer (&s->filter, g_free);
+}
+
+gboolean
+mdl_cache_ring_remove (CacheSets *s, guint64 set, guint64 tag)
+{
+  guint64 *way = s->tags + set * s->assoc;
+  guint n = s->assoc, h = s->head[set];
+  guint p = mdl_cache_ring_find (s, set, tag);
+  if (p == G_MAXUINT)
+    return FALSE;
+  /* The ways after it move one step towards the head; the last one becomes empty. */
+  for (;;)
+    {
+      guint q = p + 1 == n ? 0 : p + 1;
+      if (q == h)
+        break;
+      way[p] = way[q];
+      p = q;
+    }
+  way[p] = CACHE_INVALID;
+  if (s->filter)
+    s->filter[mdl_cache_filter_bucket (s, tag)]--;
+  return TRUE;
+}

@@ -1,0 +1,235 @@
+/* The `banks` engine: shared-memory wavefronts and bank conflicts of each warp instruction.
+ * Shared memory is `banks` banks of `bank_bytes` (word w = addr / bank_bytes lives in bank
+ * w mod banks); one wavefront reads or writes at most one word per bank, and every lane that wants
+ * a word read in that wavefront gets it (broadcast, multicast). The instruction is cut into
+ * passes, and each pass costs as many wavefronts as the most distinct words any bank must supply;
+ * conflicts are the wavefronts beyond one per pass (Nsight Compute's
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared agrees: conflicts = wavefronts - passes).
+ * How the instruction is cut, by rule:
+ *  - sm90 (measured on the H100, tests/test-banks.c and docs/models/gpu.md): the warp is taken
+ *    in groups of 4 consecutive lanes; lanes of one group asking for the same address make one
+ *    request; consecutive groups share a pass while the pass holds at most one bank row
+ *    (banks x bank_bytes = 128) of requests and at most two rows of lane slots (4 x width per
+ *    group). 4-byte words: one pass; 8-byte: 2 passes unless the requests fit in 128 bytes;
+ *    16-byte: passes never cross a half-warp.
+ *  - halfwarp (compute capability 1.x: 16 banks, CUDA C Programming Guide 2.x, 5.1.2.5): each
+ *    half-warp of 16 lanes is one pass.
+ *  - split (the textbook rule for 32-bank hardware): passes of banks x bank_bytes / width lanes.
+ * Sub-word and wider accesses touch every bank word their bytes overlap. */
+#include <models/error.h>
+
+#include "models/engines.h"
+#include "models/gpu/gpu.h"
+
+#include <string.h>
+
+enum { RULE_SM90, RULE_HALFWARP, RULE_SPLIT };
+enum { K_LD, K_ST, K_ATOM, N_KINDS };
+
+#define MAX_BANKS 256
+
+typedef struct {
+  guint64 requests;
+  guint64 wavefronts;
+  guint64 passes;
+} Counts;
+
+typedef struct {
+  Counts c[N_KINDS];
+  guint rule;
+  guint banks;
+  guint bank_shift;        /* log2 bank_bytes */
+  guint row_bytes;         /* banks x bank_bytes */
+  GpuSet words;
+  guint bank_words[MAX_BANKS];
+  guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 pass[MDL_WARP_MAX_LANES];   /* request addresses of the open pass */
+} Banks;
+
+static const MdlParamSpec banks_params[] = {
+  { "rule", MDL_PARAM_CHOICE, "sm90", "shared_rule", 0, 0, "sm90|halfwarp|split", 0,
+    "how a warp instruction is cut into passes (docs/models/gpu.md)" },
+  { "banks", MDL_PARAM_UINT, "32", "shared_banks", 1, MAX_BANKS, NULL, MDL_PARAM_POW2,
+    "shared-memory banks" },
+  { "bank_bytes", MDL_PARAM_UINT, "4", "bank_bytes", 1, 64, NULL, MDL_PARAM_POW2,
+    "bytes per bank word" },
+  { NULL }
+};
+
+static gboolean
+banks_init (void *state, const MdlParams *params, GError **error)
+{
+  Banks *b = state;
+  (void) error;
+  b->rule = mdl_params_choice (params, "rule");
+  b->banks = (guint) mdl_params_uint (params, "banks");
+  b->bank_shift = (guint) __builtin_ctzll (mdl_params_uint (params, "bank_bytes"));
+  b->row_bytes = b->banks << b->bank_shift;
+  return TRUE;
+}
+
+/* Wavefronts of one pass: the most distinct words any bank supplies to @n requests. */
+static guint
+pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
+{
+  guint worst = 1;
+  gpu_set_clear (&b->words);
+  memset (b->bank_words, 0, b->banks * sizeof b->bank_words[0]);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
+      for (guint64 w = first; w <= last; w++)
+        if (gpu_set_add (&b->words, w))
+          {
+            guint k = ++b->bank_words[w & (b->banks - 1)];
+            worst = MAX (worst, k);
+          }
+    }
+  return worst;
+}
+
+/* Adds the wavefronts and passes of lanes in groups of @group lanes (halfwarp, split). */
+static void
+cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
+{
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+    {
+      guint64 part = active & (group >= 64 ? G_MAXUINT64 : (((guint64) 1 << group) - 1) << g);
+      guint n = 0;
+      if (part == 0)
+        continue;
+      for (guint64 r = part; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+      k->passes++;
+    }
+}
+
+/* The sm90 rule: groups of 4 lanes merged into passes (see the head of the file). */
+static void
+cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
+{
+  guint n = 0, slots = 0;
+  gboolean open = FALSE;
+  for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
+    {
+      guint64 group = active & ((guint64) 0xf << q), uniq[4];
+      guint u = 0;
+      if (group == 0)
+        continue;
+      for (guint64 r = group; r; r &= r - 1)
+        {
+          guint64 a = b->addrs[__builtin_ctzll (r)];
+          guint j = 0;
+          while (j < u && uniq[j] != a)
+            j++;
+          if (j == u)
+            uniq[u++] = a;
+        }
+      if (open && slots + 4 * width <= 2 * b->row_bytes && (n + u) * width <= b->row_bytes)
+        slots += 4 * width;
+      else
+        {
+          if (open)
+            {
+              k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+              k->passes++;
+            }
+          open = TRUE;
+          n = 0;
+          slots = 4 * width;
+        }
+      memcpy (b->pass + n, uniq, u * sizeof uniq[0]);
+      n += u;
+    }
+  if (open)
+    {
+      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+      k->passes++;
+    }
+}
+
+static gboolean
+banks_consume (void *state, const MdlEventBatch *batch, GError **error)
+{
+  Banks *b = state;
+  (void) error;
+  for (gsize i = 0; i < batch->n_warp; i++)
+    {
+      const MdlWarpEvent *e = &batch->warp[i];
+      Counts *k;
+      if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
+        continue;
+      k = &b->c[e->op];
+      k->requests++;
+      mdl_warp_addrs (batch, e, b->addrs);
+      switch (b->rule)
+        {
+        case RULE_SM90:
+          cut_sm90 (b, k, e->active, e->width);
+          break;
+        case RULE_HALFWARP:
+          cut_groups (b, k, e->active, e->width, 16);
+          break;
+        default:
+          cut_groups (b, k, e->active, e->width, MAX (1u, b->row_bytes / e->width));
+          break;
+        }
+    }
+  return TRUE;
+}
+
+static void
+banks_report (void *state, MdlReport *out)
+{
+  static const struct { const char *prefix, *what, *op; } kinds[N_KINDS] = {
+    { "shld", "shared loads", "ld" }, { "shst", "shared stores", "st" },
+    { "shatom", "shared atomics", NULL },
+  };
+  Banks *b = state;
+  for (guint i = 0; i < N_KINDS; i++)
+    {
+      const Counts *k = &b->c[i];
+      char name[64], desc[160], m1[128], m2[128], m3[128];
+      gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
+      if (ncu)
+        {
+          g_snprintf (m1, sizeof m1, "smsp__inst_executed_op_shared_%s.sum", kinds[i].op);
+          g_snprintf (m2, sizeof m2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
+                      kinds[i].op);
+          g_snprintf (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum",
+                      kinds[i].op);
+        }
+      g_snprintf (name, sizeof name, "%s_requests", kinds[i].prefix);
+      g_snprintf (desc, sizeof desc, "%s: warp instructions", kinds[i].what);
+      mdl_report_add_count (out, name, "count", desc, ncu ? m1 : NULL, k->requests);
+      g_snprintf (name, sizeof name, "%s_wavefronts", kinds[i].prefix);
+      g_snprintf (desc, sizeof desc, "%s: wavefronts (bank-row accesses)", kinds[i].what);
+      mdl_report_add_count (out, name, "count", desc, ncu ? m2 : NULL, k->wavefronts);
+      g_snprintf (name, sizeof name, "%s_bank_conflicts", kinds[i].prefix);
+      g_snprintf (desc, sizeof desc, "%s: wavefronts beyond the conflict-free ideal", kinds[i].what);
+      mdl_report_add_count (out, name, "count", desc, ncu ? m3 : NULL, k->wavefronts - k->passes);
+      g_snprintf (name, sizeof name, "%s_ideal_wavefronts", kinds[i].prefix);
+      g_snprintf (desc, sizeof desc, "%s: wavefronts with no bank conflict (passes)", kinds[i].what);
+      mdl_report_add_count (out, name, "count", desc, NULL, k->passes);
+    }
+}
+
+static void
+banks_reset (void *state)
+{
+  Banks *b = state;
+  memset (b->c, 0, sizeof b->c);
+}
+
+const MdlEngineClass mdl_banks_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "banks",
+  .summary = "GPU shared memory: wavefronts and bank conflicts per warp instruction",
+  .params = banks_params,
+  .state_size = sizeof (Banks),
+  .init = banks_init,
+  .consume = banks_consume,
+  .report = banks_report,
+  .reset = banks_reset,
+};

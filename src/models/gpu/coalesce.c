@@ -1,0 +1,288 @@
+/* The `coalesce` engine: what the memory system sees of each global and local warp instruction
+ * (loads, stores and atomics counted apart). Geometry, for every rule: the distinct sectors
+ * (sector_bytes) and lines (line_bytes) that the active lanes' bytes touch. Requests and
+ * transactions follow the generation's rule (docs/models/gpu.md has the sources):
+ *  - sectors (Volta to Hopper, measured on the H100): one request per warp instruction, whatever
+ *    the width; a transaction per distinct 32-byte sector.
+ *  - cc1.0 (compute capability 1.0/1.1, CUDA C Programming Guide 2.x, section 5.1.2.1; the
+ *    Cederman notes): per half-warp, one transaction of 16 x width bytes (two of 128 for 16-byte
+ *    words) when active lane k reads word k of a segment aligned to 16 x width; otherwise one
+ *    transaction of max(32, width) bytes per active lane.
+ *  - cc1.2 (compute capability 1.2/1.3, same section): per half-warp, repeatedly take the segment
+ *    (32 bytes for 1-byte words, 64 for 2-byte, 128 otherwise) of the lowest unserved active lane,
+ *    serve every lane inside it, shrink it to its used 64- or 32-byte half, count one transaction.
+ *  - l1lines (Fermi/Kepler with loads cached in L1, CUDA C Programming Guide 4.x, compute
+ *    capability 2.x): a request per warp (4-byte words), per half-warp (8) or per quarter-warp
+ *    (16); loads move one 128-byte line per distinct line of a request, stores and atomics go to
+ *    L2 in 32-byte segments. */
+#include <models/error.h>
+
+#include "models/engines.h"
+#include "models/gpu/gpu.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { RULE_SECTORS, RULE_CC10, RULE_CC12, RULE_L1LINES };
+enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, N_KINDS };
+
+typedef struct {
+  guint64 insts;
+  guint64 requests;
+  guint64 sectors;
+  guint64 lines;
+  guint64 transactions;
+  guint64 transaction_bytes;
+  guint64 requested_bytes;   /* active lanes x width */
+} Counts;
+
+typedef struct {
+  Counts c[N_KINDS];
+  guint rule;
+  guint sector_shift;
+  guint line_shift;
+  GpuSet set;
+  guint64 addrs[MDL_WARP_MAX_LANES];
+} Coalesce;
+
+static const MdlParamSpec coalesce_params[] = {
+  { "rule", MDL_PARAM_CHOICE, "sectors", "coalesce_rule", 0, 0, "sectors|cc1.0|cc1.2|l1lines", 0,
+    "how a warp's accesses become requests and transactions (docs/models/gpu.md)" },
+  { "sector_bytes", MDL_PARAM_UINT, "32", "sector_bytes", 4, 4096, NULL, MDL_PARAM_POW2,
+    "bytes per sector (the unit moved between L1 and L2)" },
+  { "line_bytes", MDL_PARAM_UINT, "128", "line_bytes", 4, 65536, NULL, MDL_PARAM_POW2,
+    "bytes per cache line (L1 tag)" },
+  { NULL }
+};
+
+static gboolean
+coalesce_init (void *state, const MdlParams *params, GError **error)
+{
+  Coalesce *c = state;
+  guint64 sector = mdl_params_uint (params, "sector_bytes");
+  guint64 line = mdl_params_uint (params, "line_bytes");
+  if (line < sector)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "coalesce: line_bytes=%" G_GUINT64_FORMAT
+                   " is smaller than sector_bytes=%" G_GUINT64_FORMAT, line, sector);
+      return FALSE;
+    }
+  c->rule = mdl_params_choice (params, "rule");
+  c->sector_shift = (guint) __builtin_ctzll (sector);
+  c->line_shift = (guint) __builtin_ctzll (line);
+  return TRUE;
+}
+
+/* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)). */
+static guint64
+distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
+{
+  guint64 last = G_MAXUINT64;
+  gpu_set_clear (&c->set);
+  for (guint64 r = lanes; r; r &= r - 1)
+    {
+      guint64 a = c->addrs[__builtin_ctzll (r)];
+      guint64 first = a >> shift, end = (a + width - 1) >> shift;
+      for (guint64 u = first; u <= end; u++)
+        if (u != last)
+          {
+            gpu_set_add (&c->set, u);
+            last = u;
+          }
+    }
+  return c->set.n;
+}
+
+/* Compute capability 1.0/1.1: one half-warp. */
+static void
+half_cc10 (Coalesce *c, Counts *k, guint64 lanes, guint base_lane, guint width)
+{
+  guint64 seg_bytes = 16 * (guint64) width;
+  gboolean ok = width == 4 || width == 8 || width == 16;
+  guint64 seg = 0;
+  gboolean have = FALSE;
+  for (guint64 r = lanes; r && ok; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r);
+      guint64 a = c->addrs[l], start = a - (guint64) (l - base_lane) * width;
+      ok = start % seg_bytes == 0 && (!have || start == seg);
+      seg = start;
+      have = TRUE;
+    }
+  if (ok)
+    {
+      guint n = width == 16 ? 2 : 1;
+      k->transactions += n;
+      k->transaction_bytes += width == 16 ? 256 : seg_bytes;
+    }
+  else
+    {
+      guint n = (guint) __builtin_popcountll (lanes);
+      k->transactions += n;
+      k->transaction_bytes += (guint64) n * MAX (32, width);
+    }
+}
+
+/* Compute capability 1.2/1.3: one half-warp. */
+static void
+half_cc12 (Coalesce *c, Counts *k, guint64 lanes, guint width)
+{
+  guint64 seg_bytes = width == 1 ? 32 : width == 2 ? 64 : 128;
+  while (lanes)
+    {
+      guint l = (guint) __builtin_ctzll (lanes);
+      guint64 seg = c->addrs[l] & ~(seg_bytes - 1), lo = G_MAXUINT64, hi = 0, size = seg_bytes;
+      for (guint64 r = lanes; r; r &= r - 1)
+        {
+          guint m = (guint) __builtin_ctzll (r);
+          guint64 a = c->addrs[m];
+          if ((a & ~(seg_bytes - 1)) != seg)
+            continue;
+          lo = MIN (lo, a);
+          hi = MAX (hi, a + width - 1);
+          lanes &= ~((guint64) 1 << m);
+        }
+      /* Shrink 128 -> 64 -> 32 while the used bytes fit in one half. */
+      while (size > 32 && (lo & ~(size / 2 - 1)) == (hi & ~(size / 2 - 1)))
+        size /= 2;
+      k->transactions++;
+      k->transaction_bytes += size;
+    }
+}
+
+static gboolean
+coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  Coalesce *c = state;
+  (void) error;
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      const MdlWarpEvent *e = &b->warp[i];
+      guint kind, width = e->width;
+      guint64 sectors;
+      Counts *k;
+      if (!mdl_warp_is_memory (e) || e->space == MDL_SPACE_SHARED)
+        continue;
+      kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
+      k = &c->c[kind];
+      mdl_warp_addrs (b, e, c->addrs);
+      k->insts++;
+      k->requested_bytes += (guint64) __builtin_popcountll (e->active) * width;
+      sectors = distinct_units (c, e->active, width, c->sector_shift);
+      k->sectors += sectors;
+      k->lines += distinct_units (c, e->active, width, c->line_shift);
+      switch (c->rule)
+        {
+        case RULE_SECTORS:
+          k->requests++;
+          k->transactions += sectors;
+          k->transaction_bytes += sectors << c->sector_shift;
+          break;
+        case RULE_CC10:
+        case RULE_CC12:
+          k->requests++;
+          for (guint h = 0; h < MDL_WARP_MAX_LANES; h += 16)
+            {
+              guint64 half = e->active & (G_GUINT64_CONSTANT (0xffff) << h);
+              if (half == 0)
+                continue;
+              if (c->rule == RULE_CC10)
+                half_cc10 (c, k, half, h, width);
+              else
+                half_cc12 (c, k, half, width);
+            }
+          break;
+        case RULE_L1LINES:
+          {
+            guint group = width <= 4 ? 32 : width == 8 ? 16 : 8;   /* lanes per request */
+            gboolean load = e->op == MDL_WARP_LOAD;
+            guint shift = load ? c->line_shift : c->sector_shift;
+            for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+              {
+                guint64 part = e->active & ((((guint64) 1 << group) - 1) << g);
+                guint64 n;
+                if (part == 0)
+                  continue;
+                k->requests++;
+                n = distinct_units (c, part, width, shift);
+                k->transactions += n;
+                k->transaction_bytes += n << shift;
+              }
+            break;
+          }
+        }
+    }
+  return TRUE;
+}
+
+/* Appends "PREFIX_KEY"; @metric NULL for none. */
+static void
+add (MdlReport *out, const char *prefix, const char *key, const char *unit, const char *what,
+     const char *text, const char *metric, guint64 value)
+{
+  char name[64], desc[160];
+  g_snprintf (name, sizeof name, "%s_%s", prefix, key);
+  g_snprintf (desc, sizeof desc, "%s: %s", what, text);
+  mdl_report_add_count (out, name, unit, desc, metric, value);
+}
+
+static void
+coalesce_report (void *state, MdlReport *out)
+{
+  static const struct {
+    const char *prefix, *what, *op, *space;
+  } kinds[N_KINDS] = {
+    { "gld", "global loads", "ld", "global" },       { "gst", "global stores", "st", "global" },
+    { "gatom", "global atomics", "atom", "global" }, { "lld", "local loads", "ld", "local" },
+    { "lst", "local stores", "st", "local" },        { "latom", "local atomics", NULL, NULL },
+  };
+  Coalesce *c = state;
+  for (guint i = 0; i < N_KINDS; i++)
+    {
+      const Counts *k = &c->c[i];
+      const char *p = kinds[i].prefix, *what = kinds[i].what;
+      /* Nsight Compute names exist for the H100 rule only. */
+      gboolean ncu = kinds[i].op != NULL && c->rule == RULE_SECTORS;
+      char requests[128], sectors[128];
+      if (i == K_LATOM && k->insts == 0)
+        continue;   /* CUDA has no local atomics; shown only when a trace has some */
+      g_snprintf (requests, sizeof requests, "l1tex__t_requests_pipe_lsu_mem_%s_op_%s.sum",
+                  kinds[i].space, kinds[i].op);
+      g_snprintf (sectors, sizeof sectors, "l1tex__t_sectors_pipe_lsu_mem_%s_op_%s.sum",
+                  kinds[i].space, kinds[i].op);
+      add (out, p, "requests", "count", what, "requests (warp instructions, split per the rule)",
+           ncu ? requests : NULL, k->requests);
+      add (out, p, "sectors", "count", what, "distinct 32-byte sectors per instruction, summed",
+           ncu ? sectors : NULL, k->sectors);
+      /* Nsight Compute counts the L1 tag lookups of global loads, stores and atomics together:
+       * the three global line counters carry the same metric, which `models measure` compares
+       * with their sum. */
+      add (out, p, "lines", "count", what, "distinct 128-byte lines per instruction, summed",
+           ncu && i <= K_GATOM ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL, k->lines);
+      add (out, p, "transactions", "count", what, "memory transactions under the rule", NULL,
+           k->transactions);
+      add (out, p, "transaction_bytes", "bytes", what, "bytes moved by those transactions", NULL,
+           k->transaction_bytes);
+      add (out, p, "requested_bytes", "bytes", what, "bytes the active lanes asked for", NULL,
+           k->requested_bytes);
+    }
+}
+
+static void
+coalesce_reset (void *state)
+{
+  Coalesce *c = state;
+  memset (c->c, 0, sizeof c->c);
+}
+
+const MdlEngineClass mdl_coalesce_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "coalesce",
+  .summary = "GPU global/local memory: requests, 32-byte sectors, 128-byte lines, transactions",
+  .params = coalesce_params,
+  .state_size = sizeof (Coalesce),
+  .init = coalesce_init,
+  .consume = coalesce_consume,
+  .report = coalesce_report,
+  .reset = coalesce_reset,
+};

@@ -1,0 +1,83 @@
+/* Private to src/simt: the layout of the simulated GPU and of the block being run. The public
+ * MdlSimtBlock is the first member of SimtBlock, so a kernel's handle converts back for free. */
+#ifndef MDL_SIMT_PRIVATE_H
+#define MDL_SIMT_PRIVATE_H
+
+#include <models/error.h>
+#include <models/simt.h>
+
+/* The deepest nesting of if, loop and predicate frames in one kernel. */
+#define MDL_SIMT_MAX_DEPTH 64
+/* The largest |stride| of an event in the strided form (the binary trace format's bound). */
+#define MDL_SIMT_STRIDE_MAX (G_MAXINT64 / MDL_WARP_MAX_LANES)
+
+typedef enum { SIMT_FRAME_IF, SIMT_FRAME_LOOP, SIMT_FRAME_PRED } SimtFrameKind;
+
+typedef struct {
+  SimtFrameKind kind;
+  gboolean sync;            /* opened right after mdl_simt_bssy(): BSYNC at the join */
+  gboolean shares_join;     /* opened after mdl_simt_join_outer(): arrivals count for the parent */
+  gboolean saw_else;
+  guint64 *saved_mask;      /* per warp: the masks before the frame opened */
+  guint64 *saved_issue;
+  guint64 *other;           /* IF: per warp, the lanes of the else side */
+  guint64 *arrived;         /* sync frames: per warp, lanes whose BSYNC an inner frame emitted */
+} SimtFrame;
+
+typedef struct {
+  MdlSimtBlock pub;
+  MdlSimt *gpu;
+  guint32 launch;
+  guint32 block_id;
+  guint n_warps;
+  guint64 *mask;            /* per warp: lanes for which the instruction takes effect */
+  guint64 *issue;           /* per warp: lanes that issue it (differs under predication) */
+  SimtFrame frames[MDL_SIMT_MAX_DEPTH];
+  guint depth;
+  gboolean bssy_pending;
+  gboolean join_pending;
+  guint64 *frame_masks;     /* MDL_SIMT_MAX_DEPTH x 4 x n_warps */
+  guint8 *cond;             /* n_threads condition bytes */
+  guint8 *local;            /* n_threads x local_bytes */
+  guint32 shared_bytes;
+  guint32 local_bytes;
+  guint64 launch_threads;   /* threads in the whole launch, for the local interleave */
+  guint cap_warps;
+  guint cap_threads;
+} SimtBlock;
+
+typedef struct {
+  guint64 addr;             /* device address */
+  gsize bytes;
+  guint8 *data;
+} SimtBuffer;
+
+typedef struct {
+  guint8 *data;
+  gsize cap;
+} SimtChunk;
+
+struct MdlSimt {
+  MdlSink sink;
+  gboolean has_sink;
+  guint warp_width;
+  guint16 site;
+  guint32 n_launches;
+  guint64 n_events;
+  GArray *bufs;             /* SimtBuffer, in address order */
+  guint last_buf;
+  guint64 next_addr;
+  GArray *arena;            /* SimtChunk: lane vectors, reset at every block */
+  guint arena_chunk;
+  gsize arena_used;
+  MdlWarpEvent *events;     /* the pending batch */
+  gsize n_events_pending;
+  guint64 *lane_addrs;
+  gsize n_lane_addrs;
+  gsize lane_cap;
+  GError *error;            /* the kernel's first fault */
+  GError *sink_error;       /* the sink's first failure */
+  SimtBlock blk;
+};
+
+#endif

@@ -1,0 +1,842 @@
+/* The SIMT layer (include/models/simt.h): a simulated GPU that runs C kernels block by block and
+ * turns every instruction of every warp into an MdlWarpEvent.
+ *
+ * Semantics, stated once:
+ *  - A block runs one instruction at a time for all its warps, warp 0 first; within a warp all
+ *    lanes read their operands before any lane writes (a store's lanes write in lane order, so
+ *    the highest lane wins when several hit the same bytes).
+ *  - Two masks per warp: @issue, the lanes that issue the instruction (what Nsight Compute's
+ *    thread counts see), and @mask, the lanes for which it takes effect. They differ only under
+ *    predication, where nvcc issues the instruction for every lane and the predicate switches some
+ *    off: ALU, branch and barrier events carry @issue, memory events carry @mask (an address exists
+ *    only for a lane that accesses memory), and a warp whose lanes are all predicated off produces
+ *    no memory event (an event's mask is never empty).
+ *  - The mask stack holds one frame per open if, loop or predicate; a frame saves both masks.
+ * Memory: global allocations in a sorted array (one-entry cache in front of a binary search),
+ * shared and local memory per block. Out-of-bounds or misaligned accesses stop the launch with an
+ * error naming the thread; the kernel runs on with loads returning 0 and stores dropped. */
+#include "simt/simt-private.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define BATCH_EVENTS 4096
+#define ARENA_CHUNK ((gsize) 256 << 10)
+
+/* ---- the GPU ---- */
+
+MdlSimt *
+mdl_simt_new (const MdlSink *sink, guint warp_width)
+{
+  MdlSimt *gpu;
+  g_return_val_if_fail (warp_width >= 1 && warp_width <= MDL_WARP_MAX_LANES, NULL);
+  g_return_val_if_fail (sink == NULL || (sink->batch && sink->marker), NULL);
+  gpu = g_new0 (MdlSimt, 1);
+  if (sink)
+    {
+      gpu->sink = *sink;
+      gpu->has_sink = TRUE;
+      gpu->events = g_new (MdlWarpEvent, BATCH_EVENTS);
+      gpu->lane_addrs = g_new (guint64, (gsize) BATCH_EVENTS * 8);
+      gpu->lane_cap = (gsize) BATCH_EVENTS * 8;
+    }
+  gpu->warp_width = warp_width;
+  gpu->bufs = g_array_new (FALSE, FALSE, sizeof (SimtBuffer));
+  gpu->next_addr = MDL_SIMT_GLOBAL_BASE;
+  gpu->arena = g_array_new (FALSE, FALSE, sizeof (SimtChunk));
+  return gpu;
+}
+
+void
+mdl_simt_free (MdlSimt *gpu)
+{
+  if (gpu == NULL)
+    return;
+  for (guint i = 0; i < gpu->bufs->len; i++)
+    g_free (g_array_index (gpu->bufs, SimtBuffer, i).data);
+  g_array_free (gpu->bufs, TRUE);
+  for (guint i = 0; i < gpu->arena->len; i++)
+    g_free (g_array_index (gpu->arena, SimtChunk, i).data);
+  g_array_free (gpu->arena, TRUE);
+  g_clear_error (&gpu->error);
+  g_free (gpu->events);
+  g_free (gpu->lane_addrs);
+  g_free (gpu->blk.mask);
+  g_free (gpu->blk.issue);
+  g_free (gpu->blk.frame_masks);
+  g_free (gpu->blk.cond);
+  g_free (gpu->blk.pub.shared);
+  g_free (gpu->blk.local);
+  g_free (gpu);
+}
+
+guint64
+mdl_simt_alloc (MdlSimt *gpu, gsize bytes, GError **error)
+{
+  SimtBuffer buf;
+  g_return_val_if_fail (gpu != NULL, 0);
+  if (bytes == 0 || bytes > ((gsize) 4 << 30) || (buf.data = g_try_malloc0 (bytes)) == NULL)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "simt: cannot allocate %" G_GSIZE_FORMAT
+                   " bytes of global memory (1 byte to 4 GiB)", bytes);
+      return 0;
+    }
+  buf.addr = gpu->next_addr;
+  buf.bytes = bytes;
+  g_array_append_val (gpu->bufs, buf);
+  /* A gap of one alignment unit, so that running off the end of a buffer is an error. */
+  gpu->next_addr += (bytes + 2 * MDL_SIMT_ALIGN - 1) / MDL_SIMT_ALIGN * MDL_SIMT_ALIGN;
+  return buf.addr;
+}
+
+/* The buffer holding [addr, addr + len), or NULL. */
+static SimtBuffer *
+find_buffer (MdlSimt *gpu, guint64 addr, guint64 len)
+{
+  SimtBuffer *b;
+  guint lo = 0, hi = gpu->bufs->len;
+  if (gpu->last_buf < gpu->bufs->len)
+    {
+      b = &g_array_index (gpu->bufs, SimtBuffer, gpu->last_buf);
+      if (addr >= b->addr && addr - b->addr < b->bytes && len <= b->bytes - (addr - b->addr))
+        return b;
+    }
+  while (lo < hi)   /* allocations are in address order */
+    {
+      guint mid = (lo + hi) / 2;
+      b = &g_array_index (gpu->bufs, SimtBuffer, mid);
+      if (addr < b->addr)
+        hi = mid;
+      else if (addr - b->addr >= b->bytes)
+        lo = mid + 1;
+      else
+        {
+          gpu->last_buf = mid;
+          return len <= b->bytes - (addr - b->addr) ? b : NULL;
+        }
+    }
+  return NULL;
+}
+
+void *
+mdl_simt_host (MdlSimt *gpu, guint64 addr)
+{
+  SimtBuffer *b;
+  g_return_val_if_fail (gpu != NULL, NULL);
+  b = find_buffer (gpu, addr, 1);
+  return b ? b->data + (addr - b->addr) : NULL;
+}
+
+void
+mdl_simt_set_site (MdlSimt *gpu, guint16 site)
+{
+  g_return_if_fail (gpu != NULL);
+  gpu->site = site;
+}
+
+guint64
+mdl_simt_n_events (const MdlSimt *gpu)
+{
+  g_return_val_if_fail (gpu != NULL, 0);
+  return gpu->n_events;
+}
+
+/* ---- events ---- */
+
+static void
+fail (MdlSimt *gpu, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+fail (MdlSimt *gpu, const char *format, ...)
+{
+  va_list args;
+  char *msg;
+  if (gpu->error)
+    return;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (&gpu->error, MDL_ERROR, MDL_ERROR_MODEL, "simt: launch %u, block %u: %s",
+               gpu->blk.launch, gpu->blk.block_id, msg);
+  g_free (msg);
+}
+
+static void
+flush (MdlSimt *gpu)
+{
+  MdlEventBatch batch = { .warp = gpu->events, .n_warp = gpu->n_events_pending,
+                          .lane_addrs = gpu->lane_addrs, .n_lane_addrs = gpu->n_lane_addrs };
+  if (gpu->n_events_pending == 0)
+    return;
+  gpu->n_events_pending = 0;
+  gpu->n_lane_addrs = 0;
+  if (gpu->sink_error == NULL)
+    gpu->sink.batch (gpu->sink.data, &batch, &gpu->sink_error);
+}
+
+static void
+marker (MdlSimt *gpu, const MdlMarker *m)
+{
+  if (!gpu->has_sink)
+    return;
+  flush (gpu);
+  if (gpu->sink_error == NULL)
+    gpu->sink.marker (gpu->sink.data, m, &gpu->sink_error);
+}
+
+/* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL. */
+static void
+emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active, guint64 taken,
+      const guint64 *addrs)
+{
+  MdlSimt *gpu = blk->gpu;
+  MdlWarpEvent *e;
+  gpu->n_events++;
+  if (!gpu->has_sink)
+    return;
+  if (gpu->n_events_pending == BATCH_EVENTS || gpu->n_lane_addrs + MDL_WARP_MAX_LANES > gpu->lane_cap)
+    flush (gpu);
+  e = &gpu->events[gpu->n_events_pending++];
+  *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
+                        .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
+                        .site = gpu->site, .op = (guint8) op, .space = (guint8) space };
+  if (addrs)
+    {
+      /* The strided form when it holds: two words instead of one per lane. */
+      guint first = (guint) __builtin_ctzll (active);
+      guint64 m = active & (active - 1);
+      gboolean strided = m != 0;
+      gint64 stride = 0;
+      if (strided)
+        {
+          guint second = (guint) __builtin_ctzll (m);
+          guint64 diff = addrs[second] - addrs[first];
+          stride = (gint64) diff / (gint64) (second - first);
+          strided = (gint64) diff == stride * (gint64) (second - first)
+                    && stride > -MDL_SIMT_STRIDE_MAX && stride < MDL_SIMT_STRIDE_MAX;
+          for (guint64 r = m & (m - 1); strided && r; r &= r - 1)
+            {
+              guint l = (guint) __builtin_ctzll (r);
+              strided = addrs[l] == addrs[first] + (guint64) ((gint64) (l - first) * stride);
+            }
+        }
+      if (strided)
+        {
+          e->flags = MDL_WARP_STRIDED;
+          e->base = addrs[first] - (guint64) ((gint64) first * stride);
+          e->stride = stride;
+        }
+      else
+        {
+          e->first_addr = (guint32) gpu->n_lane_addrs;
+          for (guint64 r = active; r; r &= r - 1)
+            gpu->lane_addrs[gpu->n_lane_addrs++] = addrs[__builtin_ctzll (r)];
+        }
+    }
+}
+
+/* One event per warp with issuing lanes (ALU, barrier arrivals). */
+static void
+emit_issue (SimtBlock *blk, guint op, guint n)
+{
+  for (guint k = 0; k < n; k++)
+    for (guint w = 0; w < blk->n_warps; w++)
+      if (blk->issue[w])
+        emit (blk, op, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+}
+
+/* ---- blocks ---- */
+
+static SimtBlock *
+block_of (MdlSimtBlock *b)
+{
+  return (SimtBlock *) b;
+}
+
+gboolean
+mdl_simt_active (const MdlSimtBlock *b, guint t)
+{
+  const SimtBlock *blk = (const SimtBlock *) b;
+  return t < b->n_threads && ((blk->mask[t / b->warp_width] >> (t % b->warp_width)) & 1);
+}
+
+guint64 *
+mdl_simt_reg (MdlSimtBlock *b, guint words)
+{
+  MdlSimt *gpu = block_of (b)->gpu;
+  gsize bytes = (gsize) b->n_threads * MAX (words, 1) * sizeof (guint64);
+  guint8 *p;
+  for (;;)
+    {
+      if (gpu->arena_chunk < gpu->arena->len)
+        {
+          SimtChunk *c = &g_array_index (gpu->arena, SimtChunk, gpu->arena_chunk);
+          if (gpu->arena_used + bytes <= c->cap)
+            {
+              p = c->data + gpu->arena_used;
+              gpu->arena_used += bytes;
+              break;
+            }
+          gpu->arena_chunk++;
+          gpu->arena_used = 0;
+          continue;
+        }
+      SimtChunk c = { g_malloc (MAX (ARENA_CHUNK, bytes)), MAX (ARENA_CHUNK, bytes) };
+      g_array_append_val (gpu->arena, c);
+    }
+  memset (p, 0, bytes);
+  return (guint64 *) p;
+}
+
+guint8 *
+mdl_simt_cond (MdlSimtBlock *b)
+{
+  return block_of (b)->cond;
+}
+
+/* The lanes of warp @w whose condition byte is set. */
+static guint64
+cond_mask (const SimtBlock *blk, guint w)
+{
+  guint ww = blk->pub.warp_width;
+  guint64 m = 0;
+  for (guint l = 0; l < ww; l++)
+    {
+      guint t = w * ww + l;
+      if (t < blk->pub.n_threads && blk->cond[t])
+        m |= (guint64) 1 << l;
+    }
+  return m;
+}
+
+guint64
+mdl_simt_local_addr (const MdlSimtBlock *b, guint t, guint64 offset)
+{
+  const SimtBlock *blk = (const SimtBlock *) b;
+  guint64 thread = (guint64) blk->block_id * b->n_threads + t;
+  return MDL_SIMT_LOCAL_BASE + ((offset / 4) * blk->launch_threads + thread) * 4 + offset % 4;
+}
+
+/* Where lane t's access of @width bytes at @addr in @space lives on the host, and the address its
+ * event carries; NULL after recording an error. */
+static guint8 *
+locate (SimtBlock *blk, MdlSpace space, guint t, guint64 addr, guint width, guint64 *event_addr,
+        const char *what)
+{
+  MdlSimt *gpu = blk->gpu;
+  static const char *const spaces[] = { "none", "global", "shared", "local" };
+  if (addr % width != 0)
+    {
+      fail (gpu, "thread %u: %s %s of %u bytes at 0x%" G_GINT64_MODIFIER "x is not aligned to %u",
+            t, spaces[space], what, width, addr, width);
+      return NULL;
+    }
+  *event_addr = addr;
+  switch (space)
+    {
+    case MDL_SPACE_GLOBAL:
+      {
+        SimtBuffer *b = find_buffer (gpu, addr, width);
+        if (b)
+          return b->data + (addr - b->addr);
+        fail (gpu, "thread %u: global %s of %u bytes at 0x%" G_GINT64_MODIFIER "x is outside every "
+              "allocation", t, what, width, addr);
+        return NULL;
+      }
+    case MDL_SPACE_SHARED:
+      if (addr < blk->shared_bytes && width <= blk->shared_bytes - addr)
+        return blk->pub.shared + addr;
+      fail (gpu, "thread %u: shared %s of %u bytes at offset %" G_GUINT64_FORMAT " is outside the "
+            "block's %u bytes of shared memory", t, what, width, addr, blk->shared_bytes);
+      return NULL;
+    case MDL_SPACE_LOCAL:
+      if (addr < blk->local_bytes && width <= blk->local_bytes - addr)
+        {
+          *event_addr = mdl_simt_local_addr (&blk->pub, t, addr);
+          return blk->local + (gsize) t * blk->local_bytes + addr;
+        }
+      fail (gpu, "thread %u: local %s of %u bytes at offset %" G_GUINT64_FORMAT " is outside the "
+            "thread's %u bytes of local memory", t, what, width, addr, blk->local_bytes);
+      return NULL;
+    default:
+      fail (gpu, "thread %u: %s in memory space %u", t, what, space);
+      return NULL;
+    }
+}
+
+/* A memory instruction that warp @w issues with every lane predicated off: it executes (Nsight
+ * Compute counts it, with its issuing lanes) but touches no memory, so it is an ALU event. */
+static void
+predicated_off (SimtBlock *blk, guint w)
+{
+  if (blk->issue[w])
+    emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+}
+
+static gboolean
+width_ok (SimtBlock *blk, guint width, MdlSpace space)
+{
+  if ((width == 1 || width == 2 || width == 4 || width == 8 || width == 16)
+      && space >= MDL_SPACE_GLOBAL && space <= MDL_SPACE_LOCAL)
+    return TRUE;
+  fail (blk->gpu, "a memory instruction of width %u in space %u (widths 1, 2, 4, 8, 16; spaces "
+        "global, shared, local)", width, space);
+  return FALSE;
+}
+
+void
+mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width, words = width > 8 ? 2 : 1;
+  guint64 lane_addr[MDL_WARP_MAX_LANES];
+  if (!width_ok (blk, width, space))
+    return;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w];
+      if (active == 0)
+        {
+          predicated_off (blk, w);
+          continue;
+        }
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+          const guint8 *p = blk->gpu->error ? NULL
+                                            : locate (blk, space, t, addr[t], width, &lane_addr[l], "load");
+          dst[(gsize) t * words] = 0;
+          if (words == 2)
+            dst[(gsize) t * 2 + 1] = 0;
+          if (p)
+            memcpy (&dst[(gsize) t * words], p, width);   /* little-endian hosts only */
+          else
+            lane_addr[l] = addr[t];
+        }
+      emit (blk, MDL_WARP_LOAD, space, width, w, active, 0, lane_addr);
+    }
+}
+
+void
+mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width, words = width > 8 ? 2 : 1;
+  guint64 lane_addr[MDL_WARP_MAX_LANES];
+  if (!width_ok (blk, width, space))
+    return;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w];
+      if (active == 0)
+        {
+          predicated_off (blk, w);
+          continue;
+        }
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+          guint8 *p = blk->gpu->error ? NULL
+                                      : locate (blk, space, t, addr[t], width, &lane_addr[l], "store");
+          if (p)
+            memcpy (p, &src[(gsize) t * words], width);
+          else
+            lane_addr[l] = addr[t];
+        }
+      emit (blk, MDL_WARP_STORE, space, width, w, active, 0, lane_addr);
+    }
+}
+
+void
+mdl_simt_atom_add (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr,
+                   const guint64 *val, guint64 *old)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width;
+  guint64 lane_addr[MDL_WARP_MAX_LANES];
+  if (width != 4 && width != 8)
+    {
+      fail (blk->gpu, "an atomic add of width %u (4 or 8)", width);
+      return;
+    }
+  if (!width_ok (blk, width, space))
+    return;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w];
+      if (active == 0)
+        {
+          predicated_off (blk, w);
+          continue;
+        }
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+          guint8 *p = blk->gpu->error ? NULL
+                                      : locate (blk, space, t, addr[t], width, &lane_addr[l], "atomic");
+          guint64 v = 0;
+          if (p)
+            {
+              memcpy (&v, p, width);
+              if (old)
+                old[t] = v;
+              v += val[t];
+              memcpy (p, &v, width);
+            }
+          else
+            {
+              lane_addr[l] = addr[t];
+              if (old)
+                old[t] = 0;
+            }
+        }
+      emit (blk, MDL_WARP_ATOMIC, space, width, w, active, 0, lane_addr);
+    }
+}
+
+void
+mdl_simt_alu (MdlSimtBlock *b, guint n)
+{
+  emit_issue (block_of (b), MDL_WARP_ALU, n);
+}
+
+/* ---- the mask stack ---- */
+
+static SimtFrame *
+push (SimtBlock *blk, SimtFrameKind kind)
+{
+  SimtFrame *f;
+  guint n = blk->n_warps;
+  if (blk->depth == MDL_SIMT_MAX_DEPTH)
+    {
+      fail (blk->gpu, "if, loop and predicate frames nest deeper than %d", MDL_SIMT_MAX_DEPTH);
+      blk->depth--;   /* reuse the top frame: the launch fails anyway */
+    }
+  f = &blk->frames[blk->depth];
+  f->kind = kind;
+  f->sync = blk->bssy_pending || blk->join_pending;
+  f->shares_join = blk->join_pending;
+  f->saw_else = FALSE;
+  f->saved_mask = blk->frame_masks + (gsize) blk->depth * 4 * n;
+  f->saved_issue = f->saved_mask + n;
+  f->other = f->saved_issue + n;
+  f->arrived = f->other + n;
+  memcpy (f->saved_mask, blk->mask, n * sizeof (guint64));
+  memcpy (f->saved_issue, blk->issue, n * sizeof (guint64));
+  memset (f->arrived, 0, n * sizeof (guint64));
+  blk->bssy_pending = FALSE;
+  blk->join_pending = FALSE;
+  blk->depth++;
+  return f;
+}
+
+static SimtFrame *
+top (SimtBlock *blk, SimtFrameKind kind, const char *call)
+{
+  static const char *const names[] = { "mdl_simt_if", "mdl_simt_loop_begin", "mdl_simt_pred_begin" };
+  SimtFrame *f = blk->depth ? &blk->frames[blk->depth - 1] : NULL;
+  if (f && f->kind == kind)
+    return f;
+  fail (blk->gpu, "%s without a matching %s", call, names[kind]);
+  return NULL;
+}
+
+/* The BSYNC that the lanes in @arrive execute as they reach the join of a BSSY frame. */
+static void
+bsync (SimtBlock *blk, SimtFrame *f, guint w, guint64 arrive)
+{
+  arrive &= ~f->arrived[w];
+  if (arrive == 0)
+    return;
+  emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, arrive, 0, NULL);
+  if (f->shares_join)
+    for (SimtFrame *p = f - 1; p >= blk->frames; p--)
+      if (p->sync)
+        {
+          p->arrived[w] |= arrive;
+          break;
+        }
+}
+
+void
+mdl_simt_bssy (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  emit_issue (blk, MDL_WARP_ALU, 1);
+  blk->bssy_pending = TRUE;
+}
+
+void
+mdl_simt_join_outer (MdlSimtBlock *b)
+{
+  block_of (b)->join_pending = TRUE;
+}
+
+void
+mdl_simt_if (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  SimtFrame *f = push (blk, SIMT_FRAME_IF);
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w], taken;
+      if (active == 0)
+        {
+          f->other[w] = 0;
+          continue;
+        }
+      taken = active & cond_mask (blk, w);
+      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      f->other[w] = active & ~taken;
+      blk->mask[w] = blk->issue[w] = taken;
+    }
+}
+
+void
+mdl_simt_else (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  SimtFrame *f = top (blk, SIMT_FRAME_IF, "mdl_simt_else");
+  if (f == NULL)
+    return;
+  if (f->saw_else)
+    {
+      fail (blk->gpu, "two mdl_simt_else for one mdl_simt_if");
+      return;
+    }
+  f->saw_else = TRUE;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      if (blk->mask[w])
+        emit (blk, MDL_WARP_JUMP, MDL_SPACE_NONE, 0, w, blk->mask[w], 0, NULL);
+      if (f->sync)
+        bsync (blk, f, w, blk->mask[w]);
+      blk->mask[w] = blk->issue[w] = f->other[w];
+    }
+}
+
+void
+mdl_simt_endif (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  SimtFrame *f = top (blk, SIMT_FRAME_IF, "mdl_simt_endif");
+  if (f == NULL)
+    return;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      if (f->sync)
+        {
+          /* Without an else, the lanes that skipped the if side reached the join first. */
+          if (!f->saw_else)
+            bsync (blk, f, w, f->other[w]);
+          bsync (blk, f, w, blk->mask[w]);
+        }
+      blk->mask[w] = f->saved_mask[w];
+      blk->issue[w] = f->saved_issue[w];
+    }
+  blk->depth--;
+}
+
+void
+mdl_simt_loop_begin (MdlSimtBlock *b)
+{
+  push (block_of (b), SIMT_FRAME_LOOP);
+}
+
+gboolean
+mdl_simt_loop_test (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  SimtFrame *f = top (blk, SIMT_FRAME_LOOP, "mdl_simt_loop_test");
+  gboolean any = FALSE;
+  if (f == NULL)
+    return FALSE;
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w], taken;
+      if (active == 0)
+        continue;
+      taken = active & cond_mask (blk, w);
+      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      if (f->sync)
+        bsync (blk, f, w, active & ~taken);
+      blk->mask[w] = blk->issue[w] = taken;
+      any |= taken != 0;
+    }
+  if (!any || blk->gpu->error)
+    {
+      memcpy (blk->mask, f->saved_mask, blk->n_warps * sizeof (guint64));
+      memcpy (blk->issue, f->saved_issue, blk->n_warps * sizeof (guint64));
+      blk->depth--;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+mdl_simt_pred_begin (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  push (blk, SIMT_FRAME_PRED);
+  for (guint w = 0; w < blk->n_warps; w++)
+    blk->mask[w] &= cond_mask (blk, w);
+}
+
+void
+mdl_simt_pred_end (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  SimtFrame *f = top (blk, SIMT_FRAME_PRED, "mdl_simt_pred_end");
+  if (f == NULL)
+    return;
+  memcpy (blk->mask, f->saved_mask, blk->n_warps * sizeof (guint64));
+  memcpy (blk->issue, f->saved_issue, blk->n_warps * sizeof (guint64));
+  blk->depth--;
+}
+
+void
+mdl_simt_exit (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  emit_issue (blk, MDL_WARP_ALU, 1);
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 gone = blk->mask[w];
+      blk->mask[w] &= ~gone;
+      blk->issue[w] &= ~gone;
+      for (guint d = 0; d < blk->depth; d++)
+        {
+          SimtFrame *f = &blk->frames[d];
+          f->saved_mask[w] &= ~gone;
+          f->saved_issue[w] &= ~gone;
+          f->other[w] &= ~gone;
+        }
+    }
+}
+
+void
+mdl_simt_sync (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  MdlMarker m = { .kind = MDL_MARK_BARRIER, .launch = blk->launch, .block = blk->block_id };
+  emit_issue (blk, MDL_WARP_BARRIER, 1);
+  marker (blk->gpu, &m);
+}
+
+/* ---- launches ---- */
+
+static gboolean
+shape_ok (const MdlSimtLaunch *s, MdlSimtLaunch *norm, GError **error)
+{
+  *norm = *s;
+  norm->grid_y = MAX (norm->grid_y, 1);
+  norm->block_y = MAX (norm->block_y, 1);
+  if (s->grid_x == 0 || s->block_x == 0
+      || (guint64) norm->block_x * norm->block_y > MDL_SIMT_MAX_THREADS
+      || s->shared_bytes > MDL_SIMT_MAX_SHARED || s->local_bytes > MDL_SIMT_MAX_SHARED)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "simt: bad launch shape: grid %ux%u, block "
+                   "%ux%u, %u shared bytes, %u local bytes (blocks of 1..%d threads, memory up to "
+                   "%u bytes)", s->grid_x, s->grid_y, s->block_x, s->block_y, s->shared_bytes,
+                   s->local_bytes, MDL_SIMT_MAX_THREADS, MDL_SIMT_MAX_SHARED);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sizes the block's arrays for @shape (they are kept from launch to launch). */
+static void
+block_setup (MdlSimt *gpu, const MdlSimtLaunch *shape)
+{
+  SimtBlock *blk = &gpu->blk;
+  guint threads = shape->block_x * shape->block_y;
+  guint warps = (threads + gpu->warp_width - 1) / gpu->warp_width;
+  if (warps > blk->cap_warps)
+    {
+      blk->mask = g_renew (guint64, blk->mask, warps);
+      blk->issue = g_renew (guint64, blk->issue, warps);
+      blk->frame_masks = g_renew (guint64, blk->frame_masks, (gsize) MDL_SIMT_MAX_DEPTH * 4 * warps);
+      blk->cap_warps = warps;
+    }
+  if (threads > blk->cap_threads)
+    {
+      blk->cond = g_renew (guint8, blk->cond, threads);
+      blk->cap_threads = threads;
+    }
+  blk->pub.shared = g_realloc (blk->pub.shared, MAX (shape->shared_bytes, 1));
+  blk->local = g_realloc (blk->local, MAX ((gsize) shape->local_bytes * threads, 1));
+  blk->gpu = gpu;
+  blk->n_warps = warps;
+  blk->shared_bytes = shape->shared_bytes;
+  blk->local_bytes = shape->local_bytes;
+  blk->launch_threads = (guint64) threads * shape->grid_x * shape->grid_y;
+  blk->pub.n_threads = threads;
+  blk->pub.dim_x = shape->block_x;
+  blk->pub.dim_y = shape->block_y;
+  blk->pub.grid_x = shape->grid_x;
+  blk->pub.grid_y = shape->grid_y;
+  blk->pub.warp_width = gpu->warp_width;
+}
+
+gboolean
+mdl_simt_launch (MdlSimt *gpu, const MdlSimtLaunch *shape, MdlSimtKernel kernel, void *args,
+                 GError **error)
+{
+  SimtBlock *blk = &gpu->blk;
+  MdlSimtLaunch s;
+  MdlMarker m;
+
+  g_return_val_if_fail (gpu != NULL && shape != NULL && kernel != NULL, FALSE);
+  if (gpu->error || gpu->sink_error)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "simt: the GPU is unusable after an earlier "
+                   "error");
+      return FALSE;
+    }
+  if (!shape_ok (shape, &s, error))
+    return FALSE;
+  block_setup (gpu, &s);
+  blk->launch = gpu->n_launches++;
+  m = (MdlMarker) { .kind = MDL_MARK_LAUNCH, .launch = blk->launch,
+                    .grid_blocks = s.grid_x * s.grid_y, .block_threads = blk->pub.n_threads,
+                    .shared_bytes = s.shared_bytes, .warp_width = gpu->warp_width };
+  marker (gpu, &m);
+  for (guint32 y = 0; y < s.grid_y && !gpu->error; y++)
+    for (guint32 x = 0; x < s.grid_x && !gpu->error; x++)
+      {
+        guint rest = blk->pub.n_threads % gpu->warp_width;
+        blk->pub.idx_x = x;
+        blk->pub.idx_y = y;
+        blk->block_id = y * s.grid_x + x;
+        blk->depth = 0;
+        blk->bssy_pending = FALSE;
+        blk->join_pending = FALSE;
+        for (guint w = 0; w < blk->n_warps; w++)
+          blk->mask[w] = gpu->warp_width == 64 ? G_MAXUINT64 : (((guint64) 1 << gpu->warp_width) - 1);
+        if (rest)
+          blk->mask[blk->n_warps - 1] = ((guint64) 1 << rest) - 1;
+        memcpy (blk->issue, blk->mask, blk->n_warps * sizeof (guint64));
+        memset (blk->pub.shared, 0, s.shared_bytes);
+        memset (blk->local, 0, (gsize) s.local_bytes * blk->pub.n_threads);
+        gpu->arena_chunk = 0;
+        gpu->arena_used = 0;
+        kernel (&blk->pub, args);
+        if (blk->depth != 0)
+          fail (gpu, "the kernel returned with %u if, loop or predicate frames open", blk->depth);
+      }
+  m = (MdlMarker) { .kind = MDL_MARK_SYNC };
+  marker (gpu, &m);
+  if (gpu->has_sink)
+    flush (gpu);
+  if (gpu->error)
+    {
+      g_propagate_error (error, g_error_copy (gpu->error));
+      return FALSE;
+    }
+  if (gpu->sink_error)
+    {
+      g_propagate_error (error, g_error_copy (gpu->sink_error));
+      return FALSE;
+    }
+  return TRUE;
+}

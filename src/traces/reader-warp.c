@@ -1,0 +1,358 @@
+/* Reader of the warp text format (docs/trace-format.md, "Warp text"): one warp instruction or
+ * marker per line, '#' comments and empty lines skipped.
+ *
+ *   launch ID grid=GX block=BX shared=BYTES [warp=W]    a kernel launch (warp width default 32)
+ *   B W ld|st|atom global|shared|local WIDTH MASK ADDR...
+ *   B W branch ACTIVE TAKEN
+ *   B W jump|alu|bar MASK
+ *   bar B                                                 the barrier of block B
+ *   sync                                                  a global sync
+ *
+ * B and W are decimal; masks and addresses hexadecimal with or without "0x"; a memory line has
+ * one address per active lane, in lane order. Instructions belong to the latest launch (launch 0
+ * before any). Every line is validated (the event rules of mdl_warp_event_check() included) and
+ * the first bad one is reported as "NAME:LINE: what was expected, what was found". */
+#include "trace-private.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#define OUT_EVENTS 4096
+#define QUOTE_MAX 80
+#define MAX_TOKENS (8 + MDL_WARP_MAX_LANES)
+
+typedef struct {
+  MdlWarpEvent *out;
+  guint64 *addrs;
+  gsize n_out;
+  gsize n_addrs;
+  guint64 line;
+  guint32 launch;
+  MdlTraceCheck check;
+} WarpReader;
+
+static gboolean
+line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+
+static gboolean
+line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *format, ...)
+{
+  WarpReader *k = r->priv;
+  GString *q = g_string_new (NULL);
+  va_list args;
+  char *why;
+  for (gsize i = 0; i < len && i < QUOTE_MAX; i++)
+    {
+      guchar c = (guchar) s[i];
+      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
+        g_string_append_c (q, (char) c);
+      else
+        g_string_append_printf (q, "\\x%02x", c);
+    }
+  if (len > QUOTE_MAX)
+    g_string_append (q, "...");
+  va_start (args, format);
+  why = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": %s in \"%s\"", r->name,
+               k->line, why, q->str);
+  g_free (why);
+  g_string_free (q, TRUE);
+  return FALSE;
+}
+
+/* A hexadecimal number with an optional 0x; NULL or why not. */
+static const char *
+parse_hex (const char *t, guint64 *v)
+{
+  guint64 x = 0;
+  const char *p = t;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    p += 2;
+  if (*p == '\0')
+    return "an empty hexadecimal number";
+  for (; *p; p++)
+    {
+      int d = g_ascii_xdigit_value (*p);
+      if (d < 0)
+        return "a character that is not a hexadecimal digit";
+      if (x >> 60)
+        return "a hexadecimal number wider than 64 bits";
+      x = (x << 4) | (guint64) d;
+    }
+  *v = x;
+  return NULL;
+}
+
+static gboolean
+parse_dec (const char *t, guint64 max, guint64 *v)
+{
+  return g_ascii_string_to_unsigned (t, 10, 0, max, v, NULL);
+}
+
+static gboolean
+deliver (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, GError **error)
+{
+  MdlEventBatch batch = { .warp = k->out, .n_warp = k->n_out, .lane_addrs = k->addrs,
+                          .n_lane_addrs = k->n_addrs };
+  if (k->n_out == 0)
+    return TRUE;
+  r->n_records += k->n_out;
+  k->n_out = 0;
+  k->n_addrs = 0;
+  return sink->batch (sink->data, &batch, error);
+}
+
+static gboolean
+emit_marker (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const MdlMarker *m,
+             const char *s, gsize len, GError **error)
+{
+  GError *local = NULL;
+  if (!mdl_trace_check_marker (&k->check, m, &local))
+    {
+      line_error (r, error, s, len, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (!deliver (r, k, sink, error))
+    return FALSE;
+  r->n_records++;
+  return sink->marker (sink->data, m, error);
+}
+
+/* Parses one non-empty, non-comment line into an event or a marker. */
+static gboolean
+parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s, gsize len,
+            GError **error)
+{
+  static const char *const ops[] = { "ld", "st", "atom", "alu", "branch", "bar", "jump" };
+  static const char *const spaces[] = { "none", "global", "shared", "local" };
+  g_autofree char *copy = g_strndup (s, len);
+  char *tok[MAX_TOKENS + 1] = { NULL };
+  char *save = NULL;
+  guint n = 0;
+  guint64 block, warp;
+  const char *why;
+  MdlWarpEvent e = { 0 };
+  GError *local = NULL;
+  MdlEventBatch view;
+
+  for (char *p = strtok_r (copy, " \t", &save); p && n <= MAX_TOKENS; p = strtok_r (NULL, " \t", &save))
+    tok[n++] = p;
+  if (n == 0)
+    return line_error (r, error, s, len, "an empty line");
+  if (n > MAX_TOKENS)
+    return line_error (r, error, s, len, "more than %d fields", MAX_TOKENS);
+  if (strcmp (tok[0], "sync") == 0)
+    {
+      MdlMarker m = { .kind = MDL_MARK_SYNC };
+      if (n != 1)
+        return line_error (r, error, s, len, "expected \"sync\" alone");
+      return emit_marker (r, k, sink, &m, s, len, error);
+    }
+  if (strcmp (tok[0], "bar") == 0)
+    {
+      MdlMarker m = { .kind = MDL_MARK_BARRIER, .launch = k->launch };
+      if (n != 2 || !parse_dec (tok[1], G_MAXUINT32, &block))
+        return line_error (r, error, s, len, "expected \"bar BLOCK\" with a decimal block id");
+      m.block = (guint32) block;
+      return emit_marker (r, k, sink, &m, s, len, error);
+    }
+  if (strcmp (tok[0], "launch") == 0)
+    {
+      MdlMarker m = { .kind = MDL_MARK_LAUNCH, .warp_width = 32 };
+      guint64 id, val;
+      gboolean have_grid = FALSE, have_block = FALSE, have_shared = FALSE;
+      if (n < 5 || n > 6 || !parse_dec (tok[1], G_MAXUINT32, &id))
+        return line_error (r, error, s, len, "expected \"launch ID grid=GX block=BX shared=BYTES "
+                           "[warp=W]\"");
+      for (guint i = 2; i < n; i++)
+        {
+          char *eq = strchr (tok[i], '=');
+          if (eq == NULL || !parse_dec (eq + 1, G_MAXUINT32, &val))
+            return line_error (r, error, s, len, "expected KEY=DECIMAL, got \"%s\"", tok[i]);
+          *eq = '\0';
+          if (strcmp (tok[i], "grid") == 0 && !have_grid)
+            m.grid_blocks = (guint32) val, have_grid = TRUE;
+          else if (strcmp (tok[i], "block") == 0 && !have_block)
+            m.block_threads = (guint32) val, have_block = TRUE;
+          else if (strcmp (tok[i], "shared") == 0 && !have_shared)
+            m.shared_bytes = (guint32) val, have_shared = TRUE;
+          else if (strcmp (tok[i], "warp") == 0)
+            m.warp_width = (guint32) val;
+          else
+            return line_error (r, error, s, len, "unknown or repeated launch key \"%s\" (valid: grid, "
+                               "block, shared, warp)", tok[i]);
+        }
+      if (!have_grid || !have_block || !have_shared)
+        return line_error (r, error, s, len, "a launch needs grid=, block= and shared=");
+      m.launch = (guint32) id;
+      k->launch = m.launch;
+      return emit_marker (r, k, sink, &m, s, len, error);
+    }
+
+  /* B W OP ... */
+  if (n < 3 || !parse_dec (tok[0], G_MAXUINT32, &block) || !parse_dec (tok[1], G_MAXUINT16, &warp))
+    return line_error (r, error, s, len, "expected \"BLOCK WARP OP ...\", \"launch\", \"bar\" or "
+                       "\"sync\" (block and warp decimal, warp at most 65535)");
+  e.block = (guint32) block;
+  e.warp = (guint16) warp;
+  e.launch = k->launch;
+  e.op = MDL_WARP_N_OPS;
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (strcmp (tok[2], ops[i]) == 0)
+      e.op = (guint8) i;
+  if (e.op == MDL_WARP_N_OPS)
+    return line_error (r, error, s, len, "unknown op \"%s\" (valid: ld, st, atom, alu, branch, jump, "
+                       "bar)", tok[2]);
+  if (mdl_warp_is_memory (&e))
+    {
+      guint64 width;
+      guint n_lanes;
+      if (n < 6)
+        return line_error (r, error, s, len, "expected \"B W %s SPACE WIDTH MASK ADDR...\"", tok[2]);
+      for (guint i = 1; i < G_N_ELEMENTS (spaces); i++)
+        if (strcmp (tok[3], spaces[i]) == 0)
+          e.space = (guint8) i;
+      if (e.space == MDL_SPACE_NONE)
+        return line_error (r, error, s, len, "unknown space \"%s\" (valid: global, shared, local)",
+                           tok[3]);
+      if (!parse_dec (tok[4], 64, &width) || width == 0)
+        return line_error (r, error, s, len, "access width \"%s\" is not a decimal 1..64", tok[4]);
+      e.width = (guint16) width;
+      if ((why = parse_hex (tok[5], &e.active)))
+        return line_error (r, error, s, len, "mask \"%s\": %s", tok[5], why);
+      n_lanes = (guint) __builtin_popcountll (e.active);
+      if (n - 6 != n_lanes)
+        return line_error (r, error, s, len, "mask %s has %u active lanes but the line has %u "
+                           "addresses", tok[5], n_lanes, n - 6);
+      if (k->n_out == OUT_EVENTS || k->n_addrs + MDL_WARP_MAX_LANES > (gsize) OUT_EVENTS * 8)
+        if (!deliver (r, k, sink, error))
+          return FALSE;
+      e.first_addr = (guint32) k->n_addrs;
+      for (guint i = 0; i < n_lanes; i++)
+        if ((why = parse_hex (tok[6 + i], &k->addrs[k->n_addrs + i])))
+          return line_error (r, error, s, len, "address \"%s\": %s", tok[6 + i], why);
+    }
+  else
+    {
+      guint want = e.op == MDL_WARP_BRANCH ? 5 : 4;
+      if (n != want)
+        return line_error (r, error, s, len, e.op == MDL_WARP_BRANCH
+                           ? "expected \"B W branch ACTIVE TAKEN\"" : "expected \"B W %s MASK\"",
+                           tok[2]);
+      if ((why = parse_hex (tok[3], &e.active)))
+        return line_error (r, error, s, len, "mask \"%s\": %s", tok[3], why);
+      if (e.op == MDL_WARP_BRANCH && (why = parse_hex (tok[4], &e.taken)))
+        return line_error (r, error, s, len, "taken mask \"%s\": %s", tok[4], why);
+      if (k->n_out == OUT_EVENTS && !deliver (r, k, sink, error))
+        return FALSE;
+    }
+  view = (MdlEventBatch) { .warp = &e, .n_warp = 1, .lane_addrs = k->addrs,
+                           .n_lane_addrs = k->n_addrs + (mdl_warp_is_memory (&e)
+                                                         ? (gsize) __builtin_popcountll (e.active) : 0) };
+  if (!mdl_warp_event_check (&view, &e, mdl_trace_check_warp_width (&k->check, e.launch), &local))
+    {
+      const char *colon = strstr (local->message, "): ");
+      line_error (r, error, s, len, "%s", colon ? colon + 3 : local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  k->n_addrs = view.n_lane_addrs;
+  k->out[k->n_out++] = e;
+  return TRUE;
+}
+
+static gboolean
+warp_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error)
+{
+  WarpReader *k = r->priv;
+  guint64 done = 0;
+
+  while (done < budget)
+    {
+      const char *s = (const char *) r->buf + r->pos;
+      gsize avail = r->len - r->pos;
+      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      gsize len, consumed;
+      if (nl == NULL)
+        {
+          if (avail > MDL_LACKEY_LINE_MAX)
+            {
+              k->line++;
+              return line_error (r, error, s, 0, "line longer than %" G_GSIZE_FORMAT " bytes",
+                                 MDL_LACKEY_LINE_MAX);
+            }
+          if (!r->eof)
+            {
+              if (!mdl_trace_reader_fill (r, avail + 1, error))
+                return FALSE;
+              continue;
+            }
+          if (avail == 0)
+            {
+              GError *local = NULL;
+              if (!mdl_trace_check_end (&k->check, &local))
+                {
+                  g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: %s", r->name, local->message);
+                  g_error_free (local);
+                  return FALSE;
+                }
+              r->done = TRUE;
+              break;
+            }
+          len = consumed = avail;
+        }
+      else
+        {
+          len = (gsize) (nl - s);
+          consumed = len + 1;
+        }
+      k->line++;
+      r->pos += consumed;
+      while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
+      while (len > 0 && (*s == ' ' || *s == '\t'))
+        s++, len--;
+      if (len == 0 || s[0] == '#')
+        continue;
+      if (memchr (s, '\0', len))
+        return line_error (r, error, s, len, "a NUL byte");
+      if (!parse_line (r, k, sink, s, len, error))
+        return FALSE;
+      done++;
+    }
+  return deliver (r, k, sink, error);
+}
+
+static gboolean
+warp_start (MdlTraceReader *r, GError **error)
+{
+  WarpReader *k = g_new0 (WarpReader, 1);
+  (void) error;
+  k->out = g_new (MdlWarpEvent, OUT_EVENTS);
+  k->addrs = g_new (guint64, (gsize) OUT_EVENTS * 8);
+  mdl_trace_check_init (&k->check);
+  r->priv = k;
+  return TRUE;
+}
+
+static void
+warp_finalize (MdlTraceReader *r)
+{
+  WarpReader *k = r->priv;
+  if (k == NULL)
+    return;
+  mdl_trace_check_clear (&k->check);
+  g_free (k->out);
+  g_free (k->addrs);
+  g_free (k);
+  r->priv = NULL;
+}
+
+const MdlTraceReaderClass mdl_trace_reader_warp_class = {
+  .start = warp_start,
+  .pump = warp_pump,
+  .finalize = warp_finalize,
+};

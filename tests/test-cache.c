@@ -1,0 +1,547 @@
+/* Tests of the `cache` engine (src/models/cache.c and the policies in src/models/cache/): hit and
+ * miss sequences of hand-derived micro-traces per policy, level and option; miss classification
+ * worked out by hand; parameter errors; and agreement with the slow reference (tests/ref/) on
+ * hundreds of seeded random configurations and traces. */
+#include "helpers.h"
+#include "ref/cache-ref.h"
+
+#include <string.h>
+
+/* ---- helpers ----------------------------------------------------------------------------------- */
+
+static MdlEngine *
+engine_new (const char *spec)
+{
+  g_autoptr (GError) error = NULL;
+  MdlEngine *e = mdl_engine_new (spec, &error);
+  if (e == NULL)
+    fail_msg ("%s: %s", spec, error->message);
+  return e;
+}
+
+static void
+feed (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
+{
+  g_autoptr (GError) error = NULL;
+  MdlEventBatch b = { .cpu = ev, .n_cpu = n };
+  if (!mdl_engine_consume (e, &b, &error))
+    fail_msg ("consume: %s", error->message);
+}
+
+static guint64
+count_of (MdlEngine *e, const char *name)
+{
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  if (c == NULL)
+    fail_msg ("%s: no counter %s", mdl_engine_spec (e), name);
+  return c->count;
+}
+
+/* Parses a micro-trace "R0 W3 M1 F2 R12+8 ..." into events: kind letter (R read, W write,
+ * M modify, F fetch), then the address in units of @unit bytes, optionally "+SIZE" in bytes
+ * (default 1). */
+static GArray *
+parse_trace (const char *text, guint unit)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (MdlCpuEvent));
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  for (char **w = words; *w; w++)
+    {
+      MdlCpuEvent e = { .size = 1 };
+      char *end;
+      if (**w == '\0')
+        continue;
+      switch (**w)
+        {
+        case 'R': e.kind = MDL_CPU_READ; break;
+        case 'W': e.kind = MDL_CPU_WRITE; break;
+        case 'M': e.kind = MDL_CPU_MODIFY; break;
+        case 'F': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_FETCH; break;
+        default: fail_msg ("bad trace word %s", *w);
+        }
+      e.addr = g_ascii_strtoull (*w + 1, &end, 10) * unit;
+      if (*end == '+')
+        e.size = (guint16) g_ascii_strtoull (end + 1, NULL, 10);
+      g_array_append_val (a, e);
+    }
+  return a;
+}
+
+/* Feeds @trace one event at a time and writes, per event, 'H' when @counter did not grow and 'M'
+ * when it grew by one ('2' for two, as a straddling access may). */
+static char *
+outcomes (const char *spec, const char *trace, guint unit, const char *counter)
+{
+  g_autoptr (MdlEngine) e = engine_new (spec);
+  g_autoptr (GArray) ev = parse_trace (trace, unit);
+  GString *out = g_string_new (NULL);
+  guint64 before = 0;
+  for (guint i = 0; i < ev->len; i++)
+    {
+      guint64 now;
+      feed (e, &g_array_index (ev, MdlCpuEvent, i), 1);
+      now = count_of (e, counter);
+      g_string_append_c (out, now == before       ? 'H'
+                              : now == before + 1 ? 'M'
+                                                  : (char) ('0' + now - before));
+      before = now;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* ---- hand-derived micro-traces ------------------------------------------------------------------ */
+
+/* Lines are 16 bytes; the trace's numbers are line numbers. A=0, B=1, C=2, D=3, E=4. */
+static const struct {
+  const char *name;
+  const char *spec;
+  const char *trace;
+  const char *counter;
+  const char *expect;
+} rows[] = {
+  /* lru, one set of 2 ways: A B fill; A hits and becomes most recent; C evicts B (least recent);
+   * B misses. */
+  { "lru evicts least recent", "cache:size=32,assoc=2,line=16", "R0 R1 R0 R2 R1", "misses",
+    "MMHMM" },
+  /* fifo, same trace: A's hit does not refresh it; C evicts A (oldest); B still hits. */
+  { "fifo ignores hits", "cache:size=32,assoc=2,line=16,policy=fifo", "R0 R1 R0 R2 R1", "misses",
+    "MMHMH" },
+  /* lru, one set of 4: A B C D fill; A hits (order A D C B); E evicts B; B evicts C; C evicts D. */
+  { "lru 4 ways", "cache:size=64,assoc=4,line=16", "R0 R1 R2 R3 R0 R4 R1 R2", "misses",
+    "MMMMHMMM" },
+  /* plru, 4 ways, tree bits b1 (root), b2 (ways 0-1), b3 (ways 2-3), 1 = victim on the right.
+   * A->way0 (b1=1,b2=1), B->way1 (b2=0), C->way2 (b3=1,b1=0), D->way3 (b3=0). A hits: b2=1,b1=1.
+   * E: root 1 -> right, b3=0 -> way2: C goes (lru would take B); b3=1,b1=0. B hits way1:
+   * b2=0,b1=1. C: root 1 -> right, b3=1 -> way3: D goes. */
+  { "plru 4 ways", "cache:size=64,assoc=4,line=16,policy=plru", "R0 R1 R2 R3 R0 R4 R1 R2", "misses",
+    "MMMMHMHM" },
+  /* fifo, same trace: E evicts A (oldest) although A was just used; B and C still hit. */
+  { "fifo 4 ways", "cache:size=64,assoc=4,line=16,policy=fifo", "R0 R1 R2 R3 R0 R4 R1 R2",
+    "misses", "MMMMHMHH" },
+  /* random, seed 1: splitmix64 from state 1 draws 0x910a2dec89025cc1 (mod 4 = 1),
+   * 0xbeeb8da1658eec67 (3), 0xf893a2eefb32555e (2), 0x71c18690ee42c90b (3), computed outside the
+   * engine. A B C D fill ways 0-3; E replaces way 1 (B): A E C D. A hits; B replaces way 3 (D):
+   * A E C B. C hits; D replaces way 2 (C): A E D B. C replaces way 3 (B). */
+  { "random follows its draws", "cache:size=64,assoc=4,line=16,policy=random,seed=1",
+    "R0 R1 R2 R3 R4 R0 R1 R2 R3 R2", "misses", "MMMMMHMHMM" },
+  /* Two sets of 2 ways: even lines go to set 0, odd ones to set 1. 0 2 fill set 0; 4 evicts 0;
+   * 0 evicts 2; 1 goes to set 1; 4 is still in set 0. */
+  { "sets by line parity", "cache:size=64,assoc=2,line=16", "R0 R2 R4 R0 R1 R4", "misses",
+    "MMMMMH" },
+  /* Direct-mapped (assoc=1), 4 sets: 0 and 4 share set 0 and evict each other; 1 stays. */
+  { "direct mapped", "cache:size=64,assoc=1,line=16", "R0 R4 R1 R0 R1 R4", "misses", "MMMMHM" },
+  /* Fully associative (assoc=0) with 4 lines: 0 4 8 12 all fit, however they would map. */
+  { "fully associative", "cache:size=64,assoc=0,line=16", "R0 R4 R8 R12 R0 R4 R8 R12", "misses",
+    "MMMMHHHH" },
+  /* write_allocate=1: a write miss fills, the read then hits. */
+  { "write allocate", "cache:size=32,assoc=2,line=16", "W0 R0", "misses", "MH" },
+  /* write_allocate=0: the write miss does not fill, so the read misses as well. */
+  { "no write allocate", "cache:size=32,assoc=2,line=16,write_allocate=0", "W0 R0 R0", "misses",
+    "MMH" },
+  /* write_allocate=0 counts the write miss as a write miss, not a read. */
+  { "no write allocate counts writes", "cache:size=32,assoc=2,line=16,write_allocate=0",
+    "W0 R0", "write_misses", "MH" },
+  /* A modify reads then writes: the read misses, the write hits; read_misses counts it. */
+  { "modify is read then write", "cache:size=32,assoc=2,line=16", "M0 M0", "read_misses", "MH" },
+  /* 8 bytes at byte 12 (unit 1: addresses in bytes) cover lines 0 and 1: two line references,
+   * both miss; then 4 bytes at 16 hit line 1. */
+  { "straddle is two lines", "cache:size=64,assoc=4,line=16", "R12+8 R16+4", "misses", "2H" },
+  /* cachegrind=1: the same straddling access is one reference and one miss. */
+  { "cachegrind straddle is one access", "cache:size=64,assoc=4,line=16,cachegrind=1",
+    "R12+8 R16+4", "misses", "MH" },
+  /* cachegrind=1 counts a modify as one read reference. */
+  { "cachegrind modify is one read", "cache:size=64,assoc=4,line=16,cachegrind=1", "M0 M0",
+    "refs", "MM" },
+  /* Fetch records without icache are ignored: no reference at all. */
+  { "fetches ignored without icache", "cache:size=64,assoc=4,line=16", "F0 F1", "refs", "HH" },
+};
+
+static void
+test_micro_traces_per_policy (void **state)
+{
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      /* "straddle" rows give byte addresses; the others line numbers of 16-byte lines. */
+      guint unit = strstr (rows[i].name, "straddle") ? 1 : 16;
+      g_autofree char *got = outcomes (rows[i].spec, rows[i].trace, unit, rows[i].counter);
+      if (strcmp (got, rows[i].expect) != 0)
+        {
+          for (guint k = 0; got[k] || rows[i].expect[k]; k++)
+            if (got[k] != rows[i].expect[k])
+              fail_msg ("%s: step %u: expected %c, got %c (all: expected %s, got %s)",
+                        rows[i].name, k + 1, rows[i].expect[k] ? rows[i].expect[k] : '-',
+                        got[k] ? got[k] : '-', rows[i].expect, got);
+        }
+    }
+}
+
+/* Two levels, each one set of 2 ways of 16-byte lines; A=0, B=1, C=2. */
+static const struct {
+  const char *name;
+  const char *spec;
+  const char *trace;
+  const char *l1;
+  const char *l2;   /* outcome per L1 miss, in order */
+  guint64 l1_back_invalidations;
+} level_rows[] = {
+  /* nine: A, B miss in both. A hits L1 (L2 untouched: B most recent there). C misses L1 (evicts
+   * B) and L2 (evicts A, least recent in L2). B misses L1 and hits L2. */
+  { "non-inclusive levels", "cache:levels=32:2:16/32:2:16", "R0 R1 R0 R2 R1", "MMHMM", "MMMH", 0 },
+  /* inclusive: the same until C: L2 evicts A and so removes it from L1, leaving L1 a free way;
+   * C fills it without evicting B, and B then hits L1. */
+  { "inclusive back-invalidates", "cache:levels=32:2:16/32:2:16,inclusion=inclusive",
+    "R0 R1 R0 R2 R1", "MMHMH", "MMM", 1 },
+  /* L2 of 4 ways keeps what L1 (2 ways) drops: A B C A -> L1 misses all, L2 hits the last A. */
+  { "l2 catches l1 misses", "cache:levels=32:2:16/64:4:16", "R0 R1 R2 R0", "MMMM", "MMMH", 0 },
+  /* L2 with 32-byte lines: L1 lines 0 and 1 are L2 line 0, so L1's second miss hits L2. */
+  { "wider l2 lines", "cache:levels=32:2:16/64:2:32", "R0 R1", "MM", "MH", 0 },
+};
+
+static void
+test_levels_pass_misses_down (void **state)
+{
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (level_rows); i++)
+    {
+      g_autofree char *l1 = outcomes (level_rows[i].spec, level_rows[i].trace, 16, "l1_misses");
+      g_autoptr (MdlEngine) e = engine_new (level_rows[i].spec);
+      g_autoptr (GArray) ev = parse_trace (level_rows[i].trace, 16);
+      GString *l2 = g_string_new (NULL);
+      guint64 before = 0;
+      for (guint k = 0; k < ev->len; k++)
+        {
+          guint64 refs, now;
+          guint64 refs_before = count_of (e, "l2_refs");
+          feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
+          refs = count_of (e, "l2_refs");
+          now = count_of (e, "l2_misses");
+          if (refs > refs_before)
+            g_string_append_c (l2, now > before ? 'M' : 'H');
+          before = now;
+        }
+      if (strcmp (l1, level_rows[i].l1) != 0)
+        fail_msg ("%s: l1: expected %s, got %s", level_rows[i].name, level_rows[i].l1, l1);
+      if (strcmp (l2->str, level_rows[i].l2) != 0)
+        fail_msg ("%s: l2: expected %s, got %s", level_rows[i].name, level_rows[i].l2, l2->str);
+      if (strstr (level_rows[i].spec, "inclusive"))
+        assert_int_equal (count_of (e, "l1_back_invalidations"), level_rows[i].l1_back_invalidations);
+      g_string_free (l2, TRUE);
+    }
+}
+
+/* Ensure the instruction cache takes fetch records and sends its misses to level 2, which counts
+ * them as fetch references, while data go through level 1. */
+static void
+test_icache_feeds_level_two (void **state)
+{
+  g_autoptr (MdlEngine) e = engine_new ("cache:levels=32:2:16/64:4:16,icache=32:2:16");
+  /* F0 F1: two I1 misses, two L2 fetch misses. R0: L1 miss, L2 hit (line 0 came with F0).
+   * F0: I1 hit. */
+  g_autoptr (GArray) ev = parse_trace ("F0 F1 R0 F0", 16);
+  (void) state;
+  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  assert_int_equal (count_of (e, "i1_fetch_refs"), 3);
+  assert_int_equal (count_of (e, "i1_fetch_misses"), 2);
+  assert_int_equal (count_of (e, "l1_read_misses"), 1);
+  assert_int_equal (count_of (e, "l2_fetch_refs"), 2);
+  assert_int_equal (count_of (e, "l2_fetch_misses"), 2);
+  assert_int_equal (count_of (e, "l2_read_refs"), 1);
+  assert_int_equal (count_of (e, "l2_read_misses"), 0);
+  assert_int_equal (count_of (e, "fetches"), 3);
+  assert_int_equal (count_of (e, "fetches_ignored"), 0);
+}
+
+/* ---- miss classification ---------------------------------------------------------------------- */
+
+/* Ensure each miss gets the cause the definitions give, worked out by hand. Direct-mapped, 2 sets
+ * of 16-byte lines (so the fully associative LRU beside it holds 2 lines); lines 0, 2, 4 share set
+ * 0, line 1 is in set 1.
+ *   0: first touch                           -> compulsory
+ *   2: first touch (evicts 0)                -> compulsory
+ *   0: seen; the 2-line LRU holds {0, 2}     -> conflict
+ *   4: first touch (the LRU drops 2)         -> compulsory
+ *   2: seen; the LRU holds {4, 0}            -> capacity
+ *   1: first touch                           -> compulsory
+ *   2: hit (set 0 has 2)                     -> no miss
+ *   4: seen; LRU {2, 1}, set 0 has 2         -> capacity */
+static void
+test_classification_by_hand (void **state)
+{
+  static const struct { guint64 compulsory, capacity, conflict; } after[] = {
+    { 1, 0, 0 }, { 2, 0, 0 }, { 2, 0, 1 }, { 3, 0, 1 }, { 3, 1, 1 }, { 4, 1, 1 }, { 4, 1, 1 },
+    { 4, 2, 1 } };
+  g_autoptr (MdlEngine) e = engine_new ("cache:size=32,assoc=1,line=16,classify=1");
+  g_autoptr (GArray) ev = parse_trace ("R0 R2 R0 R4 R2 R1 R2 R4", 16);
+  (void) state;
+  for (guint k = 0; k < ev->len; k++)
+    {
+      feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
+      if (count_of (e, "compulsory") != after[k].compulsory
+          || count_of (e, "capacity") != after[k].capacity
+          || count_of (e, "conflict") != after[k].conflict)
+        fail_msg ("step %u: expected %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%"
+                  G_GUINT64_FORMAT ", got %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%"
+                  G_GUINT64_FORMAT, k + 1, after[k].compulsory, after[k].capacity,
+                  after[k].conflict, count_of (e, "compulsory"), count_of (e, "capacity"),
+                  count_of (e, "conflict"));
+    }
+  assert_int_equal (count_of (e, "misses"), 7);
+}
+
+/* Ensure a fully associative LRU cache has no conflict misses: its shadow is itself. */
+static void
+test_fully_associative_has_no_conflicts (void **state)
+{
+  g_autoptr (MdlEngine) e = engine_new ("cache:size=256,assoc=0,line=16,classify=1");
+  GRand *rand = g_rand_new_with_seed (test_seed (7));
+  MdlCpuEvent ev[2000];
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (ev); i++)
+    ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 4,
+                            .addr = (guint64) g_rand_int_range (rand, 0, 64) * 16 };
+  feed (e, ev, G_N_ELEMENTS (ev));
+  assert_int_equal (count_of (e, "conflict"), 0);
+  assert_int_equal (count_of (e, "compulsory") + count_of (e, "capacity"), count_of (e, "misses"));
+  g_rand_free (rand);
+}
+
+/* ---- presets and errors ------------------------------------------------------------------------- */
+
+/* Ensure depth=2 with the x86-64 preset builds its L1d (32 KiB, 8 ways) and L2 (1 MiB, 16 ways). */
+static void
+test_preset_levels (void **state)
+{
+  g_autoptr (MdlEngine) e = engine_new ("cache:machine=x86-64,depth=2");
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  (void) state;
+  assert_non_null (strstr (mdl_report_lookup (r, "l1_refs")->description, "32768 bytes, 8 ways"));
+  assert_non_null (strstr (mdl_report_lookup (r, "l2_refs")->description, "1048576 bytes, 16 ways"));
+  assert_null (mdl_report_lookup (r, "l3_refs"));
+}
+
+/* Ensure single-level counters carry the required names and Cachegrind's metric names. */
+static void
+test_single_level_names (void **state)
+{
+  g_autoptr (MdlEngine) e = engine_new ("cache:size=32768,assoc=8,line=64");
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  (void) state;
+  assert_non_null (mdl_report_lookup (r, "misses"));
+  assert_string_equal (mdl_report_lookup (r, "read_misses")->metric, "D1mr");
+  assert_string_equal (mdl_report_lookup (r, "write_misses")->metric, "D1mw");
+}
+
+static const struct {
+  const char *spec;
+  int code;
+  const char *needle;
+} bad_specs[] = {
+  { "cache:size=49152,assoc=8,line=64", MDL_ERROR_PARAM, "try assoc=6" },
+  { "cache:size=100,assoc=1,line=64", MDL_ERROR_PARAM, "not a multiple of its line size" },
+  { "cache:levels=32k:8", MDL_ERROR_PARAM, "expected SIZE:ASSOC:LINE" },
+  { "cache:levels=32k:8:64:lfu", MDL_ERROR_PARAM, "unknown policy \"lfu\"" },
+  { "cache:levels=32k:8:48", MDL_ERROR_PARAM, "power of two" },
+  { "cache:levels=32k:8:64,size=64k", MDL_ERROR_PARAM, "give either levels" },
+  { "cache:levels=32k:8:64/256k:8:32", MDL_ERROR_PARAM, "must not shrink" },
+  { "cache:size=48k,assoc=12,policy=plru", MDL_ERROR_PARAM, "power-of-two associativity" },
+  { "cache:depth=2", MDL_ERROR_PARAM, "machine=NAME" },
+  { "cache:cachegrind=1,inclusion=inclusive", MDL_ERROR_PARAM, "not inclusive" },
+  { "cache:icache=32k:8", MDL_ERROR_PARAM, "cache: icache" },
+  { "cache:polcy=lru", MDL_ERROR_PARAM, "did you mean \"policy\"" },
+};
+
+/* Ensure bad specs fail with MDL_ERROR_PARAM and a message that names the problem. */
+static void
+test_bad_specs_are_named (void **state)
+{
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (bad_specs); i++)
+    {
+      GError *error = NULL;
+      MdlEngine *e = mdl_engine_new (bad_specs[i].spec, &error);
+      if (e != NULL)
+        fail_msg ("%s: accepted", bad_specs[i].spec);
+      assert_mdl_error (error, bad_specs[i].code, bad_specs[i].needle);
+    }
+}
+
+/* Ensure reset forgets everything: the same trace twice gives the same counts. */
+static void
+test_reset_is_fresh (void **state)
+{
+  g_autoptr (MdlEngine) e = engine_new ("cache:levels=64:2:16/128:4:16,classify=1,policy=random");
+  g_autoptr (GArray) ev = parse_trace ("R0 R1 R2 R3 R4 R5 R0 W9 R1 M7 R2", 16);
+  guint64 first[3];
+  (void) state;
+  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  first[0] = count_of (e, "l1_misses");
+  first[1] = count_of (e, "l2_misses");
+  first[2] = count_of (e, "l1_conflict");
+  mdl_engine_reset (e);
+  assert_int_equal (count_of (e, "l1_refs"), 0);
+  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  assert_int_equal (count_of (e, "l1_misses"), first[0]);
+  assert_int_equal (count_of (e, "l2_misses"), first[1]);
+  assert_int_equal (count_of (e, "l1_conflict"), first[2]);
+}
+
+/* ---- agreement with the reference -------------------------------------------------------------- */
+
+static void
+random_level (GRand *rand, RefLevelConfig *l, guint64 min_line, RefCachePolicy policy)
+{
+  static const guint64 lines[] = { 16, 32, 64 };
+  guint64 line;
+  do
+    line = lines[g_rand_int_range (rand, 0, 3)];
+  while (line < min_line);
+  l->line = line;
+  l->policy = policy;
+  l->assoc = (guint64) 1 << g_rand_int_range (rand, 0, 4);   /* 1..8 */
+  if (policy != REF_CACHE_PLRU && g_rand_boolean (rand))
+    l->assoc = (guint64) g_rand_int_range (rand, 1, 7);      /* 1..6, not only powers of two */
+  l->size = l->assoc * l->line * ((guint64) 1 << g_rand_int_range (rand, 0, 4));
+  if (g_rand_int_range (rand, 0, 8) == 0)
+    l->assoc = 0;   /* fully associative */
+}
+
+static void
+random_config (GRand *rand, RefCacheConfig *c)
+{
+  guint64 min_line = 16;
+  memset (c, 0, sizeof *c);
+  c->n_data = (guint) g_rand_int_range (rand, 1, 4);
+  for (guint i = 0; i < c->n_data; i++)
+    {
+      random_level (rand, &c->data[i], min_line, (RefCachePolicy) g_rand_int_range (rand, 0, 4));
+      /* Lines must not shrink going down. */
+      min_line = c->data[i].line;
+    }
+  c->has_icache = g_rand_boolean (rand);
+  if (c->has_icache)
+    random_level (rand, &c->icache, 16, (RefCachePolicy) g_rand_int_range (rand, 0, 4));
+  if (c->has_icache && c->n_data > 1 && c->icache.line > c->data[1].line)
+    c->icache.line = c->data[1].line;
+  if (c->has_icache)
+    c->icache.size = (c->icache.assoc ? c->icache.assoc : 1) * c->icache.line
+                     * ((guint64) 1 << g_rand_int_range (rand, 0, 3));
+  c->seed = g_rand_int (rand);
+  c->write_allocate = g_rand_int_range (rand, 0, 4) != 0;
+  c->cachegrind = g_rand_int_range (rand, 0, 3) == 0;
+  c->inclusive = !c->cachegrind && g_rand_boolean (rand);
+  c->classify = g_rand_boolean (rand);
+}
+
+static void
+compare_level (MdlEngine *e, const RefCache *ref, guint i, const char *prefix, guint32 seed,
+               guint iter, const char *spec)
+{
+  static const char *const names[] = { "read_refs", "write_refs", "fetch_refs", "read_misses",
+                                       "write_misses", "fetch_misses", "evictions", "compulsory",
+                                       "capacity", "conflict", "back_invalidations" };
+  const RefLevelCounts *c = ref_cache_level (ref, i);
+  guint64 want[] = { c->refs[0], c->refs[1], c->refs[2], c->misses[0], c->misses[1], c->misses[2],
+                     c->evictions, c->compulsory, c->capacity, c->conflict,
+                     c->back_invalidations };
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *key = g_strconcat (prefix, names[k], NULL);
+      const MdlCounter *got = mdl_report_lookup (r, key);
+      if (got == NULL)
+        {
+          if (want[k] != 0)
+            fail_msg ("seed %u, iteration %u, %s: no counter %s", seed, iter, spec, key);
+          continue;
+        }
+      if (got->count != want[k])
+        fail_msg ("seed %u, iteration %u, %s: %s: engine %" G_GUINT64_FORMAT ", reference %"
+                  G_GUINT64_FORMAT, seed, iter, spec, key, got->count, want[k]);
+    }
+}
+
+/* Ensure the engine and the slow reference agree on every counter of every level, over hundreds
+ * of random configurations (levels, policies, geometry, inclusion, write allocation, icache,
+ * cachegrind mode, classification) and random traces with straddling accesses and fetches. */
+static void
+test_agrees_with_reference (void **state)
+{
+  guint32 seed = test_seed (20240601);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint iter = 0; iter < 400; iter++)
+    {
+      RefCacheConfig cfg;
+      g_autofree char *spec = NULL;
+      g_autoptr (MdlEngine) e = NULL;
+      g_autoptr (GError) error = NULL;
+      RefCache *ref;
+      guint n = (guint) g_rand_int_range (rand, 50, 1500);
+      guint64 span = (guint64) 1 << g_rand_int_range (rand, 8, 14);
+      MdlCpuEvent *ev = g_new (MdlCpuEvent, n);
+
+      random_config (rand, &cfg);
+      spec = ref_cache_spec (&cfg);
+      e = mdl_engine_new (spec, &error);
+      if (e == NULL)
+        fail_msg ("seed %u, iteration %u: %s: %s", seed, iter, spec, error->message);
+      ref = ref_cache_new (&cfg);
+      for (guint k = 0; k < n; k++)
+        {
+          guint r = (guint) g_rand_int_range (rand, 0, 10);
+          MdlCpuEvent *x = &ev[k];
+          *x = (MdlCpuEvent) { .kind = r < 5 ? MDL_CPU_READ : r < 8 ? MDL_CPU_WRITE : MDL_CPU_MODIFY,
+                               .size = (guint16) (1u << g_rand_int_range (rand, 0, 5)),
+                               .addr = (guint64) g_rand_int_range (rand, 0, (gint32) span) };
+          if (g_rand_int_range (rand, 0, 20) == 0)
+            x->size = (guint16) g_rand_int_range (rand, 1, 200);   /* several lines */
+          if (r == 9 && g_rand_boolean (rand))
+            {
+              x->kind = MDL_CPU_READ;
+              x->flags = MDL_CPU_FLAG_FETCH;
+              x->size = (guint16) g_rand_int_range (rand, 1, 16);
+            }
+          ref_cache_access (ref, x->kind, x->flags != 0, x->addr, x->size);
+        }
+      /* Batches of random length, to cross batch boundaries anywhere. */
+      for (guint k = 0; k < n;)
+        {
+          /* Not inside MIN, which would draw twice. */
+          guint len = (guint) g_rand_int_range (rand, 1, 300);
+          len = MIN (len, n - k);
+          feed (e, ev + k, len);
+          k += len;
+        }
+      for (guint i = 0; i < cfg.n_data + (cfg.has_icache ? 1u : 0u); i++)
+        {
+          gboolean single = cfg.n_data == 1 && !cfg.has_icache;
+          g_autofree char *prefix = single ? g_strdup ("")
+                                    : i == cfg.n_data ? g_strdup ("i1_")
+                                                      : g_strdup_printf ("l%u_", i + 1);
+          compare_level (e, ref, i, prefix, seed, iter, spec);
+        }
+      ref_cache_free (ref);
+      g_free (ev);
+    }
+  g_rand_free (rand);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_micro_traces_per_policy),
+    cmocka_unit_test (test_levels_pass_misses_down),
+    cmocka_unit_test (test_icache_feeds_level_two),
+    cmocka_unit_test (test_classification_by_hand),
+    cmocka_unit_test (test_fully_associative_has_no_conflicts),
+    cmocka_unit_test (test_preset_levels),
+    cmocka_unit_test (test_single_level_names),
+    cmocka_unit_test (test_bad_specs_are_named),
+    cmocka_unit_test (test_reset_is_fresh),
+    cmocka_unit_test (test_agrees_with_reference),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

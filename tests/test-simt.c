@@ -1,0 +1,310 @@
+/* Tests of the SIMT layer (include/models/simt.h): lock-step semantics, the events of masks,
+ * branches, loops, predication and barriers, the strided form, and the errors a kernel can make. */
+#include "helpers.h"
+
+#include <string.h>
+
+typedef struct {
+  guint64 buf;          /* a global buffer of 64 words */
+  guint variant;
+} Args;
+
+static MdlSimt *
+gpu_with (TestCollector *c)
+{
+  MdlSink sink = test_collector_sink (c);
+  return mdl_simt_new (&sink, 32);
+}
+
+static const MdlWarpEvent *
+ev (const TestCollector *c, guint i)
+{
+  return &g_array_index (c->warp, MdlWarpEvent, i);
+}
+
+/* Lane t loads word (t + 1) mod 32 and stores it to word t: all lanes read before any writes, so
+ * the words rotate; every lane storing to word 40 leaves the highest lane's value. */
+static void
+rotate_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *from = mdl_simt_reg (b, 1), *to = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  MDL_SIMT_EACH (b, t)
+    {
+      from[t] = a->buf + 4 * ((t + 1) % 32);
+      to[t] = a->buf + 4 * t;
+    }
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, from, v);
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, to, v);
+  MDL_SIMT_EACH (b, t)
+    {
+      to[t] = a->buf + 4 * 40;
+      v[t] = 100 + t;
+    }
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, to, v);
+}
+
+/* Ensure a warp instruction reads all lanes before writing, the highest lane wins a store race,
+ * and unit-stride addresses travel in the strided form. */
+static void
+test_lock_step (void **state)
+{
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  g_autoptr (GError) error = NULL;
+  Args a = { .buf = mdl_simt_alloc (gpu, 256, NULL) };
+  guint32 *w = mdl_simt_host (gpu, a.buf);
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 32 };
+  (void) state;
+  for (guint i = 0; i < 32; i++)
+    w[i] = i;
+  assert_true (mdl_simt_launch (gpu, &shape, rotate_kernel, &a, &error));
+  for (guint i = 0; i < 32; i++)
+    assert_int_equal (w[i], (i + 1) % 32);
+  assert_int_equal (w[40], 131);
+  assert_int_equal (c->warp->len, 3);
+  assert_true (ev (c, 1)->flags & MDL_WARP_STRIDED);
+  assert_int_equal (ev (c, 1)->stride, 4);
+  assert_string_equal (c->order->str, "mwwwm");   /* launch, 3 instructions, sync */
+  test_collector_free (c);
+}
+
+/* if (lane < 16) { 1 ALU } else { 2 ALU } with a BSSY around it, in a block of 64 threads. */
+static void
+branch_kernel (MdlSimtBlock *b, void *p)
+{
+  guint8 *cond = mdl_simt_cond (b);
+  (void) p;
+  MDL_SIMT_EACH (b, t)
+    cond[t] = t % 32 < 16 || t >= 32;   /* warp 1 takes the if side uniformly */
+  mdl_simt_bssy (b);
+  mdl_simt_if (b);
+  mdl_simt_alu (b, 1);
+  mdl_simt_else (b);
+  mdl_simt_alu (b, 2);
+  mdl_simt_endif (b);
+}
+
+/* Ensure the if/else events: BSSY per warp; the branch with its taken lanes; the if side under
+ * the taken lanes; the jump and BSYNC of the lanes that ran it; the else side; its BSYNC. Warp
+ * 1, all on the if side, has no else events. */
+static void
+test_if_else_events (void **state)
+{
+  static const struct { guint op, warp; guint64 active, taken; } want[] = {
+    { MDL_WARP_ALU, 0, 0xffffffff, 0 }, { MDL_WARP_ALU, 1, 0xffffffff, 0 },        /* BSSY */
+    { MDL_WARP_BRANCH, 0, 0xffffffff, 0xffff }, { MDL_WARP_BRANCH, 1, 0xffffffff, 0xffffffff },
+    { MDL_WARP_ALU, 0, 0xffff, 0 }, { MDL_WARP_ALU, 1, 0xffffffff, 0 },             /* if side */
+    { MDL_WARP_JUMP, 0, 0xffff, 0 }, { MDL_WARP_ALU, 0, 0xffff, 0 },                /* jump, BSYNC */
+    { MDL_WARP_JUMP, 1, 0xffffffff, 0 }, { MDL_WARP_ALU, 1, 0xffffffff, 0 },
+    { MDL_WARP_ALU, 0, 0xffff0000, 0 }, { MDL_WARP_ALU, 0, 0xffff0000, 0 },         /* else side */
+    { MDL_WARP_ALU, 0, 0xffff0000, 0 },                                             /* BSYNC */
+  };
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 64 };
+  (void) state;
+  assert_true (mdl_simt_launch (gpu, &shape, branch_kernel, NULL, NULL));
+  assert_int_equal (c->warp->len, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    if (ev (c, i)->op != want[i].op || ev (c, i)->warp != want[i].warp
+        || ev (c, i)->active != want[i].active || ev (c, i)->taken != want[i].taken)
+      fail_msg ("event %u: op %s warp %u active %" G_GINT64_MODIFIER "x taken %" G_GINT64_MODIFIER
+                "x", i, mdl_warp_op_name (ev (c, i)->op), ev (c, i)->warp, ev (c, i)->active,
+                ev (c, i)->taken);
+  test_collector_free (c);
+}
+
+/* A do-while loop that lane l runs l % 4 + 1 times, then a predicated load under lane < 8 and a
+ * load with every lane predicated off. */
+static void
+loop_pred_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *k = mdl_simt_reg (b, 1), *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  guint8 *cond;
+  mdl_simt_loop_begin (b);
+  do
+    {
+      cond = mdl_simt_cond (b);
+      MDL_SIMT_EACH (b, t)
+        cond[t] = ++k[t] < t % 4 + 1;
+    }
+  while (mdl_simt_loop_test (b));
+  MDL_SIMT_EACH (b, t)
+    at[t] = a->buf + 4 * t;
+  for (guint limit = 8; ; limit = 0)
+    {
+      cond = mdl_simt_cond (b);
+      MDL_SIMT_EACH (b, t)
+        cond[t] = t < limit;
+      mdl_simt_pred_begin (b);
+      mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+      mdl_simt_alu (b, 1);
+      mdl_simt_pred_end (b);
+      if (limit == 0)
+        break;
+    }
+}
+
+/* Ensure the loop tests carry the lanes still inside (32, 24, 16, 8), the last one uniform;
+ * predicated instructions: the load has the predicate's lanes, the ALU every issuing lane, and
+ * a load with all lanes off becomes an ALU event of the issuing lanes. */
+static void
+test_loop_and_predication (void **state)
+{
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  Args a = { .buf = mdl_simt_alloc (gpu, 256, NULL) };
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 32 };
+  (void) state;
+  assert_true (mdl_simt_launch (gpu, &shape, loop_pred_kernel, &a, NULL));
+  assert_int_equal (c->warp->len, 8);
+  assert_int_equal (ev (c, 0)->active, 0xffffffff);
+  assert_int_equal (ev (c, 0)->taken, 0xeeeeeeee);
+  assert_int_equal (ev (c, 1)->active, 0xeeeeeeee);
+  assert_int_equal (ev (c, 2)->active, 0xcccccccc);
+  assert_int_equal (ev (c, 3)->active, 0x88888888);
+  assert_int_equal (ev (c, 3)->taken, 0);
+  assert_int_equal (ev (c, 4)->op, MDL_WARP_LOAD);
+  assert_int_equal (ev (c, 4)->active, 0xff);
+  assert_int_equal (ev (c, 5)->op, MDL_WARP_ALU);
+  assert_int_equal (ev (c, 5)->active, 0xffffffff);
+  assert_int_equal (ev (c, 6)->op, MDL_WARP_ALU);
+  assert_int_equal (ev (c, 6)->active, 0xffffffff);
+  test_collector_free (c);
+}
+
+static void
+sync_kernel (MdlSimtBlock *b, void *p)
+{
+  (void) p;
+  mdl_simt_sync (b);
+}
+
+/* Ensure a barrier is an arrival event per warp, then the block's barrier marker; the launch
+ * marker carries the shape and the launch ends with a sync marker. */
+static void
+test_barrier_and_markers (void **state)
+{
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  MdlSimtLaunch shape = { .grid_x = 2, .block_x = 40, .shared_bytes = 16 };
+  const TestMarker *m;
+  (void) state;
+  assert_true (mdl_simt_launch (gpu, &shape, sync_kernel, NULL, NULL));
+  assert_string_equal (c->order->str, "mwwmwwmm");
+  m = g_ptr_array_index (c->markers, 0);
+  assert_int_equal (m->marker.kind, MDL_MARK_LAUNCH);
+  assert_int_equal (m->marker.grid_blocks, 2);
+  assert_int_equal (m->marker.block_threads, 40);
+  assert_int_equal (ev (c, 1)->active, 0xff);   /* warp 1 has 8 threads */
+  assert_int_equal (((const TestMarker *) g_ptr_array_index (c->markers, 2))->marker.block, 1);
+  assert_int_equal (((const TestMarker *) g_ptr_array_index (c->markers, 3))->marker.kind, MDL_MARK_SYNC);
+  assert_int_equal (mdl_simt_n_events (gpu), 4);
+  test_collector_free (c);
+}
+
+static void
+oob_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  MDL_SIMT_EACH (b, t)
+    at[t] = a->buf + 4 * t + (t == 3 ? 4096 : 0);
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+}
+
+static void
+open_if_kernel (MdlSimtBlock *b, void *p)
+{
+  (void) p;
+  mdl_simt_if (b);
+}
+
+static void
+shared_oob_kernel (MdlSimtBlock *b, void *p)
+{
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  (void) p;
+  MDL_SIMT_EACH (b, t)
+    at[t] = 8 * t;
+  mdl_simt_st (b, MDL_SPACE_SHARED, 8, at, v);
+}
+
+/* Ensure kernel faults are MDL_ERROR_MODEL naming the launch, block and thread, and the GPU
+ * refuses further launches; a bad shape is MDL_ERROR_PARAM. */
+static void
+test_kernel_errors (void **state)
+{
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  g_autoptr (MdlSimt) gpu2 = mdl_simt_new (NULL, 32);
+  g_autoptr (MdlSimt) gpu3 = mdl_simt_new (NULL, 32);
+  g_autoptr (MdlSimt) gpu4 = mdl_simt_new (NULL, 32);
+  Args a = { .buf = mdl_simt_alloc (gpu, 128, NULL) };
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 32, .shared_bytes = 64 };
+  MdlSimtLaunch bad = { .grid_x = 1, .block_x = 2048 };
+  GError *error = NULL;
+  (void) state;
+  assert_false (mdl_simt_launch (gpu, &shape, oob_kernel, &a, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "launch 0, block 0: thread 3: global load of 4 bytes at");
+  error = NULL;
+  assert_false (mdl_simt_launch (gpu, &shape, oob_kernel, &a, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "unusable after an earlier error");
+  error = NULL;
+  assert_false (mdl_simt_launch (gpu2, &shape, open_if_kernel, NULL, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "returned with 1 if, loop or predicate frames open");
+  error = NULL;
+  assert_false (mdl_simt_launch (gpu3, &shape, shared_oob_kernel, NULL, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "thread 8: shared store of 8 bytes at offset 64 is outside");
+  error = NULL;
+  assert_false (mdl_simt_launch (gpu4, &bad, shared_oob_kernel, NULL, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "bad launch shape");
+}
+
+/* Ensure every gpu/ algorithm computes the same checksum with and without events, and emits
+ * events only in the instrumented build. */
+static void
+test_algorithms_native_agree (void **state)
+{
+  guint n;
+  const MdlAlgo *all = mdl_algos (&n);
+  (void) state;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MdlParams) params = NULL;
+      TestCollector *c;
+      MdlSink sink;
+      MdlRecorder *rec;
+      guint64 s1 = 1, s2 = 2;
+      if (!g_str_has_prefix (all[i].name, "gpu/"))
+        continue;
+      params = mdl_params_parse (all[i].name, all[i].params, NULL, &error);
+      c = test_collector_new ();
+      sink = test_collector_sink (c);
+      rec = mdl_recorder_new (&sink, 0);
+      if (!all[i].run (params, 300, 5, rec, &s1, &error) || !mdl_recorder_finish (rec, &error)
+          || !all[i].run_native (params, 300, 5, NULL, &s2, &error))
+        fail_msg ("%s: %s", all[i].name, error->message);
+      if (s1 != s2 || c->warp->len == 0)
+        fail_msg ("%s: checksums %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT ", %u events",
+                  all[i].name, s1, s2, c->warp->len);
+      mdl_recorder_free (rec);
+      test_collector_free (c);
+    }
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_lock_step),
+    cmocka_unit_test (test_if_else_events),
+    cmocka_unit_test (test_loop_and_predication),
+    cmocka_unit_test (test_barrier_and_markers),
+    cmocka_unit_test (test_kernel_errors),
+    cmocka_unit_test (test_algorithms_native_agree),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

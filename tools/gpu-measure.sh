@@ -1,0 +1,105 @@
+#!/bin/bash
+# The measured half of the GPU micro-kernels, in one call on a machine with an NVIDIA GPU:
+#   1. builds the CUDA twins (src/algos/cuda/harness.cu) with nvcc -O3 -arch=$ARCH -lineinfo;
+#   2. keeps their SASS (cuobjdump -sass), the evidence for branch and access-width questions;
+#   3. checks every kernel against its CPU reference on fresh random inputs and times it
+#      (CUDA events, 3 warm-ups, median of 21 launches) -> timings.csv;
+#   4. profiles one launch of every kernel with Nsight Compute (--clock-control none), asking
+#      for the metrics the harness lists (--metrics) that this ncu knows -> ncu.csv (raw page);
+#   5. when a `models` build runs here ($MODELS, default build/bin/models), joins the two with
+#      the SIMT twins' predictions: models measure --measured DIR -> measure.csv, measure.json.
+# Everything lands in $OUT (default ./gpu-out): log.txt, timings.csv, ncu.csv, sass.txt,
+# measure.csv, measure.json and gpu-results.tar.gz with all of it plus the ncu report.
+# Usage: bash tools/gpu-measure.sh [CASE...]     (no CASE: every default case)
+# A machine without GLib (the lent GPU machines) runs step 5 from a carried build, made here with
+#   mkdir -p .gpu-carry/lib && cp build/bin/models .gpu-carry/ &&
+#   ldd build/bin/models | awk '/=> \// {print $3}' | grep -v -E 'libc\.|libm\.' | xargs -I{} cp -L {} .gpu-carry/lib/
+# (.gpu-carry is git-ignored through .git/info/exclude; name it in the run's carry list).
+set -u
+OUT=${OUT:-gpu-out}
+ARCH=${ARCH:-sm_90}
+WORK=${WORK:-/tmp/gpu-measure}
+MODELS=${MODELS:-build/bin/models}
+# A `models` build carried to a machine without GLib (.gpu-carry: the binary and its libraries).
+if [ ! -x "$MODELS" ] && [ -x .gpu-carry/models ]; then
+  MODELS=.gpu-carry/models
+  export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+mkdir -p "$OUT" "$WORK"
+exec > >(tee "$OUT/log.txt") 2>&1
+
+find_tool () {
+  command -v "$1" 2>/dev/null && return
+  for d in /usr/local/cuda/bin /opt/nvidia/nsight-compute/*; do
+    [ -x "$d/$1" ] && { echo "$d/$1"; return; }
+  done
+  return 1
+}
+NVCC=${NVCC:-$(find_tool nvcc)} || { echo "gpu-measure: nvcc not found"; exit 2; }
+NCU=${NCU:-$(find_tool ncu)} || { echo "gpu-measure: ncu not found"; exit 2; }
+CUOBJDUMP=$(find_tool cuobjdump) || CUOBJDUMP=
+
+echo "== machine"
+nvidia-smi -L || { echo "gpu-measure: no NVIDIA GPU (nvidia-smi failed)"; exit 2; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+"$NVCC" --version | tail -1
+"$NCU" --version | tail -1
+
+echo "== build"
+set -x
+"$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/harness.cu \
+  2> "$WORK/ptxas.txt" || { set +x; cat "$WORK/ptxas.txt"; exit 1; }
+set +x
+[ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -sass "$WORK/gpu-kernels" > "$WORK/sass.txt"
+echo "SASS: $(wc -l < "$WORK/sass.txt" 2>/dev/null || echo 0) lines"
+
+echo "== check and time"
+"$WORK/gpu-kernels" --mode time --csv "$WORK/timings.csv" "$@"
+check_rc=$?
+
+echo "== Nsight Compute"
+"$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
+wanted=()
+for m in $("$WORK/gpu-kernels" --metrics); do
+  if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
+    wanted+=("$m")
+  else
+    echo "not offered by this ncu: $m"
+  fi
+done
+grep -E "tags|branch_targets|wavefronts_mem_shared|bank_conflicts_pipe_lsu_mem_shared" \
+  "$WORK/metrics-available.txt" > "$WORK/metrics-related.txt"
+list=$(IFS=,; echo "${wanted[*]}")
+set -x
+timeout 480 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
+  "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run.txt" 2>&1
+ncu_rc=$?
+if [ ! -s "$WORK/profile.ncu-rep" ]; then
+  # A metric name this ncu rejects stops the whole run: fall back to the core list of
+  # shared/gpu-measurement.md, which is known to work on the H100.
+  list=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_l1tex_tags_mem_global.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_branch.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio
+  timeout 300 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
+    "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run2.txt" 2>&1
+  ncu_rc=$?
+fi
+"$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu.csv" \
+  || "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw > "$WORK/ncu.csv"
+"$NCU" -i "$WORK/profile.ncu-rep" --csv --page details --print-units base > "$WORK/ncu-details.csv"
+set +x
+tail -5 "$WORK/ncu-run.txt"
+echo "ncu rows: $(($(wc -l < "$WORK/ncu.csv") - 2))"
+
+if [ -x "$MODELS" ]; then
+  echo "== predicted against measured"
+  "$MODELS" measure --measured "$WORK" --format csv --output "$WORK/measure.csv"
+  "$MODELS" measure --measured "$WORK" --format json --output "$WORK/measure.json"
+  "$MODELS" measure --measured "$WORK" | tee "$WORK/measure.txt" | tail -40
+  cp "$WORK"/measure.txt "$OUT"/ 2>/dev/null
+fi
+
+cp "$WORK"/timings.csv "$WORK"/ncu.csv "$OUT"/ 2>/dev/null
+cp "$WORK"/sass.txt "$OUT"/ 2>/dev/null
+cp "$WORK"/measure.csv "$WORK"/measure.json "$OUT"/ 2>/dev/null
+tar czf "$OUT/gpu-results.tar.gz" -C "$WORK" --exclude gpu-kernels .
+echo "== done: check rc $check_rc, ncu rc $ncu_rc; results in $OUT"
+[ "$check_rc" -eq 0 ] && [ "$ncu_rc" -eq 0 ]
