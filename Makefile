@@ -30,6 +30,7 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory B=$(B) check-run
 demo: deps
+	@tools/deps.sh --plot || echo "deps: no gnuplot; the demo writes its plot's data and script only"
 	@$(MAKE) --no-print-directory B=$(B) demo-run
 bench: deps
 	@$(MAKE) --no-print-directory B=$(B) bench-run

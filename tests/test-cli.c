@@ -546,7 +546,7 @@ test_run_scan_seq_json_exact (void **state)
   doc = json_parse (r.out);
   assert_report_document (doc);
   assert_string_equal (json_expect (json_expect (doc, "source", J_OBJECT), "name", J_STRING)->text,
-                       "scan/seq:n=1000,seed=1");
+                       "scan/seq:n=1000,seed=1,pages=default");
   assert_int_equal (json_expect (doc, "reports", J_ARRAY)->items->len, 1);
   count = json_report (doc, "count");
   assert_string_equal (json_expect (count, "spec", J_STRING)->text, "count");
@@ -864,13 +864,14 @@ test_list (void **state)
   cli_result_clear (&json);
 }
 
-/* Ensure the demo runs its rows and says what to try next. */
+/* Ensure the demo runs its rows and says what to try next. (Without its short VAT experiment,
+ * which takes a minute; tests/test-fit.c runs a small experiment through the library.) */
 static void
 test_demo (void **state)
 {
   CliResult r = { 0 };
   (void) state;
-  cli_run (&r, "demo", NULL);
+  cli_run (&r, "demo", "--no-experiment", NULL);
   assert_status (&r, 0, "demo");
   assert_contains (r.out, "scan/seq", "demo");
   assert_contains (r.out, "scan/random", "demo");

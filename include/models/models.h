@@ -9,10 +9,11 @@
 #include <models/params.h>
 #include <models/machine.h>
 #include <models/report.h>
+#include <models/simt.h>
 #include <models/engine.h>
 #include <models/pipeline.h>
 #include <models/trace.h>
 #include <models/algo.h>
-#include <models/simt.h>
+#include <models/experiment.h>
 
 #endif

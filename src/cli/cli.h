@@ -40,6 +40,7 @@ extern const MdlCliCommand mdl_cli_cmd_convert;
 extern const MdlCliCommand mdl_cli_cmd_demo;
 extern const MdlCliCommand mdl_cli_cmd_measure;
 extern const MdlCliCommand mdl_cli_cmd_trace;
+extern const MdlCliCommand mdl_cli_cmd_experiment;
 
 /* ---- options and errors (main.c) ---- */
 
@@ -96,6 +97,24 @@ extern const char *const mdl_cli_format_names[];
 #define MDL_CLI_N_FORMATS 3
 /* Parses --format (NULL: table); MDL_ERROR_UNKNOWN_NAME from the library otherwise. */
 gboolean mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error);
+
+/* ---- the VAT experiment's progress line and plot (cmd-experiment.c) ---- */
+
+/* The state of the progress line of `models experiment vat` (and of the demo's short version). */
+typedef struct {
+  gboolean enabled;
+  gint64 start_us;
+  gint64 next_draw_us;
+  int drawn_len;
+} MdlCliVatProgress;
+void mdl_cli_vat_progress_init (MdlCliVatProgress *p);
+/* An MdlVatProgressFunc; @data is an MdlCliVatProgress. */
+void mdl_cli_vat_progress (const MdlVatProgress *p, void *data);
+void mdl_cli_vat_progress_clear (MdlCliVatProgress *p);
+
+/* Runs `gnuplot vat.gp` in @dir (written by mdl_vat_experiment_write_files()). Returns FALSE with
+ * @why (transfer full) saying so when gnuplot is not installed or fails. */
+gboolean mdl_cli_run_gnuplot (const char *dir, char **why);
 
 /* ---- progress (progress.c) ---- */
 

@@ -12,15 +12,22 @@ static int demo_main (int argc, char **argv);
 const MdlCliCommand mdl_cli_cmd_demo = {
   .name = "demo",
   .args = "",
-  .summary = "run the shipped algorithms through the models and compare them (a few seconds)",
+  .summary = "run the shipped algorithms through the models and compare them (about a minute)",
   .description =
     "Runs scan/seq and scan/random at n = 2^16 and 2^20 through count and footprint on the\n"
     "x86-64 preset and prints one table: accesses and RAM operations (what the RAM model\n"
     "counts), distinct pages and lines, and the share of page touches that miss a 64-entry\n"
     "fully associative LRU TLB (the cost the RAM model leaves out).\n"
     "\n"
+    "Then it runs the short version of \"models experiment vat\" (about a minute): the VAT\n"
+    "thesis's seven programs timed natively at sizes doubling up to 16 MiB of arrays, normalized\n"
+    "time against log2 n measured and predicted, with the fits, the slopes and a plot\n"
+    "(gnuplot) in --output-dir (default: a new directory under the temporary directory).\n"
+    "\n"
     "Examples:\n"
     "  models demo\n"
+    "  models demo --output-dir demo-out\n"
+    "  models demo --no-experiment      the scans table alone, in a second\n"
     "  make demo",
   .main = demo_main,
 };
@@ -139,6 +146,62 @@ grouped (guint64 v)
   return g_string_free (s, FALSE);
 }
 
+/* The short version of `models experiment vat`: the thesis's seven programs (§2.1), sizes doubling
+ * rather than growing by 1.4, two repetitions, arrays up to 16 MiB: past the TLB reach, in about a
+ * minute on a small machine. */
+static const char *const demo_vat_algorithms[] = {
+  "scan/seq", "scan/random", "permute/fisher-yates", "binsearch/sorted", "heap/heapify",
+  "heap/sort", "quicksort/intro", NULL
+};
+#define DEMO_VAT_MAX_BYTES ((guint64) 16 << 20)
+#define DEMO_VAT_GROWTH 2.0
+#define DEMO_VAT_REPS 2
+#define DEMO_VAT_MIN_SECONDS 0.01
+
+static int
+demo_vat (const char *output_dir)
+{
+  MdlVatExperimentConfig cfg;
+  MdlCliVatProgress progress;
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL, *why = NULL;
+
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.algorithms = demo_vat_algorithms;
+  cfg.max_bytes = DEMO_VAT_MAX_BYTES;
+  cfg.growth = DEMO_VAT_GROWTH;
+  cfg.reps = DEMO_VAT_REPS;
+  cfg.min_seconds = DEMO_VAT_MIN_SECONDS;
+  cfg.machine = DEMO_MACHINE;
+  mdl_cli_vat_progress_init (&progress);
+  cfg.progress = mdl_cli_vat_progress;
+  cfg.progress_data = &progress;
+  printf ("\nThe VAT experiment, short version (models experiment vat has the full one):\n");
+  fflush (stdout);
+  exp = mdl_vat_experiment_run (&cfg, &error);
+  mdl_cli_vat_progress_clear (&progress);
+  if (exp == NULL)
+    return mdl_cli_fail (g_steal_pointer (&error));
+  g_string_append (text, mdl_vat_experiment_notes (exp));
+  mdl_vat_experiment_write_summary (exp, text);
+  dir = output_dir ? g_strdup (output_dir) : g_dir_make_tmp ("models-demo-XXXXXX", &error);
+  if (dir == NULL || !mdl_vat_experiment_write_files (exp, dir, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  if (mdl_cli_run_gnuplot (dir, &why))
+    g_string_append_printf (text, "\nPlot: %s/vat.png (and vat.svg); the tables are in %s/vat.txt "
+                            "and vat.csv.\n", dir, dir);
+  else
+    g_string_append_printf (text, "\nNo plot: %s. The tables are in %s/vat.txt and vat.csv.\n",
+                            why, dir);
+  g_string_append (text, "Reading it: docs/experiments/vat.md. The full run: models experiment vat "
+                   "--output-dir DIR\n");
+  if (!mdl_cli_output_write (NULL, text, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  return MDL_CLI_OK;
+}
+
 static const char demo_explanation[] =
   "\n"
   "What it shows: both scans do one RAM operation per element, so the RAM model charges them the\n"
@@ -159,8 +222,16 @@ static const char demo_explanation[] =
 static int
 demo_main (int argc, char **argv)
 {
-  gboolean help = FALSE;
-  g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_demo, NULL, &help);
+  gboolean help = FALSE, no_experiment = FALSE;
+  g_autofree char *output_dir = NULL;
+  const GOptionEntry entries[] = {
+    { "no-experiment", 0, 0, G_OPTION_ARG_NONE, &no_experiment, "Skip the short VAT experiment",
+      NULL },
+    { "output-dir", 'o', 0, G_OPTION_ARG_FILENAME, &output_dir, "Where the short VAT experiment "
+      "writes its tables and plot (default: a new temporary directory)", "DIR" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_demo, entries, &help);
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
@@ -212,5 +283,5 @@ demo_main (int argc, char **argv)
   g_string_append (text, demo_explanation);
   if (!mdl_cli_output_write (NULL, text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  return MDL_CLI_OK;
+  return no_experiment ? MDL_CLI_OK : demo_vat (output_dir);
 }

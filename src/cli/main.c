@@ -17,6 +17,7 @@ static const MdlCliCommand *const commands[] = {
   &mdl_cli_cmd_convert,
   &mdl_cli_cmd_measure,
   &mdl_cli_cmd_trace,
+  &mdl_cli_cmd_experiment,
 };
 
 static const MdlCliCommand *
@@ -137,9 +138,10 @@ print_top_help (GOptionContext *ctx)
 
 static const char top_description[] =
   "Examples:\n"
-  "  models demo                         what the models show, in a few seconds\n"
+  "  models demo                         what the models show, in about a minute\n"
   "  models list                         engines, parameters, algorithms, machine presets\n"
   "  models run scan/random --n 1M       an instrumented algorithm through the engines\n"
+  "  models experiment vat -o vat-out    the VAT thesis's experiment, measured and predicted\n"
   "  models analyze prog.lackey          a Valgrind Lackey trace of any program\n"
   "  models help run                     the options of one command, with examples\n"
   "\n"

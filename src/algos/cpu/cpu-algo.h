@@ -8,6 +8,8 @@
 #include <models/error.h>
 #include <models/record.h>
 
+#include <time.h>
+
 #ifdef MDL_NATIVE
 #define MDL_ALGO_ENTRY(name) mdl_algo_##name##_native
 #else
@@ -18,10 +20,90 @@
   gboolean mdl_algo_##name##_run (const MdlParams *, guint64, guint64, MdlRecorder *, guint64 *,   \
                                   GError **);                                                      \
   gboolean mdl_algo_##name##_native (const MdlParams *, guint64, guint64, MdlRecorder *,           \
-                                     guint64 *, GError **)
+                                     guint64 *, GError **);                                        \
+  gboolean mdl_algo_##name##_timed (const MdlParams *, guint64, guint64, guint64 *, double *,      \
+                                    GError **)
 
 MDL_ALGO_DECLARE (scan_seq);
 MDL_ALGO_DECLARE (scan_random);
+MDL_ALGO_DECLARE (permute);
+MDL_ALGO_DECLARE (binsearch_sorted);
+MDL_ALGO_DECLARE (binsearch_veb);
+MDL_ALGO_DECLARE (heap_heapify);
+MDL_ALGO_DECLARE (heap_sort);
+MDL_ALGO_DECLARE (quicksort_intro);
+MDL_ALGO_DECLARE (mergesort_bottom_up);
+MDL_ALGO_DECLARE (transpose_rows);
+MDL_ALGO_DECLARE (transpose_recursive);
+MDL_ALGO_DECLARE (matmul_naive);
+MDL_ALGO_DECLARE (matmul_recursive);
+
+/* The timer of the native build's timed entry point: the algorithm proper runs between
+ * mdl_algo_timer_start() and mdl_algo_timer_stop(); both do nothing on a NULL timer, which is what
+ * the instrumented build and the untimed native entry point pass. */
+typedef struct {
+  guint64 start_ns;
+  guint64 elapsed_ns;
+} MdlAlgoTimer;
+
+static inline guint64
+mdl_algo_clock_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+}
+
+/* Makes the compiler assume the memory behind @p may be read or written here: the arrays escape
+ * before the clock starts, so that no load or store of the algorithm can move across the (opaque)
+ * clock calls. */
+#define MDL_ALGO_ESCAPE(p) __asm__ volatile ("" : : "r" (p) : "memory")
+
+static inline void
+mdl_algo_timer_start (MdlAlgoTimer *t)
+{
+  if (t)
+    t->start_ns = mdl_algo_clock_ns ();
+}
+
+static inline void
+mdl_algo_timer_stop (MdlAlgoTimer *t)
+{
+  if (t)
+    t->elapsed_ns = mdl_algo_clock_ns () - t->start_ns;
+}
+
+/* The body every algorithm file writes once: REC is NULL in the native build, TIMER NULL except in
+ * the timed entry point. */
+typedef gboolean (*MdlAlgoBody) (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+                                 MdlAlgoTimer *timer, guint64 *checksum, GError **error);
+
+/* Defines the entry points of algorithm NAME from BODY: NAME_run in the instrumented build,
+ * NAME_native and NAME_timed in the native one. */
+#ifdef MDL_NATIVE
+#define MDL_ALGO_DEFINE(name, body)                                                                \
+  gboolean mdl_algo_##name##_native (const MdlParams *params, guint64 n, guint64 seed,              \
+                                     MdlRecorder *rec, guint64 *checksum, GError **error)          \
+  {                                                                                                \
+    (void) rec;                                                                                    \
+    return body (params, n, seed, NULL, NULL, checksum, error);                                    \
+  }                                                                                                \
+  gboolean mdl_algo_##name##_timed (const MdlParams *params, guint64 n, guint64 seed,               \
+                                    guint64 *checksum, double *seconds, GError **error)            \
+  {                                                                                                \
+    MdlAlgoTimer timer = { 0, 0 };                                                                 \
+    gboolean ok = body (params, n, seed, NULL, &timer, checksum, error);                           \
+    *seconds = (double) timer.elapsed_ns * 1e-9;                                                   \
+    return ok;                                                                                     \
+  }
+#else
+#define MDL_ALGO_DEFINE(name, body)                                                                \
+  gboolean mdl_algo_##name##_run (const MdlParams *params, guint64 n, guint64 seed,                 \
+                                  MdlRecorder *rec, guint64 *checksum, GError **error)             \
+  {                                                                                                \
+    return body (params, n, seed, rec, NULL, checksum, error);                                     \
+  }
+#endif
 
 /* SplitMix64: the inputs' generator. Both builds and every platform must draw the same numbers,
  * so the algorithms do not use GRand, whose sequence GLib does not promise to keep. */
@@ -33,6 +115,76 @@ mdl_splitmix64 (guint64 *state)
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+/* A uniform draw from 0..bound-1 (bound >= 1): the high half of a 64x64-bit product, which has no
+ * division and a bias below bound/2^64. */
+static inline guint64
+mdl_algo_below (guint64 *state, guint64 bound)
+{
+  return (guint64) (((unsigned __int128) mdl_splitmix64 (state) * bound) >> 64);
+}
+
+/* Fills @a with @n seeded 48-bit values (duplicates are possible and allowed). */
+static inline void
+mdl_algo_fill_random (guint64 *a, guint64 n, guint64 seed)
+{
+  guint64 state = seed;
+  for (guint64 i = 0; i < n; i++)
+    a[i] = mdl_splitmix64 (&state) >> 16;
+}
+
+/* An order-independent fingerprint of the multiset of @a's values: a sum of mixed values, so that a
+ * sort or a permutation keeps it and losing or duplicating an element changes it (but for a 2^-64
+ * chance). */
+static inline guint64
+mdl_algo_multiset (const guint64 *a, guint64 n)
+{
+  guint64 sum = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 v = a[i] + 0x9E3779B97F4A7C15ull;
+      v = (v ^ (v >> 31)) * 0xD6E8FEB86659FD93ull;
+      sum += v ^ (v >> 32);
+    }
+  return sum;
+}
+
+/* A checksum that depends on every element and its position: sum of a[i] * (2i+1). */
+static inline guint64
+mdl_algo_weighted_sum (const guint64 *a, guint64 n)
+{
+  guint64 sum = 0;
+  for (guint64 i = 0; i < n; i++)
+    sum += a[i] * (2 * i + 1);
+  return sum;
+}
+
+/* floor(sqrt(n)): the side of the largest square matrix of at most @n elements. */
+static inline guint64
+mdl_algo_isqrt (guint64 n)
+{
+  guint64 r = 0;
+  for (guint64 bit = G_GUINT64_CONSTANT (1) << 31; bit; bit >>= 1)
+    if ((r + bit) * (r + bit) <= n)
+      r += bit;
+  return r;
+}
+
+/* The `pages` parameter every algorithm of src/algos/cpu takes (a row of its table). */
+#define MDL_ALGO_PAGES_ROW                                                                         \
+  { "pages", MDL_PARAM_CHOICE, "default", NULL, 0, 0, "default|4k|huge", 0,                        \
+    "page size of the arrays: default (as malloc gives), 4k (transparent huge pages refused), "    \
+    "huge (2 MiB-aligned, transparent huge pages requested with madvise)" }
+
+/* Sets the error mdl_algo_alloc() sets for @n elements of @elem_bytes, without allocating: for a
+ * size an algorithm refuses before allocating (a matrix or tree that could not be indexed). */
+void mdl_algo_size_error (guint64 n, gsize elem_bytes, const char *what, GError **error);
+
+/* Allocates @n elements of @elem_bytes for algorithm @params (its `pages` row says how), or sets
+ * MDL_ERROR_PARAM naming the size (MDL_ERROR_UNSUPPORTED when pages=huge or 4k cannot be had on
+ * this system). Free with g_free(). src/algos/pages.c. */
+void *mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, const char *what,
+                            GError **error);
 
 /* Allocates @n elements of @elem_bytes, or sets MDL_ERROR_PARAM naming the size. */
 void *mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error);

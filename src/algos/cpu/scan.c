@@ -6,9 +6,9 @@
 #include "algos/cpu/cpu-algo.h"
 
 static guint64 *
-make_input (guint64 n, guint64 seed, GError **error)
+make_input (const MdlParams *params, guint64 n, guint64 seed, GError **error)
 {
-  guint64 *a = mdl_algo_alloc (n, sizeof *a, "array", error);
+  guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
   guint64 state = seed;
   for (guint64 i = 0; a && i < n; i++)
     a[i] = mdl_splitmix64 (&state) >> 16;
@@ -28,15 +28,17 @@ check_sum (const guint64 *a, guint64 n, guint64 sum, GError **error)
   return FALSE;
 }
 
-gboolean
-MDL_ALGO_ENTRY (scan_seq) (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                           guint64 *checksum, GError **error)
+static gboolean
+scan_seq (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlAlgoTimer *timer,
+          guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = make_input (n, seed, error);
+  g_autofree guint64 *a = make_input (params, n, seed, error);
   guint64 sum = 0;
-  (void) params, (void) rec;
+  (void) rec;
   if (a == NULL)
     return FALSE;
+  MDL_ALGO_ESCAPE (a);
+  mdl_algo_timer_start (timer);
   MDL_PHASE_BEGIN (rec, "scan");
   for (guint64 i = 0; i < n; i++)
     {
@@ -45,18 +47,22 @@ MDL_ALGO_ENTRY (scan_seq) (const MdlParams *params, guint64 n, guint64 seed, Mdl
       sum += a[i];
     }
   MDL_PHASE_END (rec, "scan");
+  mdl_algo_timer_stop (timer);
   *checksum = sum;
   return check_sum (a, n, sum, error);
 }
 
-gboolean
-MDL_ALGO_ENTRY (scan_random) (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                              guint64 *checksum, GError **error)
+MDL_ALGO_DEFINE (scan_seq, scan_seq)
+
+static gboolean
+scan_random (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+             MdlAlgoTimer *timer, guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = make_input (n, seed, error);
-  g_autofree guint64 *perm = a ? mdl_algo_alloc (n, sizeof *perm, "permutation", error) : NULL;
+  g_autofree guint64 *a = make_input (params, n, seed, error);
+  g_autofree guint64 *perm = a ? mdl_algo_alloc_pages (params, n, sizeof *perm, "permutation",
+                                                       error) : NULL;
   guint64 state = seed ^ 0x5DEECE66Dull, sum = 0;
-  (void) params, (void) rec;
+  (void) rec;
   if (perm == NULL)
     return FALSE;
   for (guint64 i = 0; i < n; i++)
@@ -68,6 +74,9 @@ MDL_ALGO_ENTRY (scan_random) (const MdlParams *params, guint64 n, guint64 seed, 
       perm[i] = perm[j];
       perm[j] = t;
     }
+  MDL_ALGO_ESCAPE (a);
+  MDL_ALGO_ESCAPE (perm);
+  mdl_algo_timer_start (timer);
   MDL_PHASE_BEGIN (rec, "scan");
   for (guint64 i = 0; i < n; i++)
     {
@@ -77,6 +86,9 @@ MDL_ALGO_ENTRY (scan_random) (const MdlParams *params, guint64 n, guint64 seed, 
       sum += a[perm[i]];
     }
   MDL_PHASE_END (rec, "scan");
+  mdl_algo_timer_stop (timer);
   *checksum = sum;
   return check_sum (a, n, sum, error);
 }
+
+MDL_ALGO_DEFINE (scan_random, scan_random)

@@ -1,0 +1,242 @@
+/* libmodels: the VAT experiment (the thesis of Jurkiewicz, §2.1-2.2, rerun on this machine).
+ *
+ * For each algorithm and each size n (growing by 1.4 from 2^10 elements up to a memory bound), the
+ * experiment runs the instrumented build once through the vat engine and ideal-cache models, and
+ * times the native build (the minimum over repetitions, as the thesis does). It divides the time by
+ * the RAM operation count (the "normalized operation time"), fits the per-operation cost and the
+ * cost of a TC miss by least squares over all algorithms and sizes, and reports, per algorithm, the
+ * slope of normalized time against log2 n, measured and predicted. Where transparent huge pages can
+ * be had, permute and binsearch/sorted are also timed on 2 MiB pages and compared with the model's
+ * huge=1 prediction. docs/experiments/vat.md explains the method and how to read the result. */
+#ifndef MODELS_EXPERIMENT_H
+#define MODELS_EXPERIMENT_H
+
+#include <glib.h>
+#include <models/api.h>
+#include <models/report.h>
+
+G_BEGIN_DECLS
+
+/**
+ * MdlVatProgress: where a running experiment is; borrowed for the callback.
+ * @algorithm: the algorithm being run.
+ * @n: its size.
+ * @stage: "model" (the instrumented run through the engines), "time" (native repetitions) or
+ *   "huge" (the huge-page series).
+ * @step: steps done so far (one step = one stage of one size of one algorithm).
+ * @n_steps: all steps.
+ * @work_done: estimated share of the whole work done, 0..1 (for an ETA; RAM operations weighted
+ *   by stage, so it is rough).
+ * @events: events of the instrumented run so far (stage "model" and "huge"), else 0.
+ */
+typedef struct {
+  const char *algorithm;
+  guint64 n;
+  const char *stage;
+  guint step;
+  guint n_steps;
+  double work_done;
+  guint64 events;
+} MdlVatProgress;
+
+/** MdlVatProgressFunc: called at every step and every few million events; must not block. */
+typedef void (*MdlVatProgressFunc) (const MdlVatProgress *progress, void *data);
+
+/**
+ * MdlVatExperimentConfig: what to run. Initialize with mdl_vat_experiment_config_init(), then
+ * change fields; fields are only ever appended.
+ * @machine: the preset giving P, K, d and the TLB sizes (default "x86-64").
+ * @max_bytes: memory bound of one run's arrays (default 1 GiB, so a run fits comfortably in 2 GiB).
+ * @min_n: the smallest size in elements (default 1024).
+ * @growth: the factor between sizes (default 1.4, which the thesis chose to stay clear of
+ *   associativity effects).
+ * @reps: timed repetitions per size, at least (default 3); small sizes get more, so that every
+ *   size is timed for @min_seconds in all.
+ * @min_seconds: timed work per size at least (default 0.05 s).
+ * @algorithms: (nullable) NULL-terminated names; NULL for every algorithm the experiment knows.
+ * @huge: measure the huge-page series where transparent huge pages are available (default TRUE).
+ * @tc_cells: W of the main VAT model; 0 derives it from the preset (docs/experiments/vat.md).
+ * @seed: input seed (default 1).
+ * @progress: (nullable) progress callback; @progress_data is passed to it.
+ * @cache_bytes: sizes of the L1, L2 and L3 caches for the EM prediction; 0 takes the size this
+ *   machine reports (sysfs), or for L1 and L2 the preset's where it reports none.
+ */
+typedef struct {
+  const char *machine;
+  guint64 max_bytes;
+  guint64 min_n;
+  double growth;
+  guint reps;
+  double min_seconds;
+  const char *const *algorithms;
+  gboolean huge;
+  guint64 tc_cells;
+  guint64 seed;
+  MdlVatProgressFunc progress;
+  void *progress_data;
+  guint64 cache_bytes[3];
+} MdlVatExperimentConfig;
+
+/** mdl_vat_experiment_config_init: fills @config with the defaults listed above. */
+MDL_API void mdl_vat_experiment_config_init (MdlVatExperimentConfig *config);
+
+/**
+ * mdl_vat_experiment_algorithms: the algorithms the experiment knows, in its order; the default
+ * list is all of them. Returns: (transfer none) a NULL-terminated static array.
+ */
+MDL_API const char *const *mdl_vat_experiment_algorithms (void);
+
+/**
+ * MdlVatPoint: one measured and modelled (algorithm, n), read-only.
+ * @algorithm: the registry name (borrowed from the registry).
+ * @n: elements.
+ * @bytes: memory of its arrays.
+ * @huge_pages: TRUE in the huge-page series (pages=huge, model huge=1), else 4 KiB pages.
+ * @reps: timed repetitions.
+ * @seconds: the minimum native time of the algorithm proper.
+ * @seconds_median: the median of the repetitions, to show the noise.
+ * @ram_ops: RAM operations (the instrumented run's operation markers).
+ * @accesses: memory accesses (page translations).
+ * @tc_misses: VAT TC misses with W = the main model's W (huge=1 in the huge series).
+ * @tc_misses_small: VAT TC misses with W = the L1 DTLB's entries.
+ * @em_misses: ideal-cache (fully associative LRU, 64-byte lines) misses at the L1, L2 and L3 sizes.
+ * @norm_ns: normalized time, @seconds / @ram_ops, in ns.
+ * @vat_ns: normalized time predicted by the VAT fit (per-algorithm per-op cost, shared miss cost).
+ * @em_ns: normalized time predicted by the EM fit (per-algorithm per-op cost, shared level costs).
+ * @lines: distinct 64-byte lines touched: the ideal caches' first-touch misses. The timed runs
+ *   start with the input just written, not with empty caches, so the EM fits count a first touch
+ *   as a miss only for the lines beyond a level's size (docs/experiments/vat.md).
+ */
+typedef struct {
+  const char *algorithm;
+  guint64 n;
+  guint64 bytes;
+  gboolean huge_pages;
+  guint reps;
+  double seconds;
+  double seconds_median;
+  guint64 ram_ops;
+  guint64 accesses;
+  guint64 tc_misses;
+  guint64 tc_misses_small;
+  guint64 em_misses[3];
+  double norm_ns;
+  double vat_ns;
+  double em_ns;
+  guint64 lines;
+} MdlVatPoint;
+
+/**
+ * MdlVatFitInfo: one least-squares fit of normalized time over the 4 KiB points of all algorithms.
+ * @model: "ram", "vat", "vat-global", "vat-small", "em", "em-global" or "vat+em".
+ * @description: one line.
+ * @n_params: fitted coefficients.
+ * @r2: coefficient of determination (1 - RSS/TSS); NaN when the fit was impossible.
+ * @per_op_ns: the per-operation cost (the mean of the per-algorithm ones where there are several).
+ * @miss_ns: ns per VAT TC miss (vat models; else 0).
+ * @tau: @miss_ns / @per_op_ns, the model's tau in RAM operations (vat models; else 0).
+ * @level_ns: ns per ideal-cache miss at L1, L2, L3, first touches of a warm cache left out (em
+ *   models; NaN for a level that no run outgrew, which the fit leaves out).
+ */
+typedef struct {
+  const char *model;
+  const char *description;
+  guint n_params;
+  double r2;
+  double per_op_ns;
+  double miss_ns;
+  double tau;
+  double level_ns[3];
+} MdlVatFitInfo;
+
+/**
+ * MdlVatSlope: per algorithm, the slope of normalized time against log2 n (ns per operation, per
+ * doubling of n), measured and predicted, over all sizes and over the sizes whose arrays exceed
+ * the TLB reach (W pages); NaN where fewer than two sizes qualify.
+ * @algorithm: the registry name.
+ * @thesis: what the thesis measured or derived for its running time ("n", "n log n",
+ *   "n log^2 n", ...; flat normalized time when it equals the RAM complexity).
+ * @mean_ns: the mean measured normalized time, for reading slopes as a share.
+ */
+typedef struct {
+  const char *algorithm;
+  const char *thesis;
+  guint n_points;
+  double mean_ns;
+  double measured;
+  double vat;
+  double em;
+  double measured_large;
+  double vat_large;
+  double em_large;
+} MdlVatSlope;
+
+/** MdlVatExperiment: a finished experiment's results; opaque. */
+typedef struct MdlVatExperiment MdlVatExperiment;
+
+/**
+ * mdl_vat_experiment_run: runs the experiment. Takes minutes to hours: the time grows with
+ * @config->max_bytes (docs/experiments/vat.md lists run times).
+ * @config: what to run (borrowed).
+ * @error: MDL_ERROR_UNKNOWN_NAME for an unknown algorithm or machine, MDL_ERROR_PARAM for a bad
+ *   setting (listing the valid range), MDL_ERROR_MODEL when the two builds of an algorithm disagree
+ *   or an algorithm's self-check fails, or an engine's error.
+ * Returns: (transfer full) the results, or NULL.
+ */
+MDL_API MdlVatExperiment *mdl_vat_experiment_run (const MdlVatExperimentConfig *config,
+                                                  GError **error);
+
+/** mdl_vat_experiment_free: NULL is fine. */
+MDL_API void mdl_vat_experiment_free (MdlVatExperiment *exp);
+
+/** mdl_vat_experiment_n_points: measured points, both series. */
+MDL_API guint mdl_vat_experiment_n_points (const MdlVatExperiment *exp);
+/** mdl_vat_experiment_point: the @i-th point (borrowed), by algorithm, then series, then n. */
+MDL_API const MdlVatPoint *mdl_vat_experiment_point (const MdlVatExperiment *exp, guint i);
+/** mdl_vat_experiment_n_fits: number of fits. */
+MDL_API guint mdl_vat_experiment_n_fits (const MdlVatExperiment *exp);
+/** mdl_vat_experiment_fit: the @i-th fit (borrowed). */
+MDL_API const MdlVatFitInfo *mdl_vat_experiment_fit (const MdlVatExperiment *exp, guint i);
+/** mdl_vat_experiment_n_slopes: number of algorithms with slopes. */
+MDL_API guint mdl_vat_experiment_n_slopes (const MdlVatExperiment *exp);
+/** mdl_vat_experiment_slope: the @i-th algorithm's slopes (borrowed). */
+MDL_API const MdlVatSlope *mdl_vat_experiment_slope (const MdlVatExperiment *exp, guint i);
+
+/**
+ * mdl_vat_experiment_notes: what was measured where: the host, the model's parameters and how W
+ * was chosen, the cache sizes and where they came from, the huge-page status, the load.
+ * Returns: (transfer none) lines of text, each ending in '\n'.
+ */
+MDL_API const char *mdl_vat_experiment_notes (const MdlVatExperiment *exp);
+
+/**
+ * mdl_vat_experiment_write: appends the results to @out.
+ * @format: MDL_FORMAT_TABLE (per-algorithm tables, fits, slopes, huge pages, notes),
+ *   MDL_FORMAT_CSV (one row per point, with a header), MDL_FORMAT_JSON (one document with all).
+ */
+MDL_API void mdl_vat_experiment_write (const MdlVatExperiment *exp, MdlFormat format, GString *out);
+
+/**
+ * mdl_vat_experiment_write_summary: appends the short form of the table to @out: the fits, the
+ * slopes per algorithm and the huge-page comparison at the largest size, without the per-size
+ * tables (what `models demo` prints).
+ */
+MDL_API void mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GString *out);
+
+/**
+ * mdl_vat_experiment_write_files: writes into directory @dir (created if missing): vat.txt (the
+ * table), vat.csv (the points), vat-fits.csv, vat-slopes.csv, vat.json, and for gnuplot
+ * vat-plot.dat, vat-huge.dat, vat-panels.gp and vat.gp, a script that draws vat.png and vat.svg
+ * when run in @dir (`gnuplot vat.gp`): normalized time against log2 n, one panel per algorithm,
+ * measured points and predicted curves, and a panel for the huge-page series.
+ * @error: MDL_ERROR_IO naming the file.
+ * Returns: FALSE on error.
+ */
+MDL_API gboolean mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir,
+                                                 GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlVatExperiment, mdl_vat_experiment_free)
+
+G_END_DECLS
+
+#endif

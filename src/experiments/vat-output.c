@@ -1,0 +1,589 @@
+/* The writers of a VAT experiment's results: a table for people, CSV and JSON for programs, and the
+ * data and script for gnuplot (one panel per algorithm: measured normalized time as points, the VAT
+ * and EM fits as curves; a last panel for the huge-page series). The script is written, not run:
+ * the library starts no processes; `models experiment vat` runs gnuplot when it is installed. */
+#include <models/error.h>
+
+#include "experiments/vat-private.h"
+
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define PLOT_COLUMNS 4
+
+/* "2^20.4": sizes grow by 1.4, so log2 n with one decimal is how the thesis's axis reads. */
+static void
+append_log2 (GString *out, guint64 n)
+{
+  g_string_append_printf (out, "%.1f", log2 ((double) n));
+}
+
+/* A number for a table: NaN as "-". */
+static void
+append_num (GString *out, int width, const char *format, double v)
+{
+  if (isfinite (v))
+    {
+      g_autofree char *s = g_strdup_printf (format, v);
+      g_string_append_printf (out, " %*s", width, s);
+    }
+  else
+    g_string_append_printf (out, " %*s", width, "-");
+}
+
+/* A number for JSON and CSV: shortest round-trip is not needed here; 7 significant digits are more
+ * than the measurements have. NaN is null in JSON and empty in CSV. */
+static void
+append_real (GString *out, double v, const char *missing)
+{
+  if (isfinite (v))
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.7g", v));
+    }
+  else
+    g_string_append (out, missing);
+}
+
+static const MdlVatPoint *
+point_at (const MdlVatExperiment *exp, guint i)
+{
+  return &g_array_index (exp->points, MdlVatPoint, i);
+}
+
+/* The 4 KiB point of the same algorithm and size as huge point @h, or NULL. */
+static const MdlVatPoint *
+small_twin (const MdlVatExperiment *exp, const MdlVatPoint *h)
+{
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = point_at (exp, i);
+      if (!p->huge_pages && p->n == h->n && strcmp (p->algorithm, h->algorithm) == 0)
+        return p;
+    }
+  return NULL;
+}
+
+static const MdlVatSlope *
+slope_of_algo (const MdlVatExperiment *exp, const char *algorithm)
+{
+  for (guint i = 0; i < exp->slopes->len; i++)
+    if (strcmp (g_array_index (exp->slopes, MdlVatSlope, i).algorithm, algorithm) == 0)
+      return &g_array_index (exp->slopes, MdlVatSlope, i);
+  return NULL;
+}
+
+/* ---- table ---------------------------------------------------------------------------------- */
+
+/* The fits, the slopes and the huge-page comparison (all sizes, or with @largest_only the largest
+ * size of each algorithm). */
+static void
+write_summary (const MdlVatExperiment *exp, GString *out, guint n_fitted, gboolean any_huge,
+               gboolean largest_only)
+{
+  g_string_append_printf (out, "\nFits of normalized time over %u points of %u algorithms "
+                          "(least squares; tau = ns per TC miss / ns per operation):\n", n_fitted,
+                          exp->slopes->len);
+  g_string_append (out, "  model       params    R^2   per-op ns  ns/TC miss  tau (ops)  ns/miss "
+                   "L1      L2      L3\n");
+  for (guint i = 0; i < exp->fits->len; i++)
+    {
+      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
+      gboolean vat = g_str_has_prefix (f->model, "vat"), em = strstr (f->model, "em") != NULL;
+      g_string_append_printf (out, "  %-11s %6u", f->model, f->n_params);
+      append_num (out, 6, "%.3f", f->r2);
+      append_num (out, 11, "%.3f", f->per_op_ns);
+      append_num (out, 11, "%.3f", vat ? f->miss_ns : NAN);
+      append_num (out, 10, "%.1f", vat ? f->tau : NAN);
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        append_num (out, l == 0 ? 10 : 7, "%.2f", em && exp->cache_bytes[l] ? f->level_ns[l] : NAN);
+      g_string_append_printf (out, "\n      %s\n", f->description);
+    }
+
+  g_string_append_printf (out, "\nSlopes of normalized time against log2 n (ns per operation per "
+                          "doubling of n); \"large\": arrays beyond the TLB reach (W pages = %"
+                          G_GUINT64_FORMAT " MiB):\n", (exp->tc_cells * exp->page_bytes) >> 20);
+  g_string_append (out, "  algorithm            thesis (running time)               mean ns  "
+                   "measured     VAT      EM | large: measured     VAT      EM\n");
+  for (guint i = 0; i < exp->slopes->len; i++)
+    {
+      const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
+      g_string_append_printf (out, "  %-20s %-34s", s->algorithm, s->thesis);
+      append_num (out, 8, "%.3f", s->mean_ns);
+      append_num (out, 9, "%+.3f", s->measured);
+      append_num (out, 7, "%+.3f", s->vat);
+      append_num (out, 7, "%+.3f", s->em);
+      g_string_append (out, " |        ");
+      append_num (out, 8, "%+.3f", s->measured_large);
+      append_num (out, 7, "%+.3f", s->vat_large);
+      append_num (out, 7, "%+.3f", s->em_large);
+      g_string_append_c (out, '\n');
+    }
+
+  if (any_huge)
+    {
+      g_string_append_printf (out, "\nHuge pages: time with 2 MiB pages / time with 4 KiB pages, "
+                              "measured, and predicted by the VAT fit with huge=1 (P=%"
+                              G_GUINT64_FORMAT " KiB, d=%" G_GUINT64_FORMAT "):\n",
+                              (exp->page_bytes * exp->arity) >> 10, exp->depth - 1);
+      g_string_append (out, "  algorithm            log2 n   measured %  predicted %   TC/op 4K  "
+                       "TC/op 2M\n");
+      for (guint i = 0; i < exp->points->len; i++)
+        {
+          const MdlVatPoint *h = point_at (exp, i), *s;
+          g_autoptr (GString) l = g_string_new (NULL);
+          if (!h->huge_pages || (s = small_twin (exp, h)) == NULL)
+            continue;
+          if (largest_only && i + 1 < exp->points->len && point_at (exp, i + 1)->huge_pages
+              && strcmp (point_at (exp, i + 1)->algorithm, h->algorithm) == 0)
+            continue;
+          append_log2 (l, h->n);
+          g_string_append_printf (out, "  %-20s %6s", h->algorithm, l->str);
+          append_num (out, 12, "%.1f", 100 * h->seconds / s->seconds);
+          append_num (out, 12, "%.1f", 100 * h->vat_ns / s->vat_ns);
+          append_num (out, 10, "%.4f", (double) s->tc_misses / (double) s->ram_ops);
+          append_num (out, 9, "%.4f", (double) h->tc_misses / (double) h->ram_ops);
+          g_string_append_c (out, '\n');
+        }
+    }
+}
+
+static void
+write_table (const MdlVatExperiment *exp, GString *out)
+{
+  const char *current = NULL;
+  guint n_fitted = 0;
+  gboolean any_huge = FALSE;
+
+  g_string_append (out, "VAT experiment: normalized time (ns per RAM operation) against log2 n, "
+                   "measured and predicted\n");
+  g_string_append (out, exp->notes->str);
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = point_at (exp, i);
+      if (p->huge_pages)
+        {
+          any_huge = TRUE;
+          continue;
+        }
+      n_fitted++;
+      if (current == NULL || strcmp (current, p->algorithm) != 0)
+        {
+          const MdlVatSlope *s = slope_of_algo (exp, p->algorithm);
+          current = p->algorithm;
+          g_string_append_printf (out, "\n%s   (thesis: %s)\n", p->algorithm, s ? s->thesis : "-");
+          g_string_append (out, "  log2 n          n   ops/n     time s   ns/op    TC/op  VAT ns"
+                           "    L1/op    L2/op    L3/op   EM ns  reps\n");
+        }
+      g_string_append (out, "  ");
+      {
+        g_autoptr (GString) l = g_string_new (NULL);
+        append_log2 (l, p->n);
+        g_string_append_printf (out, "%6s %10" G_GUINT64_FORMAT, l->str, p->n);
+      }
+      append_num (out, 7, "%.2f", (double) p->ram_ops / (double) p->n);
+      append_num (out, 10, "%.3e", p->seconds);
+      append_num (out, 7, "%.3f", p->norm_ns);
+      append_num (out, 8, "%.4f", p->ram_ops ? (double) p->tc_misses / (double) p->ram_ops : NAN);
+      append_num (out, 7, "%.3f", p->vat_ns);
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        append_num (out, 8, "%.4f", exp->cache_bytes[l] && p->ram_ops
+                                    ? (double) p->em_misses[l] / (double) p->ram_ops : NAN);
+      append_num (out, 7, "%.3f", p->em_ns);
+      g_string_append_printf (out, " %5u\n", p->reps);
+    }
+  write_summary (exp, out, n_fitted, any_huge, FALSE);
+}
+
+/* ---- CSV ---------------------------------------------------------------------------------- */
+
+static void
+write_csv (const MdlVatExperiment *exp, GString *out)
+{
+  g_string_append (out, "algorithm,n,log2_n,pages,bytes,reps,seconds_min,seconds_median,ram_ops,"
+                   "accesses,tc_misses,tc_misses_small,em_misses_l1,em_misses_l2,em_misses_l3,"
+                   "lines,norm_ns,vat_ns,em_ns\n");
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = point_at (exp, i);
+      g_string_append_printf (out, "%s,%" G_GUINT64_FORMAT ",", p->algorithm, p->n);
+      append_real (out, log2 ((double) p->n), "");
+      g_string_append_printf (out, ",%s,%" G_GUINT64_FORMAT ",%u,", p->huge_pages ? "2M" : "4K",
+                              p->bytes, p->reps);
+      append_real (out, p->seconds, "");
+      g_string_append_c (out, ',');
+      append_real (out, p->seconds_median, "");
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                              ",", p->ram_ops, p->accesses, p->tc_misses);
+      if (p->huge_pages)
+        g_string_append (out, ",,,,");
+      else
+        {
+          g_string_append_printf (out, "%" G_GUINT64_FORMAT, p->tc_misses_small);
+          for (guint l = 0; l < VAT_EM_LEVELS; l++)
+            if (exp->cache_bytes[l])
+              g_string_append_printf (out, ",%" G_GUINT64_FORMAT, p->em_misses[l]);
+            else
+              g_string_append_c (out, ',');
+          g_string_append_printf (out, ",%" G_GUINT64_FORMAT, p->lines);
+        }
+      g_string_append_c (out, ',');
+      append_real (out, p->norm_ns, "");
+      g_string_append_c (out, ',');
+      append_real (out, p->vat_ns, "");
+      g_string_append_c (out, ',');
+      append_real (out, p->em_ns, "");
+      g_string_append_c (out, '\n');
+    }
+}
+
+static void
+write_fits_csv (const MdlVatExperiment *exp, GString *out)
+{
+  g_string_append (out, "model,params,r2,per_op_ns,miss_ns,tau,level_ns_l1,level_ns_l2,"
+                   "level_ns_l3,description\n");
+  for (guint i = 0; i < exp->fits->len; i++)
+    {
+      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
+      g_string_append_printf (out, "%s,%u,", f->model, f->n_params);
+      append_real (out, f->r2, "");
+      g_string_append_c (out, ',');
+      append_real (out, f->per_op_ns, "");
+      g_string_append_c (out, ',');
+      append_real (out, f->miss_ns, "");
+      g_string_append_c (out, ',');
+      append_real (out, f->tau, "");
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        {
+          g_string_append_c (out, ',');
+          append_real (out, f->level_ns[l], "");
+        }
+      g_string_append_printf (out, ",\"%s\"\n", f->description);
+    }
+}
+
+static void
+write_slopes_csv (const MdlVatExperiment *exp, GString *out)
+{
+  g_string_append (out, "algorithm,thesis,points,mean_ns,measured,vat,em,measured_large,vat_large,"
+                   "em_large\n");
+  for (guint i = 0; i < exp->slopes->len; i++)
+    {
+      const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
+      const double v[] = { s->mean_ns, s->measured, s->vat, s->em, s->measured_large,
+                           s->vat_large, s->em_large };
+      g_string_append_printf (out, "%s,\"%s\",%u", s->algorithm, s->thesis, s->n_points);
+      for (guint j = 0; j < G_N_ELEMENTS (v); j++)
+        {
+          g_string_append_c (out, ',');
+          append_real (out, v[j], "");
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+static void
+json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (; *s; s++)
+    {
+      if (*s == '"' || *s == '\\')
+        g_string_append_printf (out, "\\%c", *s);
+      else if ((guchar) *s < 0x20)
+        g_string_append_printf (out, "\\u%04x", (guchar) *s);
+      else
+        g_string_append_c (out, *s);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_real (GString *out, const char *key, double v, gboolean comma)
+{
+  g_string_append_printf (out, "\"%s\": ", key);
+  append_real (out, v, "null");
+  if (comma)
+    g_string_append (out, ", ");
+}
+
+static void
+write_json (const MdlVatExperiment *exp, GString *out)
+{
+  g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
+  g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
+  json_string (out, exp->machine);
+  g_string_append_printf (out, ",\n  \"model\": {\"P\": %" G_GUINT64_FORMAT ", \"K\": %"
+                          G_GUINT64_FORMAT ", \"d\": %" G_GUINT64_FORMAT ", \"W\": %"
+                          G_GUINT64_FORMAT ", \"W_small\": %" G_GUINT64_FORMAT
+                          ", \"cache_bytes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %"
+                          G_GUINT64_FORMAT "]},\n",
+                          exp->page_bytes, exp->arity, exp->depth, exp->tc_cells, exp->tc_small,
+                          exp->cache_bytes[0], exp->cache_bytes[1], exp->cache_bytes[2]);
+  g_string_append (out, "  \"cpu\": ");
+  json_string (out, exp->cpu_model);
+  g_string_append (out, ",\n  \"notes\": [");
+  for (guint i = 0, first = 1; notes[i]; i++)
+    if (*notes[i])
+      {
+        g_string_append (out, first ? "\n    " : ",\n    ");
+        json_string (out, notes[i]);
+        first = 0;
+      }
+  g_string_append (out, "\n  ],\n  \"points\": [");
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = point_at (exp, i);
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      g_string_append (out, "\"algorithm\": ");
+      json_string (out, p->algorithm);
+      g_string_append_printf (out, ", \"n\": %" G_GUINT64_FORMAT ", \"pages\": \"%s\", \"bytes\": %"
+                              G_GUINT64_FORMAT ", \"reps\": %u, ", p->n, p->huge_pages ? "2M" : "4K",
+                              p->bytes, p->reps);
+      json_real (out, "seconds_min", p->seconds, TRUE);
+      json_real (out, "seconds_median", p->seconds_median, TRUE);
+      g_string_append_printf (out, "\"ram_ops\": %" G_GUINT64_FORMAT ", \"accesses\": %"
+                              G_GUINT64_FORMAT ", \"tc_misses\": %" G_GUINT64_FORMAT ", ",
+                              p->ram_ops, p->accesses, p->tc_misses);
+      if (!p->huge_pages)
+        g_string_append_printf (out, "\"tc_misses_small\": %" G_GUINT64_FORMAT ", \"em_misses\": [%"
+                                G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                                "], \"lines\": %" G_GUINT64_FORMAT ", ", p->tc_misses_small,
+                                p->em_misses[0], p->em_misses[1], p->em_misses[2], p->lines);
+      json_real (out, "norm_ns", p->norm_ns, TRUE);
+      json_real (out, "vat_ns", p->vat_ns, TRUE);
+      json_real (out, "em_ns", p->em_ns, FALSE);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "\n  ],\n  \"fits\": [");
+  for (guint i = 0; i < exp->fits->len; i++)
+    {
+      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
+      g_string_append (out, i ? ",\n    {\"model\": " : "\n    {\"model\": ");
+      json_string (out, f->model);
+      g_string_append (out, ", \"description\": ");
+      json_string (out, f->description);
+      g_string_append_printf (out, ", \"params\": %u, ", f->n_params);
+      json_real (out, "r2", f->r2, TRUE);
+      json_real (out, "per_op_ns", f->per_op_ns, TRUE);
+      json_real (out, "miss_ns", f->miss_ns, TRUE);
+      json_real (out, "tau", f->tau, TRUE);
+      g_string_append (out, "\"level_ns\": [");
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        {
+          append_real (out, f->level_ns[l], "null");
+          g_string_append (out, l + 1 < VAT_EM_LEVELS ? ", " : "]}");
+        }
+    }
+  g_string_append (out, "\n  ],\n  \"slopes\": [");
+  for (guint i = 0; i < exp->slopes->len; i++)
+    {
+      const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
+      g_string_append (out, i ? ",\n    {\"algorithm\": " : "\n    {\"algorithm\": ");
+      json_string (out, s->algorithm);
+      g_string_append (out, ", \"thesis\": ");
+      json_string (out, s->thesis);
+      g_string_append_printf (out, ", \"points\": %u, ", s->n_points);
+      json_real (out, "mean_ns", s->mean_ns, TRUE);
+      json_real (out, "measured", s->measured, TRUE);
+      json_real (out, "vat", s->vat, TRUE);
+      json_real (out, "em", s->em, TRUE);
+      json_real (out, "measured_large", s->measured_large, TRUE);
+      json_real (out, "vat_large", s->vat_large, TRUE);
+      json_real (out, "em_large", s->em_large, FALSE);
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "\n  ]\n}\n");
+}
+
+void
+mdl_vat_experiment_write (const MdlVatExperiment *exp, MdlFormat format, GString *out)
+{
+  g_return_if_fail (exp != NULL && out != NULL);
+  switch (format)
+    {
+    case MDL_FORMAT_CSV:
+      write_csv (exp, out);
+      break;
+    case MDL_FORMAT_JSON:
+      write_json (exp, out);
+      break;
+    case MDL_FORMAT_TABLE:
+    default:
+      write_table (exp, out);
+      break;
+    }
+}
+
+void
+mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GString *out)
+{
+  guint n_fitted = 0;
+  gboolean any_huge = FALSE;
+  g_return_if_fail (exp != NULL && out != NULL);
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      if (point_at (exp, i)->huge_pages)
+        any_huge = TRUE;
+      else
+        n_fitted++;
+    }
+  write_summary (exp, out, n_fitted, any_huge, TRUE);
+}
+
+/* ---- gnuplot ------------------------------------------------------------------------------ */
+
+static void
+plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_algos,
+           GPtrArray *huge_algos)
+{
+  const char *current = NULL;
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = point_at (exp, i);
+      if (p->huge_pages)
+        {
+          const MdlVatPoint *s = small_twin (exp, p);
+          if (huge_algos->len == 0
+              || strcmp (g_ptr_array_index (huge_algos, huge_algos->len - 1), p->algorithm) != 0)
+            {
+              if (huge_algos->len)
+                g_string_append (huge, "\n\n");
+              g_string_append_printf (huge, "# %s: log2_n measured_percent predicted_percent\n",
+                                      p->algorithm);
+              g_ptr_array_add (huge_algos, (gpointer) p->algorithm);
+            }
+          append_real (huge, log2 ((double) p->n), "?");
+          g_string_append_c (huge, ' ');
+          append_real (huge, s ? 100 * p->seconds / s->seconds : NAN, "?");
+          g_string_append_c (huge, ' ');
+          append_real (huge, s ? 100 * p->vat_ns / s->vat_ns : NAN, "?");
+          g_string_append_c (huge, '\n');
+          continue;
+        }
+      if (current == NULL || strcmp (current, p->algorithm) != 0)
+        {
+          if (current)
+            g_string_append (dat, "\n\n");
+          g_string_append_printf (dat, "# %s: log2_n measured_ns vat_ns em_ns n\n", p->algorithm);
+          current = p->algorithm;
+          (*n_algos)++;
+        }
+      append_real (dat, log2 ((double) p->n), "?");
+      g_string_append_c (dat, ' ');
+      append_real (dat, p->norm_ns, "?");
+      g_string_append_c (dat, ' ');
+      append_real (dat, p->vat_ns, "?");
+      g_string_append_c (dat, ' ');
+      append_real (dat, p->em_ns, "?");
+      g_string_append_printf (dat, " %" G_GUINT64_FORMAT "\n", p->n);
+    }
+}
+
+static void
+plot_panels (const MdlVatExperiment *exp, GString *gp, guint n_algos, GPtrArray *huge_algos)
+{
+  static const char *const colors[] = { "#d62728", "#2ca02c", "#9467bd", "#8c564b" };
+  guint panels = n_algos + (huge_algos->len ? 1 : 0);
+  guint rows = (panels + PLOT_COLUMNS - 1) / PLOT_COLUMNS;
+  g_string_append_printf (gp, "set multiplot layout %u,%u title \"VAT experiment on %s: normalized "
+                          "time (ns per RAM operation) against log2 n; points measured (minimum "
+                          "of repetitions), curves fitted\" font \",11\"\n", rows,
+                          MIN (panels, PLOT_COLUMNS), exp->cpu_model);
+  g_string_append (gp, "set datafile missing \"?\"\nset grid\nset key top left font \",7\" "
+                   "samplen 2\nset xlabel \"log2 n\" offset 0,0.7\nset ylabel \"ns / op\" "
+                   "offset 1.5,0\nset yrange [0:*]\n");
+  for (guint a = 0; a < n_algos; a++)
+    {
+      const MdlVatSlope *s = a < exp->slopes->len ? &g_array_index (exp->slopes, MdlVatSlope, a)
+                                                   : NULL;
+      g_string_append_printf (gp, "set title \"%s\" font \",10\"\n", s ? s->algorithm : "?");
+      g_string_append_printf (gp, "plot 'vat-plot.dat' index %u using 1:2 with points pt 7 ps 0.6 "
+                              "lc rgb \"black\" title \"measured\", \\\n"
+                              "     '' index %u using 1:3 with lines lw 2 lc rgb \"#d62728\" title "
+                              "\"VAT (W=%" G_GUINT64_FORMAT ")\", \\\n"
+                              "     '' index %u using 1:4 with lines lw 1.5 dt 2 lc rgb \"#1f77b4\" "
+                              "title \"EM (ideal caches)\"\n", a, a, exp->tc_cells, a);
+    }
+  if (huge_algos->len)
+    {
+      g_string_append (gp, "set title \"2 MiB pages: time as % of 4 KiB\" font \",10\"\n"
+                       "set ylabel \"%\"\nset yrange [0:*]\nset key bottom left\nplot ");
+      for (guint h = 0; h < huge_algos->len; h++)
+        g_string_append_printf (gp, "%s'vat-huge.dat' index %u using 1:2 with points pt 7 ps 0.6 "
+                                "lc rgb \"%s\" title \"%s measured\", \\\n"
+                                "     '' index %u using 1:3 with lines lc rgb \"%s\" title "
+                                "\"%s VAT huge=1\"", h ? ", \\\n     " : "", h,
+                                colors[h % G_N_ELEMENTS (colors)],
+                                (const char *) g_ptr_array_index (huge_algos, h), h,
+                                colors[h % G_N_ELEMENTS (colors)],
+                                (const char *) g_ptr_array_index (huge_algos, h));
+      g_string_append_c (gp, '\n');
+    }
+  g_string_append (gp, "unset multiplot\n");
+}
+
+static gboolean
+write_file (const char *dir, const char *name, const GString *text, GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) local = NULL;
+  if (g_file_set_contents (path, text->str, (gssize) text->len, &local))
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, local->message);
+  return FALSE;
+}
+
+gboolean
+mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GString) csv = g_string_new (NULL);
+  g_autoptr (GString) fits = g_string_new (NULL);
+  g_autoptr (GString) slopes = g_string_new (NULL);
+  g_autoptr (GString) json = g_string_new (NULL);
+  g_autoptr (GString) dat = g_string_new (NULL);
+  g_autoptr (GString) huge = g_string_new (NULL);
+  g_autoptr (GString) panels = g_string_new (NULL);
+  g_autoptr (GString) gp = g_string_new (NULL);
+  g_autoptr (GPtrArray) huge_algos = g_ptr_array_new ();
+  guint n_algos = 0, n_panels, rows, cols;
+
+  g_return_val_if_fail (exp != NULL && dir != NULL, FALSE);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot create the directory: %s", dir,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  write_table (exp, text);
+  write_csv (exp, csv);
+  write_fits_csv (exp, fits);
+  write_slopes_csv (exp, slopes);
+  write_json (exp, json);
+  plot_data (exp, dat, huge, &n_algos, huge_algos);
+  plot_panels (exp, panels, n_algos, huge_algos);
+  n_panels = n_algos + (huge_algos->len ? 1 : 0);
+  cols = MIN (MAX (n_panels, 1), PLOT_COLUMNS);
+  rows = (n_panels + PLOT_COLUMNS - 1) / PLOT_COLUMNS;
+  g_string_append_printf (gp, "# Draws vat.png and vat.svg from vat-plot.dat and vat-huge.dat: run "
+                          "`gnuplot vat.gp` in this directory.\n"
+                          "set terminal pngcairo size %u,%u font \"sans,9\"\n"
+                          "set output 'vat.png'\nload 'vat-panels.gp'\n"
+                          "set terminal svg size %u,%u font \"sans,9\"\n"
+                          "set output 'vat.svg'\nload 'vat-panels.gp'\nunset output\n",
+                          cols * 420, MAX (rows, 1) * 320 + 40, cols * 420,
+                          MAX (rows, 1) * 320 + 40);
+  return write_file (dir, "vat.txt", text, error) && write_file (dir, "vat.csv", csv, error)
+         && write_file (dir, "vat-fits.csv", fits, error)
+         && write_file (dir, "vat-slopes.csv", slopes, error)
+         && write_file (dir, "vat.json", json, error)
+         && write_file (dir, "vat-plot.dat", dat, error)
+         && write_file (dir, "vat-huge.dat", huge, error)
+         && write_file (dir, "vat-panels.gp", panels, error)
+         && write_file (dir, "vat.gp", gp, error);
+}

@@ -1,0 +1,1029 @@
+/* The VAT experiment (include/models/experiment.h): the thesis's Figure 2.1 rerun on this machine
+ * and set against the models' predictions.
+ *
+ * Method (docs/experiments/vat.md, thesis §2.1.2): sizes grow by 1.4 from 2^10 elements up to a
+ * memory bound; each (algorithm, n) runs once instrumented, through
+ *   - vat, LRU, the preset's P, K, d, with W = the TLB entries plus the paging-structure caches,
+ *   - vat with W = the L1 DTLB alone,
+ *   - an ideal cache (fully associative LRU over 64-byte lines) per cache level: the vat engine
+ *     with P = 64 and d = 1 is exactly that, the root being always the most recent node,
+ * and then natively, timed, the minimum of the repetitions kept. Normalized time is time / RAM
+ * operations. Least squares over all algorithms and sizes fit the per-operation cost and the cost
+ * of a TC miss (tau = their ratio), and the same for the cache levels; the slopes of normalized
+ * time against log2 n come from the measured points and from each fitted model. The arrays use
+ * 4 KiB pages explicitly (pages=4k), so that the model's P is what the machine used whatever the
+ * kernel's huge-page mode; the huge-page series uses pages=huge and the model's huge=1. */
+#include <models/algo.h>
+#include <models/error.h>
+#include <models/machine.h>
+#include <models/pipeline.h>
+#include <models/record.h>
+
+#include "experiments/fit.h"
+#include "experiments/host.h"
+#include "experiments/vat-private.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Paging-structure caches (Intel SDM vol. 3A, 4.10.3) hold upper nodes of the translation tree:
+ * PML4, PDPT and PD entries. Intel documents them but not their sizes; microbenchmarks of recent
+ * cores find about 2, 4 and 32 entries. They count towards W beside the TLBs' leaves. */
+#define PSC_CELLS 38
+/* Repetitions at most, however fast a run (small sizes are repeated until min_seconds). */
+#define MAX_REPS 1000
+/* Events between progress calls during an instrumented run. */
+#define PROGRESS_EVENTS ((guint64) 1 << 22)
+/* The line size of the ideal caches (64 bytes on every x86-64). */
+#define LINE_BYTES 64
+/* The tree of the ideal-cache trick: line numbers of 47-bit user addresses fit in 2^42. */
+#define LINE_TREE_ARITY "4398046511104"
+
+/* What the experiment knows of each algorithm: memory per element of n (the bound), a size cap for
+ * the cubic ones, the growth of its RAM cost (for the ETA) and what the thesis says. */
+typedef enum { GROW_N, GROW_N_LOG_N, GROW_N_SQRT_N } Growth;
+
+typedef struct {
+  const char *name;
+  guint bytes_per_elem;
+  guint64 max_n;
+  Growth growth;
+  gboolean huge_series;
+  const char *thesis;
+} VatAlgoInfo;
+
+static const VatAlgoInfo algo_info[] = {
+  { "scan/seq", 8, 0, GROW_N, FALSE, "n (measured, analysed)" },
+  { "scan/random", 16, 0, GROW_N, FALSE, "n log n (measured; Lemma 2.27)" },
+  { "permute/fisher-yates", 8, 0, GROW_N, TRUE, "n log n (measured)" },
+  { "binsearch/sorted", 8, 0, GROW_N_LOG_N, TRUE, "n log^2 n (measured; Lemma 2.28)" },
+  { "binsearch/veb", 16, 0, GROW_N_LOG_N, FALSE, "n log n (Theorem 2.32)" },
+  { "heap/heapify", 8, 0, GROW_N, FALSE, "n (measured, analysed)" },
+  { "heap/sort", 8, 0, GROW_N_LOG_N, FALSE, "n log^2 n (measured)" },
+  { "quicksort/intro", 8, 0, GROW_N_LOG_N, FALSE, "n log n (measured; Theorem 2.32)" },
+  { "mergesort/bottom-up", 16, 0, GROW_N_LOG_N, FALSE, "n log n (sequential passes, CAT)" },
+  { "transpose/rows", 16, 0, GROW_N, FALSE, "n log n in jumps (Section 2.6.2)" },
+  { "transpose/recursive", 16, 0, GROW_N, FALSE, "n (recursive order)" },
+  { "matmul/naive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, "N^3 d (column walks)" },
+  { "matmul/recursive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, "N^3 (Theorem 2.32)" },
+};
+
+const char *const *
+mdl_vat_experiment_algorithms (void)
+{
+  static const char *const names[] = {
+    "scan/seq", "scan/random", "permute/fisher-yates", "binsearch/sorted", "binsearch/veb",
+    "heap/heapify", "heap/sort", "quicksort/intro", "mergesort/bottom-up", "transpose/rows",
+    "transpose/recursive", "matmul/naive", "matmul/recursive", NULL
+  };
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (algo_info) + 1);
+  return names;
+}
+
+void
+mdl_vat_experiment_config_init (MdlVatExperimentConfig *config)
+{
+  g_return_if_fail (config != NULL);
+  *config = (MdlVatExperimentConfig) {
+    .machine = "x86-64",
+    .max_bytes = (guint64) 1 << 30,
+    .min_n = 1024,
+    .growth = 1.4,
+    .reps = 3,
+    .min_seconds = 0.05,
+    .algorithms = NULL,
+    .huge = TRUE,
+    .tc_cells = 0,
+    .seed = 1,
+  };
+}
+
+/* ---- one run ------------------------------------------------------------------------------ */
+
+typedef struct {
+  const VatAlgoInfo *info;
+  const MdlAlgo *algo;
+  GArray *sizes;          /* guint64 */
+} Plan;
+
+typedef struct {
+  const MdlVatExperimentConfig *cfg;
+  MdlVatExperiment *exp;
+  GArray *plans;          /* Plan */
+  guint step, n_steps;
+  double work_done, work_total;
+  guint64 clock_overhead_ns;
+  /* progress relay of the current instrumented run */
+  MdlSink next;
+  guint64 events, next_report;
+  const char *cur_algorithm;
+  guint64 cur_n;
+  const char *cur_stage;
+} Ctx;
+
+static void
+report_progress (Ctx *c, const char *algorithm, guint64 n, const char *stage, guint64 events)
+{
+  MdlVatProgress p = {
+    .algorithm = algorithm, .n = n, .stage = stage, .step = c->step, .n_steps = c->n_steps,
+    .work_done = c->work_total > 0 ? MIN (1.0, c->work_done / c->work_total) : 0, .events = events,
+  };
+  if (c->cfg->progress)
+    c->cfg->progress (&p, c->cfg->progress_data);
+}
+
+static gboolean
+relay_batch (void *data, const MdlEventBatch *batch, GError **error)
+{
+  Ctx *c = data;
+  c->events += batch->n_cpu;
+  if (c->events >= c->next_report)
+    {
+      c->next_report = c->events + PROGRESS_EVENTS;
+      report_progress (c, c->cur_algorithm, c->cur_n, c->cur_stage, c->events);
+    }
+  return c->next.batch (c->next.data, batch, error);
+}
+
+static gboolean
+relay_marker (void *data, const MdlMarker *marker, GError **error)
+{
+  Ctx *c = data;
+  return c->next.marker (c->next.data, marker, error);
+}
+
+/* The estimated RAM operations of a run, for the ETA only. */
+static double
+ops_estimate (const VatAlgoInfo *info, guint64 n)
+{
+  double x = (double) n;
+  switch (info->growth)
+    {
+    case GROW_N_LOG_N:
+      return x * log2 (x + 2);
+    case GROW_N_SQRT_N:
+      return x * sqrt (x);
+    case GROW_N:
+    default:
+      return x;
+    }
+}
+
+/* Relative cost of the stages per estimated operation: an instrumented run through five engines
+ * takes about 10 times the native one (bench/bench-vat-overhead.c). */
+static double
+stage_weight (const char *stage, guint reps)
+{
+  if (strcmp (stage, "model") == 0)
+    return 10;
+  return 2.0 * reps;   /* each repetition builds its input, about as long as the run */
+}
+
+static MdlParams *
+algo_params (const MdlAlgo *algo, gboolean huge, GError **error)
+{
+  const char *const assignments[] = { huge ? "pages=huge" : "pages=4k", NULL };
+  return mdl_params_parse (algo->name, algo->params, assignments, error);
+}
+
+static guint64
+counter (const MdlReport *r, const char *name)
+{
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  return c && !c->is_real ? c->count : 0;
+}
+
+/* The instrumented run of one point through the engines. */
+static gboolean
+model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
+             GError **error)
+{
+  MdlVatExperiment *exp = c->exp;
+  g_autoptr (MdlParams) params = algo_params (plan->algo, huge, error);
+  g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
+  g_autoptr (MdlRecorder) rec = NULL;
+  g_autoptr (GError) run_error = NULL;
+  g_autofree char *main_spec = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
+                                                "%s", exp->machine, exp->tc_cells,
+                                                huge ? ",huge=1" : "");
+  gint em_engine[VAT_EM_LEVELS] = { -1, -1, -1 };
+  guint n_engines = 1;
+  MdlReport **reports;
+  MdlSink sink;
+  guint n_reports;
+  gboolean ok;
+
+  if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
+    return FALSE;
+  if (!huge)
+    {
+      g_autofree char *small = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT,
+                                                exp->machine, exp->tc_small);
+      if (!mdl_pipeline_add_engine_spec (pipeline, small, error))
+        return FALSE;
+      n_engines++;
+      /* A level the arrays fit in misses only on first touches, which level 1 counts too. */
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        if (exp->cache_bytes[l] && (l == 0 || pt->bytes > exp->cache_bytes[l]))
+          {
+            g_autofree char *spec = g_strdup_printf ("vat:policy=lru,P=%d,K=" LINE_TREE_ARITY
+                                                     ",d=1,W=%" G_GUINT64_FORMAT, LINE_BYTES,
+                                                     exp->cache_bytes[l] / LINE_BYTES + 1);
+            if (!mdl_pipeline_add_engine_spec (pipeline, spec, error))
+              return FALSE;
+            em_engine[l] = (gint) n_engines++;
+          }
+    }
+
+  c->next = mdl_pipeline_sink (pipeline);
+  c->events = 0;
+  c->next_report = PROGRESS_EVENTS;
+  c->cur_algorithm = plan->algo->name;
+  c->cur_n = pt->n;
+  c->cur_stage = huge ? "huge" : "model";
+  sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = c };
+  rec = mdl_recorder_new (&sink, 0);
+  ok = plan->algo->run (params, pt->n, c->cfg->seed, rec, checksum, &run_error);
+  if (!mdl_recorder_finish (rec, error))
+    return FALSE;
+  if (!ok)
+    {
+      g_propagate_error (error, g_steal_pointer (&run_error));
+      return FALSE;
+    }
+
+  reports = mdl_pipeline_reports (pipeline, &n_reports);
+  g_assert (n_reports == n_engines);
+  pt->ram_ops = counter (reports[0], "ram_ops");
+  pt->accesses = counter (reports[0], "accesses");
+  pt->tc_misses = counter (reports[0], "tc_misses");
+  if (!huge)
+    {
+      guint64 first_touch = 0;
+      pt->tc_misses_small = counter (reports[1], "tc_misses");
+      /* The root of the line tree is one miss and one compulsory node; the lines are the rest. */
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        if (em_engine[l] >= 0)
+          {
+            pt->em_misses[l] = counter (reports[em_engine[l]], "tc_misses") - 1;
+            if (l == 0)
+              pt->lines = first_touch = counter (reports[em_engine[l]], "compulsory") - 1;
+          }
+        else if (exp->cache_bytes[l])
+          pt->em_misses[l] = first_touch;
+    }
+  for (guint i = 0; i < n_reports; i++)
+    mdl_report_free (reports[i]);
+  g_free (reports);
+  return TRUE;
+}
+
+static int
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The timing of one point across the passes: its repetitions are spread over the whole run, one
+ * batch per pass, so that a burst of load on a shared machine (other processes, the hypervisor)
+ * spoils one batch of each point rather than all repetitions of a few points. */
+typedef struct {
+  const Plan *plan;
+  guint64 n;
+  gboolean huge;
+  guint64 checksum;   /* of the instrumented run */
+  guint per_pass;     /* repetitions in each pass (more for small sizes) */
+  GArray *times;      /* double seconds */
+} Timing;
+
+static void
+timing_clear (Timing *t)
+{
+  g_clear_pointer (&t->times, g_array_unref);
+}
+
+/* @count native repetitions of a point; checks each against the instrumented checksum. */
+static gboolean
+time_reps (Ctx *c, Timing *t, guint count, GError **error)
+{
+  g_autoptr (MdlParams) params = algo_params (t->plan->algo, t->huge, error);
+  if (params == NULL)
+    return FALSE;
+  for (guint r = 0; r < count; r++)
+    {
+      guint64 sum = 0;
+      double seconds = 0;
+      if (!t->plan->algo->run_timed (params, t->n, c->cfg->seed, &sum, &seconds, error))
+        return FALSE;
+      if (sum != t->checksum)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s n=%" G_GUINT64_FORMAT ": the native "
+                       "build's checksum %" G_GUINT64_FORMAT " differs from the instrumented "
+                       "build's %" G_GUINT64_FORMAT, t->plan->algo->name, t->n, sum, t->checksum);
+          return FALSE;
+        }
+      seconds = MAX (seconds - (double) c->clock_overhead_ns * 1e-9, 1e-9);
+      g_array_append_val (t->times, seconds);
+    }
+  return TRUE;
+}
+
+/* Pass 0 of a point: the instrumented run, then a first repetition, which sets how many each pass
+ * does: small sizes repeat until min_seconds of timed work in all, their minimum needing many
+ * draws. */
+static gboolean
+first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GError **error)
+{
+  MdlVatPoint pt = { .algorithm = plan->algo->name, .n = n, .huge_pages = huge,
+                     .vat_ns = NAN, .em_ns = NAN };
+  double ops = ops_estimate (plan->info, n), first;
+  guint total;
+
+  pt.bytes = n * plan->info->bytes_per_elem;
+  report_progress (c, plan->algo->name, n, huge ? "huge" : "model", 0);
+  if (!model_point (c, plan, huge, &pt, &t->checksum, error))
+    return FALSE;
+  c->step++;
+  c->work_done += ops * stage_weight ("model", c->cfg->reps);
+  *t = (Timing) { .plan = plan, .n = n, .huge = huge, .checksum = t->checksum, .per_pass = 1,
+                  .times = g_array_new (FALSE, FALSE, sizeof (double)) };
+  report_progress (c, plan->algo->name, n, "time", 0);
+  if (!time_reps (c, t, 1, error))
+    return FALSE;
+  first = g_array_index (t->times, double, 0);
+  total = c->cfg->reps;
+  if (first * total < c->cfg->min_seconds)
+    total = (guint) MIN ((double) MAX_REPS, ceil (c->cfg->min_seconds / first));
+  t->per_pass = (total + c->cfg->reps - 1) / c->cfg->reps;
+  if (t->per_pass > 1 && !time_reps (c, t, t->per_pass - 1, error))
+    return FALSE;
+  c->step++;
+  c->work_done += ops * stage_weight ("time", 1);
+  g_array_append_val (c->exp->points, pt);
+  return TRUE;
+}
+
+static void
+finish_timing (MdlVatPoint *pt, Timing *t)
+{
+  g_array_sort (t->times, cmp_double);
+  pt->reps = t->times->len;
+  pt->seconds = g_array_index (t->times, double, 0);
+  pt->seconds_median = g_array_index (t->times, double, t->times->len / 2);
+  pt->norm_ns = pt->ram_ops ? pt->seconds * 1e9 / (double) pt->ram_ops : NAN;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------- */
+
+static gboolean
+preset_uint (const char *machine, const char *key, gboolean required, guint64 *out,
+             GError **error)
+{
+  g_autofree char *value = NULL;
+  char *end = NULL;
+  if (!mdl_machine_get (machine, key, &value, error))
+    return FALSE;
+  if (value == NULL)
+    {
+      if (!required)
+        return TRUE;
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: machine %s has no %s; the "
+                   "experiment needs a CPU preset with page_bytes, tree_arity, tree_depth and "
+                   "l1_dtlb_entries", machine, key);
+      return FALSE;
+    }
+  *out = g_ascii_strtoull (value, &end, 10);
+  if (end == value || *end != '\0')
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "experiment vat: machine %s: %s=%s is not "
+                   "an unsigned integer", machine, key, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_config (const MdlVatExperimentConfig *cfg, GError **error)
+{
+  if (cfg->growth < 1.05 || cfg->growth > 16 || !isfinite (cfg->growth))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: growth %g is out of range "
+                   "(1.05..16; the thesis used 1.4)", cfg->growth);
+      return FALSE;
+    }
+  if (cfg->reps < 1 || cfg->reps > MAX_REPS)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: reps=%u is out of range "
+                   "(1..%d)", cfg->reps, MAX_REPS);
+      return FALSE;
+    }
+  if (cfg->min_n < 16 || cfg->min_n > ((guint64) 1 << 40))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: min_n=%" G_GUINT64_FORMAT
+                   " is out of range (16..2^40)", cfg->min_n);
+      return FALSE;
+    }
+  if (cfg->max_bytes < cfg->min_n * 24)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: max-bytes %" G_GUINT64_FORMAT
+                   " leaves no size to run (the smallest run, %" G_GUINT64_FORMAT " elements, "
+                   "needs up to %" G_GUINT64_FORMAT " bytes)", cfg->max_bytes, cfg->min_n,
+                   cfg->min_n * 24);
+      return FALSE;
+    }
+  if (!(cfg->min_seconds >= 0) || cfg->min_seconds > 60)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: min_seconds %g is out of "
+                   "range (0..60)", cfg->min_seconds);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const VatAlgoInfo *
+info_lookup (const char *name, GError **error)
+{
+  g_autoptr (GString) valid = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (algo_info); i++)
+    {
+      if (strcmp (algo_info[i].name, name) == 0)
+        return &algo_info[i];
+      g_string_append_printf (valid, "%s%s", i ? ", " : "", algo_info[i].name);
+    }
+  g_set_error (error, MDL_ERROR, MDL_ERROR_UNKNOWN_NAME, "experiment vat: unknown algorithm \"%s\"; "
+               "valid: %s", name, valid->str);
+  return NULL;
+}
+
+static guint64
+clock_overhead_ns (void)
+{
+  guint64 best = G_MAXUINT64;
+  for (guint i = 0; i < 1000; i++)
+    {
+      gint64 a, b;
+      struct timespec t0, t1;
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      clock_gettime (CLOCK_MONOTONIC, &t1);
+      a = (gint64) t0.tv_sec * 1000000000 + t0.tv_nsec;
+      b = (gint64) t1.tv_sec * 1000000000 + t1.tv_nsec;
+      best = MIN (best, (guint64) (b - a));
+    }
+  return best;
+}
+
+static void
+plan_clear (Plan *p)
+{
+  g_clear_pointer (&p->sizes, g_array_unref);
+}
+
+/* ---- fits --------------------------------------------------------------------------------- */
+
+typedef struct {
+  GArray *rows;            /* guint: indices of the 4 KiB points fitted */
+  guint n_algos;
+  guint *algo_of;          /* per fitted row: the algorithm's index in the plans */
+} FitData;
+
+/* Fits y = [per-algorithm intercepts or one intercept] + the chosen per-op regressors. Fills
+ * @info; writes the prediction of each fitted row into @pred (may be NULL). Returns FALSE (and
+ * NaN R^2) when the fit is impossible. */
+typedef enum { REG_TC = 1, REG_SMALL = 2, REG_EM = 4 } Regressors;
+
+/* The regressor of cache level @l, per operation: the ideal cache's misses, less the first touches
+ * of the lines a warm cache still holds. The timed run starts right after its input was written,
+ * so at most the level's size of it is still cached: a first touch is a miss only for the lines
+ * beyond that. */
+static double
+em_per_op_of (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+{
+  guint64 held = exp->cache_bytes[l] / LINE_BYTES;
+  guint64 warm = MIN (p->lines, held);
+  return p->em_misses[l] > warm ? (double) (p->em_misses[l] - warm) / (double) p->ram_ops : 0;
+}
+
+/* A cache level is in the EM fits when some run outgrew it: below its size every miss is a first
+ * touch, and the column would be all zero. */
+static gboolean
+level_active (const MdlVatExperiment *exp, guint l)
+{
+  if (exp->cache_bytes[l] == 0)
+    return FALSE;
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+      if (!p->huge_pages && p->ram_ops && em_per_op_of (exp, p, l) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+fit_model (MdlVatExperiment *exp, const FitData *d, gboolean per_algo, Regressors regs,
+           MdlVatFitInfo *info, MdlFit *out)
+{
+  guint n_int = per_algo ? d->n_algos : 1, n_em = 0, cols;
+  gsize n = d->rows->len;
+  g_autofree double *x = NULL, *y = NULL;
+  MdlFit fit;
+  gint em_col[VAT_EM_LEVELS];
+
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    {
+      em_col[l] = -1;
+      info->level_ns[l] = NAN;
+      if ((regs & REG_EM) && level_active (exp, l))
+        em_col[l] = (gint) (n_int + !!(regs & REG_TC) + !!(regs & REG_SMALL) + n_em++);
+    }
+  cols = n_int + !!(regs & REG_TC) + !!(regs & REG_SMALL) + n_em;
+  info->n_params = cols;
+  info->r2 = NAN;
+  if (n < cols || cols > MDL_FIT_MAX_COEF)
+    return FALSE;
+  x = g_new0 (double, n * cols);
+  y = g_new (double, n);
+  for (gsize r = 0; r < n; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (d->rows, guint, r));
+      double *row = x + r * cols, ops = (double) p->ram_ops;
+      guint c = n_int;
+      row[per_algo ? d->algo_of[r] : 0] = 1;
+      if (regs & REG_TC)
+        row[c++] = (double) p->tc_misses / ops;
+      if (regs & REG_SMALL)
+        row[c++] = (double) p->tc_misses_small / ops;
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        if (em_col[l] >= 0)
+          row[em_col[l]] = em_per_op_of (exp, p, l);
+      y[r] = p->norm_ns;
+    }
+  if (!mdl_fit_least_squares (x, y, NULL, n, cols, &fit, NULL))
+    return FALSE;
+  {
+    double mean = 0;
+    guint c = n_int;
+    for (guint i = 0; i < n_int; i++)
+      mean += fit.coef[i];
+    info->per_op_ns = mean / n_int;
+    if (regs & (REG_TC | REG_SMALL))
+      {
+        info->miss_ns = fit.coef[c++];
+        info->tau = info->per_op_ns > 0 ? info->miss_ns / info->per_op_ns : NAN;
+      }
+    for (guint l = 0; l < VAT_EM_LEVELS; l++)
+      if (em_col[l] >= 0)
+        info->level_ns[l] = fit.coef[em_col[l]];
+  }
+  info->r2 = fit.r2;
+  *out = fit;
+  return TRUE;
+}
+
+static void
+add_fits (MdlVatExperiment *exp, const FitData *d)
+{
+  static const struct {
+    const char *model;
+    const char *description;
+    gboolean per_algo;
+    Regressors regs;
+  } models[] = {
+    { "ram", "RAM: a per-operation cost per algorithm, nothing else", TRUE, 0 },
+    { "vat", "VAT: per-algorithm per-op cost + one cost per TC miss (W = TLBs + PSCs)", TRUE,
+      REG_TC },
+    { "vat-global", "VAT: one per-op cost + one cost per TC miss, for all algorithms", FALSE,
+      REG_TC },
+    { "vat-small", "VAT with W = the L1 DTLB: per-algorithm per-op cost + cost per miss", TRUE,
+      REG_SMALL },
+    { "em", "EM: per-algorithm per-op cost + one cost per ideal-cache miss and level", TRUE,
+      REG_EM },
+    { "em-global", "EM: one per-op cost + one cost per ideal-cache miss and level", FALSE, REG_EM },
+    { "vat+em", "both: per-algorithm per-op cost + TC misses + cache misses per level", TRUE,
+      REG_TC | REG_EM },
+  };
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+    {
+      MdlVatFitInfo info = { .model = models[m].model, .description = models[m].description };
+      MdlFit fit;
+      gboolean ok = fit_model (exp, d, models[m].per_algo, models[m].regs, &info, &fit);
+      g_array_append_val (exp->fits, info);
+      /* The curves drawn and the slopes predicted use the per-algorithm VAT and EM fits. */
+      if (ok && (strcmp (models[m].model, "vat") == 0 || strcmp (models[m].model, "em") == 0))
+        {
+          gboolean vat = models[m].model[0] == 'v';
+          guint n_int = d->n_algos;
+          for (guint i = 0; i < exp->points->len; i++)
+            {
+              MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+              double ops = (double) p->ram_ops, pred;
+              gint a = -1;
+              guint c = n_int;
+              for (guint r = 0; r < d->rows->len && a < 0; r++)
+                if (strcmp (g_array_index (exp->points, MdlVatPoint,
+                                           g_array_index (d->rows, guint, r)).algorithm,
+                            p->algorithm) == 0)
+                  a = (gint) d->algo_of[r];
+              if (a < 0 || ops == 0)
+                continue;
+              pred = fit.coef[a];
+              if (vat)
+                pred += fit.coef[c] * (double) p->tc_misses / ops;
+              else if (!p->huge_pages)
+                for (guint l = 0; l < VAT_EM_LEVELS; l++)
+                  if (level_active (exp, l))
+                    pred += fit.coef[c++] * em_per_op_of (exp, p, l);
+              if (vat)
+                p->vat_ns = pred;
+              else if (!p->huge_pages)
+                p->em_ns = pred;
+            }
+        }
+    }
+}
+
+static double
+slope_of (GArray *xs, GArray *ys)
+{
+  double s;
+  if (xs->len < 2 || !mdl_fit_line ((double *) (void *) xs->data, (double *) (void *) ys->data,
+                                    xs->len, &s, NULL, NULL))
+    return NAN;
+  return s;
+}
+
+static void
+add_slopes (MdlVatExperiment *exp, GArray *plans)
+{
+  guint64 reach = exp->tc_cells * exp->page_bytes;
+  for (guint a = 0; a < plans->len; a++)
+    {
+      const Plan *plan = &g_array_index (plans, Plan, a);
+      g_autoptr (GArray) x = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) ym = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) yv = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) ye = g_array_new (FALSE, FALSE, sizeof (double));
+      MdlVatSlope s = { .algorithm = plan->algo->name, .thesis = plan->info->thesis };
+      double sum = 0;
+      for (int large = 0; large < 2; large++)
+        {
+          g_array_set_size (x, 0);
+          g_array_set_size (ym, 0);
+          g_array_set_size (yv, 0);
+          g_array_set_size (ye, 0);
+          for (guint i = 0; i < exp->points->len; i++)
+            {
+              const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+              double lx = log2 ((double) p->n);
+              if (p->huge_pages || strcmp (p->algorithm, plan->algo->name) != 0
+                  || !isfinite (p->norm_ns) || (large && p->bytes <= reach))
+                continue;
+              g_array_append_val (x, lx);
+              g_array_append_val (ym, p->norm_ns);
+              g_array_append_val (yv, p->vat_ns);
+              g_array_append_val (ye, p->em_ns);
+              if (!large)
+                sum += p->norm_ns;
+            }
+          if (!large)
+            {
+              s.n_points = x->len;
+              s.mean_ns = x->len ? sum / x->len : NAN;
+              s.measured = slope_of (x, ym);
+              s.vat = slope_of (x, yv);
+              s.em = slope_of (x, ye);
+            }
+          else
+            {
+              s.measured_large = slope_of (x, ym);
+              s.vat_large = slope_of (x, yv);
+              s.em_large = slope_of (x, ye);
+            }
+        }
+      g_array_append_val (exp->slopes, s);
+    }
+}
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+static void
+write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const char *thp_status,
+             double load, guint64 clock_ns, gboolean vm, guint64 psc, const char *cache_source)
+{
+  GString *n = exp->notes;
+  g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
+                          exp->cpu_model, g_get_num_processors (),
+                          vm ? ", under a hypervisor (2-level address translation)" : "", load);
+  g_string_append_printf (n, "model: machine=%s: P=%" G_GUINT64_FORMAT " K=%" G_GUINT64_FORMAT
+                          " d=%" G_GUINT64_FORMAT ", policy lru; W=%" G_GUINT64_FORMAT " (%s)\n",
+                          exp->machine, exp->page_bytes, exp->arity, exp->depth, exp->tc_cells,
+                          cfg->tc_cells ? "given" : "L1 DTLB + L2 TLB + paging-structure caches");
+  if (!cfg->tc_cells)
+    g_string_append_printf (n, "  W = %" G_GUINT64_FORMAT " L1 DTLB + %" G_GUINT64_FORMAT
+                            " L2 TLB + %" G_GUINT64_FORMAT " paging-structure cache entries; "
+                            "second model W=%" G_GUINT64_FORMAT " (L1 DTLB alone)\n",
+                            exp->tc_small, exp->tc_cells - exp->tc_small - psc, psc,
+                            exp->tc_small);
+  g_string_append (n, "external memory: ideal caches (fully associative LRU, 64-byte lines) of");
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    if (exp->cache_bytes[l])
+      g_string_append_printf (n, " L%u %" G_GUINT64_FORMAT " KiB", l + 1,
+                              exp->cache_bytes[l] >> 10);
+  g_string_append_printf (n, " (%s)\n", cache_source);
+  g_string_append_printf (n, "sizes: from %" G_GUINT64_FORMAT " elements, x%.2f, arrays up to %"
+                          G_GUINT64_FORMAT " MiB; time: minimum of at least %u repetitions "
+                          "(clock overhead %" G_GUINT64_FORMAT " ns subtracted)\n", cfg->min_n,
+                          cfg->growth, cfg->max_bytes >> 20, cfg->reps, clock_ns);
+  g_string_append_printf (n, "huge pages: %s\n", thp_status);
+}
+
+MdlVatExperiment *
+mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
+{
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  g_autoptr (GArray) plans = g_array_new (FALSE, TRUE, sizeof (Plan));
+  const char *const *names;
+  const char *machine;
+  guint64 l1_tlb = 0, l2_tlb = 0, psc = PSC_CELLS, preset_cache[2] = { 0, 0 };
+  g_autofree char *thp = NULL;
+  g_autofree char *thp_status = NULL;
+  const char *cache_source = "sizes from sysfs";
+  gboolean huge = FALSE;
+  Ctx c = { .cfg = cfg };
+  FitData fd = { 0 };
+  g_autoptr (GArray) timings = NULL;
+  double load = mdl_host_load ();
+
+  g_return_val_if_fail (cfg != NULL, NULL);
+  if (!check_config (cfg, error))
+    return NULL;
+  g_array_set_clear_func (plans, (GDestroyNotify) plan_clear);
+  exp = g_new0 (MdlVatExperiment, 1);
+  exp->points = g_array_new (FALSE, TRUE, sizeof (MdlVatPoint));
+  exp->fits = g_array_new (FALSE, TRUE, sizeof (MdlVatFitInfo));
+  exp->slopes = g_array_new (FALSE, TRUE, sizeof (MdlVatSlope));
+  exp->notes = g_string_new (NULL);
+  machine = cfg->machine ? cfg->machine : "x86-64";
+  exp->machine = g_strdup (machine);
+  exp->max_bytes = cfg->max_bytes;
+  exp->growth = cfg->growth;
+  exp->reps = cfg->reps;
+  exp->cpu_model = mdl_host_cpu_model ();
+  c.exp = exp;
+
+  if (!preset_uint (machine, "page_bytes", TRUE, &exp->page_bytes, error)
+      || !preset_uint (machine, "tree_arity", TRUE, &exp->arity, error)
+      || !preset_uint (machine, "tree_depth", TRUE, &exp->depth, error)
+      || !preset_uint (machine, "l1_dtlb_entries", TRUE, &l1_tlb, error)
+      || !preset_uint (machine, "l2_tlb_entries", FALSE, &l2_tlb, error)
+      || !preset_uint (machine, "l1d_bytes", FALSE, &preset_cache[0], error)
+      || !preset_uint (machine, "l2_bytes", FALSE, &preset_cache[1], error))
+    return NULL;
+  exp->tc_small = MAX (l1_tlb, exp->depth + 1);
+  exp->tc_cells = cfg->tc_cells ? cfg->tc_cells : l1_tlb + l2_tlb + psc;
+  /* The caches of the machine measured, not of the preset: the EM model is about this one. */
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    exp->cache_bytes[l] = mdl_host_cache_bytes (l + 1);
+  if (exp->cache_bytes[0] == 0)
+    {
+      exp->cache_bytes[0] = preset_cache[0];
+      exp->cache_bytes[1] = preset_cache[1];
+      exp->cache_bytes[2] = 0;
+      cache_source = "sysfs unreadable: L1 and L2 from the preset, no L3";
+    }
+  if (cfg->cache_bytes[0] || cfg->cache_bytes[1] || cfg->cache_bytes[2])
+    {
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        if (cfg->cache_bytes[l])
+          exp->cache_bytes[l] = cfg->cache_bytes[l];
+      cache_source = "sizes given, the others from sysfs";
+    }
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    if (exp->cache_bytes[l] && exp->cache_bytes[l] < LINE_BYTES)
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: an L%u of %" G_GUINT64_FORMAT
+                     " bytes holds no 64-byte line", l + 1, exp->cache_bytes[l]);
+        return NULL;
+      }
+
+  if (cfg->huge)
+    {
+      thp = mdl_host_thp_mode ();
+      if (thp == NULL)
+        thp_status = g_strdup ("not measured: this kernel has no transparent huge pages");
+      else if (strcmp (thp, "never") == 0)
+        thp_status = g_strdup ("not measured: transparent huge pages are disabled "
+                               "(/sys/kernel/mm/transparent_hugepage/enabled is \"never\")");
+      else
+        {
+          gint64 got = mdl_host_thp_probe ((guint64) 16 << 20);
+          huge = got > 0;
+          thp_status = g_strdup_printf ("transparent huge pages in mode \"%s\"; probe: %"
+                                        G_GINT64_FORMAT " of 16 MiB madvised got 2 MiB pages%s",
+                                        thp,
+                                        got < 0 ? (gint64) -1 : got >> 20,
+                                        huge ? "" : ", so the series is not measured");
+        }
+    }
+  else
+    thp_status = g_strdup ("not measured (not asked for)");
+  exp->huge_measured = huge;
+
+  names = cfg->algorithms ? cfg->algorithms : mdl_vat_experiment_algorithms ();
+  for (guint i = 0; names[i]; i++)
+    {
+      Plan plan = { 0 };
+      guint64 cap;
+      double size = (double) cfg->min_n;
+      if ((plan.info = info_lookup (names[i], error)) == NULL
+          || (plan.algo = mdl_algo_lookup (names[i], error)) == NULL)
+        return NULL;
+      if (plan.algo->run_timed == NULL)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "experiment vat: algorithm %s has "
+                       "no timed native build", names[i]);
+          return NULL;
+        }
+      for (guint j = 0; j < i; j++)
+        if (strcmp (names[j], names[i]) == 0)
+          {
+            g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: algorithm %s is "
+                         "listed twice", names[i]);
+            return NULL;
+          }
+      cap = cfg->max_bytes / plan.info->bytes_per_elem;
+      if (plan.info->max_n)
+        cap = MIN (cap, plan.info->max_n);
+      plan.sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (guint64 n = cfg->min_n; n <= cap; size *= cfg->growth, n = (guint64) llround (size))
+        if (plan.sizes->len == 0 || n > g_array_index (plan.sizes, guint64, plan.sizes->len - 1))
+          {
+            gboolean both = huge && plan.info->huge_series;
+            g_array_append_val (plan.sizes, n);
+            c.n_steps += (both ? 2 : 1) * (1 + cfg->reps);
+            c.work_total += ops_estimate (plan.info, n) * (stage_weight ("model", cfg->reps)
+                                                           + stage_weight ("time", cfg->reps))
+                            * (both ? 2 : 1);
+          }
+      if (plan.sizes->len == 0)
+        {
+          g_string_append_printf (exp->notes, "skipped %s: its size cap leaves no size from %"
+                                  G_GUINT64_FORMAT " elements\n", names[i], cfg->min_n);
+          plan_clear (&plan);
+          continue;
+        }
+      g_array_append_val (plans, plan);
+    }
+  if (plans->len == 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: no algorithm to run");
+      return NULL;
+    }
+
+  c.clock_overhead_ns = clock_overhead_ns ();
+  write_notes (exp, cfg, thp_status, load, c.clock_overhead_ns, mdl_host_is_vm (),
+               cfg->tc_cells ? 0 : psc, cache_source);
+
+  /* Pass 0 runs every point instrumented and times it once; passes 1..reps-1 time every point
+   * again, in the same order. The two page sizes of one n run back to back in every pass, so
+   * that both see the same machine. */
+  timings = g_array_new (FALSE, TRUE, sizeof (Timing));
+  g_array_set_clear_func (timings, (GDestroyNotify) timing_clear);
+  for (guint a = 0; a < plans->len; a++)
+    {
+      const Plan *plan = &g_array_index (plans, Plan, a);
+      gboolean both = huge && plan->info->huge_series;
+      for (guint s = 0; s < plan->sizes->len; s++)
+        for (int series = 0; series < (both ? 2 : 1); series++)
+          {
+            guint64 n = g_array_index (plan->sizes, guint64, s);
+            Timing t = { 0 };
+            gboolean ok = first_pass (&c, plan, n, series == 1, &t, error);
+            g_array_append_val (timings, t);
+            if (!ok)
+              {
+                g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT "%s: ",
+                                plan->algo->name, n, series ? " (2 MiB pages)" : "");
+                return NULL;
+              }
+          }
+    }
+  for (guint pass = 1; pass < cfg->reps; pass++)
+    for (guint i = 0; i < timings->len; i++)
+      {
+        Timing *t = &g_array_index (timings, Timing, i);
+        report_progress (&c, t->plan->algo->name, t->n, t->huge ? "huge" : "time", 0);
+        if (!time_reps (&c, t, t->per_pass, error))
+          {
+            g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT ": ",
+                            t->plan->algo->name, t->n);
+            return NULL;
+          }
+        c.step++;
+        c.work_done += ops_estimate (t->plan->info, t->n) * stage_weight ("time", 1);
+      }
+  for (guint i = 0; i < timings->len; i++)
+    finish_timing (&g_array_index (exp->points, MdlVatPoint, i),
+                   &g_array_index (timings, Timing, i));
+  /* Each algorithm's huge points go behind its 4 KiB points. */
+  {
+    g_autoptr (GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (MdlVatPoint),
+                                                   exp->points->len);
+    for (guint a = 0; a < plans->len; a++)
+      for (int series = 0; series < 2; series++)
+        for (guint i = 0; i < exp->points->len; i++)
+          {
+            const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+            if (p->huge_pages == (series == 1)
+                && strcmp (p->algorithm, g_array_index (plans, Plan, a).algo->name) == 0)
+              g_array_append_val (sorted, *p);
+          }
+    g_array_set_size (exp->points, 0);
+    g_array_append_vals (exp->points, sorted->data, sorted->len);
+  }
+  fd.rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  fd.n_algos = plans->len;
+  for (guint i = 0; i < exp->points->len; i++)
+    if (!g_array_index (exp->points, MdlVatPoint, i).huge_pages)
+      g_array_append_val (fd.rows, i);
+  fd.algo_of = g_new (guint, MAX (fd.rows->len, 1));
+  for (guint r = 0; r < fd.rows->len; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (fd.rows, guint, r));
+      for (guint a = 0; a < plans->len; a++)
+        if (strcmp (g_array_index (plans, Plan, a).algo->name, p->algorithm) == 0)
+          fd.algo_of[r] = a;
+    }
+  add_fits (exp, &fd);
+  add_slopes (exp, plans);
+  g_array_unref (fd.rows);
+  g_free (fd.algo_of);
+  report_progress (&c, NULL, 0, "done", 0);
+  return g_steal_pointer (&exp);
+}
+
+void
+mdl_vat_experiment_free (MdlVatExperiment *exp)
+{
+  if (exp == NULL)
+    return;
+  g_array_unref (exp->points);
+  g_array_unref (exp->fits);
+  g_array_unref (exp->slopes);
+  g_string_free (exp->notes, TRUE);
+  g_free (exp->machine);
+  g_free (exp->cpu_model);
+  g_free (exp);
+}
+
+guint
+mdl_vat_experiment_n_points (const MdlVatExperiment *exp)
+{
+  g_return_val_if_fail (exp != NULL, 0);
+  return exp->points->len;
+}
+
+const MdlVatPoint *
+mdl_vat_experiment_point (const MdlVatExperiment *exp, guint i)
+{
+  g_return_val_if_fail (exp != NULL && i < exp->points->len, NULL);
+  return &g_array_index (exp->points, MdlVatPoint, i);
+}
+
+guint
+mdl_vat_experiment_n_fits (const MdlVatExperiment *exp)
+{
+  g_return_val_if_fail (exp != NULL, 0);
+  return exp->fits->len;
+}
+
+const MdlVatFitInfo *
+mdl_vat_experiment_fit (const MdlVatExperiment *exp, guint i)
+{
+  g_return_val_if_fail (exp != NULL && i < exp->fits->len, NULL);
+  return &g_array_index (exp->fits, MdlVatFitInfo, i);
+}
+
+guint
+mdl_vat_experiment_n_slopes (const MdlVatExperiment *exp)
+{
+  g_return_val_if_fail (exp != NULL, 0);
+  return exp->slopes->len;
+}
+
+const MdlVatSlope *
+mdl_vat_experiment_slope (const MdlVatExperiment *exp, guint i)
+{
+  g_return_val_if_fail (exp != NULL && i < exp->slopes->len, NULL);
+  return &g_array_index (exp->slopes, MdlVatSlope, i);
+}
+
+const char *
+mdl_vat_experiment_notes (const MdlVatExperiment *exp)
+{
+  g_return_val_if_fail (exp != NULL, NULL);
+  return exp->notes->str;
+}

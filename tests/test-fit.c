@@ -1,0 +1,295 @@
+/* Tests of the least-squares fitting of the experiments (src/experiments/fit.c): known parameters
+ * recovered from synthetic data, exactly without noise and closely with seeded noise, at the
+ * magnitudes the VAT experiment fits (ns per operation beside TC misses per operation); the R^2
+ * definition; weights; and refusals of what cannot be fitted. Also one small end-to-end VAT
+ * experiment, to check that its fits and writers hold together. */
+#include "helpers.h"
+
+#include "experiments/fit.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#define DEFAULT_SEED 20130612u
+
+/* Ensure a line through exact points is recovered exactly, with R^2 = 1. */
+static void
+test_line_exact (void **state)
+{
+  const double x[] = { 10, 10.5, 11, 12.5, 20 }, k = -0.25, c = 3.5;
+  double y[G_N_ELEMENTS (x)], slope, intercept, r2;
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    y[i] = c + k * x[i];
+  assert_true (mdl_fit_line (x, y, G_N_ELEMENTS (x), &slope, &intercept, &r2));
+  assert_float_equal (slope, k, 1e-12);
+  assert_float_equal (intercept, c, 1e-12);
+  assert_float_equal (r2, 1, 1e-12);
+}
+
+/* Ensure a line needs two distinct x. */
+static void
+test_line_undefined (void **state)
+{
+  const double x[] = { 4, 4, 4 }, y[] = { 1, 2, 3 };
+  (void) state;
+  assert_false (mdl_fit_line (x, y, 3, NULL, NULL, NULL));
+  assert_false (mdl_fit_line (x, y, 1, NULL, NULL, NULL));
+}
+
+/* Synthetic VAT data: normalized time = a[alg] + b * (misses per op), misses per op spanning
+ * 1e-4 .. 2 as in the experiment, a of a few ns, b of tens of ns. Row-major [intercepts | x]. */
+typedef struct {
+  guint n_rows, n_algos;
+  double *x, *y;
+} Synthetic;
+
+static Synthetic
+synthetic (const double *a, guint n_algos, double b, guint per_algo, double noise, GRand *rand)
+{
+  Synthetic s = { per_algo * n_algos, n_algos, NULL, NULL };
+  guint cols = n_algos + 1;
+  s.x = g_new0 (double, s.n_rows * cols);
+  s.y = g_new (double, s.n_rows);
+  for (guint r = 0; r < s.n_rows; r++)
+    {
+      guint alg = r % n_algos;
+      double misses = pow (10, g_rand_double_range (rand, -4, 0.3));
+      s.x[r * cols + alg] = 1;
+      s.x[r * cols + n_algos] = misses;
+      s.y[r] = a[alg] + b * misses + noise * g_rand_double_range (rand, -1, 1);
+    }
+  return s;
+}
+
+static void
+synthetic_free (Synthetic *s)
+{
+  g_free (s->x);
+  g_free (s->y);
+}
+
+/* Ensure per-algorithm intercepts and a shared miss cost are recovered exactly without noise,
+ * although the columns differ by four orders of magnitude. */
+static void
+test_recovers_known_parameters_exactly (void **state)
+{
+  const double a[] = { 0.3, 1.2, 5.0, 2.5 }, b = 42.0;
+  guint32 seed = test_seed (DEFAULT_SEED);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  Synthetic s = synthetic (a, G_N_ELEMENTS (a), b, 30, 0, rand);
+  g_autoptr (GError) error = NULL;
+  MdlFit fit;
+  (void) state;
+  if (!mdl_fit_least_squares (s.x, s.y, NULL, s.n_rows, s.n_algos + 1, &fit, &error))
+    fail_msg ("seed %u: %s", seed, error->message);
+  for (guint i = 0; i < G_N_ELEMENTS (a); i++)
+    if (fabs (fit.coef[i] - a[i]) > 1e-9)
+      fail_msg ("seed %u: intercept %u is %.12g, expected %g", seed, i, fit.coef[i], a[i]);
+  if (fabs (fit.coef[s.n_algos] - b) > 1e-9 || fabs (fit.r2 - 1) > 1e-12)
+    fail_msg ("seed %u: b = %.12g (expected %g), R^2 = %.15g", seed, fit.coef[s.n_algos], b, fit.r2);
+  assert_int_equal (fit.n_points, s.n_rows);
+  assert_int_equal (fit.n_coef, s.n_algos + 1);
+  synthetic_free (&s);
+}
+
+/* Ensure with uniform noise of +-0.05 ns the parameters come back within a few hundredths and R^2
+ * stays near 1; and that the fit's residuals are no larger than the true parameters' (least squares
+ * is the minimum). */
+static void
+test_recovers_known_parameters_with_noise (void **state)
+{
+  const double a[] = { 0.3, 1.2, 5.0 }, b = 12.0, noise = 0.05;
+  guint32 seed = test_seed (DEFAULT_SEED + 1);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  Synthetic s = synthetic (a, G_N_ELEMENTS (a), b, 200, noise, rand);
+  MdlFit fit;
+  double true_rss = 0;
+  (void) state;
+  assert_true (mdl_fit_least_squares (s.x, s.y, NULL, s.n_rows, s.n_algos + 1, &fit, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (a); i++)
+    if (fabs (fit.coef[i] - a[i]) > 0.02)
+      fail_msg ("seed %u: intercept %u is %g, expected %g", seed, i, fit.coef[i], a[i]);
+  if (fabs (fit.coef[s.n_algos] - b) > 0.05 || fit.r2 < 0.999)
+    fail_msg ("seed %u: b = %g (expected %g), R^2 = %g", seed, fit.coef[s.n_algos], b, fit.r2);
+  for (guint r = 0; r < s.n_rows; r++)
+    {
+      double pred = a[r % s.n_algos] + b * s.x[r * (s.n_algos + 1) + s.n_algos];
+      true_rss += (s.y[r] - pred) * (s.y[r] - pred);
+    }
+  assert_true (fit.rss <= true_rss + 1e-12);
+  synthetic_free (&s);
+}
+
+/* Ensure R^2 is 1 - RSS/TSS: 0 for the mean alone, and the textbook value for a small worked
+ * example: y = 1, 3, 2, 4 on x = 1..4 gives the line 0.5 + 0.8 x, RSS 1.8, TSS 5, R^2 0.64. */
+static void
+test_r2_definition (void **state)
+{
+  const double ones[] = { 1, 1, 1, 1 }, y[] = { 1, 3, 2, 4 };
+  const double xl[] = { 1, 1, 1, 2, 1, 3, 1, 4 };
+  MdlFit fit;
+  (void) state;
+  assert_true (mdl_fit_least_squares (ones, y, NULL, 4, 1, &fit, NULL));
+  assert_float_equal (fit.coef[0], 2.5, 1e-12);
+  assert_float_equal (fit.r2, 0, 1e-12);
+  assert_true (mdl_fit_least_squares (xl, y, NULL, 4, 2, &fit, NULL));
+  assert_float_equal (fit.coef[0], 0.5, 1e-12);
+  assert_float_equal (fit.coef[1], 0.8, 1e-12);
+  assert_float_equal (fit.rss, 1.8, 1e-12);
+  assert_float_equal (fit.r2, 0.64, 1e-12);
+}
+
+/* Ensure a weight of 2 on a row fits exactly as that row given twice. */
+static void
+test_weight_equals_repetition (void **state)
+{
+  const double x[] = { 1, 0, 1, 1, 1, 2, 1, 5 }, y[] = { 0.2, 1.9, 4.4, 9.1 };
+  const double w[] = { 1, 2, 1, 1 };
+  const double x2[] = { 1, 0, 1, 1, 1, 1, 1, 2, 1, 5 }, y2[] = { 0.2, 1.9, 1.9, 4.4, 9.1 };
+  MdlFit a, b;
+  (void) state;
+  assert_true (mdl_fit_least_squares (x, y, w, 4, 2, &a, NULL));
+  assert_true (mdl_fit_least_squares (x2, y2, NULL, 5, 2, &b, NULL));
+  assert_float_equal (a.coef[0], b.coef[0], 1e-12);
+  assert_float_equal (a.coef[1], b.coef[1], 1e-12);
+  assert_float_equal (a.r2, b.r2, 1e-12);
+}
+
+/* Ensure what cannot be fitted is refused with MDL_ERROR_PARAM naming the cause: dependent
+ * columns, too few points, a non-finite value, an all-zero column. */
+static void
+test_refuses_what_cannot_be_fitted (void **state)
+{
+  const double dependent[] = { 1, 2, 1, 2, 1, 2 }, y[] = { 1, 2, 3 };
+  const double bad[] = { 1, NAN, 1, 2, 1, 3 }, zero[] = { 1, 0, 1, 0, 1, 0 };
+  MdlFit fit = { 0 };
+  GError *error = NULL;
+  (void) state;
+  assert_false (mdl_fit_least_squares (dependent, y, NULL, 3, 2, &fit, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "column 1 is a linear combination");
+  error = NULL;
+  assert_false (mdl_fit_least_squares (dependent, y, NULL, 1, 2, &fit, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "1 points for 2 coefficients");
+  error = NULL;
+  assert_false (mdl_fit_least_squares (bad, y, NULL, 3, 2, &fit, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "not finite");
+  error = NULL;
+  assert_false (mdl_fit_least_squares (zero, y, NULL, 3, 2, &fit, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "column 1 is all zero");
+  assert_int_equal (fit.n_coef, 0);   /* untouched */
+}
+
+/* ---- the experiment end to end ---------------------------------------------------------------- */
+
+/* Ensure a tiny experiment (two algorithms, a few sizes, one repetition) yields one point per size,
+ * normalized times that are time / operations, fits with R^2 at most 1, a slope per algorithm, and
+ * the files its writers promise, with one CSV row per point. */
+static void
+test_small_experiment_holds_together (void **state)
+{
+  const char *const algos[] = { "scan/seq", "scan/random", NULL };
+  MdlVatExperimentConfig cfg;
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) csv = g_string_new (NULL);
+  g_autoptr (GString) json = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", NULL);
+  g_auto (GStrv) lines = NULL;
+  guint n4k = 0;
+  (void) state;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.algorithms = algos;
+  cfg.max_bytes = 256 << 10;   /* scan/random: 16 bytes per element, up to 16k elements */
+  cfg.reps = 1;
+  cfg.min_seconds = 0;
+  cfg.huge = FALSE;
+  exp = mdl_vat_experiment_run (&cfg, &error);
+  if (exp == NULL)
+    fail_msg ("%s", error->message);
+  for (guint i = 0; i < mdl_vat_experiment_n_points (exp); i++)
+    {
+      const MdlVatPoint *p = mdl_vat_experiment_point (exp, i);
+      assert_false (p->huge_pages);
+      assert_true (p->ram_ops == p->n);   /* one operation per element in both scans */
+      assert_float_equal (p->norm_ns, p->seconds * 1e9 / (double) p->ram_ops, 1e-9);
+      assert_true (p->em_misses[0] >= p->em_misses[1]);
+      n4k++;
+    }
+  /* 1024 * 1.4^k up to 32k elements (scan/seq) and 16k (scan/random): 11 and 9 sizes. */
+  assert_int_equal (n4k, 11 + 9);
+  assert_int_equal (mdl_vat_experiment_n_slopes (exp), 2);
+  for (guint i = 0; i < mdl_vat_experiment_n_fits (exp); i++)
+    {
+      const MdlVatFitInfo *f = mdl_vat_experiment_fit (exp, i);
+      assert_true (isnan (f->r2) || f->r2 <= 1 + 1e-12);
+    }
+  mdl_vat_experiment_write (exp, MDL_FORMAT_CSV, csv);
+  lines = g_strsplit (g_strstrip (csv->str), "\n", -1);
+  assert_int_equal (g_strv_length (lines), n4k + 1);
+  assert_true (g_str_has_prefix (lines[0], "algorithm,n,log2_n,pages,"));
+  mdl_vat_experiment_write (exp, MDL_FORMAT_JSON, json);
+  assert_non_null (strstr (json->str, "\"experiment\": \"vat\""));
+  assert_null (strstr (json->str, "nan"));
+  assert_true (mdl_vat_experiment_write_files (exp, dir, &error));
+  {
+    static const char *const files[] = { "vat.txt", "vat.csv", "vat-fits.csv", "vat-slopes.csv",
+                                         "vat.json", "vat-plot.dat", "vat-huge.dat",
+                                         "vat-panels.gp", "vat.gp" };
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+      {
+        g_autofree char *path = g_build_filename (dir, files[i], NULL);
+        assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+        g_unlink (path);
+      }
+    g_rmdir (dir);
+  }
+}
+
+/* Ensure bad settings are refused naming the setting and the valid range, and unknown algorithms
+ * list the valid ones. */
+static void
+test_experiment_rejects_bad_settings (void **state)
+{
+  const char *const unknown[] = { "scan/sideways", NULL };
+  MdlVatExperimentConfig cfg;
+  GError *error = NULL;
+  (void) state;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.growth = 1.0;
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "growth 1 is out of range");
+  error = NULL;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.max_bytes = 100;
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "max-bytes 100");
+  error = NULL;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.algorithms = unknown;
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  assert_mdl_error (error, MDL_ERROR_UNKNOWN_NAME, "valid: scan/seq");
+  error = NULL;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.machine = "h100";
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "machine h100 has no page_bytes");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_line_exact),
+    cmocka_unit_test (test_line_undefined),
+    cmocka_unit_test (test_recovers_known_parameters_exactly),
+    cmocka_unit_test (test_recovers_known_parameters_with_noise),
+    cmocka_unit_test (test_r2_definition),
+    cmocka_unit_test (test_weight_equals_repetition),
+    cmocka_unit_test (test_refuses_what_cannot_be_fitted),
+    cmocka_unit_test (test_small_experiment_holds_together),
+    cmocka_unit_test (test_experiment_rejects_bad_settings),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
