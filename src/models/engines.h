@@ -13,6 +13,9 @@ extern const MdlEngineClass mdl_tlb_class;
 extern const MdlEngineClass mdl_coalesce_class;
 extern const MdlEngineClass mdl_banks_class;
 extern const MdlEngineClass mdl_divergence_class;
+extern const MdlEngineClass mdl_agpu_class;
+extern const MdlEngineClass mdl_kmodel_class;
+extern const MdlEngineClass mdl_msimd_class;
 
 /* Checks a class as mdl_engine_register() does (ABI, methods, name, parameter table). */
 gboolean mdl_engine_class_check (const MdlEngineClass *klass, GError **error);

@@ -19,6 +19,9 @@ static const MdlEngineClass *const builtin_classes[] = {
   &mdl_coalesce_class,
   &mdl_banks_class,
   &mdl_divergence_class,
+  &mdl_agpu_class,
+  &mdl_kmodel_class,
+  &mdl_msimd_class,
 };
 
 static GMutex user_lock;

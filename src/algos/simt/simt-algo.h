@@ -22,6 +22,9 @@ MDL_SIMT_ALGO_DECLARE (shared_gather);
 MDL_SIMT_ALGO_DECLARE (transpose);
 MDL_SIMT_ALGO_DECLARE (reduce);
 MDL_SIMT_ALGO_DECLARE (branch);
+MDL_SIMT_ALGO_DECLARE (reduce_tree);
+MDL_SIMT_ALGO_DECLARE (reduce_cascade);
+MDL_SIMT_ALGO_DECLARE (reduce_pipeline);
 
 /* Their parameter tables (rows of src/algos/algos.c). */
 extern const MdlParamSpec mdl_gpu_global_stride_params[];
@@ -31,6 +34,9 @@ extern const MdlParamSpec mdl_gpu_shared_gather_params[];
 extern const MdlParamSpec mdl_gpu_transpose_params[];
 extern const MdlParamSpec mdl_gpu_reduce_params[];
 extern const MdlParamSpec mdl_gpu_branch_params[];
+extern const MdlParamSpec mdl_reduce_tree_params[];
+extern const MdlParamSpec mdl_reduce_cascade_params[];
+extern const MdlParamSpec mdl_reduce_pipeline_params[];
 
 /* The table rows, for src/algos/algos.c. */
 #define MDL_SIMT_ALGO_ROWS                                                                         \
@@ -50,6 +56,15 @@ extern const MdlParamSpec mdl_gpu_branch_params[];
   { "gpu/reduce", "SIMT: block sums by a shared-memory tree, interleaved or sequential addressing", \
     mdl_gpu_reduce_params, mdl_algo_gpu_reduce_run, mdl_algo_gpu_reduce_native, NULL },            \
   { "gpu/branch", "SIMT: divergent, nested, uniform branches and a divergent loop",                \
-    mdl_gpu_branch_params, mdl_algo_gpu_branch_run, mdl_algo_gpu_branch_native, NULL }
+    mdl_gpu_branch_params, mdl_algo_gpu_branch_run, mdl_algo_gpu_branch_native, NULL },            \
+  { "reduce/tree", "SIMT: AGPU tree-based reduction (Koike & Sadakane Algorithm 1), chunks of 2b " \
+    "words per block of b threads", mdl_reduce_tree_params, mdl_algo_gpu_reduce_tree_run,          \
+    mdl_algo_gpu_reduce_tree_native, NULL },                                                       \
+  { "reduce/cascade", "SIMT: AGPU cascading reduction (Koike & Sadakane Algorithms 2-3): k blocks " \
+    "sum columns of the n/p x p matrix, then reduce/tree", mdl_reduce_cascade_params,              \
+    mdl_algo_gpu_reduce_cascade_run, mdl_algo_gpu_reduce_cascade_native, NULL },                   \
+  { "reduce/pipeline", "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & "     \
+    "Sadakane Algorithms 4-6, order fixed), on affine maps", mdl_reduce_pipeline_params,           \
+    mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL }
 
 #endif

@@ -1,0 +1,529 @@
+/* The seed reductions in SIMT C: Koike & Sadakane's tree-based reduction (Algorithm 1, AGPU).
+ * One block of b threads is one AGPU multiprocessor. Level i reads the d values of the previous
+ * level in chunks of 2b words, one block per chunk: two aligned b-word global reads, x = d1 + d2
+ * into shared memory, log b in-place steps x[ε] += x[ε+δ] executed by all b lanes (x holds 3b/2
+ * words, so lanes ε ≥ δ add garbage that is never used, as in the paper), and lane 0 writes the
+ * chunk's sum. Every level's values are stored zero-padded to a multiple of 2b words, so each
+ * chunk is two whole blocks even when d is not a multiple of 2b (the paper's 3 accesses per
+ * chunk). One launch per level: the paper's ⌈d/2kb⌉ host-serialized rounds of k MPs are what the
+ * agpu engine's folding of blocks onto k multiprocessors charges. The operator is 32-bit integer
+ * addition; the result is checked against a sequential sum.
+ * Spec: agpu-koike-sadakane.md §3.1 and V5; docs/models/agpu.md. */
+#include "algos/simt/simt-algo.h"
+
+#include <string.h>
+
+const MdlParamSpec mdl_reduce_tree_params[] = {
+  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
+    "threads per block = AGPU cores per multiprocessor" },
+  { NULL }
+};
+
+typedef struct {
+  guint64 in, out;   /* device addresses of this level's input and output */
+  guint b;
+} TreeArgs;
+
+static guint64
+next_random (guint64 *state)
+{
+  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+static void
+tree_kernel (MdlSimtBlock *blk, void *p)
+{
+  const TreeArgs *a = p;
+  guint64 *d1 = mdl_simt_reg (blk, 1), *d2 = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
+  guint64 *at2 = mdl_simt_reg (blk, 1);
+  guint64 chunk = a->in + 4 * 2 * (guint64) a->b * blk->idx_x;
+  guint8 *cond;
+
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = chunk + 4 * (guint64) t;
+      at2[t] = chunk + 4 * ((guint64) a->b + t);
+    }
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d1);
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at2, d2);
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    {
+      d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
+      at[t] = 4 * (guint64) t;
+    }
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, d1);
+  for (guint delta = a->b / 2; delta > 0; delta /= 2)
+    {
+      MDL_SIMT_EACH (blk, t)
+        at2[t] = 4 * ((guint64) t + delta);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, d1);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d2);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, d1);
+    }
+  /* if ε == 0: Ω[ρ] ⇐ x[0] */
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    at2[t] = a->out + 4 * (guint64) blk->idx_x;
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, d1);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, d1);
+  mdl_simt_pred_end (blk);
+}
+
+/* Algorithm 1 over the @d values at @in (zero-padded to a multiple of 2b words): one launch per
+ * level. *result receives the device address of the final value. */
+static gboolean
+tree_levels (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result, GError **error)
+{
+  guint64 two_b = 2 * (guint64) b, total = 0, w_addr;
+  TreeArgs a = { .b = b, .in = in };
+  MdlSimtLaunch shape = { .block_x = b, .shared_bytes = 4 * (b + b / 2) };
+  *result = in;
+  if (d <= 1)
+    return TRUE;
+  for (guint64 e = d; e > 1; e = (e + two_b - 1) / two_b)
+    total += ((e + two_b - 1) / two_b + two_b - 1) / two_b * two_b;
+  if (!(w_addr = mdl_simt_alloc (gpu, total * 4, error)))
+    return FALSE;
+  a.out = w_addr;
+  while (d > 1)
+    {
+      guint64 chunks = (d + two_b - 1) / two_b;
+      shape.grid_x = (guint32) chunks;
+      if (!mdl_simt_launch (gpu, &shape, tree_kernel, &a, error))
+        return FALSE;
+      a.in = a.out;
+      a.out += 4 * ((chunks + two_b - 1) / two_b * two_b);
+      d = chunks;
+    }
+  *result = a.in;
+  return TRUE;
+}
+
+/* A simulated GPU writing into @rec's stream, or producing nothing (native entry point). */
+static MdlSimt *
+gpu_new (MdlRecorder *rec)
+{
+  MdlSink sink;
+  if (rec == NULL)
+    return mdl_simt_new (NULL, 32);
+  sink = mdl_recorder_sink (rec);
+  return mdl_simt_new (&sink, 32);
+}
+
+/* Allocates @padded words of input, fills the first @n with random words (the rest stay 0, the
+ * identity) and returns their 32-bit sum in *want. */
+static guint64
+input_new (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint32 *want, GError **error)
+{
+  guint64 addr = mdl_simt_alloc (gpu, padded * 4, error), state = seed;
+  guint32 *in;
+  if (!addr)
+    return 0;
+  in = mdl_simt_host (gpu, addr);
+  *want = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      in[i] = (guint32) next_random (&state);
+      *want += in[i];
+    }
+  return addr;
+}
+
+static gboolean
+check_sum (const char *algo, MdlSimt *gpu, guint64 result, guint32 want, guint64 *checksum,
+           GError **error)
+{
+  guint32 got;
+  memcpy (&got, mdl_simt_host (gpu, result), 4);
+  if (got != want)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the sum is %u, the sequential reference "
+                   "has %u", algo, got, want);
+      return FALSE;
+    }
+  *checksum = got;
+  return TRUE;
+}
+
+static gboolean
+size_ok (const char *algo, guint64 n, GError **error)
+{
+  if (n >= 1 && n <= (G_GUINT64_CONSTANT (1) << 28))
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is outside 1..%u",
+               algo, n, 1u << 28);
+  return FALSE;
+}
+
+static gboolean
+tree_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *checksum,
+           GError **error)
+{
+  const char *algo = "reduce/tree";
+  g_autoptr (MdlSimt) gpu = NULL;
+  guint b = (guint) mdl_params_uint (params, "b");
+  guint64 two_b = 2 * (guint64) b, in, result;
+  guint32 want;
+  if (!size_ok (algo, n, error))
+    return FALSE;
+  gpu = gpu_new (rec);
+  if (!(in = input_new (gpu, n, (n + two_b - 1) / two_b * two_b, seed, &want, error))
+      || !tree_levels (gpu, b, in, n, &result, error))
+    return FALSE;
+  return check_sum (algo, gpu, result, want, checksum, error);
+}
+
+/* ---- cascade (Algorithms 2 and 3) ---- */
+
+const MdlParamSpec mdl_reduce_cascade_params[] = {
+  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
+    "threads per block = AGPU cores per multiprocessor" },
+  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
+    "blocks of the local phase = AGPU multiprocessors" },
+  { NULL }
+};
+
+typedef struct {
+  guint64 in, out;
+  guint64 rows;      /* n / p */
+  guint b, k;
+} CascadeArgs;
+
+/* Algorithm 3: core (ρ, ε) reduces column bρ + ε of the n/p x p matrix (one aligned b-word
+ * read per row and MP), the b partial sums are tree-reduced in shared memory, and lane 0 writes
+ * W[ρ]. The running sum is kept in a register (the paper's x[ε] in shared memory; §3.5.1's first
+ * piece of advice), which changes time, not I/O. */
+static void
+cascade_kernel (MdlSimtBlock *blk, void *p)
+{
+  const CascadeArgs *a = p;
+  guint64 *x = mdl_simt_reg (blk, 1), *d = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
+  guint64 *at2 = mdl_simt_reg (blk, 1);
+  guint64 row_words = (guint64) a->b * a->k;
+  guint8 *cond;
+  for (guint64 i = 0; i < a->rows; i++)
+    {
+      MDL_SIMT_EACH (blk, t)
+        at[t] = a->in + 4 * (i * row_words + (guint64) a->b * blk->idx_x + t);
+      mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        x[t] = (x[t] + d[t]) & 0xffffffffu;
+    }
+  MDL_SIMT_EACH (blk, t)
+    at[t] = 4 * (guint64) t;
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+  for (guint delta = a->b / 2; delta > 0; delta /= 2)
+    {
+      MDL_SIMT_EACH (blk, t)
+        at2[t] = 4 * ((guint64) t + delta);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        x[t] = (x[t] + d[t]) & 0xffffffffu;
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+    }
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    at2[t] = a->out + 4 * (guint64) blk->idx_x;
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
+  mdl_simt_pred_end (blk);
+}
+
+static gboolean
+cascade_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+              guint64 *checksum, GError **error)
+{
+  const char *algo = "reduce/cascade";
+  g_autoptr (MdlSimt) gpu = NULL;
+  guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
+  guint64 p = (guint64) b * k, two_b = 2 * (guint64) b, in, w, result;
+  CascadeArgs a = { .b = b, .k = k, .rows = (n + p - 1) / p };
+  MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * (b + b / 2) };
+  guint32 want;
+  if (!size_ok (algo, n, error))
+    return FALSE;
+  gpu = gpu_new (rec);
+  if (!(in = input_new (gpu, n, a.rows * p, seed, &want, error))
+      || !(w = mdl_simt_alloc (gpu, (k + two_b - 1) / two_b * two_b * 4, error)))
+    return FALSE;
+  a.in = in;
+  a.out = w;
+  if (!mdl_simt_launch (gpu, &shape, cascade_kernel, &a, error)
+      || !tree_levels (gpu, b, w, k, &result, error))
+    return FALSE;
+  return check_sum (algo, gpu, result, want, checksum, error);
+}
+
+/* ---- pipeline (Algorithms 4, 5 and 6), for a non-commutative operator ---- */
+
+const MdlParamSpec mdl_reduce_pipeline_params[] = {
+  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
+    "threads per block = AGPU cores per multiprocessor" },
+  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
+    "blocks of the local phase = AGPU multiprocessors" },
+  { "order", MDL_PARAM_CHOICE, "fixed", NULL, 0, 0, "fixed|printed", 0,
+    "fixed: the accumulator computes acc (+) root; printed: root (+) acc as Algorithm 5 prints "
+    "it, which reverses the rows (the run then fails its check)" },
+  { NULL }
+};
+
+/* The operator: composition of affine maps x -> a x + c (mod 2^16), a in the high half of the
+ * word and c in the low half; f (+) g = "f, then g" = (a_f a_g, a_g c_f + c_g). Associative, not
+ * commutative; the identity is (1, 0). */
+#define AFFINE_ID G_GUINT64_CONSTANT (0x00010000)
+
+static guint64
+affine (guint64 f, guint64 g)
+{
+  guint32 af = (guint32) (f >> 16) & 0xffff, cf = (guint32) f & 0xffff;
+  guint32 ag = (guint32) (g >> 16) & 0xffff, cg = (guint32) g & 0xffff;
+  return (guint64) ((af * ag) & 0xffff) << 16 | ((ag * cf + cg) & 0xffff);
+}
+
+typedef struct {
+  guint64 in, out;
+  guint64 rows;      /* rows of b elements per MP: n / p */
+  guint b;
+  gboolean printed;
+} PipeArgs;
+
+/* Algorithm 5: core ε stores its element of the row into leaf slot 2ε... of the logical tree of
+ * 2b slots (bank-conflict-free layout of Fig. 8: i_s, i_r, i_1, i_2) and computes node b + ε =
+ * L(2ε) (+) L(2ε+1); core b-1 computes the accumulator, slot 2b-1. y starts as the identity;
+ * log b drain iterations feed identities. */
+static void
+pipe_kernel (MdlSimtBlock *blk, void *p)
+{
+  const PipeArgs *a = p;
+  guint b = a->b;
+  guint64 *x = mdl_simt_reg (blk, 1), *y1 = mdl_simt_reg (blk, 1), *y2 = mdl_simt_reg (blk, 1);
+  guint64 *at_s = mdl_simt_reg (blk, 1), *at_r = mdl_simt_reg (blk, 1);
+  guint64 *at_1 = mdl_simt_reg (blk, 1), *at_2 = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
+  guint log_b = (guint) __builtin_ctz (b);
+  guint8 *cond;
+
+  MDL_SIMT_EACH (blk, t)
+    {
+      at_s[t] = 4 * (guint64) (t % 2 ? t / 2 + 3 * b / 2 : t / 2);
+      at_r[t] = 4 * (guint64) (t % 2 ? t / 2 + b : t / 2 + b / 2);
+      at_1[t] = 4 * (guint64) t;
+      at_2[t] = 4 * (guint64) (t < b / 2 ? t + 3 * b / 2 : t + b / 2);
+      x[t] = AFFINE_ID;
+      at[t] = 4 * (guint64) t;
+    }
+  /* y ← identity (both physical rows) */
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+  MDL_SIMT_EACH (blk, t)
+    at[t] = 4 * ((guint64) b + t);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+  for (guint64 j = 0; j < a->rows + log_b; j++)
+    {
+      if (j < a->rows)
+        {
+          MDL_SIMT_EACH (blk, t)
+            at[t] = a->in + 4 * ((guint64) blk->idx_x * a->rows * b + (guint64) b * j + t);
+          mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, x);
+        }
+      else
+        {
+          mdl_simt_alu (blk, 1);
+          MDL_SIMT_EACH (blk, t)
+            x[t] = AFFINE_ID;
+        }
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at_s, x);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at_1, y1);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at_2, y2);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        y1[t] = t == b - 1 && !a->printed ? affine (y2[t], y1[t]) : affine (y1[t], y2[t]);
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at_r, y1);
+    }
+  /* if ε == 0: W[ρ] ⇐ y[3b/2 − 1] */
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = 4 * (guint64) (3 * b / 2 - 1);
+      at_r[t] = a->out + 4 * (guint64) blk->idx_x;
+    }
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at_r, x);
+  mdl_simt_pred_end (blk);
+}
+
+/* Algorithm 6 (cleaned): block ρ reads b consecutive values (1 I/O), combines adjacent pairs
+ * in place, x[ε] ← x[2ε] (+) x[2ε+1] for ε < b/2^(j+1), j = 0..log b − 1, and lane 0 writes one
+ * value (1 I/O). */
+static void
+tree2_kernel (MdlSimtBlock *blk, void *p)
+{
+  const PipeArgs *a = p;
+  guint b = a->b;
+  guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
+  guint64 *at1 = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
+  guint8 *cond;
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = a->in + 4 * ((guint64) b * blk->idx_x + t);
+      at1[t] = 4 * (guint64) t;
+    }
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at1, x);
+  for (guint live = b / 2; live > 0; live /= 2)
+    {
+      cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        {
+          cond[t] = t < live;
+          at[t] = 4 * (guint64) t;
+          at1[t] = 4 * (2 * (guint64) t);
+          at2[t] = 4 * (2 * (guint64) t + 1);
+        }
+      mdl_simt_pred_begin (blk);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at1, x);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        x[t] = affine (x[t], y[t]);
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+      mdl_simt_pred_end (blk);
+    }
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = 0;
+      at1[t] = a->out + 4 * (guint64) blk->idx_x;
+    }
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at1, x);
+  mdl_simt_pred_end (blk);
+}
+
+/* Allocates @words words of global memory filled with the identity. */
+static guint64
+identity_buffer (MdlSimt *gpu, guint64 words, GError **error)
+{
+  guint64 addr = mdl_simt_alloc (gpu, words * 4, error);
+  guint32 *h;
+  if (!addr)
+    return 0;
+  h = mdl_simt_host (gpu, addr);
+  for (guint64 i = 0; i < words; i++)
+    h[i] = (guint32) AFFINE_ID;
+  return addr;
+}
+
+static gboolean
+pipeline_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+               guint64 *checksum, GError **error)
+{
+  const char *algo = "reduce/pipeline";
+  g_autoptr (MdlSimt) gpu = NULL;
+  guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
+  guint64 pw = (guint64) b * k, state = seed, d, want = AFFINE_ID, got;
+  PipeArgs a = { .b = b, .rows = (n + pw - 1) / pw, .printed = mdl_params_choice (params, "order") == 1 };
+  MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * 2 * b };
+  guint32 *in;
+  if (!size_ok (algo, n, error))
+    return FALSE;
+  gpu = gpu_new (rec);
+  if (!(a.in = identity_buffer (gpu, a.rows * pw, error))
+      || !(a.out = identity_buffer (gpu, (k + b - 1) / b * b, error)))
+    return FALSE;
+  in = mdl_simt_host (gpu, a.in);
+  for (guint64 i = 0; i < n; i++)
+    {
+      in[i] = (guint32) next_random (&state);
+      want = affine (want, in[i]);
+    }
+  if (!mdl_simt_launch (gpu, &shape, pipe_kernel, &a, error))
+    return FALSE;
+  shape.shared_bytes = 4 * b;
+  for (d = k; d > 1;)
+    {
+      guint64 chunks = (d + b - 1) / b;
+      a.in = a.out;
+      if (!(a.out = identity_buffer (gpu, (chunks + b - 1) / b * b, error)))
+        return FALSE;
+      shape.grid_x = (guint32) chunks;
+      if (!mdl_simt_launch (gpu, &shape, tree2_kernel, &a, error))
+        return FALSE;
+      d = chunks;
+    }
+  got = *(guint32 *) mdl_simt_host (gpu, a.out);
+  if (got != want)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the product is 0x%08" G_GINT64_MODIFIER
+                   "x, the sequential reference has 0x%08" G_GINT64_MODIFIER "x (order=%s)", algo,
+                   got, want, a.printed ? "printed" : "fixed");
+      return FALSE;
+    }
+  *checksum = got;
+  return TRUE;
+}
+
+gboolean
+mdl_algo_gpu_reduce_tree_run (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+                              guint64 *checksum, GError **error)
+{
+  return tree_body (params, n, seed, rec, checksum, error);
+}
+
+gboolean
+mdl_algo_gpu_reduce_tree_native (const MdlParams *params, guint64 n, guint64 seed,
+                                 MdlRecorder *rec, guint64 *checksum, GError **error)
+{
+  (void) rec;
+  return tree_body (params, n, seed, NULL, checksum, error);
+}
+
+gboolean
+mdl_algo_gpu_reduce_cascade_run (const MdlParams *params, guint64 n, guint64 seed,
+                                 MdlRecorder *rec, guint64 *checksum, GError **error)
+{
+  return cascade_body (params, n, seed, rec, checksum, error);
+}
+
+gboolean
+mdl_algo_gpu_reduce_cascade_native (const MdlParams *params, guint64 n, guint64 seed,
+                                    MdlRecorder *rec, guint64 *checksum, GError **error)
+{
+  (void) rec;
+  return cascade_body (params, n, seed, NULL, checksum, error);
+}
+
+gboolean
+mdl_algo_gpu_reduce_pipeline_run (const MdlParams *params, guint64 n, guint64 seed,
+                                  MdlRecorder *rec, guint64 *checksum, GError **error)
+{
+  return pipeline_body (params, n, seed, rec, checksum, error);
+}
+
+gboolean
+mdl_algo_gpu_reduce_pipeline_native (const MdlParams *params, guint64 n, guint64 seed,
+                                     MdlRecorder *rec, guint64 *checksum, GError **error)
+{
+  (void) rec;
+  return pipeline_body (params, n, seed, NULL, checksum, error);
+}

@@ -1,0 +1,354 @@
+/* The `agpu` engine: Koike & Sadakane's AGPU(p, b, M, w) over the SIMT warp stream.
+ * One multiprocessor (MP) has b cores; b is also the number of shared banks and the global block
+ * size in words (w-bit words). A warp instruction is cut into groups of b lanes by thread index
+ * (t = warp x warp_width + lane, group t / b); each group with an active lane is one MP
+ * instruction on the MP running its block (block i runs on MP i mod k, k = p / b). Costs:
+ *  - global load/store/atomic: c = distinct blocks floor(word / b) the active lanes touch;
+ *    time += c and io += c (Fig. 3);
+ *  - shared load/store/atomic: the most lanes mapping to one bank (word mod b); with broadcast=1
+ *    the most distinct words per bank (Fig. 4b; the paper does not say, literal is the default);
+ *  - local accesses (a core's private variables, conflict-free), ALU, branch and jump: 1;
+ *  - barrier arrivals: 0 (AGPU has no synchronisation inside an MP).
+ * Divergent paths all count, since each side arrives as its own events. A launch costs the most
+ * time of any MP (virtual=1: Theorem 4.9's bound ceil(G / k) x the most time of any block, G the
+ * blocks of the launch); time is the sum over launches, io the sum over everything.
+ * Rules, ambiguities and defaults: spec agpu-koike-sadakane.md §1.8, docs/models/agpu.md. */
+#include <models/error.h>
+
+#include "models/engines.h"
+#include "models/u64map.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_B 1024
+#define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
+
+typedef struct {
+  /* parameters */
+  guint64 b;                 /* cores per MP = banks = block words */
+  guint64 k;                 /* multiprocessors, p / b */
+  guint64 M;                 /* shared words per MP */
+  guint word_bytes;          /* w / 8 */
+  gboolean broadcast;
+  gboolean volatile_;
+  gboolean virtual_;
+  /* totals over closed launches */
+  guint64 time;
+  guint64 io;
+  guint64 launches;
+  guint64 shared_words;      /* m: the most shared words any launch gives a block */
+  guint64 stale_reads;
+  /* the open launch */
+  gboolean open;
+  guint32 launch;
+  guint32 grid_blocks;       /* from the launch marker, 0 when none came */
+  guint warp_width;
+  MdlU64Map block_time;      /* block -> MP instructions in the open launch */
+  MdlU64Map written;         /* (block << 32 | shared word) stored in the open launch */
+  MdlU64Map global_words;    /* every global word touched */
+  guint64 *mp_time;          /* k slots of scratch for folding blocks onto MPs */
+  /* per-instruction scratch */
+  guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 words[MAX_WORDS_PER_GROUP];
+  guint bank_count[MAX_B];
+} Agpu;
+
+static const MdlParamSpec agpu_params[] = {
+  { "p", MDL_PARAM_UINT, "0", NULL, 0, 0, NULL, 0,
+    "total cores (0: k x b); must be a multiple of b" },
+  { "b", MDL_PARAM_UINT, "32", "warp_width", 1, MAX_B, NULL, MDL_PARAM_POW2,
+    "cores per multiprocessor = shared banks = global block size in words" },
+  { "k", MDL_PARAM_UINT, "16", "sm_count", 1, 1u << 20, NULL, 0,
+    "multiprocessors (ignored when p is set: k = p / b)" },
+  { "M", MDL_PARAM_UINT, "12288", NULL, 1, 0, NULL, 0, "shared memory per multiprocessor, in words" },
+  { "w", MDL_PARAM_UINT, "32", NULL, 8, 512, NULL, MDL_PARAM_POW2, "word length in bits" },
+  { "broadcast", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "lanes reading one shared word share a bank access (0: literal AGPU, they conflict)" },
+  { "volatile", MDL_PARAM_BOOL, "1", NULL, 0, 0, NULL, 0,
+    "shared memory is erased at every launch (AGPU); 0: kept (AGPU')" },
+  { "virtual", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "cost a launch of G blocks as ceil(G/k) x its slowest block (Theorem 4.9)" },
+  { NULL }
+};
+
+static gboolean
+agpu_init (void *state, const MdlParams *params, GError **error)
+{
+  Agpu *a = state;
+  guint64 p = mdl_params_uint (params, "p");
+  a->b = mdl_params_uint (params, "b");
+  a->k = mdl_params_uint (params, "k");
+  a->M = mdl_params_uint (params, "M");
+  a->word_bytes = (guint) mdl_params_uint (params, "w") / 8;
+  a->broadcast = mdl_params_bool (params, "broadcast");
+  a->volatile_ = mdl_params_bool (params, "volatile");
+  a->virtual_ = mdl_params_bool (params, "virtual");
+  if (p != 0)
+    {
+      if (p % a->b != 0 || p / a->b > (1u << 20))
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: p=%" G_GUINT64_FORMAT " must be a "
+                       "multiple of b=%" G_GUINT64_FORMAT " with p/b <= %u", p, a->b, 1u << 20);
+          return FALSE;
+        }
+      if (mdl_params_is_set (params, "k") && a->k != p / a->b)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: k=%" G_GUINT64_FORMAT " disagrees "
+                       "with p=%" G_GUINT64_FORMAT " and b=%" G_GUINT64_FORMAT " (k = p/b = %"
+                       G_GUINT64_FORMAT ")", a->k, p, a->b, p / a->b);
+          return FALSE;
+        }
+      a->k = p / a->b;
+    }
+  a->warp_width = 32;
+  mdl_u64map_init (&a->block_time, 64);
+  mdl_u64map_init (&a->written, 64);
+  mdl_u64map_init (&a->global_words, 1024);
+  a->mp_time = g_new0 (guint64, a->k);
+  return TRUE;
+}
+
+static void
+agpu_finalize (void *state)
+{
+  Agpu *a = state;
+  if (a->block_time.keys)
+    mdl_u64map_destroy (&a->block_time);
+  if (a->written.keys)
+    mdl_u64map_destroy (&a->written);
+  if (a->global_words.keys)
+    mdl_u64map_destroy (&a->global_words);
+  g_free (a->mp_time);
+}
+
+/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. */
+static guint64
+open_launch_time (Agpu *a)
+{
+  guint64 worst = 0, blocks = 0;
+  if (!a->open)
+    return 0;
+  if (!a->virtual_)
+    memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
+  for (gsize i = 0; i <= a->block_time.mask; i++)
+    {
+      guint64 block = a->block_time.keys[i], t = a->block_time.values[i];
+      if (block == MDL_U64MAP_EMPTY)
+        continue;
+      blocks++;
+      if (!a->virtual_)
+        t = a->mp_time[block % a->k] += t;
+      worst = MAX (worst, t);
+    }
+  if (a->virtual_)
+    {
+      blocks = MAX (blocks, a->grid_blocks);
+      worst *= (blocks + a->k - 1) / a->k;
+    }
+  return worst;
+}
+
+static void
+close_launch (Agpu *a)
+{
+  if (!a->open)
+    return;
+  a->time += open_launch_time (a);
+  mdl_u64map_clear (&a->block_time);
+  if (a->volatile_)
+    mdl_u64map_clear (&a->written);
+  a->open = FALSE;
+}
+
+static void
+open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
+{
+  close_launch (a);
+  a->open = TRUE;
+  a->launch = launch;
+  a->grid_blocks = grid_blocks;
+  a->warp_width = warp_width;
+  a->launches++;
+}
+
+static int
+cmp_u64 (const void *x, const void *y)
+{
+  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
+  return u < v ? -1 : u > v;
+}
+
+/* Collects the words touched by the lanes of @group into a->words; returns how many (with
+ * repeats: one per lane and word). */
+static guint
+group_words (Agpu *a, const MdlWarpEvent *e, guint64 group)
+{
+  guint n = 0;
+  for (guint64 r = group; r; r &= r - 1)
+    {
+      guint64 addr = a->addrs[__builtin_ctzll (r)];
+      guint64 first = addr / a->word_bytes, last = (addr + MAX (e->width, 1u) - 1) / a->word_bytes;
+      for (guint64 w = first; w <= last; w++)
+        a->words[n++] = w;
+    }
+  return n;
+}
+
+/* Cost of one MP instruction: the lanes of @group of event @e. */
+static guint64
+group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
+{
+  guint n, worst;
+  guint64 c;
+  if (!mdl_warp_is_memory (e))
+    return e->op == MDL_WARP_BARRIER ? 0 : 1;
+  if (e->space == MDL_SPACE_LOCAL)
+    return 1;
+  n = group_words (a, e, group);
+  if (e->space == MDL_SPACE_GLOBAL)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          gboolean inserted;
+          mdl_u64map_upsert (&a->global_words, a->words[i], 0, &inserted);
+          a->words[i] /= a->b;
+        }
+      qsort (a->words, n, sizeof a->words[0], cmp_u64);
+      c = n > 0;
+      for (guint i = 1; i < n; i++)
+        c += a->words[i] != a->words[i - 1];
+      a->io += c;
+      return c;
+    }
+  /* shared */
+  if (e->op != MDL_WARP_STORE)
+    for (guint i = 0; i < n; i++)
+      {
+        guint64 key = (guint64) e->block << 32 | (a->words[i] & 0xffffffffu);
+        if (a->written.keys[mdl_u64map_slot (&a->written, key)] != key)
+          a->stale_reads++;
+      }
+  if (e->op != MDL_WARP_LOAD)
+    for (guint i = 0; i < n; i++)
+      {
+        gboolean inserted;
+        mdl_u64map_upsert (&a->written, (guint64) e->block << 32 | (a->words[i] & 0xffffffffu), 0,
+                           &inserted);
+      }
+  if (a->broadcast)
+    {
+      guint u = n > 0;
+      qsort (a->words, n, sizeof a->words[0], cmp_u64);
+      for (guint i = 1; i < n; i++)
+        if (a->words[i] != a->words[i - 1])
+          a->words[u++] = a->words[i];
+      n = u;
+    }
+  worst = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint lanes = ++a->bank_count[a->words[i] & (a->b - 1)];
+      worst = MAX (worst, lanes);
+    }
+  for (guint i = 0; i < n; i++)
+    a->bank_count[a->words[i] & (a->b - 1)] = 0;
+  return worst;
+}
+
+static gboolean
+agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
+{
+  Agpu *a = state;
+  (void) error;
+  for (gsize i = 0; i < batch->n_warp; i++)
+    {
+      const MdlWarpEvent *e = &batch->warp[i];
+      guint span = (guint) MIN (a->b, (guint64) a->warp_width);
+      guint64 group_mask = span >= 64 ? G_MAXUINT64 : ((guint64) 1 << span) - 1;
+      guint64 cost = 0;
+      gboolean inserted;
+      if (!a->open || e->launch != a->launch)
+        open_launch (a, e->launch, 0, a->warp_width);
+      if (mdl_warp_is_memory (e))
+        mdl_warp_addrs (batch, e, a->addrs);
+      /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
+       * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
+      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+        {
+          guint64 group = e->active & (group_mask << g);
+          if (group)
+            cost += group_cost (a, e, group);
+        }
+      *mdl_u64map_upsert (&a->block_time, e->block, 0, &inserted) += cost;
+    }
+  return TRUE;
+}
+
+static gboolean
+agpu_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Agpu *a = state;
+  if (m->kind != MDL_MARK_LAUNCH)
+    return TRUE;
+  {
+    guint64 m_words = ((guint64) m->shared_bytes + a->word_bytes - 1) / a->word_bytes;
+    if (m_words > a->M)
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "agpu: launch %u uses m=%" G_GUINT64_FORMAT
+                     " shared words per block, more than M=%" G_GUINT64_FORMAT, m->launch, m_words,
+                     a->M);
+        return FALSE;
+      }
+    a->shared_words = MAX (a->shared_words, m_words);
+  }
+  open_launch (a, m->launch, m->grid_blocks, m->warp_width ? m->warp_width : 32);
+  return TRUE;
+}
+
+static void
+agpu_report (void *state, MdlReport *out)
+{
+  Agpu *a = state;
+  mdl_report_add_count (out, "time", "count", "AGPU time: MP instructions, slowest MP, summed "
+                        "over launches", NULL, a->time + open_launch_time (a));
+  mdl_report_add_count (out, "io", "count", "AGPU I/O: global block accesses of all MPs", NULL,
+                        a->io);
+  mdl_report_add_count (out, "shared_words", "words", "m: most shared words one block uses", NULL,
+                        a->shared_words);
+  mdl_report_add_count (out, "global_words", "words", "distinct global words touched", NULL,
+                        a->global_words.len);
+  mdl_report_add_real (out, "multiplicity", "ratio", "M/m (NaN when no shared memory is used)",
+                       NULL, a->shared_words ? (double) a->M / (double) a->shared_words : NAN);
+  mdl_report_add_count (out, "launches", "count", "kernel launches (host synchronisations)", NULL,
+                        a->launches);
+  mdl_report_add_count (out, "stale_shared_reads", "count", "volatile: shared words read in a "
+                        "launch before the block stored them in it", NULL, a->stale_reads);
+}
+
+static void
+agpu_reset (void *state)
+{
+  Agpu *a = state;
+  a->time = a->io = a->launches = a->shared_words = a->stale_reads = 0;
+  a->open = FALSE;
+  a->warp_width = 32;
+  mdl_u64map_clear (&a->block_time);
+  mdl_u64map_clear (&a->written);
+  mdl_u64map_clear (&a->global_words);
+}
+
+const MdlEngineClass mdl_agpu_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "agpu",
+  .summary = "AGPU (Koike & Sadakane): time, I/O and multiplicity of multiprocessors of b cores",
+  .params = agpu_params,
+  .state_size = sizeof (Agpu),
+  .init = agpu_init,
+  .consume = agpu_consume,
+  .marker = agpu_marker,
+  .report = agpu_report,
+  .reset = agpu_reset,
+  .finalize = agpu_finalize,
+};

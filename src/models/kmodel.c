@@ -1,0 +1,338 @@
+/* The `kmodel` engine: Capannini's K-model(k, σ) over the SIMT warp stream. One instruction unit
+ * issues to k scalar units; the internal memory (shared) has k banks (word mod k); the external
+ * memory (global) is read in aligned k-word segments. A warp instruction is cut into groups of
+ * k lanes by lane index (a 32-lane warp is two half-warp instructions when k = 16: the thesis's
+ * "parallel loop over m > k operations is ceil(m/k) instructions over consecutive chunks of k").
+ * Each group with an active lane is one issued instruction: ℓ += 1, W += active lanes, and
+ *  - arithmetic, branch, jump, local (register) access: T += 1;
+ *  - shared access: T += the longest bank queue (requests per bank; broadcast=1: distinct words);
+ *  - global access: G += distinct segments floor(word / k), and nothing else: the thesis keeps
+ *    external transactions out of T, W and ℓ;
+ *  - barrier arrivals are not instructions.
+ * fuse=1 (the default, the thesis's toy example) issues two consecutive shared loads of one warp
+ * with the same mask as one instruction of 2L requests and length L. Words are 4 bytes.
+ * A stream element (block) may use at most σ words of internal memory.
+ * Rules and ambiguities: spec kmodel-capannini.md §1.6, docs/models/kmodel.md. */
+#include <models/error.h>
+
+#include "models/engines.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_K 64
+#define MAX_WARPS 64
+#define WORD_BYTES 4
+#define LANE_WORDS 17   /* words one lane's access touches at most: 64 bytes, misaligned */
+#define MAX_REQS (2 * MDL_WARP_MAX_LANES * LANE_WORDS)   /* two fused loads of 64 lanes */
+
+/* A shared load waiting for a second one to fuse with, per warp index. */
+typedef struct {
+  gboolean used;
+  guint32 launch, block;
+  guint64 active;
+  guint n[MDL_WARP_MAX_LANES];      /* requests per group */
+  guint64 *words;                   /* MAX_REQS: group i's at i x span x 2 x LANE_WORDS */
+} Pending;
+
+typedef struct {
+  guint64 k;                 /* units = banks = segment words */
+  guint64 sigma;             /* internal-memory words per stream element */
+  gboolean broadcast;
+  gboolean fuse;
+  guint span;                /* lanes per instruction: min(k, warp width) */
+  guint64 T, W, G, instructions;
+  guint warp_width;
+  Pending pending[MAX_WARPS];
+  guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 reqs[MAX_REQS];
+  guint bank_count[MAX_K];
+} Kmodel;
+
+static const MdlParamSpec kmodel_params[] = {
+  { "k", MDL_PARAM_UINT, "16", "shared_banks", 1, MAX_K, NULL, MDL_PARAM_POW2,
+    "scalar units = internal-memory banks = external segment size in words" },
+  { "sigma", MDL_PARAM_UINT, "12288", NULL, 1, 0, NULL, 0,
+    "internal-memory words available to one stream element (block)" },
+  { "broadcast", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "requests for one word share a bank slot (0: every request queues)" },
+  { "fuse", MDL_PARAM_BOOL, "1", NULL, 0, 0, NULL, 0,
+    "two consecutive shared loads of a warp are one instruction (0: separate)" },
+  { NULL }
+};
+
+static gboolean
+kmodel_init (void *state, const MdlParams *params, GError **error)
+{
+  Kmodel *m = state;
+  (void) error;
+  m->k = mdl_params_uint (params, "k");
+  m->sigma = mdl_params_uint (params, "sigma");
+  m->broadcast = mdl_params_bool (params, "broadcast");
+  m->fuse = mdl_params_bool (params, "fuse");
+  m->warp_width = 32;
+  m->span = (guint) MIN (m->k, (guint64) m->warp_width);
+  for (guint i = 0; i < MAX_WARPS; i++)
+    m->pending[i].words = g_new (guint64, MAX_REQS);
+  return TRUE;
+}
+
+static void
+kmodel_finalize (void *state)
+{
+  Kmodel *m = state;
+  for (guint i = 0; i < MAX_WARPS; i++)
+    g_free (m->pending[i].words);
+}
+
+static int
+cmp_u64 (const void *x, const void *y)
+{
+  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
+  return u < v ? -1 : u > v;
+}
+
+/* The longest bank queue of @n word requests. */
+static guint
+bank_latency (Kmodel *m, guint64 *req, guint n)
+{
+  guint worst = 0;
+  if (m->broadcast && n > 1)
+    {
+      guint u = 1;
+      qsort (req, n, sizeof req[0], cmp_u64);
+      for (guint i = 1; i < n; i++)
+        if (req[i] != req[i - 1])
+          req[u++] = req[i];
+      n = u;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint q = ++m->bank_count[req[i] & (m->k - 1)];
+      worst = MAX (worst, q);
+    }
+  for (guint i = 0; i < n; i++)
+    m->bank_count[req[i] & (m->k - 1)] = 0;
+  return worst;
+}
+
+/* Appends the words the lanes of @group touch to @out; returns how many. */
+static guint
+group_words (Kmodel *m, const MdlWarpEvent *e, guint64 group, guint64 *out)
+{
+  guint n = 0;
+  for (guint64 r = group; r; r &= r - 1)
+    {
+      guint64 addr = m->addrs[__builtin_ctzll (r)];
+      for (guint64 w = addr / WORD_BYTES; w <= (addr + MAX (e->width, 1u) - 1) / WORD_BYTES; w++)
+        out[n++] = w;
+    }
+  return n;
+}
+
+/* The T of a pending load issued alone. */
+static guint64
+pending_latency (Kmodel *m, const Pending *p)
+{
+  guint64 t = 0;
+  for (guint g = 0, i = 0; g < MDL_WARP_MAX_LANES; g += m->span, i++)
+    if (p->n[i])
+      {
+        memcpy (m->reqs, p->words + (gsize) i * m->span * 2 * LANE_WORDS, p->n[i] * sizeof m->reqs[0]);
+        t += bank_latency (m, m->reqs, p->n[i]);
+      }
+  return t;
+}
+
+static guint64
+pending_groups (Kmodel *m, const Pending *p, guint64 *lanes)
+{
+  guint64 g_count = 0;
+  *lanes = 0;
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+    {
+      guint64 mask = m->span >= 64 ? G_MAXUINT64 : (((guint64) 1 << m->span) - 1) << g;
+      if (p->active & mask)
+        {
+          g_count++;
+          *lanes += (guint64) __builtin_popcountll (p->active & mask);
+        }
+    }
+  return g_count;
+}
+
+static void
+flush_pending (Kmodel *m, Pending *p)
+{
+  guint64 lanes;
+  if (!p->used)
+    return;
+  m->T += pending_latency (m, p);
+  m->instructions += pending_groups (m, p, &lanes);
+  m->W += lanes;
+  p->used = FALSE;
+}
+
+static gboolean
+check_sigma (Kmodel *m, const MdlWarpEvent *e, const guint64 *words, guint n, GError **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (words[i] >= m->sigma)
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "kmodel: launch %u block %u warp %u uses "
+                     "internal-memory word %" G_GUINT64_FORMAT ", beyond sigma=%" G_GUINT64_FORMAT
+                     " words", e->launch, e->block, e->warp, words[i], m->sigma);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
+{
+  Kmodel *m = state;
+  for (gsize i = 0; i < batch->n_warp; i++)
+    {
+      const MdlWarpEvent *e = &batch->warp[i];
+      Pending *p = &m->pending[e->warp % MAX_WARPS];
+      gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
+      guint64 group_mask = m->span >= 64 ? G_MAXUINT64 : ((guint64) 1 << m->span) - 1;
+      if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
+                      || p->active != e->active))
+        flush_pending (m, p);
+      if (e->op == MDL_WARP_BARRIER)
+        continue;
+      if (mdl_warp_is_memory (e))
+        mdl_warp_addrs (batch, e, m->addrs);
+      if (shared_load && m->fuse)
+        {
+          gboolean second = p->used;
+          if (!second)
+            {
+              p->used = TRUE;
+              p->launch = e->launch;
+              p->block = e->block;
+              p->active = e->active;
+            }
+          for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
+            {
+              guint64 group = e->active & (group_mask << g);
+              guint64 *slot = p->words + (gsize) gi * m->span * 2 * LANE_WORDS;
+              guint n;
+              if (!second)
+                p->n[gi] = 0;
+              if (!group)
+                continue;
+              n = group_words (m, e, group, slot + p->n[gi]);
+              if (!check_sigma (m, e, slot + p->n[gi], n, error))
+                return FALSE;
+              p->n[gi] += n;
+            }
+          if (second)
+            flush_pending (m, p);
+          continue;
+        }
+      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+        {
+          guint64 group = e->active & (group_mask << g);
+          guint n;
+          if (!group)
+            continue;
+          if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
+            {
+              guint64 segs = 1;
+              n = group_words (m, e, group, m->reqs);
+              for (guint j = 0; j < n; j++)
+                m->reqs[j] /= m->k;
+              qsort (m->reqs, n, sizeof m->reqs[0], cmp_u64);
+              for (guint j = 1; j < n; j++)
+                segs += m->reqs[j] != m->reqs[j - 1];
+              m->G += segs;
+              continue;
+            }
+          m->instructions++;
+          m->W += (guint64) __builtin_popcountll (group);
+          if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
+            {
+              n = group_words (m, e, group, m->reqs);
+              if (!check_sigma (m, e, m->reqs, n, error))
+                return FALSE;
+              m->T += bank_latency (m, m->reqs, n);
+            }
+          else
+            m->T++;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+kmodel_marker (void *state, const MdlMarker *mk, GError **error)
+{
+  Kmodel *m = state;
+  guint64 words;
+  if (mk->kind != MDL_MARK_LAUNCH)
+    return TRUE;
+  words = ((guint64) mk->shared_bytes + WORD_BYTES - 1) / WORD_BYTES;
+  if (words > m->sigma)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "kmodel: launch %u gives each stream element "
+                   "%" G_GUINT64_FORMAT " words of internal memory, more than sigma=%"
+                   G_GUINT64_FORMAT, mk->launch, words, m->sigma);
+      return FALSE;
+    }
+  for (guint i = 0; i < MAX_WARPS; i++)
+    flush_pending (m, &m->pending[i]);
+  m->warp_width = mk->warp_width ? mk->warp_width : 32;
+  m->span = (guint) MIN (m->k, (guint64) m->warp_width);
+  return TRUE;
+}
+
+static void
+kmodel_report (void *state, MdlReport *out)
+{
+  Kmodel *m = state;
+  guint64 T = m->T, W = m->W, l = m->instructions;
+  /* A load still waiting for a partner counts as issued alone (report must not change state). */
+  for (guint i = 0; i < MAX_WARPS; i++)
+    if (m->pending[i].used)
+      {
+        guint64 lanes;
+        T += pending_latency (m, &m->pending[i]);
+        l += pending_groups (m, &m->pending[i], &lanes);
+        W += lanes;
+      }
+  mdl_report_add_count (out, "T", "count", "K-model time: sum of instruction latencies", NULL, T);
+  mdl_report_add_count (out, "W", "count", "K-model work: sum of instruction lengths (active units)",
+                        NULL, W);
+  mdl_report_add_count (out, "G", "count", "external-memory transactions (aligned k-word segments)",
+                        NULL, m->G);
+  mdl_report_add_count (out, "instructions", "count", "l: instructions issued", NULL, l);
+  mdl_report_add_real (out, "efficiency", "ratio", "W / (k T) (NaN when T = 0)", NULL,
+                       T ? (double) W / ((double) m->k * (double) T) : NAN);
+}
+
+static void
+kmodel_reset (void *state)
+{
+  Kmodel *m = state;
+  m->T = m->W = m->G = m->instructions = 0;
+  for (guint i = 0; i < MAX_WARPS; i++)
+    m->pending[i].used = FALSE;
+  m->warp_width = 32;
+  m->span = (guint) MIN (m->k, (guint64) m->warp_width);
+}
+
+const MdlEngineClass mdl_kmodel_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "kmodel",
+  .summary = "K-model (Capannini): latency T, work W, transactions G of a k-unit SIMD processor",
+  .params = kmodel_params,
+  .state_size = sizeof (Kmodel),
+  .init = kmodel_init,
+  .consume = kmodel_consume,
+  .marker = kmodel_marker,
+  .report = kmodel_report,
+  .reset = kmodel_reset,
+  .finalize = kmodel_finalize,
+};

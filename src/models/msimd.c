@@ -1,0 +1,318 @@
+/* The `msimd` engine: Jurkiewicz & Danilewski's MSIMD(P, S, M) over the SIMT warp stream.
+ * P SIMD-processors of S lanes; global memory is 4-byte cells in aligned chunks of S cells.
+ * Thread t of block b of a launch (linear id g = b x block_threads + t) belongs to
+ * SIMD-processor floor(g / S) mod P; a warp instruction is cut into groups of min(S, warp width)
+ * lanes, one SIMD-processor step each. Per group:
+ *  - global load: reads += chunks; store: writes += chunks; atomic: both. chunks = distinct
+ *    floor(cell / S) (policy=chunk, reading (a)), or 1 when all cells lie in one chunk and one
+ *    per active lane otherwise (policy=serial, reading (b)); lanes sharing a cell or chunk cost
+ *    one operation (arbitrary CRCW);
+ *  - any other instruction (ALU, branch, jump, shared or local access): steps += 1; barrier
+ *    arrivals are not steps. Both sides of a divergent branch arrive as instructions, so they
+ *    are charged (the SIMT stream cannot express the model's free divergence).
+ * T = M (reads + writes) + steps per SIMD-processor; cost = sum over epochs (intervals between
+ * global syncs, MDL_MARK_SYNC) of the largest T of any SIMD-processor in the epoch.
+ * Races: a cell read by one SIMD-processor and written by another in one epoch (ww=1: also
+ * written by two); race=error stops with the cell, both processors and the epoch.
+ * Rules: spec msimd-jurkiewicz-danilewski.md §1.2-1.4, docs/models/msimd.md. */
+#include <models/error.h>
+
+#include "models/engines.h"
+#include "models/u64map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CELL_BYTES 4
+#define NONE G_MAXUINT32
+#define LANE_CELLS 17   /* cells one lane's access touches at most: 64 bytes, misaligned */
+
+enum { POLICY_CHUNK, POLICY_SERIAL };
+enum { RACE_COUNT, RACE_ERROR };
+
+typedef struct {
+  guint64 reads, writes, steps;   /* this epoch */
+} Proc;
+
+/* Who touched a cell in this epoch: the first two distinct readers and writers. */
+typedef struct {
+  guint32 r1, r2, w1, w2;
+  gboolean reported;
+} CellUse;
+
+typedef struct {
+  guint64 P, S, M;
+  guint policy, race_policy;
+  gboolean ww;
+  guint64 reads, writes, steps, cost, syncs, races, epoch;
+  guint warp_width;
+  guint32 block_threads;
+  Proc *procs;                   /* P */
+  MdlU64Map cells;               /* cell -> index into uses */
+  GArray *uses;                  /* CellUse */
+  guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 cells_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
+  guint64 chunks_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
+} Msimd;
+
+static const MdlParamSpec msimd_params[] = {
+  { "P", MDL_PARAM_UINT, "480", NULL, 1, 1u << 20, NULL, 0, "SIMD-processors" },
+  { "S", MDL_PARAM_UINT, "32", "warp_width", 1, MDL_WARP_MAX_LANES, NULL, MDL_PARAM_POW2,
+    "lanes per SIMD-processor = cells per global chunk" },
+  { "M", MDL_PARAM_UINT, "1024", NULL, 1, 0, NULL, 0,
+    "cost of one global operation in SIMD steps (the paper asks M = Omega(S^2))" },
+  { "policy", MDL_PARAM_CHOICE, "chunk", NULL, 0, 0, "chunk|serial", 0,
+    "global access: one operation per chunk, or serialized per lane unless one chunk" },
+  { "race", MDL_PARAM_CHOICE, "count", NULL, 0, 0, "count|error", 0,
+    "on a race: count it, or stop with an error naming the cell" },
+  { "ww", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
+    "writes of one cell by two SIMD-processors in an epoch are races too (0: arbitrary winner)" },
+  { NULL }
+};
+
+static gboolean
+msimd_init (void *state, const MdlParams *params, GError **error)
+{
+  Msimd *m = state;
+  (void) error;
+  m->P = mdl_params_uint (params, "P");
+  m->S = mdl_params_uint (params, "S");
+  m->M = mdl_params_uint (params, "M");
+  m->policy = mdl_params_choice (params, "policy");
+  m->race_policy = mdl_params_choice (params, "race");
+  m->ww = mdl_params_bool (params, "ww");
+  m->warp_width = 32;
+  m->block_threads = 32;
+  m->procs = g_new0 (Proc, m->P);
+  mdl_u64map_init (&m->cells, 1024);
+  m->uses = g_array_new (FALSE, FALSE, sizeof (CellUse));
+  return TRUE;
+}
+
+static void
+msimd_finalize (void *state)
+{
+  Msimd *m = state;
+  g_free (m->procs);
+  if (m->cells.keys)
+    mdl_u64map_destroy (&m->cells);
+  if (m->uses)
+    g_array_free (m->uses, TRUE);
+}
+
+/* The largest T of any SIMD-processor in the open epoch. */
+static guint64
+epoch_cost (const Msimd *m)
+{
+  guint64 worst = 0;
+  for (guint64 p = 0; p < m->P; p++)
+    {
+      const Proc *q = &m->procs[p];
+      guint64 t = m->M * (q->reads + q->writes) + q->steps;
+      worst = MAX (worst, t);
+    }
+  return worst;
+}
+
+static void
+close_epoch (Msimd *m)
+{
+  m->cost += epoch_cost (m);
+  memset (m->procs, 0, m->P * sizeof m->procs[0]);
+  mdl_u64map_clear (&m->cells);
+  g_array_set_size (m->uses, 0);
+  m->epoch++;
+}
+
+static int
+cmp_u64 (const void *x, const void *y)
+{
+  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
+  return u < v ? -1 : u > v;
+}
+
+/* Records that processor @p reads (@write FALSE) or writes cell @cell; checks the race rule. */
+static gboolean
+touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
+{
+  gboolean inserted;
+  guint64 *idx = mdl_u64map_upsert (&m->cells, cell, m->uses->len, &inserted);
+  CellUse *u;
+  guint32 other = NONE;
+  const char *what = "read";
+  if (inserted)
+    {
+      CellUse fresh = { NONE, NONE, NONE, NONE, FALSE };
+      g_array_append_val (m->uses, fresh);
+    }
+  u = &g_array_index (m->uses, CellUse, *idx);
+  if (write)
+    {
+      if (u->r1 != NONE && u->r1 != p)
+        other = u->r1;
+      else if (u->r2 != NONE && u->r2 != p)
+        other = u->r2;
+      else if (m->ww && ((u->w1 != NONE && u->w1 != p) || (u->w2 != NONE && u->w2 != p)))
+        other = u->w1 != p ? u->w1 : u->w2, what = "written";
+      if (u->w1 == NONE)
+        u->w1 = p;
+      else if (u->w1 != p && u->w2 == NONE)
+        u->w2 = p;
+    }
+  else
+    {
+      if (u->w1 != NONE && u->w1 != p)
+        other = u->w1;
+      else if (u->w2 != NONE && u->w2 != p)
+        other = u->w2;
+      what = "written";
+      if (u->r1 == NONE)
+        u->r1 = p;
+      else if (u->r1 != p && u->r2 == NONE)
+        u->r2 = p;
+    }
+  if (other == NONE || u->reported)
+    return TRUE;
+  u->reported = TRUE;
+  m->races++;
+  if (m->race_policy == RACE_ERROR)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "msimd: race on cell %" G_GUINT64_FORMAT
+                   " (byte %" G_GUINT64_FORMAT "): %s by SIMD-processor %u and %s by "
+                   "SIMD-processor %u in epoch %" G_GUINT64_FORMAT " (no global sync between)",
+                   cell, cell * CELL_BYTES, write ? "written" : "read", p, what, other, m->epoch);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Global operations of one step whose cells are m->cells_buf[0..n) from @lanes active lanes. */
+static guint64
+chunk_ops (Msimd *m, guint n, guint lanes)
+{
+  guint64 chunks = n > 0;
+  guint64 *tmp = m->chunks_buf;
+  for (guint i = 0; i < n; i++)
+    tmp[i] = m->cells_buf[i] / m->S;
+  qsort (tmp, n, sizeof tmp[0], cmp_u64);
+  for (guint i = 1; i < n; i++)
+    chunks += tmp[i] != tmp[i - 1];
+  if (m->policy == POLICY_SERIAL && chunks > 1)
+    return lanes;
+  return chunks;
+}
+
+static gboolean
+msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
+{
+  Msimd *m = state;
+  for (gsize i = 0; i < batch->n_warp; i++)
+    {
+      const MdlWarpEvent *e = &batch->warp[i];
+      guint span = (guint) MIN (m->S, (guint64) m->warp_width);
+      guint64 group_mask = span >= 64 ? G_MAXUINT64 : ((guint64) 1 << span) - 1;
+      gboolean global = mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL;
+      if (e->op == MDL_WARP_BARRIER)
+        continue;
+      if (global)
+        mdl_warp_addrs (batch, e, m->addrs);
+      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+        {
+          guint64 group = e->active & (group_mask << g);
+          guint64 thread = (guint64) e->block * m->block_threads + (guint64) e->warp * m->warp_width + g;
+          guint32 p = (guint32) ((thread / m->S) % m->P);
+          Proc *q = &m->procs[p];
+          guint n = 0, lanes = 0;
+          guint64 ops;
+          if (!group)
+            continue;
+          if (!global)
+            {
+              q->steps++;
+              m->steps++;
+              continue;
+            }
+          for (guint64 r = group; r; r &= r - 1, lanes++)
+            {
+              guint64 addr = m->addrs[__builtin_ctzll (r)];
+              for (guint64 c = addr / CELL_BYTES; c <= (addr + MAX (e->width, 1u) - 1) / CELL_BYTES; c++)
+                m->cells_buf[n++] = c;
+            }
+          ops = chunk_ops (m, n, lanes);
+          if (e->op != MDL_WARP_STORE)
+            q->reads += ops, m->reads += ops;
+          if (e->op != MDL_WARP_LOAD)
+            q->writes += ops, m->writes += ops;
+          for (guint j = 0; j < n; j++)
+            {
+              if (e->op != MDL_WARP_STORE && !touch (m, m->cells_buf[j], p, FALSE, error))
+                return FALSE;
+              if (e->op != MDL_WARP_LOAD && !touch (m, m->cells_buf[j], p, TRUE, error))
+                return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+msimd_marker (void *state, const MdlMarker *mk, GError **error)
+{
+  Msimd *m = state;
+  (void) error;
+  if (mk->kind == MDL_MARK_SYNC)
+    {
+      close_epoch (m);
+      m->syncs++;
+    }
+  else if (mk->kind == MDL_MARK_LAUNCH)
+    {
+      m->warp_width = mk->warp_width ? mk->warp_width : 32;
+      m->block_threads = mk->block_threads;
+    }
+  return TRUE;
+}
+
+static void
+msimd_report (void *state, MdlReport *out)
+{
+  Msimd *m = state;
+  mdl_report_add_count (out, "reads", "count", "global read operations (chunks), all "
+                        "SIMD-processors", NULL, m->reads);
+  mdl_report_add_count (out, "writes", "count", "global write operations (chunks), all "
+                        "SIMD-processors", NULL, m->writes);
+  mdl_report_add_count (out, "steps", "count", "SIMD steps (non-global instructions), all "
+                        "SIMD-processors", NULL, m->steps);
+  mdl_report_add_count (out, "cost", "count", "T: per epoch the largest M (reads + writes) + "
+                        "steps of a SIMD-processor, summed over epochs", NULL,
+                        m->cost + epoch_cost (m));
+  mdl_report_add_count (out, "syncs", "count", "global synchronisations", NULL, m->syncs);
+  mdl_report_add_count (out, "races", "count", "cells read (ww=1: or written) by one "
+                        "SIMD-processor and written by another in one epoch", NULL, m->races);
+}
+
+static void
+msimd_reset (void *state)
+{
+  Msimd *m = state;
+  m->reads = m->writes = m->steps = m->cost = m->syncs = m->races = m->epoch = 0;
+  m->warp_width = 32;
+  m->block_threads = 32;
+  memset (m->procs, 0, m->P * sizeof m->procs[0]);
+  mdl_u64map_clear (&m->cells);
+  g_array_set_size (m->uses, 0);
+}
+
+const MdlEngineClass mdl_msimd_class = {
+  .abi = MDL_ENGINE_ABI,
+  .name = "msimd",
+  .summary = "MSIMD (Jurkiewicz & Danilewski): chunked global reads/writes, SIMD steps, races",
+  .params = msimd_params,
+  .state_size = sizeof (Msimd),
+  .init = msimd_init,
+  .consume = msimd_consume,
+  .marker = msimd_marker,
+  .report = msimd_report,
+  .reset = msimd_reset,
+  .finalize = msimd_finalize,
+};

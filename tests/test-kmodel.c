@@ -1,0 +1,204 @@
+/* Tests of the kmodel engine (src/models/kmodel.c): warp streams built by hand, costed by the
+ * rules at the head of kmodel.c. Expected values are the validation cases V1 and V2 of
+ * ../shared/spec/kmodel-capannini.md, or are worked out in the comment above them. Addresses are
+ * in 4-byte words. */
+#include "helpers.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  guint8 op, space;
+  guint64 base, stride;   /* words */
+  guint64 active;
+} Ev;
+
+static void
+feed (MdlEngine *e, const Ev *ev, guint n)
+{
+  GError *error = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 addrs[MDL_WARP_MAX_LANES];
+      guint na = 0;
+      gboolean mem = ev[i].op <= MDL_WARP_ATOMIC;
+      MdlWarpEvent w = { .active = ev[i].active, .op = ev[i].op, .space = mem ? ev[i].space : 0,
+                         .width = mem ? 4 : 0 };
+      MdlEventBatch b = { .warp = &w, .n_warp = 1, .lane_addrs = addrs };
+      if (mem)
+        for (guint l = 0; l < 64; l++)
+          if (ev[i].active >> l & 1)
+            addrs[na++] = 4 * (ev[i].base + l * ev[i].stride);
+      b.n_lane_addrs = na;
+      if (!mdl_engine_consume (e, &b, &error))
+        fail_msg ("event %u: %s", i, error->message);
+    }
+}
+
+static guint64
+count (MdlEngine *e, const char *name)
+{
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  if (c == NULL)
+    fail_msg ("no counter %s", name);
+  return c->count;
+}
+
+static double
+real (MdlEngine *e, const char *name)
+{
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  return mdl_report_lookup (r, name)->real;
+}
+
+#define HALF 0xffffull
+#define SH MDL_SPACE_SHARED
+#define GL MDL_SPACE_GLOBAL
+
+/* Ensure the stride law of V1: k = 16 requests a0 + i*s have latency gcd(s, k); identical
+ * addresses queue k deep unless broadcast; segments: s = 1 aligned 1, misaligned 2, s >= k k. */
+static void
+test_kmodel_stride_law (void **state)
+{
+  static const struct { const char *spec; Ev ev; const char *counter; guint64 expect; } rows[] = {
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 1, HALF }, "T", 1 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 2, HALF }, "T", 2 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 3, HALF }, "T", 1 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 4, HALF }, "T", 4 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 8, HALF }, "T", 8 },
+    { "kmodel:k=16", { MDL_WARP_STORE, SH, 0, 16, HALF }, "T", 16 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 5, 17, HALF }, "T", 1 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 7, 0, HALF }, "T", 16 },
+    { "kmodel:k=16,broadcast=1", { MDL_WARP_LOAD, SH, 7, 0, HALF }, "T", 1 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 32, 1, HALF }, "G", 1 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 33, 1, HALF }, "G", 2 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 0, 16, HALF }, "G", 16 },
+    { "kmodel:k=16", { MDL_WARP_STORE, GL, 0, 40, HALF }, "G", 16 },
+    /* 1 < s < k, aligned: s segments. */
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 0, 4, HALF }, "G", 4 },
+    /* A 32-lane warp at k = 16 is two half-warp instructions: T 2, W 32, l 2. */
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 1, 0xffffffffull }, "T", 2 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 1, 0xffffffffull }, "W", 32 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, SH, 0, 1, 0xffffffffull }, "instructions", 2 },
+    /* An external access is in G only: T, W and l stay 0. */
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 0, 1, HALF }, "T", 0 },
+    { "kmodel:k=16", { MDL_WARP_LOAD, GL, 0, 1, HALF }, "W", 0 },
+    /* Arithmetic: latency 1, length = active units (5 of them). */
+    { "kmodel:k=16", { MDL_WARP_ALU, 0, 0, 0, 0x1f }, "T", 1 },
+    { "kmodel:k=16", { MDL_WARP_ALU, 0, 0, 0, 0x1f }, "W", 5 },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr (MdlEngine) e = mdl_engine_new (rows[i].spec, NULL);
+      guint64 got;
+      feed (e, &rows[i].ev, 1);
+      got = count (e, rows[i].counter);
+      if (got != rows[i].expect)
+        fail_msg ("row %u (%s, stride %" G_GUINT64_FORMAT "): %s is %" G_GUINT64_FORMAT
+                  ", expected %" G_GUINT64_FORMAT, i, rows[i].spec, rows[i].ev.stride,
+                  rows[i].counter, got, rows[i].expect);
+    }
+}
+
+/* The toy reduction (Algorithm 1, k = 4, n = 8): x is read from external memory (8 words: two
+ * aligned 4-word segments), reduced in internal memory, and x[7] written back (1 segment): G = 3.
+ * Step d, operation j on unit j (lane j): reads x[2^(d+1) j + 2^(d+1) - 1] and x[2^(d+1) j + 2^d - 1],
+ * adds, stores the first. Lengths 4, 2, 1. Bank = word mod 4:
+ *  d=0: reads 1,3,5,7 and 0,2,4,6: banks 1,3,1,3 + 0,2,0,2: queue 2; store 1,3,5,7: 2;
+ *  d=1: reads 3,7 and 1,5: banks 3,3,1,1: 2; store 3,7: 2;
+ *  d=2: reads 7 and 3: banks 3,3: 2; store 7: 1.
+ * Fused reads: T = (2+1+2) + (2+1+2) + (2+1+1) = 14, W = 3 x (4+2+1) = 21, l = 9,
+ * efficiency = 21 / (4 x 14) = 0.375 (V2).
+ * Separate reads: d=0: 2 + 2 + 1 + 2 = 7 (banks 1,3,1,3 then 0,2,0,2); d=1: 2 + 2 + 1 + 2 = 7
+ * (3,7 -> banks 3,3; 1,5 -> 1,1); d=2: 1 + 1 + 1 + 1 = 4: T = 18, W = 4 x 7 = 28, l = 12
+ * (V2 note). */
+static const Ev toy[] = {
+  { MDL_WARP_LOAD, GL, 0, 1, 0xff },
+  { MDL_WARP_LOAD, SH, 1, 2, 0xf }, { MDL_WARP_LOAD, SH, 0, 2, 0xf },
+  { MDL_WARP_ALU, 0, 0, 0, 0xf }, { MDL_WARP_STORE, SH, 1, 2, 0xf },
+  { MDL_WARP_LOAD, SH, 3, 4, 0x3 }, { MDL_WARP_LOAD, SH, 1, 4, 0x3 },
+  { MDL_WARP_ALU, 0, 0, 0, 0x3 }, { MDL_WARP_STORE, SH, 3, 4, 0x3 },
+  { MDL_WARP_LOAD, SH, 7, 8, 0x1 }, { MDL_WARP_LOAD, SH, 3, 8, 0x1 },
+  { MDL_WARP_ALU, 0, 0, 0, 0x1 }, { MDL_WARP_STORE, SH, 7, 8, 0x1 },
+  { MDL_WARP_STORE, GL, 7, 0, 0x1 },
+};
+
+/* Ensure the toy reduction gives T = 14, W = 21, G = 3 with fused reads. */
+static void
+test_kmodel_toy_reduction_fused (void **state)
+{
+  g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=4", NULL);
+  (void) state;
+  feed (e, toy, G_N_ELEMENTS (toy));
+  assert_int_equal (count (e, "T"), 14);
+  assert_int_equal (count (e, "W"), 21);
+  assert_int_equal (count (e, "G"), 3);
+  assert_int_equal (count (e, "instructions"), 9);
+  assert_true (fabs (real (e, "efficiency") - 0.375) < 1e-12);
+}
+
+/* Ensure separate reads give T = 18, W = 28, l = 12 (G unchanged). */
+static void
+test_kmodel_toy_reduction_separate (void **state)
+{
+  g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=4,fuse=0", NULL);
+  (void) state;
+  feed (e, toy, G_N_ELEMENTS (toy));
+  assert_int_equal (count (e, "T"), 18);
+  assert_int_equal (count (e, "W"), 28);
+  assert_int_equal (count (e, "G"), 3);
+  assert_int_equal (count (e, "instructions"), 12);
+}
+
+/* Ensure a lone shared load waiting to fuse is counted when the report is taken, and that taking
+ * the report does not change later counts: one load of 16 lanes stride 2 at k = 16: T 2, W 16;
+ * a second, different-mask load then issues both separately: T 2 + 1, W 16 + 8. */
+static void
+test_kmodel_pending_load (void **state)
+{
+  static const Ev a = { MDL_WARP_LOAD, SH, 0, 2, HALF }, b = { MDL_WARP_LOAD, SH, 0, 1, 0xff };
+  g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=16", NULL);
+  (void) state;
+  feed (e, &a, 1);
+  assert_int_equal (count (e, "T"), 2);
+  assert_int_equal (count (e, "W"), 16);
+  feed (e, &b, 1);
+  assert_int_equal (count (e, "T"), 3);
+  assert_int_equal (count (e, "W"), 24);
+  assert_int_equal (count (e, "instructions"), 2);
+}
+
+/* Ensure a stream element that uses more than sigma words is an error naming sigma. */
+static void
+test_kmodel_sigma (void **state)
+{
+  GError *error = NULL;
+  g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=16,sigma=64,fuse=0", NULL);
+  g_autoptr (MdlEngine) f = mdl_engine_new ("kmodel:sigma=64", NULL);
+  guint64 addr = 400;
+  MdlWarpEvent w = { .active = 1, .op = MDL_WARP_LOAD, .space = SH, .width = 4 };
+  MdlEventBatch b = { .warp = &w, .n_warp = 1, .lane_addrs = &addr, .n_lane_addrs = 1 };
+  MdlMarker m = { .kind = MDL_MARK_LAUNCH, .launch = 2, .shared_bytes = 4 * 65, .warp_width = 32 };
+  (void) state;
+  assert_false (mdl_engine_consume (e, &b, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "word 100, beyond sigma=64");
+  error = NULL;
+  assert_false (mdl_engine_marker (f, &m, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "launch 2 gives each stream element 65 words of "
+                    "internal memory, more than sigma=64");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_kmodel_stride_law),
+    cmocka_unit_test (test_kmodel_toy_reduction_fused),
+    cmocka_unit_test (test_kmodel_toy_reduction_separate),
+    cmocka_unit_test (test_kmodel_pending_load),
+    cmocka_unit_test (test_kmodel_sigma),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
