@@ -283,6 +283,33 @@ vat_list_push_front (guint32 *prev, guint32 *next, guint32 head, guint32 s)
 gboolean mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
                              const VatTc *tc, const char *what, GError **error);
 
+/* The one recency list of lru and islru, kept as @tc->ps: every cell, most recent first, with the
+ * sentinel at entry W. The two policies differ only in which cell they evict. */
+typedef struct {
+  guint32 *prev;   /* [W + 1] */
+  guint32 *next;   /* [W + 1] */
+} VatRecency;
+
+gboolean mdl_vat_recency_init (VatTc *tc, GError **error);
+void mdl_vat_recency_reset (VatTc *tc);
+void mdl_vat_recency_finalize (VatTc *tc);
+gboolean mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error);
+
+/* A hit moves the cell to the front; an insertion puts it there. */
+static inline void
+vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
+{
+  VatRecency *r = tc->ps;
+  guint32 head = tc->n_slots;
+  if (hit)
+    {
+      if (r->next[head] == s)
+        return;
+      vat_list_unlink (r->prev, r->next, s);
+    }
+  vat_list_push_front (r->prev, r->next, head, s);
+}
+
 /* One insertion: the policy's cell, its old node evicted, the new node in. Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
 vat_insert (VatTc *tc, guint64 node, guint layer, guint32 parent, VatAccessFn access,

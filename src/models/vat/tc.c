@@ -212,3 +212,41 @@ mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guin
     }
   return TRUE;
 }
+
+void
+mdl_vat_recency_reset (VatTc *tc)
+{
+  VatRecency *r = tc->ps;
+  r->prev[tc->n_slots] = r->next[tc->n_slots] = tc->n_slots;
+}
+
+gboolean
+mdl_vat_recency_init (VatTc *tc, GError **error)
+{
+  VatRecency *r = g_new0 (VatRecency, 1);
+  (void) error;
+  r->prev = g_new (guint32, tc->n_slots + 1);
+  r->next = g_new (guint32, tc->n_slots + 1);
+  tc->ps = r;
+  mdl_vat_recency_reset (tc);
+  return TRUE;
+}
+
+void
+mdl_vat_recency_finalize (VatTc *tc)
+{
+  VatRecency *r = tc->ps;
+  if (r == NULL)
+    return;
+  g_free (r->prev);
+  g_free (r->next);
+  g_free (r);
+  tc->ps = NULL;
+}
+
+gboolean
+mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error)
+{
+  const VatRecency *r = tc->ps;
+  return mdl_vat_list_check (r->prev, r->next, tc->n_slots, tc->filled, tc, what, error);
+}
