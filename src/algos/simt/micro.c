@@ -17,21 +17,12 @@
 
 /* ---- host side ---- */
 
-static guint64
-next_random (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
 static void
 fill_random (guint8 *p, gsize n, guint64 *state)
 {
   for (gsize i = 0; i < n; i += 8)
     {
-      guint64 r = next_random (state);
+      guint64 r = mdl_simt_algo_random (state);
       memcpy (p + i, &r, MIN ((gsize) 8, n - i));
     }
 }
@@ -59,31 +50,10 @@ compare (const char *algo, const guint8 *got, const guint8 *want, gsize n, GErro
   return TRUE;
 }
 
-static gboolean
-size_ok (const char *algo, guint64 n, guint64 limit, GError **error)
-{
-  if (n >= 1 && n <= limit)
-    return TRUE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is outside 1..%"
-               G_GUINT64_FORMAT, algo, n, limit);
-  return FALSE;
-}
-
 static guint64
 round_up (guint64 n, guint64 granule)
 {
   return (n + granule - 1) / granule * granule;
-}
-
-/* A simulated GPU writing into @rec's stream, or producing nothing for the native entry point. */
-static MdlSimt *
-gpu_new (MdlRecorder *rec)
-{
-  MdlSink sink;
-  if (rec == NULL)
-    return mdl_simt_new (NULL, 32);
-  sink = mdl_recorder_sink (rec);
-  return mdl_simt_new (&sink, 32);
 }
 
 /* Allocates @bytes of global memory and returns its host view. */
@@ -174,7 +144,8 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_GLOBAL_BLOCK };
 
-  if (!width_param (algo, params, &a.width, error) || !size_ok (algo, n, 1 << 22, error))
+  if (!width_param (algo, params, &a.width, error)
+      || !mdl_simt_algo_size_ok (algo, n, 1 << 22, error))
     return FALSE;
   n = round_up (n, MDL_GPU_GLOBAL_BLOCK);
   a.store = mdl_params_choice (params, "op") == 1;
@@ -183,7 +154,7 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   spread = (a.first + (n - 1) * a.stride + 1) * a.width;
   in_bytes = a.store ? n * a.width : spread;
   out_bytes = a.store ? spread : n * a.width;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = gpu_buffer (gpu, in_bytes, &a.in, error)) || !(out = gpu_buffer (gpu, out_bytes, &a.out, error)))
     return FALSE;
   fill_random (in, in_bytes, &state);
@@ -252,12 +223,12 @@ global_atomic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_GLOBAL_BLOCK };
 
-  if (!size_ok (algo, n, 1 << 22, error))
+  if (!mdl_simt_algo_size_ok (algo, n, 1 << 22, error))
     return FALSE;
   n = round_up (n, MDL_GPU_GLOBAL_BLOCK);
   a.stride = (guint) mdl_params_uint (params, "stride");
   acc_bytes = ((n - 1) * a.stride + 1) * 4;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(old = gpu_buffer (gpu, n * 4, &a.old, error)) || !(acc = gpu_buffer (gpu, acc_bytes, &a.acc, error))
       || !(in = gpu_buffer (gpu, n * 4, &a.in, error)))
     return FALSE;
@@ -375,11 +346,11 @@ shared_run (const char *algo, SharedArgs *a, guint64 n, guint64 seed, MdlRecorde
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = 32, .shared_bytes = MDL_GPU_SHARED_ELEMS * a->width };
 
-  if (!size_ok (algo, n, 1 << 20, error))
+  if (!mdl_simt_algo_size_ok (algo, n, 1 << 20, error))
     return FALSE;
   blocks = round_up (n, 32) / 32;
   in_elems = (a->store ? 32 : MDL_GPU_SHARED_ELEMS) * blocks;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = gpu_buffer (gpu, in_elems * w, &a->in, error))
       || !(out = gpu_buffer (gpu, blocks * 32 * w, &a->out, error)))
     return FALSE;
@@ -534,12 +505,12 @@ transpose_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *r
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_TILE, .block_y = MDL_GPU_TILE_ROWS };
 
-  if (!size_ok (algo, n, 1 << 26, error))
+  if (!mdl_simt_algo_size_ok (algo, n, 1 << 26, error))
     return FALSE;
   a.side = (guint) round_up ((guint64) ceil (sqrt ((double) n)), MDL_GPU_TILE);
   a.pad = (guint) mdl_params_uint (params, "pad");
   bytes = (gsize) a.side * a.side * 4;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = gpu_buffer (gpu, bytes, &a.in, error)) || !(out = gpu_buffer (gpu, bytes, &a.out, error)))
     return FALSE;
   fill_random (in, bytes, &state);
@@ -668,10 +639,10 @@ reduce_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_REDUCE_BLOCK, .shared_bytes = 4 * MDL_GPU_REDUCE_BLOCK };
 
-  if (!size_ok (algo, n, 1 << 24, error))
+  if (!mdl_simt_algo_size_ok (algo, n, 1 << 24, error))
     return FALSE;
   blocks = round_up (n, MDL_GPU_REDUCE_BLOCK) / MDL_GPU_REDUCE_BLOCK;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = gpu_buffer (gpu, blocks * MDL_GPU_REDUCE_BLOCK * 4, &a.in, error))
       || !(out = gpu_buffer (gpu, blocks * 4, &a.out, error)))
     return FALSE;
@@ -835,10 +806,10 @@ branch_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_BRANCH_BLOCK };
 
-  if (!size_ok (algo, n, 1 << 22, error))
+  if (!mdl_simt_algo_size_ok (algo, n, 1 << 22, error))
     return FALSE;
   n = round_up (n, MDL_GPU_BRANCH_BLOCK);
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = gpu_buffer (gpu, n * 4, &a.in, error)) || !(out = gpu_buffer (gpu, n * 4, &a.out, error)))
     return FALSE;
   fill_random (in, n * 4, &state);

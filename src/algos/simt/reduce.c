@@ -24,15 +24,6 @@ typedef struct {
   guint b;
 } TreeArgs;
 
-static guint64
-next_random (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
 static void
 tree_kernel (MdlSimtBlock *blk, void *p)
 {
@@ -109,17 +100,6 @@ tree_levels (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result, GErr
   return TRUE;
 }
 
-/* A simulated GPU writing into @rec's stream, or producing nothing (native entry point). */
-static MdlSimt *
-gpu_new (MdlRecorder *rec)
-{
-  MdlSink sink;
-  if (rec == NULL)
-    return mdl_simt_new (NULL, 32);
-  sink = mdl_recorder_sink (rec);
-  return mdl_simt_new (&sink, 32);
-}
-
 /* Allocates @padded words of input, fills the first @n with random words (the rest stay 0, the
  * identity) and returns their 32-bit sum in *want. */
 static guint64
@@ -133,7 +113,7 @@ input_new (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint32 *want,
   *want = 0;
   for (guint64 i = 0; i < n; i++)
     {
-      in[i] = (guint32) next_random (&state);
+      in[i] = (guint32) mdl_simt_algo_random (&state);
       *want += in[i];
     }
   return addr;
@@ -156,16 +136,6 @@ check_sum (const char *algo, MdlSimt *gpu, guint64 result, guint32 want, guint64
 }
 
 static gboolean
-size_ok (const char *algo, guint64 n, GError **error)
-{
-  if (n >= 1 && n <= (G_GUINT64_CONSTANT (1) << 28))
-    return TRUE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is outside 1..%u",
-               algo, n, 1u << 28);
-  return FALSE;
-}
-
-static gboolean
 tree_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *checksum,
            GError **error)
 {
@@ -174,9 +144,9 @@ tree_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, g
   guint b = (guint) mdl_params_uint (params, "b");
   guint64 two_b = 2 * (guint64) b, in, result;
   guint32 want;
-  if (!size_ok (algo, n, error))
+  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = input_new (gpu, n, (n + two_b - 1) / two_b * two_b, seed, &want, error))
       || !tree_levels (gpu, b, in, n, &result, error))
     return FALSE;
@@ -256,9 +226,9 @@ cascade_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
   CascadeArgs a = { .b = b, .k = k, .rows = (n + p - 1) / p };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * (b + b / 2) };
   guint32 want;
-  if (!size_ok (algo, n, error))
+  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(in = input_new (gpu, n, a.rows * p, seed, &want, error))
       || !(w = mdl_simt_alloc (gpu, (k + two_b - 1) / two_b * two_b * 4, error)))
     return FALSE;
@@ -445,16 +415,16 @@ pipeline_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *re
   PipeArgs a = { .b = b, .rows = (n + pw - 1) / pw, .printed = mdl_params_choice (params, "order") == 1 };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * 2 * b };
   guint32 *in;
-  if (!size_ok (algo, n, error))
+  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
-  gpu = gpu_new (rec);
+  gpu = mdl_simt_algo_gpu_new (rec);
   if (!(a.in = identity_buffer (gpu, a.rows * pw, error))
       || !(a.out = identity_buffer (gpu, (k + b - 1) / b * b, error)))
     return FALSE;
   in = mdl_simt_host (gpu, a.in);
   for (guint64 i = 0; i < n; i++)
     {
-      in[i] = (guint32) next_random (&state);
+      in[i] = (guint32) mdl_simt_algo_random (&state);
       want = affine (want, in[i]);
     }
   if (!mdl_simt_launch (gpu, &shape, pipe_kernel, &a, error))

@@ -26,6 +26,15 @@ MDL_SIMT_ALGO_DECLARE (reduce_tree);
 MDL_SIMT_ALGO_DECLARE (reduce_cascade);
 MDL_SIMT_ALGO_DECLARE (reduce_pipeline);
 
+/* Shared host side (src/algos/simt/host.c). */
+/* The next number of a splitmix64 generator: the inputs of every SIMT algorithm. */
+guint64 mdl_simt_algo_random (guint64 *state);
+/* A simulated 32-lane GPU writing into @rec's stream, or producing nothing when @rec is NULL
+ * (the native entry point). */
+MdlSimt *mdl_simt_algo_gpu_new (MdlRecorder *rec);
+/* TRUE when 1 <= @n <= @limit; otherwise a MDL_ERROR_PARAM naming @algo. */
+gboolean mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **error);
+
 /* Their parameter tables (rows of src/algos/algos.c). */
 extern const MdlParamSpec mdl_gpu_global_stride_params[];
 extern const MdlParamSpec mdl_gpu_global_atomic_params[];

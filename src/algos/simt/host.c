@@ -1,0 +1,32 @@
+/* The host side every SIMT algorithm shares: the input generator, the simulated GPU for either
+ * entry point, and the size check. */
+#include "algos/simt/simt-algo.h"
+
+guint64
+mdl_simt_algo_random (guint64 *state)
+{
+  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+MdlSimt *
+mdl_simt_algo_gpu_new (MdlRecorder *rec)
+{
+  MdlSink sink;
+  if (rec == NULL)
+    return mdl_simt_new (NULL, 32);
+  sink = mdl_recorder_sink (rec);
+  return mdl_simt_new (&sink, 32);
+}
+
+gboolean
+mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **error)
+{
+  if (n >= 1 && n <= limit)
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is outside 1..%"
+               G_GUINT64_FORMAT, algo, n, limit);
+  return FALSE;
+}
