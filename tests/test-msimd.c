@@ -165,6 +165,96 @@ test_msimd_processors (void **state)
   assert_int_equal (count (f, "cost"), 1024);
 }
 
+/* The cross-product snippet of the hull's step 7 (A.3), S = 2 lanes, one SIMD-processor:
+ *   j := (i even) ? i+1 : i-1;  reg[i] := v_i.y;  reg[i] := v_i.x · reg[j];  reg[i] := reg[i] − reg[j]
+ * v_i is loaded from global memory (x then y) and the result stored back. */
+typedef struct {
+  guint64 v, out;
+} CrossArgs;
+
+static void
+cross_kernel (MdlSimtBlock *blk, void *p)
+{
+  const CrossArgs *a = p;
+  guint64 *addr = mdl_simt_reg (blk, 1), *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1);
+  guint64 *j = mdl_simt_reg (blk, 1), *r = mdl_simt_reg (blk, 1), *rj = mdl_simt_reg (blk, 1);
+  guint8 *even = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    addr[t] = a->v + 8 * (guint64) t;
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, addr, x);
+  MDL_SIMT_EACH (blk, t)
+    addr[t] += 4;
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, addr, y);
+  MDL_SIMT_EACH (blk, t)
+    even[t] = t % 2 == 0;
+  mdl_simt_if (blk);                                         /* line 2 */
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    j[t] = 4 * ((guint64) t + 1);
+  mdl_simt_else (blk);                                       /* line 4 */
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    j[t] = 4 * ((guint64) t - 1);
+  mdl_simt_endif (blk);
+  MDL_SIMT_EACH (blk, t)
+    addr[t] = 4 * (guint64) t;
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, addr, y);           /* line 6 */
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, j, rj);             /* line 7 */
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    r[t] = (x[t] * rj[t]) & 0xffffffffu;
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, addr, r);
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, addr, r);           /* line 8 */
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, j, rj);
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    r[t] = (r[t] - rj[t]) & 0xffffffffu;
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, addr, r);
+  MDL_SIMT_EACH (blk, t)
+    addr[t] = a->out + 4 * (guint64) t;
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, addr, r);
+}
+
+/* Ensure V3: in lock step (all lanes read before any writes) the snippet gives [−2, 2] =
+ * [cross(v0, v1), cross(v1, v0)] for v0 = (1, 2), v1 = (3, 4); running lane 0's line 7 and then
+ * lane 1's would give reg[1] = 3 · 4 = 12 (lane 0 already overwrote reg[0] with 1 · 4).
+ * Cost under msimd:S=2,M=10: the vectors are stored as (x, y) pairs, so the load of v.x touches
+ * cells 0 and 2, two chunks of S = 2 cells, and so does v.y: reads 4; the result (cells 0, 1) is
+ * one chunk: writes 1; steps 12 (branch, if-side alu, jump over the else side, else-side alu;
+ * store; load, alu, store; load, load, alu, store); cost 10 · (4 + 1) + 12 = 62. */
+static void
+test_msimd_lockstep_cross_product (void **state)
+{
+  static const gint32 v[] = { 1, 2, 3, 4 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlSimt) gpu = NULL;
+  g_autofree MdlReport **reports = NULL;
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 2, .shared_bytes = 8 };
+  CrossArgs a;
+  MdlSink sink;
+  gint32 got[2];
+  guint nr;
+  (void) state;
+  assert_true (mdl_pipeline_add_engine_spec (p, "msimd:S=2,M=10", &error));
+  sink = mdl_pipeline_sink (p);
+  gpu = mdl_simt_new (&sink, 32);
+  assert_true ((a.v = mdl_simt_alloc (gpu, sizeof v, &error)) != 0);
+  assert_true ((a.out = mdl_simt_alloc (gpu, sizeof got, &error)) != 0);
+  memcpy (mdl_simt_host (gpu, a.v), v, sizeof v);
+  assert_true (mdl_simt_launch (gpu, &shape, cross_kernel, &a, &error));
+  memcpy (got, mdl_simt_host (gpu, a.out), sizeof got);
+  assert_int_equal (got[0], -2);
+  assert_int_equal (got[1], 2);
+  reports = mdl_pipeline_reports (p, &nr);
+  assert_int_equal (nr, 1);
+  assert_int_equal (mdl_report_lookup (reports[0], "reads")->count, 4);
+  assert_int_equal (mdl_report_lookup (reports[0], "writes")->count, 1);
+  assert_int_equal (mdl_report_lookup (reports[0], "steps")->count, 12);
+  assert_int_equal (mdl_report_lookup (reports[0], "cost")->count, 62);
+  mdl_report_free (reports[0]);
+}
+
 int
 main (void)
 {
@@ -173,6 +263,7 @@ main (void)
     cmocka_unit_test (test_msimd_race_detector),
     cmocka_unit_test (test_msimd_cost),
     cmocka_unit_test (test_msimd_processors),
+    cmocka_unit_test (test_msimd_lockstep_cross_product),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
