@@ -864,8 +864,10 @@ test_list (void **state)
   cli_result_clear (&json);
 }
 
-/* Ensure the demo runs its rows and says what to try next. (Without its short VAT experiment,
- * which takes a minute; tests/test-fit.c runs a small experiment through the library.) */
+/* Ensure the demo runs its rows and says what to try next, and that its GPU table carries the
+ * engines' numbers (reduce/tree at n = 2^20 under agpu:b=32,k=16 has the notes' I/O, 49,935).
+ * (Without its short VAT experiment, which takes a minute; tests/test-fit.c runs a small
+ * experiment through the library.) */
 static void
 test_demo (void **state)
 {
@@ -877,6 +879,8 @@ test_demo (void **state)
   assert_contains (r.out, "scan/random", "demo");
   assert_contains (r.out, "2^20", "demo");
   assert_contains (r.out, "models list", "demo");
+  assert_contains (r.out, "reduce/tree n=2^20", "demo");
+  assert_contains (r.out, "49,935", "demo");
   assert_string_equal (r.err, "");
   cli_result_clear (&r);
 }

@@ -73,6 +73,13 @@ gboolean mdl_cli_parse_uint (const char *owner, const char *key, const char *tex
  * @machine is added as machine=NAME to every spec that does not choose its own.
  * Returns: (transfer full) the pipeline, or NULL with the library's error. */
 MdlPipeline *mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error);
+/* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements of seed 1 into
+ * one engine per spec of @engines (as mdl_cli_pipeline_new()), and returns their reports
+ * (transfer full: free each and the array), their number in *n_reports and the run's wall time in
+ * *seconds; NULL with the library's or the algorithm's error. */
+MdlReport **mdl_cli_run_algorithm (const char *algo_spec, guint64 n, const char *const *engines,
+                                   const char *machine, double *seconds, guint *n_reports,
+                                   GError **error);
 /* Turns on the per-site phase breakdown of every engine of @pipeline (--by-site). */
 void mdl_cli_pipeline_by_site (MdlPipeline *pipeline);
 /* The size of the trace file @path when a share of it means something for progress: a regular,
@@ -83,6 +90,11 @@ void mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name);
 /* Checks @machine names a preset (MDL_ERROR_UNKNOWN_NAME listing them otherwise); NULL is fine. */
 gboolean mdl_cli_machine_check (const char *machine, GError **error);
 
+/* ---- demo (demo-gpu.c) ---- */
+
+/* Appends the GPU models' side-by-side table of `models demo` to @text. */
+gboolean mdl_cli_demo_gpu (GString *text, GError **error);
+
 /* ---- output (output.c) ---- */
 
 /* Writes @text to @path, or to stdout when @path is NULL or "-". Sets MDL_ERROR_IO naming it. */
@@ -90,6 +102,12 @@ gboolean mdl_cli_output_write (const char *path, const GString *text, GError **e
 /* Writes the pipeline's reports about @source in @format to @path (as mdl_cli_output_write()). */
 gboolean mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source,
                                 MdlFormat format, const char *path, GError **error);
+/* Appends @rows (each a NULL-terminated string vector, all of one length; the first is the
+ * header) to @out as a text table indented by two spaces: the first @left columns left-aligned,
+ * the others right-aligned. */
+void mdl_cli_text_table (GString *out, GPtrArray *rows, guint left);
+/* @v with thousands separators ("1,048,576"): tables are read by people comparing magnitudes. */
+char *mdl_cli_grouped (guint64 v);
 /* Appends @s as a JSON string literal. */
 void mdl_cli_json_string (GString *out, const char *s);
 /* The output formats, in MdlFormat order ({"table", "json", "csv"}). */

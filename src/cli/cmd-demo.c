@@ -1,7 +1,7 @@
 /* `models demo`: the main job on built-in defaults, small enough to finish in a few seconds. Each
  * row of the table below is one instrumented run through the default engines on the x86-64
- * preset; the printed table compares them side by side. Later capabilities add rows and columns
- * here, not code paths. */
+ * preset; the printed table compares them side by side; demo-gpu.c adds the GPU models' table.
+ * Later capabilities add rows and columns to these tables, not code paths. */
 #include "cli/cli.h"
 
 #include <stdio.h>
@@ -18,6 +18,10 @@ const MdlCliCommand mdl_cli_cmd_demo = {
     "x86-64 preset and prints one table: accesses and RAM operations (what the RAM model\n"
     "counts), distinct pages and lines, and the share of page touches that miss a 64-entry\n"
     "fully associative LRU TLB (the cost the RAM model leaves out).\n"
+    "\n"
+    "A second table runs a reduction and a scan once each through the GPU models (agpu,\n"
+    "kmodel, msimd) and the engines that predict an H100's Nsight Compute counters\n"
+    "(coalesce, banks, divergence), side by side.\n"
     "\n"
     "Then it runs the short version of \"models experiment vat\" (about a minute): the VAT\n"
     "thesis's seven programs timed natively at sizes doubling up to 16 MiB of arrays, normalized\n"
@@ -80,34 +84,11 @@ tlb_misses (const MdlReport *footprint)
 static gboolean
 demo_run (const char *algorithm, guint64 n, DemoResult *out, GError **error)
 {
-  const MdlAlgo *algo = mdl_algo_lookup (algorithm, error);
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) pipeline = NULL;
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autoptr (GError) run_error = NULL;
-  MdlReport **reports;
-  MdlSink sink;
-  guint64 checksum;
   guint n_reports;
-  gint64 start_us;
-  gboolean ok;
-
-  if (algo == NULL || !(params = mdl_params_parse (algo->name, algo->params, NULL, error))
-      || !(pipeline = mdl_cli_pipeline_new (NULL, DEMO_MACHINE, error)))
+  MdlReport **reports = mdl_cli_run_algorithm (algorithm, n, NULL, DEMO_MACHINE, &out->seconds,
+                                               &n_reports, error);
+  if (reports == NULL)
     return FALSE;
-  sink = mdl_pipeline_sink (pipeline);
-  rec = mdl_recorder_new (&sink, 0);
-  start_us = g_get_monotonic_time ();
-  ok = algo->run (params, n, 1, rec, &checksum, &run_error);
-  if (!mdl_recorder_finish (rec, error))
-    return FALSE;
-  if (!ok)
-    {
-      g_propagate_error (error, g_steal_pointer (&run_error));
-      return FALSE;
-    }
-  out->seconds = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  reports = mdl_pipeline_reports (pipeline, &n_reports);
   for (guint i = 0; i < n_reports; i++)
     {
       const MdlReport *r = reports[i];
@@ -128,22 +109,6 @@ demo_run (const char *algorithm, guint64 n, DemoResult *out, GError **error)
     }
   g_free (reports);
   return TRUE;
-}
-
-/* 1048576 -> "1,048,576": the table is read by people comparing orders of magnitude. */
-static char *
-grouped (guint64 v)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
-  GString *s = g_string_new (NULL);
-  gsize len = strlen (digits);
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i && (len - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
 }
 
 /* The short version of `models experiment vat`: the thesis's seven programs (§2.1), sizes doubling
@@ -235,7 +200,6 @@ demo_main (int argc, char **argv)
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
-  gsize widths[8] = { 0 };
   int rc;
 
   rc = mdl_cli_parse (ctx, &mdl_cli_cmd_demo, &help, &argc, &argv, 0, 0);
@@ -256,32 +220,21 @@ demo_main (int argc, char **argv)
         }
       row[0] = g_strdup (demo_rows[i].algorithm);
       row[1] = g_strdup_printf ("2^%d", g_bit_nth_msf (demo_rows[i].n, -1));
-      row[2] = grouped (r.accesses);
-      row[3] = grouped (r.ram_ops);
-      row[4] = grouped (r.pages);
-      row[5] = grouped (r.lines);
+      row[2] = mdl_cli_grouped (r.accesses);
+      row[3] = mdl_cli_grouped (r.ram_ops);
+      row[4] = mdl_cli_grouped (r.pages);
+      row[5] = mdl_cli_grouped (r.lines);
       row[6] = g_strdup_printf ("%.2f%%", r.page_touches
                                 ? 100.0 * (double) r.tlb_misses / (double) r.page_touches : 0.0);
       row[7] = g_strdup_printf ("%.3f", r.seconds);
       g_ptr_array_add (rows, row);
     }
 
-  /* First column left-aligned, numbers right-aligned. */
-  for (guint r = 0; r < rows->len; r++)
-    for (guint c = 0; c < 8; c++)
-      widths[c] = MAX (widths[c], strlen (((char **) g_ptr_array_index (rows, r))[c]));
   g_string_append_printf (text, "libmodels demo: scans on machine=%s (4 KiB pages, 64-byte lines, "
                           "%d-entry LRU TLB)\n\n", DEMO_MACHINE, DEMO_TLB_ENTRIES);
-  for (guint r = 0; r < rows->len; r++)
-    {
-      char **row = g_ptr_array_index (rows, r);
-      g_string_append_printf (text, "  %-*s", (int) widths[0], row[0]);
-      for (guint c = 1; c < 8; c++)
-        g_string_append_printf (text, "  %*s", (int) widths[c], row[c]);
-      g_string_append_c (text, '\n');
-    }
+  mdl_cli_text_table (text, rows, 1);
   g_string_append (text, demo_explanation);
-  if (!mdl_cli_output_write (NULL, text, &error))
+  if (!mdl_cli_demo_gpu (text, &error) || !mdl_cli_output_write (NULL, text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   return no_experiment ? MDL_CLI_OK : demo_vat (output_dir);
 }

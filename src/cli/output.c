@@ -15,6 +15,50 @@ mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error)
   return mdl_format_from_name (name ? name : "table", format, error);
 }
 
+void
+mdl_cli_text_table (GString *out, GPtrArray *rows, guint left)
+{
+  guint n_cols = rows->len ? g_strv_length (g_ptr_array_index (rows, 0)) : 0;
+  g_autofree gsize *widths = g_new0 (gsize, n_cols + 1);
+  for (guint r = 0; r < rows->len; r++)
+    for (guint c = 0; c < n_cols; c++)
+      widths[c] = MAX (widths[c], (gsize) g_utf8_strlen (((char **) g_ptr_array_index (rows, r))[c], -1));
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r);
+      g_string_append (out, " ");
+      for (guint c = 0; c < n_cols; c++)
+        {
+          /* Pad by characters, not bytes: counter names may hold UTF-8 (σ, ≤). */
+          gsize pad = widths[c] - (gsize) g_utf8_strlen (row[c], -1);
+          g_string_append_c (out, ' ');
+          if (c >= left)
+            g_string_append_printf (out, "%*s", (int) pad, "");
+          g_string_append (out, row[c]);
+          if (c < left && c + 1 < n_cols)
+            g_string_append_printf (out, "%*s", (int) pad, "");
+          if (c + 1 < n_cols)
+            g_string_append_c (out, ' ');
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
+char *
+mdl_cli_grouped (guint64 v)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  GString *s = g_string_new (NULL);
+  gsize len = strlen (digits);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i && (len - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
 gboolean
 mdl_cli_output_write (const char *path, const GString *text, GError **error)
 {
