@@ -14,10 +14,6 @@
  * Anything else is an error naming FILE:LINE. Lines are parsed by hand, as in reader-lackey.c. */
 #include "trace-private.h"
 
-/* CPU records per delivered batch (64 KiB). */
-#define OUT_BATCH 4096
-/* How much of a bad line an error message quotes. */
-#define QUOTE_MAX 80
 
 enum { VARIANT_UNKNOWN = 0, VARIANT_CLASSIC, VARIANT_EXTENDED };
 
@@ -25,38 +21,18 @@ enum { VARIANT_UNKNOWN = 0, VARIANT_CLASSIC, VARIANT_EXTENDED };
 enum { DIN_READ, DIN_WRITE, DIN_FETCH, DIN_SKIP };
 
 typedef struct {
-  MdlCpuEvent *out;         /* the pending batch */
-  gsize n_out;
-  gsize ops_at;             /* index in out of the op count that fetches extend, or G_MAXSIZE */
-  guint64 line;             /* number of the last line parsed */
+  MdlTextBatch batch;       /* first: the line number is batch.line */
   guint64 first_line;       /* the line of the first record, which set the variant */
   int variant;
 } DinReader;
-
-static char *
-quote_line (const char *s, gsize len)
-{
-  GString *q = g_string_new (NULL);
-  for (gsize i = 0; i < len && i < QUOTE_MAX; i++)
-    {
-      guchar c = (guchar) s[i];
-      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
-        g_string_append_c (q, (char) c);
-      else
-        g_string_append_printf (q, "\\x%02x", c);
-    }
-  if (len > QUOTE_MAX)
-    g_string_append (q, "...");
-  return g_string_free (q, FALSE);
-}
 
 static gboolean
 line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *why)
 {
   DinReader *d = r->priv;
-  char *quoted = quote_line (s, len);
+  char *quoted = mdl_text_quote (s, len);
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": %s, got \"%s\"",
-               r->name, d->line, why, quoted);
+               r->name, d->batch.line, why, quoted);
   g_free (quoted);
   return FALSE;
 }
@@ -143,7 +119,7 @@ parse_record (DinReader *d, const char *s, gsize len, guint *what, guint64 *addr
         case 'i': case 'I': *what = DIN_FETCH; break;
         case 'c': case 'C': case 'v': case 'V': *what = DIN_SKIP; break;
         default:
-          return d->first_line == d->line
+          return d->first_line == d->batch.line
                    ? "expected a din record: \"LABEL ADDRESS\" (classic) or \"TYPE ADDRESS SIZE\" "
                      "(extended, TYPE one of r w i m c v)"
                    : "expected an extended din record \"TYPE ADDRESS SIZE\", TYPE one of r w i m c v "
@@ -174,62 +150,28 @@ parse_record (DinReader *d, const char *s, gsize len, guint *what, guint64 *addr
 }
 
 static gboolean
-deliver (MdlTraceReader *r, DinReader *d, const MdlSink *sink, GError **error)
-{
-  MdlEventBatch batch = { .cpu = d->out, .n_cpu = d->n_out };
-  if (d->n_out == 0)
-    return TRUE;
-  r->n_records += d->n_out;
-  d->n_out = 0;
-  d->ops_at = G_MAXSIZE;
-  return sink->batch (sink->data, &batch, error);
-}
-
-static gboolean
 din_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error)
 {
   DinReader *d = r->priv;
+  MdlTextBatch *b = &d->batch;
   guint64 created = 0;
   char why_buf[96];
 
   for (;;)
     {
-      const char *s = (const char *) r->buf + r->pos;
-      gsize avail = r->len - r->pos;
-      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      const char *s, *why;
       gsize len, consumed, i = 0;
       guint64 addr = 0;
       guint size = 0, what = DIN_SKIP, need;
-      const char *why;
 
-      if (nl == NULL)
+      switch (mdl_text_next_line (r, &b->line, &s, &len, &consumed, error))
         {
-          if (avail > MDL_LACKEY_LINE_MAX)
-            {
-              d->line++;
-              return line_error (r, error, s, avail, "line longer than 65536 bytes");
-            }
-          if (!r->eof)
-            {
-              if (!mdl_trace_reader_fill (r, avail + 1, error))
-                return FALSE;
-              continue;
-            }
-          if (avail == 0)
-            {
-              r->done = TRUE;
-              break;
-            }
-          len = consumed = avail;   /* the last line has no newline */
+        case MDL_TEXT_OK: break;
+        case MDL_TEXT_END: return mdl_text_batch_deliver (r, b, sink, error);
+        case MDL_TEXT_TOO_LONG:
+          return line_error (r, error, s, len, "line longer than 65536 bytes");
+        case MDL_TEXT_FAILED: return FALSE;
         }
-      else
-        {
-          len = (gsize) (nl - s);
-          consumed = len + 1;
-        }
-      if (len > 0 && s[len - 1] == '\r')
-        len--;
-      d->line++;
       skip_blanks (s, len, &i);
       if (i == len || s[i] == '#')
         {
@@ -238,7 +180,7 @@ din_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
           continue;
         }
       if (d->first_line == 0)
-        d->first_line = d->line;
+        d->first_line = b->line;
       if ((why = parse_record (d, s, len, &what, &addr, &size, why_buf, sizeof why_buf)) != NULL)
         return line_error (r, error, s, len, why);
       if (what == DIN_SKIP)
@@ -249,37 +191,32 @@ din_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
         }
       /* Records this line adds: a fetch extends an open op count, or opens one, and with fetches
        * kept adds its read. */
-      need = what != DIN_FETCH ? 1 : (d->ops_at == G_MAXSIZE) + (r->fetches ? 1 : 0);
+      need = what != DIN_FETCH ? 1 : (b->ops_at == G_MAXSIZE) + (r->fetches ? 1 : 0);
       if (need > 0 && created + need > budget && created > 0)
         {
-          d->line--;   /* not consumed: the next call parses it again */
+          b->line--;   /* not consumed: the next call parses it again */
           break;
         }
-      if (d->n_out + need > OUT_BATCH && !deliver (r, d, sink, error))
+      if (b->n_out + need > MDL_TEXT_BATCH && !mdl_text_batch_deliver (r, b, sink, error))
         return FALSE;
       if (what == DIN_FETCH)
         {
-          if (d->ops_at == G_MAXSIZE)
-            {
-              d->ops_at = d->n_out;
-              d->out[d->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .addr = 0 };
-            }
-          d->out[d->ops_at].addr++;
+          mdl_text_batch_count_op (b);
           if (r->fetches)
-            d->out[d->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH,
+            b->out[b->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH,
                                                  .size = (guint16) size, .addr = addr };
         }
       else
         {
-          d->out[d->n_out++] = (MdlCpuEvent) { .kind = what == DIN_WRITE ? MDL_CPU_WRITE
+          b->out[b->n_out++] = (MdlCpuEvent) { .kind = what == DIN_WRITE ? MDL_CPU_WRITE
                                                                          : MDL_CPU_READ,
                                                .size = (guint16) size, .addr = addr };
-          d->ops_at = G_MAXSIZE;
+          b->ops_at = G_MAXSIZE;
         }
       created += need;
       r->pos += consumed;
     }
-  return deliver (r, d, sink, error);
+  return mdl_text_batch_deliver (r, b, sink, error);
 }
 
 static gboolean
@@ -287,8 +224,7 @@ din_start (MdlTraceReader *r, GError **error)
 {
   DinReader *d = g_new0 (DinReader, 1);
   (void) error;
-  d->out = g_new (MdlCpuEvent, OUT_BATCH);
-  d->ops_at = G_MAXSIZE;
+  mdl_text_batch_init (&d->batch);
   r->priv = d;
   return TRUE;
 }
@@ -297,11 +233,9 @@ static void
 din_finalize (MdlTraceReader *r)
 {
   DinReader *d = r->priv;
-  if (d == NULL)
-    return;
-  g_free (d->out);
-  g_free (d);
-  r->priv = NULL;
+  if (d)
+    mdl_text_batch_clear (&d->batch);
+  g_clear_pointer (&r->priv, g_free);
 }
 
 const MdlTraceReaderClass mdl_trace_reader_din_class = {

@@ -12,18 +12,6 @@
  * sscanf, since a Lackey trace of a short run already has hundreds of millions of lines. */
 #include "trace-private.h"
 
-/* CPU records per delivered batch (64 KiB). */
-#define OUT_BATCH 4096
-/* How much of a bad line an error message quotes. */
-#define QUOTE_MAX 80
-
-typedef struct {
-  MdlCpuEvent *out;         /* the pending batch */
-  gsize n_out;
-  gsize ops_at;             /* index in out of the op count that further I lines extend, or
-                               G_MAXSIZE */
-  guint64 line;             /* number of the last line parsed */
-} LackeyReader;
 
 /* Hex digit values, -1 for other bytes. */
 static const gint8 hex_value[256] = {
@@ -36,29 +24,11 @@ static const gint8 hex_value[256] = {
  * HEX() undoes the offset. */
 #define HEX(c) (hex_value[(guint8) (c)] - 1)
 
-/* The line as a C string fit for a message: non-printable bytes as \xNN, at most QUOTE_MAX bytes. */
-static char *
-quote_line (const char *s, gsize len)
-{
-  GString *q = g_string_new (NULL);
-  for (gsize i = 0; i < len && i < QUOTE_MAX; i++)
-    {
-      guchar c = (guchar) s[i];
-      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
-        g_string_append_c (q, (char) c);
-      else
-        g_string_append_printf (q, "\\x%02x", c);
-    }
-  if (len > QUOTE_MAX)
-    g_string_append (q, "...");
-  return g_string_free (q, FALSE);
-}
-
 static gboolean
 line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *why)
 {
-  LackeyReader *k = r->priv;
-  char *quoted = quote_line (s, len);
+  MdlTextBatch *k = r->priv;
+  char *quoted = mdl_text_quote (s, len);
   if (why)
     g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": %s in \"%s\"",
                  r->name, k->line, why, quoted);
@@ -113,64 +83,28 @@ parse_fields (const char *s, gsize len, gboolean instruction, guint64 *addr, gui
 }
 
 static gboolean
-deliver (MdlTraceReader *r, LackeyReader *k, const MdlSink *sink, GError **error)
-{
-  MdlEventBatch batch = { .cpu = k->out, .n_cpu = k->n_out };
-  if (k->n_out == 0)
-    return TRUE;
-  r->n_records += k->n_out;
-  k->n_out = 0;
-  k->ops_at = G_MAXSIZE;
-  return sink->batch (sink->data, &batch, error);
-}
-
-static gboolean
 lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error)
 {
-  LackeyReader *k = r->priv;
+  MdlTextBatch *k = r->priv;
   guint64 created = 0;
   char why_buf[64];
 
   for (;;)
     {
-      const char *s = (const char *) r->buf + r->pos;
-      gsize avail = r->len - r->pos;
-      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      const char *s, *why;
       gsize len, consumed;
       guint64 addr = 0;
       guint size = 0;
-      const char *why;
       guint8 kind;
 
-      if (nl == NULL)
+      switch (mdl_text_next_line (r, &k->line, &s, &len, &consumed, error))
         {
-          if (avail > MDL_LACKEY_LINE_MAX)
-            {
-              k->line++;
-              return line_error (r, error, s, avail, "line longer than 65536 bytes");
-            }
-          if (!r->eof)
-            {
-              if (!mdl_trace_reader_fill (r, avail + 1, error))
-                return FALSE;
-              continue;
-            }
-          if (avail == 0)
-            {
-              r->done = TRUE;
-              break;
-            }
-          len = consumed = avail;   /* the last line has no newline */
+        case MDL_TEXT_OK: break;
+        case MDL_TEXT_END: return mdl_text_batch_deliver (r, k, sink, error);
+        case MDL_TEXT_TOO_LONG:
+          return line_error (r, error, s, len, "line longer than 65536 bytes");
+        case MDL_TEXT_FAILED: return FALSE;
         }
-      else
-        {
-          len = (gsize) (nl - s);
-          consumed = len + 1;
-        }
-      if (len > 0 && s[len - 1] == '\r')
-        len--;
-      k->line++;
-
       if (len == 0 || mdl_lackey_is_banner (s, len))
         {
           r->n_skipped++;
@@ -191,14 +125,9 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
                   k->line--;
                   break;
                 }
-              if (k->n_out + need > OUT_BATCH && !deliver (r, k, sink, error))
+              if (k->n_out + need > MDL_TEXT_BATCH && !mdl_text_batch_deliver (r, k, sink, error))
                 return FALSE;
-              if (k->ops_at == G_MAXSIZE)
-                {
-                  k->ops_at = k->n_out;
-                  k->out[k->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_OPS };
-                }
-              k->out[k->ops_at].addr++;
+              mdl_text_batch_count_op (k);
               k->out[k->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_READ,
                                                    .flags = MDL_CPU_FLAG_FETCH,
                                                    .size = (guint16) CLAMP (size, 1, G_MAXUINT16),
@@ -234,23 +163,22 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
           k->line--;   /* not consumed: the next call parses it again */
           break;
         }
-      if (k->n_out == OUT_BATCH && !deliver (r, k, sink, error))
+      if (k->n_out == MDL_TEXT_BATCH && !mdl_text_batch_deliver (r, k, sink, error))
         return FALSE;
       k->out[k->n_out++] = (MdlCpuEvent) { .kind = kind, .size = (guint16) size, .addr = addr };
       k->ops_at = kind == MDL_CPU_OPS ? k->n_out - 1 : G_MAXSIZE;
       created++;
       r->pos += consumed;
     }
-  return deliver (r, k, sink, error);
+  return mdl_text_batch_deliver (r, k, sink, error);
 }
 
 static gboolean
 lackey_start (MdlTraceReader *r, GError **error)
 {
-  LackeyReader *k = g_new0 (LackeyReader, 1);
+  MdlTextBatch *k = g_new0 (MdlTextBatch, 1);
   (void) error;
-  k->out = g_new (MdlCpuEvent, OUT_BATCH);
-  k->ops_at = G_MAXSIZE;
+  mdl_text_batch_init (k);
   r->priv = k;
   return TRUE;
 }
@@ -258,12 +186,9 @@ lackey_start (MdlTraceReader *r, GError **error)
 static void
 lackey_finalize (MdlTraceReader *r)
 {
-  LackeyReader *k = r->priv;
-  if (k == NULL)
-    return;
-  g_free (k->out);
-  g_free (k);
-  r->priv = NULL;
+  if (r->priv)
+    mdl_text_batch_clear (r->priv);
+  g_clear_pointer (&r->priv, g_free);
 }
 
 const MdlTraceReaderClass mdl_trace_reader_lackey_class = {

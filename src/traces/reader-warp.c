@@ -18,7 +18,6 @@
 #include <stdlib.h>
 
 #define OUT_EVENTS 4096
-#define QUOTE_MAX 80
 #define MAX_TOKENS (8 + MDL_WARP_MAX_LANES)
 
 typedef struct {
@@ -39,26 +38,16 @@ static gboolean
 line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const char *format, ...)
 {
   WarpReader *k = r->priv;
-  GString *q = g_string_new (NULL);
+  char *quoted = mdl_text_quote (s, len);
   va_list args;
   char *why;
-  for (gsize i = 0; i < len && i < QUOTE_MAX; i++)
-    {
-      guchar c = (guchar) s[i];
-      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
-        g_string_append_c (q, (char) c);
-      else
-        g_string_append_printf (q, "\\x%02x", c);
-    }
-  if (len > QUOTE_MAX)
-    g_string_append (q, "...");
   va_start (args, format);
   why = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": %s in \"%s\"", r->name,
-               k->line, why, q->str);
+               k->line, why, quoted);
   g_free (why);
-  g_string_free (q, TRUE);
+  g_free (quoted);
   return FALSE;
 }
 
@@ -272,44 +261,25 @@ warp_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **erro
 
   while (done < budget)
     {
-      const char *s = (const char *) r->buf + r->pos;
-      gsize avail = r->len - r->pos;
-      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      const char *s;
       gsize len, consumed;
-      if (nl == NULL)
+      GError *local = NULL;
+      switch (mdl_text_next_line (r, &k->line, &s, &len, &consumed, error))
         {
-          if (avail > MDL_LACKEY_LINE_MAX)
+        case MDL_TEXT_OK: break;
+        case MDL_TEXT_TOO_LONG:
+          return line_error (r, error, s, 0, "line longer than %" G_GSIZE_FORMAT " bytes",
+                             MDL_LACKEY_LINE_MAX);
+        case MDL_TEXT_FAILED: return FALSE;
+        case MDL_TEXT_END:
+          if (!mdl_trace_check_end (&k->check, &local))
             {
-              k->line++;
-              return line_error (r, error, s, 0, "line longer than %" G_GSIZE_FORMAT " bytes",
-                                 MDL_LACKEY_LINE_MAX);
+              g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: %s", r->name, local->message);
+              g_error_free (local);
+              return FALSE;
             }
-          if (!r->eof)
-            {
-              if (!mdl_trace_reader_fill (r, avail + 1, error))
-                return FALSE;
-              continue;
-            }
-          if (avail == 0)
-            {
-              GError *local = NULL;
-              if (!mdl_trace_check_end (&k->check, &local))
-                {
-                  g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: %s", r->name, local->message);
-                  g_error_free (local);
-                  return FALSE;
-                }
-              r->done = TRUE;
-              break;
-            }
-          len = consumed = avail;
+          return deliver (r, k, sink, error);
         }
-      else
-        {
-          len = (gsize) (nl - s);
-          consumed = len + 1;
-        }
-      k->line++;
       r->pos += consumed;
       while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
         len--;

@@ -143,6 +143,46 @@ gboolean mdl_lackey_is_banner (const char *line, gsize len);
 
 typedef struct MdlTraceReaderClass MdlTraceReaderClass;
 
+/* ---- line-oriented text readers: Lackey, din, warp (text-lines.c) ---- */
+
+/* CPU records per delivered batch (64 KiB). */
+#define MDL_TEXT_BATCH 4096
+/* How much of a bad line an error message quotes. */
+#define MDL_TEXT_QUOTE_MAX 80
+
+/* The records a text reader has built from its lines and not yet delivered. */
+typedef struct {
+  MdlCpuEvent *out;         /* MDL_TEXT_BATCH records */
+  gsize n_out;
+  gsize ops_at;             /* index in out of the op count that further instruction lines
+                               extend, or G_MAXSIZE */
+  guint64 line;             /* number of the last line read */
+} MdlTextBatch;
+
+typedef enum {
+  MDL_TEXT_OK,              /* a line: its text, length without the newline (and a '\r' before
+                               it), and the bytes it takes with its newline */
+  MDL_TEXT_END,             /* the end of the input; reader->done is set */
+  MDL_TEXT_TOO_LONG,        /* a line longer than MDL_LACKEY_LINE_MAX; *line and *len are what
+                               there is of it, for the message */
+  MDL_TEXT_FAILED,          /* reading failed: @error is set */
+} MdlTextLine;
+
+/* The next line of @r's buffer, reading more as needed; counts it in *line_no. The caller moves
+ * r->pos past it (by *consumed) once the line is used. */
+MdlTextLine mdl_text_next_line (MdlTraceReader *r, guint64 *line_no, const char **line, gsize *len,
+                                gsize *consumed, GError **error);
+/* The first MDL_TEXT_QUOTE_MAX bytes of a line, printable: other bytes as \xNN (transfer full). */
+char *mdl_text_quote (const char *s, gsize len);
+void mdl_text_batch_init (MdlTextBatch *b);
+void mdl_text_batch_clear (MdlTextBatch *b);
+/* Hands the pending records to @sink (nothing when there are none) and counts them in @r. */
+gboolean mdl_text_batch_deliver (MdlTraceReader *r, MdlTextBatch *b, const MdlSink *sink,
+                                 GError **error);
+/* One instruction: extends the open op count, or appends one (room for a record is the
+ * caller's to make). */
+void mdl_text_batch_count_op (MdlTextBatch *b);
+
 struct MdlTraceReader {
   const MdlTraceReaderClass *klass;
   GInputStream *stream;     /* the raw stream */

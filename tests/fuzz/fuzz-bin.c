@@ -5,27 +5,10 @@
  * records. The input is read as MDL_TRACE_BIN in one pump call (straight into a writer), and as
  * MDL_TRACE_AUTO in pump calls of two records, so that detection and the budget logic see every
  * input too. */
-#include <stdint.h>
-#include <stdlib.h>
+#include "common.h"
+
 #include <stdio.h>
-#include <gio/gio.h>
-#include <models/models.h>
-
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-static gboolean
-drop_batch (void *data, const MdlEventBatch *batch, GError **error)
-{
-  (void) data, (void) batch, (void) error;
-  return TRUE;
-}
-
-static gboolean
-drop_marker (void *data, const MdlMarker *marker, GError **error)
-{
-  (void) data, (void) marker, (void) error;
-  return TRUE;
-}
+#include <stdlib.h>
 
 /* Hands events on to a writer's sink and aborts if the writer refuses one the reader accepted. */
 static gboolean
@@ -52,35 +35,14 @@ check_marker (void *data, const MdlMarker *marker, GError **error)
   return TRUE;
 }
 
-/* Reads @data as @format into @sink; returns the records read, or -1 when the reader refused it. */
-static gint64
-read_all (const void *data, gsize size, MdlTraceFormat format, guint64 budget, const MdlSink *sink)
-{
-  GInputStream *in = g_memory_input_stream_new_from_data (data, (gssize) size, NULL);
-  GError *error = NULL;
-  MdlTraceReader *r = mdl_trace_reader_new (in, "fuzz", format, &error);
-  gboolean done = FALSE;
-  gint64 n = -1;
-
-  while (r && !done && mdl_trace_reader_pump (r, sink, budget, &done, &error))
-    ;
-  g_clear_error (&error);
-  if (done)
-    n = (gint64) mdl_trace_reader_n_records (r);
-  mdl_trace_reader_free (r);
-  g_object_unref (in);
-  return n;
-}
-
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  MdlSink drop = { drop_batch, drop_marker, NULL };
   GOutputStream *out = g_memory_output_stream_new_resizable ();
   MdlTraceWriter *w = mdl_trace_writer_new (out, "fuzz-out", MDL_TRACE_BIN, FALSE);
   MdlSink writer_sink = mdl_trace_writer_sink (w);
   MdlSink to_writer = { check_batch, check_marker, &writer_sink };
-  gint64 n = read_all (data, size, MDL_TRACE_BIN, 0, &to_writer);
+  gint64 n = fuzz_read (data, size, MDL_TRACE_BIN, 0, FALSE, &to_writer);
   GError *error = NULL;
 
   if (n >= 0)
@@ -91,9 +53,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           fprintf (stderr, "an accepted trace could not be written: %s\n", error->message);
           abort ();
         }
-      again = read_all (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
-                        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)),
-                        MDL_TRACE_BIN, 0, &drop);
+      again = fuzz_read (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                         g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)),
+                         MDL_TRACE_BIN, 0, FALSE, &fuzz_drop);
       if (again != n)
         {
           fprintf (stderr, "an accepted trace of %" G_GINT64_FORMAT " records was written and read "
@@ -103,7 +65,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   mdl_trace_writer_free (w);
   g_object_unref (out);
-  if (read_all (data, size, MDL_TRACE_AUTO, 2, &drop) != n && n >= 0)
+  if (fuzz_read (data, size, MDL_TRACE_AUTO, 2, FALSE, &fuzz_drop) != n && n >= 0)
     {
       fprintf (stderr, "detected and read in steps, an accepted trace gives another result\n");
       abort ();

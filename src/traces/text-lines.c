@@ -1,0 +1,99 @@
+/* What the line-oriented readers (Lackey, din, warp) share: cutting the buffer into lines, the batch of
+ * records their lines become, and quoting a bad line for an error message. */
+#include "trace-private.h"
+
+MdlTextLine
+mdl_text_next_line (MdlTraceReader *r, guint64 *line_no, const char **line, gsize *len,
+                    gsize *consumed, GError **error)
+{
+  for (;;)
+    {
+      const char *s = (const char *) r->buf + r->pos;
+      gsize avail = r->len - r->pos;
+      const char *nl = memchr (s, '\n', MIN (avail, MDL_LACKEY_LINE_MAX + 1));
+      *line = s;
+      if (nl != NULL)
+        {
+          *len = (gsize) (nl - s);
+          *consumed = *len + 1;
+        }
+      else if (avail > MDL_LACKEY_LINE_MAX)
+        {
+          (*line_no)++;
+          *len = avail;
+          return MDL_TEXT_TOO_LONG;
+        }
+      else if (!r->eof)
+        {
+          if (!mdl_trace_reader_fill (r, avail + 1, error))
+            return MDL_TEXT_FAILED;
+          continue;
+        }
+      else if (avail == 0)
+        {
+          r->done = TRUE;
+          return MDL_TEXT_END;
+        }
+      else
+        *len = *consumed = avail;   /* the last line has no newline */
+      if (*len > 0 && s[*len - 1] == '\r')
+        (*len)--;
+      (*line_no)++;
+      return MDL_TEXT_OK;
+    }
+}
+
+char *
+mdl_text_quote (const char *s, gsize len)
+{
+  GString *q = g_string_new (NULL);
+  for (gsize i = 0; i < len && i < MDL_TEXT_QUOTE_MAX; i++)
+    {
+      guchar c = (guchar) s[i];
+      if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
+        g_string_append_c (q, (char) c);
+      else
+        g_string_append_printf (q, "\\x%02x", c);
+    }
+  if (len > MDL_TEXT_QUOTE_MAX)
+    g_string_append (q, "...");
+  return g_string_free (q, FALSE);
+}
+
+void
+mdl_text_batch_init (MdlTextBatch *b)
+{
+  b->out = g_new (MdlCpuEvent, MDL_TEXT_BATCH);
+  b->n_out = 0;
+  b->ops_at = G_MAXSIZE;
+  b->line = 0;
+}
+
+void
+mdl_text_batch_clear (MdlTextBatch *b)
+{
+  g_clear_pointer (&b->out, g_free);
+}
+
+gboolean
+mdl_text_batch_deliver (MdlTraceReader *r, MdlTextBatch *b, const MdlSink *sink, GError **error)
+{
+  MdlEventBatch batch = { .cpu = b->out, .n_cpu = b->n_out };
+  if (b->n_out == 0)
+    return TRUE;
+  r->n_records += b->n_out;
+  b->n_out = 0;
+  b->ops_at = G_MAXSIZE;
+  return sink->batch (sink->data, &batch, error);
+}
+
+void
+mdl_text_batch_count_op (MdlTextBatch *b)
+{
+  if (b->ops_at == G_MAXSIZE)
+    {
+      b->ops_at = b->n_out;
+      b->out[b->n_out++] = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .addr = 0 };
+    }
+  b->out[b->ops_at].addr++;
+}
