@@ -62,6 +62,18 @@ int mdl_cli_usage (const MdlCliCommand *cmd, const char *format, ...) G_GNUC_PRI
 /* Adds "NAME: " in front of @error's message unless the library already named @name in it. */
 void mdl_cli_error_name (GError **error, const char *name);
 
+/* The options of the commands that feed engines (analyze, run, trace): --engine, --machine,
+ * --format and --output, into the variables named. */
+#define MDL_CLI_ENGINE_OPTIONS(engines, machine, format_name, output)                             \
+  { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &(engines),                                     \
+    "An engine spec NAME:key=value,... (repeat for several; default: count, footprint)", "SPEC" }, \
+  { "machine", 'm', 0, G_OPTION_ARG_STRING, &(machine),                                          \
+    "Add machine=NAME to every engine spec that does not choose one", "NAME" },                   \
+  { "format", 'f', 0, G_OPTION_ARG_STRING, &(format_name),                                       \
+    "Report format: table (default), json or csv", "FORMAT" },                                    \
+  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &(output),                                          \
+    "Write the report to FILE instead of standard output", "FILE" }
+
 /* ---- shared steps of analyze, run and demo (setup.c) ---- */
 
 /* Parses an unsigned size such as 1000, 64k or 1M through the library's parameter parser, so that

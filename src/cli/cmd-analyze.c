@@ -10,7 +10,7 @@ static int analyze_main (int argc, char **argv);
 const MdlCliCommand mdl_cli_cmd_analyze = {
   .name = "analyze",
   .args = "FILE|-",
-  .summary = "run model engines over a trace file (binary or Valgrind Lackey)",
+  .summary = "run model engines over a trace file (binary, Valgrind Lackey, Dinero din, raw addresses, warp text)",
   .description =
     "Reads FILE (\"-\": standard input; gzip-compressed files are detected) once and feeds every\n"
     "event to each engine. Without --engine: count and footprint. An engine spec is\n"
@@ -34,16 +34,9 @@ analyze_main (int argc, char **argv)
   g_autofree char *machine = NULL, *format_name = NULL, *trace_format_name = NULL;
   g_autofree char *output = NULL;
   const GOptionEntry entries[] = {
-    { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &engines,
-      "An engine spec NAME:key=value,... (repeat for several; default: count, footprint)", "SPEC" },
-    { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine,
-      "Add machine=NAME to every engine spec that does not choose one", "NAME" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Report format: table (default), json or csv", "FORMAT" },
+    MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "trace-format", 't', 0, G_OPTION_ARG_STRING, &trace_format_name,
-      "Input format: auto (default), bin or lackey", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write the report to FILE instead of standard output", "FILE" },
+      "Input format: auto (default), bin, lackey, din, raw or warp", "FORMAT" },
     { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
       "Also break every count down by site id (named by site markers)", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }

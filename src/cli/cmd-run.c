@@ -108,19 +108,12 @@ run_main (int argc, char **argv)
   g_autofree char *n_text = NULL, *seed_text = NULL, *machine = NULL, *format_name = NULL;
   g_autofree char *output = NULL, *trace_out = NULL;
   const GOptionEntry entries[] = {
+    MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "n", 'n', 0, G_OPTION_ARG_STRING, &n_text,
       "Problem size in elements (default 1M = 1048576)", "N" },
     { "seed", 's', 0, G_OPTION_ARG_STRING, &seed_text, "Input seed (default 1)", "S" },
     { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &param_list,
       "An algorithm parameter (repeat for several)", "KEY=VALUE" },
-    { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &engines,
-      "An engine spec NAME:key=value,... (repeat for several; default: count, footprint)", "SPEC" },
-    { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine,
-      "Add machine=NAME to every engine spec that does not choose one", "NAME" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Report format: table (default), json or csv", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write the report to FILE instead of standard output", "FILE" },
     { "trace-out", 'w', 0, G_OPTION_ARG_FILENAME, &trace_out,
       "Also write the event stream to trace FILE", "FILE" },
     { "native", 0, 0, G_OPTION_ARG_NONE, &native,

@@ -80,20 +80,13 @@ trace_main (int argc, char **argv)
   g_autofree char *machine = NULL, *format_name = NULL, *output = NULL, *save = NULL;
   g_autofree char *valgrind = NULL;
   const GOptionEntry entries[] = {
-    { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &engines,
-      "An engine spec NAME:key=value,... (repeat for several; default: count, footprint)", "SPEC" },
-    { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine,
-      "Add machine=NAME to every engine spec that does not choose one", "NAME" },
+    MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "fetches", 0, 0, G_OPTION_ARG_NONE, &fetches,
       "Keep instruction fetch addresses (for cache:icache=...)", NULL },
     { "save", 's', 0, G_OPTION_ARG_FILENAME, &save,
       "Also write the trace to FILE (binary; .lackey or .din by name; .gz compresses)", "FILE" },
     { "valgrind", 0, 0, G_OPTION_ARG_FILENAME, &valgrind,
       "The valgrind binary (default: valgrind from PATH)", "PATH" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Report format: table (default), json or csv", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "Write the report to FILE instead of standard output", "FILE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_trace, entries, &help);
