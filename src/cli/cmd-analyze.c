@@ -10,7 +10,7 @@ static int analyze_main (int argc, char **argv);
 const MdlCliCommand mdl_cli_cmd_analyze = {
   .name = "analyze",
   .args = "FILE|-",
-  .summary = "run model engines over a trace file (binary, Valgrind Lackey, Dinero din, raw addresses, warp text)",
+  .summary = "run model engines over a trace file (bin, lackey, din, raw or warp)",
   .description =
     "Reads FILE (\"-\": standard input; gzip-compressed files are detected) once and feeds every\n"
     "event to each engine. Without --engine: count and footprint. An engine spec is\n"
