@@ -204,3 +204,66 @@ test_assert_error (GError *error, int code, const char *needle, const char *file
     }
   g_error_free (error);
 }
+
+static const MdlCounter *
+lookup (const MdlReport *r, const char *name)
+{
+  const MdlCounter *c = mdl_report_lookup (r, name);
+  if (c == NULL)
+    fail_msg ("%s: no counter %s", mdl_report_spec (r), name);
+  return c;
+}
+
+guint64
+test_report_count (const MdlReport *r, const char *name)
+{
+  return lookup (r, name)->count;
+}
+
+double
+test_report_real (const MdlReport *r, const char *name)
+{
+  return lookup (r, name)->real;
+}
+
+guint64
+test_engine_count (MdlEngine *e, const char *name)
+{
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  return test_report_count (r, name);
+}
+
+double
+test_engine_real (MdlEngine *e, const char *name)
+{
+  g_autoptr (MdlReport) r = mdl_engine_report (e);
+  return test_report_real (r, name);
+}
+
+MdlReport *
+test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_auto (GStrv) assigns = NULL;
+  g_autoptr (MdlParams) params = NULL;
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlRecorder) rec = NULL;
+  g_autofree MdlReport **reports = NULL;
+  const MdlAlgo *algo = NULL;
+  MdlSink sink;
+  guint64 checksum;
+  guint nr;
+  if (!mdl_spec_split (algo_spec, &name, &assigns, &error)
+      || !(algo = mdl_algo_lookup (name, &error))
+      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
+      || !mdl_pipeline_add_engine_spec (p, engine_spec, &error))
+    fail_msg ("%s: %s", algo_spec, error->message);
+  sink = mdl_pipeline_sink (p);
+  rec = mdl_recorder_new (&sink, 0);
+  if (!algo->run (params, n, 7, rec, &checksum, &error) || !mdl_recorder_finish (rec, &error))
+    fail_msg ("%s: %s", algo_spec, error->message);
+  reports = mdl_pipeline_reports (p, &nr);
+  assert_int_equal (nr, 1);
+  return reports[0];
+}

@@ -39,6 +39,17 @@ gboolean test_collector_replay (const TestCollector *c, const MdlSink *sink, gui
 /* Asserts that two collections hold the same events and markers in the same order. */
 void test_collector_assert_equal (const TestCollector *a, const TestCollector *b);
 
+/* The count (or real) @name of a report or of an engine's current report; fails the test, naming
+ * the spec, when there is no such counter. */
+guint64 test_report_count (const MdlReport *r, const char *name);
+double test_report_real (const MdlReport *r, const char *name);
+guint64 test_engine_count (MdlEngine *e, const char *name);
+double test_engine_real (MdlEngine *e, const char *name);
+
+/* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements of seed 7 into
+ * one engine @engine_spec, and returns its report (transfer full); fails the test on any error. */
+MdlReport *test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec);
+
 /* Writes @len bytes to a fresh temporary file and returns its path (transfer full). */
 char *test_write_temp (const char *basename, const void *data, gsize len);
 

@@ -28,16 +28,6 @@ feed (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
     fail_msg ("consume: %s", error->message);
 }
 
-static guint64
-count_of (MdlEngine *e, const char *name)
-{
-  g_autoptr (MdlReport) r = mdl_engine_report (e);
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("%s: no counter %s", mdl_engine_spec (e), name);
-  return c->count;
-}
-
 /* Parses a micro-trace "R0 W3 M1 F2 R12+8 ..." into events: kind letter (R read, W write,
  * M modify, F fetch), then the address in units of @unit bytes, optionally "+SIZE" in bytes
  * (default 1). */
@@ -81,7 +71,7 @@ outcomes (const char *spec, const char *trace, guint unit, const char *counter)
     {
       guint64 now;
       feed (e, &g_array_index (ev, MdlCpuEvent, i), 1);
-      now = count_of (e, counter);
+      now = test_engine_count (e, counter);
       g_string_append_c (out, now == before       ? 'H'
                               : now == before + 1 ? 'M'
                                                   : (char) ('0' + now - before));
@@ -213,10 +203,10 @@ test_levels_pass_misses_down (void **state)
       for (guint k = 0; k < ev->len; k++)
         {
           guint64 refs, now;
-          guint64 refs_before = count_of (e, "l2_refs");
+          guint64 refs_before = test_engine_count (e, "l2_refs");
           feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
-          refs = count_of (e, "l2_refs");
-          now = count_of (e, "l2_misses");
+          refs = test_engine_count (e, "l2_refs");
+          now = test_engine_count (e, "l2_misses");
           if (refs > refs_before)
             g_string_append_c (l2, now > before ? 'M' : 'H');
           before = now;
@@ -226,7 +216,8 @@ test_levels_pass_misses_down (void **state)
       if (strcmp (l2->str, level_rows[i].l2) != 0)
         fail_msg ("%s: l2: expected %s, got %s", level_rows[i].name, level_rows[i].l2, l2->str);
       if (strstr (level_rows[i].spec, "inclusive"))
-        assert_int_equal (count_of (e, "l1_back_invalidations"), level_rows[i].l1_back_invalidations);
+        assert_int_equal (test_engine_count (e, "l1_back_invalidations"),
+                          level_rows[i].l1_back_invalidations);
       g_string_free (l2, TRUE);
     }
 }
@@ -242,15 +233,15 @@ test_icache_feeds_level_two (void **state)
   g_autoptr (GArray) ev = parse_trace ("F0 F1 R0 F0", 16);
   (void) state;
   feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
-  assert_int_equal (count_of (e, "i1_fetch_refs"), 3);
-  assert_int_equal (count_of (e, "i1_fetch_misses"), 2);
-  assert_int_equal (count_of (e, "l1_read_misses"), 1);
-  assert_int_equal (count_of (e, "l2_fetch_refs"), 2);
-  assert_int_equal (count_of (e, "l2_fetch_misses"), 2);
-  assert_int_equal (count_of (e, "l2_read_refs"), 1);
-  assert_int_equal (count_of (e, "l2_read_misses"), 0);
-  assert_int_equal (count_of (e, "fetches"), 3);
-  assert_int_equal (count_of (e, "fetches_ignored"), 0);
+  assert_int_equal (test_engine_count (e, "i1_fetch_refs"), 3);
+  assert_int_equal (test_engine_count (e, "i1_fetch_misses"), 2);
+  assert_int_equal (test_engine_count (e, "l1_read_misses"), 1);
+  assert_int_equal (test_engine_count (e, "l2_fetch_refs"), 2);
+  assert_int_equal (test_engine_count (e, "l2_fetch_misses"), 2);
+  assert_int_equal (test_engine_count (e, "l2_read_refs"), 1);
+  assert_int_equal (test_engine_count (e, "l2_read_misses"), 0);
+  assert_int_equal (test_engine_count (e, "fetches"), 3);
+  assert_int_equal (test_engine_count (e, "fetches_ignored"), 0);
 }
 
 /* ---- miss classification ---------------------------------------------------------------------- */
@@ -278,16 +269,17 @@ test_classification_by_hand (void **state)
   for (guint k = 0; k < ev->len; k++)
     {
       feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
-      if (count_of (e, "compulsory") != after[k].compulsory
-          || count_of (e, "capacity") != after[k].capacity
-          || count_of (e, "conflict") != after[k].conflict)
+      if (test_engine_count (e, "compulsory") != after[k].compulsory
+          || test_engine_count (e, "capacity") != after[k].capacity
+          || test_engine_count (e, "conflict") != after[k].conflict)
         fail_msg ("step %u: expected %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%"
                   G_GUINT64_FORMAT ", got %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%"
                   G_GUINT64_FORMAT, k + 1, after[k].compulsory, after[k].capacity,
-                  after[k].conflict, count_of (e, "compulsory"), count_of (e, "capacity"),
-                  count_of (e, "conflict"));
+                  after[k].conflict, test_engine_count (e, "compulsory"),
+                  test_engine_count (e, "capacity"),
+                  test_engine_count (e, "conflict"));
     }
-  assert_int_equal (count_of (e, "misses"), 7);
+  assert_int_equal (test_engine_count (e, "misses"), 7);
 }
 
 /* Ensure a fully associative LRU cache has no conflict misses: its shadow is itself. */
@@ -302,8 +294,9 @@ test_fully_associative_has_no_conflicts (void **state)
     ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 4,
                             .addr = (guint64) g_rand_int_range (rand, 0, 64) * 16 };
   feed (e, ev, G_N_ELEMENTS (ev));
-  assert_int_equal (count_of (e, "conflict"), 0);
-  assert_int_equal (count_of (e, "compulsory") + count_of (e, "capacity"), count_of (e, "misses"));
+  assert_int_equal (test_engine_count (e, "conflict"), 0);
+  assert_int_equal (test_engine_count (e, "compulsory") + test_engine_count (e, "capacity"),
+                    test_engine_count (e, "misses"));
   g_rand_free (rand);
 }
 
@@ -376,15 +369,15 @@ test_reset_is_fresh (void **state)
   guint64 first[3];
   (void) state;
   feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
-  first[0] = count_of (e, "l1_misses");
-  first[1] = count_of (e, "l2_misses");
-  first[2] = count_of (e, "l1_conflict");
+  first[0] = test_engine_count (e, "l1_misses");
+  first[1] = test_engine_count (e, "l2_misses");
+  first[2] = test_engine_count (e, "l1_conflict");
   mdl_engine_reset (e);
-  assert_int_equal (count_of (e, "l1_refs"), 0);
+  assert_int_equal (test_engine_count (e, "l1_refs"), 0);
   feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
-  assert_int_equal (count_of (e, "l1_misses"), first[0]);
-  assert_int_equal (count_of (e, "l2_misses"), first[1]);
-  assert_int_equal (count_of (e, "l1_conflict"), first[2]);
+  assert_int_equal (test_engine_count (e, "l1_misses"), first[0]);
+  assert_int_equal (test_engine_count (e, "l2_misses"), first[1]);
+  assert_int_equal (test_engine_count (e, "l1_conflict"), first[2]);
 }
 
 /* ---- agreement with the reference -------------------------------------------------------------- */

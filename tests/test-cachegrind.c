@@ -262,15 +262,6 @@ run_lackey (const Fixture *f, const char *const *specs, guint n_specs, Tally *ta
   return mdl_pipeline_reports (tally->pipeline, &n);
 }
 
-static guint64
-counter (const MdlReport *r, const char *name)
-{
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("%s: no counter %s", mdl_report_spec (r), name);
-  return c->count;
-}
-
 /* Ensure our cache engine over the Lackey trace reproduces Cachegrind's counts, exactly with
  * cachegrind=1, and explain every difference of the natural rules. */
 static void
@@ -306,7 +297,7 @@ test_matches_cachegrind (void **state)
   print_message ("  %-5s %12s %12s   %s\n", "event", "cachegrind", "cachegrind=1", "our counter");
   for (guint i = 0; i < G_N_ELEMENTS (same); i++)
     {
-      guint64 want = total (cg, same[i].cg), got = counter (rep[0], same[i].ours);
+      guint64 want = total (cg, same[i].cg), got = test_report_count (rep[0], same[i].ours);
       print_message ("  %-5s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT "   %s\n", same[i].cg,
                      want, got, same[i].ours);
       if (want != got)
@@ -317,9 +308,10 @@ test_matches_cachegrind (void **state)
   /* B: no instruction cache. D1 exact; the LL's data misses can only be fewer. */
   d1_cg = total (cg, "D1mr") + total (cg, "D1mw");
   dl_cg = total (cg, "DLmr") + total (cg, "DLmw");
-  assert_int_equal (counter (rep[1], "l1_read_misses"), total (cg, "D1mr"));
-  assert_int_equal (counter (rep[1], "l1_write_misses"), total (cg, "D1mw"));
-  dl_b = counter (rep[1], "l2_read_misses") + counter (rep[1], "l2_write_misses");
+  assert_int_equal (test_report_count (rep[1], "l1_read_misses"), total (cg, "D1mr"));
+  assert_int_equal (test_report_count (rep[1], "l1_write_misses"), total (cg, "D1mw"));
+  dl_b = test_report_count (rep[1], "l2_read_misses")
+         + test_report_count (rep[1], "l2_write_misses");
   assert_true (dl_b <= dl_cg);
   print_message ("  without fetches (cachegrind=1, no icache): D1 misses %" G_GUINT64_FORMAT
                  " (equal), LL data misses %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT
@@ -328,11 +320,13 @@ test_matches_cachegrind (void **state)
                  dl_cg - dl_b, total (cg, "I1mr"));
 
   /* C: natural rules. References follow from the trace alone. */
-  assert_int_equal (counter (rep[2], "l1_read_refs"), tally.read_lines);
-  assert_int_equal (counter (rep[2], "l1_write_refs"), tally.write_lines);
+  assert_int_equal (test_report_count (rep[2], "l1_read_refs"), tally.read_lines);
+  assert_int_equal (test_report_count (rep[2], "l1_write_refs"), tally.write_lines);
   assert_int_equal (tally.fetches, total (cg, "Ir"));
-  d1_nat = counter (rep[2], "l1_read_misses") + counter (rep[2], "l1_write_misses");
-  dl_nat = counter (rep[2], "l2_read_misses") + counter (rep[2], "l2_write_misses");
+  d1_nat = test_report_count (rep[2], "l1_read_misses")
+           + test_report_count (rep[2], "l1_write_misses");
+  dl_nat = test_report_count (rep[2], "l2_read_misses")
+           + test_report_count (rep[2], "l2_write_misses");
   print_message ("  natural rules (icache, no cachegrind=1): Dr+Dw %" G_GUINT64_FORMAT
                  " line references vs %" G_GUINT64_FORMAT " accesses: %" G_GUINT64_FORMAT
                  " modifies count a write too, %" G_GUINT64_FORMAT " straddling and %"
@@ -352,7 +346,8 @@ test_matches_cachegrind (void **state)
     fail_msg ("natural D1 misses %" G_GUINT64_FORMAT " too far from Cachegrind's %" G_GUINT64_FORMAT
               " (allowed %" G_GUINT64_FORMAT ")", d1_nat, d1_cg, slack);
   print_message ("  plain spec (%s): D1 misses %" G_GUINT64_FORMAT ", LL misses %" G_GUINT64_FORMAT
-                 "\n", specs[3], counter (rep[3], "l1_misses"), counter (rep[3], "l2_misses"));
+                 "\n", specs[3], test_report_count (rep[3], "l1_misses"),
+                 test_report_count (rep[3], "l2_misses"));
 
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     mdl_report_free (rep[i]);

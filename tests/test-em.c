@@ -27,22 +27,6 @@ feed (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
     fail_msg ("consume: %s", error->message);
 }
 
-static guint64
-count_in (const MdlReport *r, const char *name)
-{
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("%s: no counter %s", mdl_report_spec (r), name);
-  return c->count;
-}
-
-static guint64
-count_of (MdlEngine *e, const char *name)
-{
-  g_autoptr (MdlReport) r = mdl_engine_report (e);
-  return count_in (r, name);
-}
-
 /* "WA RB MC" -> events on 64-byte blocks A=0, B=1, ... (W write, R read, M modify), 8 bytes each. */
 static GArray *
 parse_blocks (const char *text)
@@ -94,16 +78,18 @@ test_hand_derived_rows (void **state)
       g_autoptr (MdlReport) r = NULL;
       feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
       r = mdl_engine_report (e);
-      if (count_in (r, "misses") != rows[i].misses || count_in (r, "hits") != rows[i].hits
-          || count_in (r, "writebacks") != rows[i].writebacks
-          || count_in (r, "dirty_at_end") != rows[i].dirty_at_end)
+      if (test_report_count (r, "misses") != rows[i].misses
+          || test_report_count (r, "hits") != rows[i].hits
+          || test_report_count (r, "writebacks") != rows[i].writebacks
+          || test_report_count (r, "dirty_at_end") != rows[i].dirty_at_end)
         fail_msg ("%s: expected misses/hits/writebacks/dirty %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
                   "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ", got %" G_GUINT64_FORMAT "/%"
                   G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, rows[i].name,
                   rows[i].misses, rows[i].hits, rows[i].writebacks, rows[i].dirty_at_end,
-                  count_in (r, "misses"), count_in (r, "hits"), count_in (r, "writebacks"),
-                  count_in (r, "dirty_at_end"));
-      assert_int_equal (count_in (r, "transfers"), rows[i].misses + rows[i].writebacks);
+                  test_report_count (r, "misses"), test_report_count (r, "hits"),
+                  test_report_count (r, "writebacks"),
+                  test_report_count (r, "dirty_at_end"));
+      assert_int_equal (test_report_count (r, "transfers"), rows[i].misses + rows[i].writebacks);
     }
 }
 
@@ -119,10 +105,10 @@ test_straddle_and_fetch (void **state)
   };
   (void) state;
   feed (e, ev, G_N_ELEMENTS (ev));
-  assert_int_equal (count_of (e, "block_refs"), 2);
-  assert_int_equal (count_of (e, "misses"), 2);
-  assert_int_equal (count_of (e, "fetches_ignored"), 1);
-  assert_int_equal (count_of (e, "distinct_blocks"), 2);
+  assert_int_equal (test_engine_count (e, "block_refs"), 2);
+  assert_int_equal (test_engine_count (e, "misses"), 2);
+  assert_int_equal (test_engine_count (e, "fetches_ignored"), 1);
+  assert_int_equal (test_engine_count (e, "distinct_blocks"), 2);
 }
 
 /* Ensure phases count their own part, for the online and the offline policy alike: a warm-up
@@ -155,10 +141,10 @@ test_phases_own_counts (void **state)
       assert_int_equal (mdl_report_n_phases (r), 1);
       p = mdl_report_phase (r, 0);
       assert_string_equal (mdl_report_engine (p), "p");
-      if (count_in (p, "misses") != cases[i].phase_misses)
+      if (test_report_count (p, "misses") != cases[i].phase_misses)
         fail_msg ("%s: phase misses: expected %" G_GUINT64_FORMAT ", got %" G_GUINT64_FORMAT,
-                  cases[i].spec, cases[i].phase_misses, count_in (p, "misses"));
-      assert_int_equal (count_in (p, "block_refs"), 3);
+                  cases[i].spec, cases[i].phase_misses, test_report_count (p, "misses"));
+      assert_int_equal (test_report_count (p, "block_refs"), 3);
     }
 }
 
@@ -241,19 +227,19 @@ test_agrees_and_bounds (void **state)
         feed (el, ev, n);
         feed (eo, ev, n);
         feed (eh, ev, n);
-        if (count_of (el, "misses") != lru_ref.misses
-            || count_of (el, "writebacks") != lru_ref.writebacks)
+        if (test_engine_count (el, "misses") != lru_ref.misses
+            || test_engine_count (el, "writebacks") != lru_ref.writebacks)
           fail_msg ("seed %u, iteration %u, k %" G_GUINT64_FORMAT ": lru misses/writebacks %"
                     G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ", reference %" G_GUINT64_FORMAT "/%"
-                    G_GUINT64_FORMAT, seed, iter, k, count_of (el, "misses"),
-                    count_of (el, "writebacks"), lru_ref.misses, lru_ref.writebacks);
-        if (count_of (eo, "misses") != opt_ref.misses)
+                    G_GUINT64_FORMAT, seed, iter, k, test_engine_count (el, "misses"),
+                    test_engine_count (el, "writebacks"), lru_ref.misses, lru_ref.writebacks);
+        if (test_engine_count (eo, "misses") != opt_ref.misses)
           fail_msg ("seed %u, iteration %u, k %" G_GUINT64_FORMAT ": opt misses %" G_GUINT64_FORMAT
-                    ", reference %" G_GUINT64_FORMAT, seed, iter, k, count_of (eo, "misses"),
+                    ", reference %" G_GUINT64_FORMAT, seed, iter, k, test_engine_count (eo, "misses"),
                     opt_ref.misses);
-        lru_k = count_of (el, "misses");
-        opt_h = count_of (eh, "misses");
-        if (count_of (eo, "misses") > lru_k)
+        lru_k = test_engine_count (el, "misses");
+        opt_h = test_engine_count (eh, "misses");
+        if (test_engine_count (eo, "misses") > lru_k)
           fail_msg ("seed %u, iteration %u: opt > lru", seed, iter);
         if ((double) lru_k > (double) k / (double) (k - h + 1) * (double) opt_h + (double) k)
           fail_msg ("seed %u, iteration %u: lru(%" G_GUINT64_FORMAT ")=%" G_GUINT64_FORMAT
@@ -328,7 +314,7 @@ test_random_scan_matches_em_curve (void **state)
           g_autoptr (MdlReport) r = NULL;
           assert_true (mdl_engine_marker (level[i], &end, NULL));
           r = mdl_engine_report (level[i]);
-          cost -= (double) count_in (mdl_report_phase (r, 0), "hits") / (double) accesses
+          cost -= (double) test_report_count (mdl_report_phase (r, 0), "hits") / (double) accesses
                   * (c[i + 1] - c[i]);
           mdl_engine_free (level[i]);
         }

@@ -247,15 +247,6 @@ report_json (MdlEngine *e)
   return g_string_free (out, FALSE);
 }
 
-static guint64
-count_of (const MdlReport *r, const char *name)
-{
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("%s: no counter %s", mdl_report_engine (r), name);
-  return c->count;
-}
-
 /* ---- registry ---- */
 
 /* Ensure an unknown engine is MDL_ERROR_UNKNOWN_NAME listing the engines and a close match. */
@@ -594,7 +585,7 @@ test_phase_breakdown_of_nested_and_repeated_phases (void **state)
       for (guint p = 0; p < mdl_report_n_phases (r) && *phase_rows[i].phase; p++)
         if (strcmp (mdl_report_engine (mdl_report_phase (r, p)), phase_rows[i].phase) == 0)
           where = mdl_report_phase (r, p);
-      got = count_of (where, phase_rows[i].counter);
+      got = test_report_count (where, phase_rows[i].counter);
       if (got != phase_rows[i].value)
         fail_msg ("phase \"%s\", %s: expected %" G_GUINT64_FORMAT ", got %" G_GUINT64_FORMAT,
                   phase_rows[i].phase, phase_rows[i].counter, phase_rows[i].value, got);
@@ -623,12 +614,12 @@ test_phase_breakdown_leaves_out_reals (void **state)
   (void) state;
   feed (e, stream, G_N_ELEMENTS (stream));
   r = mdl_engine_report (e);
-  assert_int_equal (count_of (r, "accesses"), 9);   /* 3 accesses of weight 3 */
+  assert_int_equal (test_report_count (r, "accesses"), 9);   /* 3 accesses of weight 3 */
   assert_true (mdl_report_lookup (r, "mean_bytes")->real == 14.0 / 9.0);
   p = mdl_report_phase (r, 0);
   assert_int_equal (mdl_report_n_counters (p), 2);
-  assert_int_equal (count_of (p, "accesses"), 6);   /* 2 accesses of weight 3 */
-  assert_int_equal (count_of (p, "bytes"), 6);
+  assert_int_equal (test_report_count (p, "accesses"), 6);   /* 2 accesses of weight 3 */
+  assert_int_equal (test_report_count (p, "bytes"), 6);
   assert_null (mdl_report_lookup (p, "mean_bytes"));
 }
 
@@ -681,7 +672,7 @@ test_open_phase_is_not_reported (void **state)
   assert_true (marker (e, MDL_MARK_PHASE_END, "a", NULL));
   closed = mdl_engine_report (e);
   assert_int_equal (mdl_report_n_phases (closed), 1);
-  assert_int_equal (count_of (mdl_report_phase (closed, 0), "cpu_reads"), 1);
+  assert_int_equal (test_report_count (mdl_report_phase (closed, 0), "cpu_reads"), 1);
 }
 
 /* Rows: phase markers that do not nest, and the message of the failing end. */
@@ -738,7 +729,7 @@ test_failed_engine_refuses_further_events (void **state)
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_MODEL,
                     "engine stopped by an earlier error");
   r = mdl_engine_report (e);
-  assert_int_equal (count_of (r, "accesses"), 2);
+  assert_int_equal (test_report_count (r, "accesses"), 2);
 }
 
 /* Ensure a class with MDL_ENGINE_OWN_PHASES gets no core snapshots (the core does not call its
@@ -753,8 +744,8 @@ test_engine_owning_its_phases_gets_no_core_breakdown (void **state)
   feed (e, phase_stream, G_N_ELEMENTS (phase_stream));
   assert_true (marker (e, MDL_MARK_PHASE_END, "never-begun", NULL));
   r = mdl_engine_report (e);
-  assert_int_equal (count_of (r, "records"), 9);
-  assert_int_equal (count_of (r, "report_calls"), 1);
+  assert_int_equal (test_report_count (r, "records"), 9);
+  assert_int_equal (test_report_count (r, "report_calls"), 1);
   assert_int_equal (mdl_report_n_phases (r), 1);
   assert_string_equal (mdl_report_engine (mdl_report_phase (r, 0)), "all phases");
 }

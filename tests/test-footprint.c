@@ -20,15 +20,6 @@ footprint_new (const char *spec)
   return e;
 }
 
-static guint64
-count_of (const MdlReport *r, const char *name)
-{
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("no counter %s", name);
-  return c->count;
-}
-
 /* Parses a micro-trace: space-separated "ADDR/SIZE" reads, "wADDR/SIZE" writes, "mADDR/SIZE"
  * modifies (ADDR in hex) and "ops" operation counts. */
 static GArray *
@@ -100,13 +91,15 @@ static void
 check_report (const char *row, const MdlReport *r, guint64 page_accesses, guint64 pages,
               guint64 lines, const guint64 *hist, guint n_buckets)
 {
-  if (count_of (r, "page_accesses") != page_accesses || count_of (r, "pages") != pages
-      || count_of (r, "lines") != lines || count_of (r, "reuse_cold") != pages)
+  if (test_report_count (r, "page_accesses") != page_accesses
+      || test_report_count (r, "pages") != pages
+      || test_report_count (r, "lines") != lines || test_report_count (r, "reuse_cold") != pages)
     fail_msg ("%s: page_accesses %" G_GUINT64_FORMAT " (expected %" G_GUINT64_FORMAT "), pages %"
               G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT "), lines %" G_GUINT64_FORMAT " (%"
               G_GUINT64_FORMAT "), reuse_cold %" G_GUINT64_FORMAT, row,
-              count_of (r, "page_accesses"), page_accesses, count_of (r, "pages"), pages,
-              count_of (r, "lines"), lines, count_of (r, "reuse_cold"));
+              test_report_count (r, "page_accesses"), page_accesses,
+              test_report_count (r, "pages"), pages,
+              test_report_count (r, "lines"), lines, test_report_count (r, "reuse_cold"));
   assert_int_equal (mdl_report_n_counters (r), 4 + n_buckets);
   for (guint b = 0; b < n_buckets; b++)
     {
@@ -291,9 +284,9 @@ test_fetches_are_not_accesses (void **state)
   (void) state;
   assert_true (mdl_engine_consume (e, &b, NULL));
   r = mdl_engine_report (e);
-  assert_int_equal (count_of (r, "page_accesses"), 1);
-  assert_int_equal (count_of (r, "pages"), 1);
-  assert_int_equal (count_of (r, "lines"), 1);
+  assert_int_equal (test_report_count (r, "page_accesses"), 1);
+  assert_int_equal (test_report_count (r, "pages"), 1);
+  assert_int_equal (test_report_count (r, "lines"), 1);
 }
 
 /* Feeds @n_passes sequential passes over pages 0..@n_pages-1 (4 KiB pages, one 8-byte read each),

@@ -45,16 +45,6 @@ feed (MdlEngine *e, const Ev *ev, guint n, GError **error)
   return TRUE;
 }
 
-static guint64
-count (MdlEngine *e, const char *name)
-{
-  g_autoptr (MdlReport) r = mdl_engine_report (e);
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("no counter %s", name);
-  return c->count;
-}
-
 /* Ensure the chunk-charging table of V1 (S = 32), under policy=chunk (reading (a)) and
  * policy=serial (reading (b): one operation unless one chunk, else one per lane). */
 static void
@@ -79,10 +69,10 @@ test_msimd_chunk_charging (void **state)
                                                   NULL);
         guint64 expect = serial ? rows[i].serial : rows[i].chunk;
         assert_true (feed (e, &rows[i].ev, 1, NULL));
-        if (count (e, rows[i].counter) != expect)
+        if (test_engine_count (e, rows[i].counter) != expect)
           fail_msg ("%s (%s): %s is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
                     rows[i].name, serial ? "serial" : "chunk", rows[i].counter,
-                    count (e, rows[i].counter), expect);
+                    test_engine_count (e, rows[i].counter), expect);
       }
 }
 
@@ -109,9 +99,9 @@ test_msimd_race_detector (void **state)
     {
       g_autoptr (MdlEngine) e = mdl_engine_new (rows[i].spec, NULL);
       assert_true (feed (e, rows[i].ev, rows[i].n, NULL));
-      if (count (e, "races") != rows[i].races)
+      if (test_engine_count (e, "races") != rows[i].races)
         fail_msg ("%s: races %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, rows[i].name,
-                  count (e, "races"), rows[i].races);
+                  test_engine_count (e, "races"), rows[i].races);
     }
   /* race=error names the cell, both processors and the epoch (epoch 1: after one sync). */
   {
@@ -140,10 +130,10 @@ test_msimd_cost (void **state)
   g_autoptr (MdlEngine) e = mdl_engine_new ("msimd:M=1024", NULL);
   (void) state;
   assert_true (feed (e, ev, G_N_ELEMENTS (ev), NULL));
-  assert_int_equal (count (e, "cost"), 3074);
-  assert_int_equal (count (e, "steps"), 5);
-  assert_int_equal (count (e, "reads"), 3);
-  assert_int_equal (count (e, "syncs"), 1);
+  assert_int_equal (test_engine_count (e, "cost"), 3074);
+  assert_int_equal (test_engine_count (e, "steps"), 5);
+  assert_int_equal (test_engine_count (e, "reads"), 3);
+  assert_int_equal (test_engine_count (e, "syncs"), 1);
 }
 
 /* Ensure warps fold onto P processors: with P = 2, warps 0 and 2 are processor 0: its 2 steps
@@ -159,10 +149,10 @@ test_msimd_processors (void **state)
   g_autoptr (MdlEngine) f = mdl_engine_new ("msimd:S=16,M=1024", NULL);
   (void) state;
   assert_true (feed (e, fold, 3, NULL));
-  assert_int_equal (count (e, "cost"), 2);
+  assert_int_equal (test_engine_count (e, "cost"), 2);
   assert_true (feed (f, split, 1, NULL));
-  assert_int_equal (count (f, "reads"), 2);
-  assert_int_equal (count (f, "cost"), 1024);
+  assert_int_equal (test_engine_count (f, "reads"), 2);
+  assert_int_equal (test_engine_count (f, "cost"), 1024);
 }
 
 /* The cross-product snippet of the hull's step 7 (A.3), S = 2 lanes, one SIMD-processor:
@@ -248,10 +238,10 @@ test_msimd_lockstep_cross_product (void **state)
   assert_int_equal (got[1], 2);
   reports = mdl_pipeline_reports (p, &nr);
   assert_int_equal (nr, 1);
-  assert_int_equal (mdl_report_lookup (reports[0], "reads")->count, 4);
-  assert_int_equal (mdl_report_lookup (reports[0], "writes")->count, 1);
-  assert_int_equal (mdl_report_lookup (reports[0], "steps")->count, 12);
-  assert_int_equal (mdl_report_lookup (reports[0], "cost")->count, 62);
+  assert_int_equal (test_report_count (reports[0], "reads"), 4);
+  assert_int_equal (test_report_count (reports[0], "writes"), 1);
+  assert_int_equal (test_report_count (reports[0], "steps"), 12);
+  assert_int_equal (test_report_count (reports[0], "cost"), 62);
   mdl_report_free (reports[0]);
 }
 
