@@ -562,6 +562,29 @@ test_run_scan_seq_json_exact (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure the K-model scan is reachable from the command line with its phases: LeftRight at
+ * n = 2048, k = 16 (reading notes V5): the up-sweep's stores cost log k + (n−k)/k = 131 over
+ * n − 1 = 2047 operations, and the block goes in and out in n/k = 128 segments each. */
+static void
+test_run_scan_leftright_kmodel_json (void **state)
+{
+  CliResult r = { 0 };
+  g_autoptr (Json) doc = NULL;
+  const Json *km, *upsweep;
+  (void) state;
+  cli_run (&r, "run", "scan/leftright", "--n", "2048", "--engine", "kmodel:k=16", "--format",
+           "json", NULL);
+  assert_status (&r, 0, "run scan/leftright");
+  doc = json_parse (r.out);
+  assert_report_document (doc);
+  km = json_report (doc, "kmodel");
+  upsweep = json_expect (json_expect (km, "phases", J_OBJECT), "upsweep", J_OBJECT);
+  assert_int_equal (json_count (upsweep, "T_shared_stores"), 131);
+  assert_int_equal (json_count (upsweep, "W_shared_stores"), 2047);
+  assert_int_equal (json_count (json_expect (km, "counters", J_OBJECT), "G"), 256);
+  cli_result_clear (&r);
+}
+
 /* Ensure scan/random reads twice per element (by hand: pi(i), then A[pi(i)]) and that the sizes
  * take k suffixes like engine parameters (1k = 1024). */
 static void
@@ -894,6 +917,7 @@ main (void)
     cmocka_unit_test (test_run_scan_seq_json_exact),
     cmocka_unit_test (test_analyze_by_site),
     cmocka_unit_test (test_run_scan_random_reads_twice),
+    cmocka_unit_test (test_run_scan_leftright_kmodel_json),
     cmocka_unit_test (test_machine_option_fills_specs),
     cmocka_unit_test (test_csv_header),
     cmocka_unit_test (test_output_file),

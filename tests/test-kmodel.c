@@ -152,6 +152,32 @@ test_kmodel_toy_reduction_separate (void **state)
   assert_int_equal (count (e, "instructions"), 12);
 }
 
+/* Ensure T and W split by class and the classes add up: the toy reduction with fused reads has
+ * loads 2 + 2 + 2 = 6 (lengths 4 + 2 + 1), stores 2 + 2 + 1 = 5, adds 3 (length 7 each class); a
+ * branch of 3 lanes adds T_control 1, W_control 3; a local access of 2 lanes is register-like:
+ * T_arith 1, W_arith 2. */
+static void
+test_kmodel_class_split (void **state)
+{
+  static const Ev extra[] = {
+    { MDL_WARP_BRANCH, 0, 0, 0, 0x7 },
+    { MDL_WARP_LOAD, MDL_SPACE_LOCAL, 0, 1, 0x3 },
+  };
+  static const struct { const char *counter; guint64 expect; } rows[] = {
+    { "T_shared_loads", 6 }, { "T_shared_stores", 5 }, { "T_arith", 3 + 1 }, { "T_control", 1 },
+    { "W_shared_loads", 7 }, { "W_shared_stores", 7 }, { "W_arith", 7 + 2 }, { "W_control", 3 },
+    { "T", 14 + 2 }, { "W", 21 + 5 },
+  };
+  g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=4", NULL);
+  (void) state;
+  feed (e, toy, G_N_ELEMENTS (toy));
+  feed (e, extra, G_N_ELEMENTS (extra));
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (count (e, rows[i].counter) != rows[i].expect)
+      fail_msg ("%s is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, rows[i].counter,
+                count (e, rows[i].counter), rows[i].expect);
+}
+
 /* Ensure a lone shared load waiting to fuse is counted when the report is taken, and that taking
  * the report does not change later counts: one load of 16 lanes stride 2 at k = 16: T 2, W 16;
  * a second, different-mask load then issues both separately: T 2 + 1, W 16 + 8. */
@@ -197,6 +223,7 @@ main (void)
     cmocka_unit_test (test_kmodel_stride_law),
     cmocka_unit_test (test_kmodel_toy_reduction_fused),
     cmocka_unit_test (test_kmodel_toy_reduction_separate),
+    cmocka_unit_test (test_kmodel_class_split),
     cmocka_unit_test (test_kmodel_pending_load),
     cmocka_unit_test (test_kmodel_sigma),
   };

@@ -253,6 +253,19 @@ MDL_API void mdl_simt_join_outer (MdlSimtBlock *block);
  * issued by every issuing lane, then those lanes are gone from every mask. */
 MDL_API void mdl_simt_exit (MdlSimtBlock *block);
 
+/**
+ * mdl_simt_phase_begin: marks the start of phase @name in the GPU's stream, after every
+ * instruction issued so far. Use it rather than mdl_recorder_phase_begin() inside a kernel: the
+ * layer batches warp events, and a marker sent past it would reach the sink before them. Without
+ * a sink it does nothing.
+ * @name: at most MDL_NAME_MAX bytes; borrowed for the call.
+ */
+MDL_API void mdl_simt_phase_begin (MdlSimtBlock *block, const char *name);
+
+/** mdl_simt_phase_end: marks the end of the innermost phase, which must be @name; as
+ * mdl_simt_phase_begin(). */
+MDL_API void mdl_simt_phase_end (MdlSimtBlock *block, const char *name);
+
 /** mdl_simt_sync: __syncthreads(): a barrier arrival event per warp, then the block barrier
  * marker. Must be called with every thread of the block active. */
 MDL_API void mdl_simt_sync (MdlSimtBlock *block);

@@ -11,6 +11,9 @@
  *  - barrier arrivals are not instructions.
  * fuse=1 (the default, the thesis's toy example) issues two consecutive shared loads of one warp
  * with the same mask as one instruction of 2L requests and length L. Words are 4 bytes.
+ * T and W are also reported split by instruction class (shared loads, shared stores and atomics,
+ * arithmetic and local accesses, branches and jumps), so that a cost the thesis counts alone (the
+ * up-sweep's stores of §3.3.3) can be read off a run; the classes add up to T and W.
  * A stream element (block) may use at most σ words of internal memory.
  * Rules and ambiguities: spec kmodel-capannini.md §1.6, docs/models/kmodel.md. */
 #include <models/error.h>
@@ -25,6 +28,25 @@
 #define WORD_BYTES 4
 #define LANE_WORDS 17   /* words one lane's access touches at most: 64 bytes, misaligned */
 #define MAX_REQS (2 * MDL_WARP_MAX_LANES * LANE_WORDS)   /* two fused loads of 64 lanes */
+
+/* The classes T and W are split by (report order). */
+typedef enum {
+  CLASS_SHARED_LOAD = 0,
+  CLASS_SHARED_STORE,   /* stores and atomics: both write the bank */
+  CLASS_ARITH,          /* arithmetic and local (register) accesses */
+  CLASS_CONTROL,        /* branches and jumps */
+  N_CLASSES
+} InstrClass;
+
+static const struct { const char *T, *W, *T_help, *W_help; } class_counters[N_CLASSES] = {
+  { "T_shared_loads", "W_shared_loads", "part of T: shared (internal-memory) loads",
+    "part of W: shared (internal-memory) loads" },
+  { "T_shared_stores", "W_shared_stores", "part of T: shared (internal-memory) stores and atomics",
+    "part of W: shared (internal-memory) stores and atomics" },
+  { "T_arith", "W_arith", "part of T: arithmetic instructions and local (register) accesses",
+    "part of W: arithmetic instructions and local (register) accesses" },
+  { "T_control", "W_control", "part of T: branches and jumps", "part of W: branches and jumps" },
+};
 
 /* A shared load waiting for a second one to fuse with, per warp index. */
 typedef struct {
@@ -41,7 +63,8 @@ typedef struct {
   gboolean broadcast;
   gboolean fuse;
   guint span;                /* lanes per instruction: min(k, warp width) */
-  guint64 T, W, G, instructions;
+  guint64 T[N_CLASSES], W[N_CLASSES];   /* per class; the totals are their sums */
+  guint64 G, instructions;
   guint warp_width;
   Pending pending[MAX_WARPS];
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -167,9 +190,9 @@ flush_pending (Kmodel *m, Pending *p)
   guint64 lanes;
   if (!p->used)
     return;
-  m->T += pending_latency (m, p);
+  m->T[CLASS_SHARED_LOAD] += pending_latency (m, p);
   m->instructions += pending_groups (m, p, &lanes);
-  m->W += lanes;
+  m->W[CLASS_SHARED_LOAD] += lanes;
   p->used = FALSE;
 }
 
@@ -187,6 +210,16 @@ check_sigma (Kmodel *m, const MdlWarpEvent *e, const guint64 *words, guint n, GE
   return TRUE;
 }
 
+static InstrClass
+class_of (const MdlWarpEvent *e)
+{
+  if (e->op == MDL_WARP_BRANCH || e->op == MDL_WARP_JUMP)
+    return CLASS_CONTROL;
+  if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
+    return CLASS_ARITH;
+  return e->op == MDL_WARP_LOAD ? CLASS_SHARED_LOAD : CLASS_SHARED_STORE;
+}
+
 static gboolean
 kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
@@ -197,6 +230,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       Pending *p = &m->pending[e->warp % MAX_WARPS];
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
       guint64 group_mask = m->span >= 64 ? G_MAXUINT64 : ((guint64) 1 << m->span) - 1;
+      InstrClass cls = class_of (e);
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
         flush_pending (m, p);
@@ -251,16 +285,16 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               continue;
             }
           m->instructions++;
-          m->W += (guint64) __builtin_popcountll (group);
+          m->W[cls] += (guint64) __builtin_popcountll (group);
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               n = group_words (m, e, group, m->reqs);
               if (!check_sigma (m, e, m->reqs, n, error))
                 return FALSE;
-              m->T += bank_latency (m, m->reqs, n);
+              m->T[cls] += bank_latency (m, m->reqs, n);
             }
           else
-            m->T++;
+            m->T[cls]++;
         }
     }
   return TRUE;
@@ -292,16 +326,23 @@ static void
 kmodel_report (void *state, MdlReport *out)
 {
   Kmodel *m = state;
-  guint64 T = m->T, W = m->W, l = m->instructions;
+  guint64 Tc[N_CLASSES], Wc[N_CLASSES], T = 0, W = 0, l = m->instructions;
+  memcpy (Tc, m->T, sizeof Tc);
+  memcpy (Wc, m->W, sizeof Wc);
   /* A load still waiting for a partner counts as issued alone (report must not change state). */
   for (guint i = 0; i < MAX_WARPS; i++)
     if (m->pending[i].used)
       {
         guint64 lanes;
-        T += pending_latency (m, &m->pending[i]);
+        Tc[CLASS_SHARED_LOAD] += pending_latency (m, &m->pending[i]);
         l += pending_groups (m, &m->pending[i], &lanes);
-        W += lanes;
+        Wc[CLASS_SHARED_LOAD] += lanes;
       }
+  for (guint c = 0; c < N_CLASSES; c++)
+    {
+      T += Tc[c];
+      W += Wc[c];
+    }
   mdl_report_add_count (out, "T", "count", "K-model time: sum of instruction latencies", NULL, T);
   mdl_report_add_count (out, "W", "count", "K-model work: sum of instruction lengths (active units)",
                         NULL, W);
@@ -310,13 +351,19 @@ kmodel_report (void *state, MdlReport *out)
   mdl_report_add_count (out, "instructions", "count", "l: instructions issued", NULL, l);
   mdl_report_add_real (out, "efficiency", "ratio", "W / (k T) (NaN when T = 0)", NULL,
                        T ? (double) W / ((double) m->k * (double) T) : NAN);
+  for (guint c = 0; c < N_CLASSES; c++)
+    mdl_report_add_count (out, class_counters[c].T, "count", class_counters[c].T_help, NULL, Tc[c]);
+  for (guint c = 0; c < N_CLASSES; c++)
+    mdl_report_add_count (out, class_counters[c].W, "count", class_counters[c].W_help, NULL, Wc[c]);
 }
 
 static void
 kmodel_reset (void *state)
 {
   Kmodel *m = state;
-  m->T = m->W = m->G = m->instructions = 0;
+  memset (m->T, 0, sizeof m->T);
+  memset (m->W, 0, sizeof m->W);
+  m->G = m->instructions = 0;
   for (guint i = 0; i < MAX_WARPS; i++)
     m->pending[i].used = FALSE;
   m->warp_width = 32;

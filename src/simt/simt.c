@@ -723,6 +723,26 @@ mdl_simt_sync (MdlSimtBlock *b)
   marker (blk->gpu, &m);
 }
 
+static void
+phase (MdlSimtBlock *b, MdlMarkerKind kind, const char *name)
+{
+  MdlMarker m = { .kind = kind, .name = name };
+  g_return_if_fail (name != NULL && strlen (name) <= MDL_NAME_MAX);
+  marker (block_of (b)->gpu, &m);   /* flushes the pending warp events first */
+}
+
+void
+mdl_simt_phase_begin (MdlSimtBlock *b, const char *name)
+{
+  phase (b, MDL_MARK_PHASE_BEGIN, name);
+}
+
+void
+mdl_simt_phase_end (MdlSimtBlock *b, const char *name)
+{
+  phase (b, MDL_MARK_PHASE_END, name);
+}
+
 /* ---- launches ---- */
 
 static gboolean

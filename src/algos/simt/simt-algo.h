@@ -25,6 +25,10 @@ MDL_SIMT_ALGO_DECLARE (branch);
 MDL_SIMT_ALGO_DECLARE (reduce_tree);
 MDL_SIMT_ALGO_DECLARE (reduce_cascade);
 MDL_SIMT_ALGO_DECLARE (reduce_pipeline);
+MDL_SIMT_ALGO_DECLARE (scan_nopad);
+MDL_SIMT_ALGO_DECLARE (scan_padding);
+MDL_SIMT_ALGO_DECLARE (scan_leftright);
+MDL_SIMT_ALGO_DECLARE (scan_hillis_steele);
 
 /* Shared host side (src/algos/simt/host.c). */
 /* The next number of a splitmix64 generator: the inputs of every SIMT algorithm. */
@@ -46,6 +50,15 @@ extern const MdlParamSpec mdl_gpu_branch_params[];
 extern const MdlParamSpec mdl_reduce_tree_params[];
 extern const MdlParamSpec mdl_reduce_cascade_params[];
 extern const MdlParamSpec mdl_reduce_pipeline_params[];
+extern const MdlParamSpec mdl_scan_nopad_params[];
+extern const MdlParamSpec mdl_scan_padding_params[];
+extern const MdlParamSpec mdl_scan_leftright_params[];
+extern const MdlParamSpec mdl_scan_hillis_steele_params[];
+
+/* The parents of a LeftRight tree over @n elements (a power of two) with @k banks that sit on a
+ * word that is neither of their two operands' words: 0 for the corrected mapping LR', and for
+ * Eq. 3.2 as printed (@literal) 0 up to n = k^2, then more (2 at n = 32, k = 4). */
+guint64 mdl_scan_leftright_off_operand (guint64 n, guint k, gboolean literal);
 
 /* The table rows, for src/algos/algos.c. */
 #define MDL_SIMT_ALGO_ROWS                                                                         \
@@ -74,6 +87,18 @@ extern const MdlParamSpec mdl_reduce_pipeline_params[];
     mdl_algo_gpu_reduce_cascade_run, mdl_algo_gpu_reduce_cascade_native, NULL },                   \
   { "reduce/pipeline", "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & "     \
     "Sadakane Algorithms 4-6, order fixed), on affine maps", mdl_reduce_pipeline_params,           \
-    mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL }
+    mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL },                 \
+  { "scan/nopad", "SIMT: work-efficient exclusive scan (Blelloch/Harris up-sweep and down-sweep) " \
+    "in shared memory, no padding", mdl_scan_nopad_params, mdl_algo_gpu_scan_nopad_run,           \
+    mdl_algo_gpu_scan_nopad_native, NULL },                                                        \
+  { "scan/padding", "SIMT: the same scan with Harris's padding, element i at word i + i/k",        \
+    mdl_scan_padding_params, mdl_algo_gpu_scan_padding_run, mdl_algo_gpu_scan_padding_native,      \
+    NULL },                                                                                        \
+  { "scan/leftright", "SIMT: the same scan with Capannini's LeftRight tree layout (Eq. 3.2), "     \
+    "conflict-free stores", mdl_scan_leftright_params, mdl_algo_gpu_scan_leftright_run,            \
+    mdl_algo_gpu_scan_leftright_native, NULL },                                                    \
+  { "scan/hillis-steele", "SIMT: Hillis-Steele (CM) inclusive scan, log n steps of load, add, "    \
+    "store", mdl_scan_hillis_steele_params, mdl_algo_gpu_scan_hillis_steele_run,                  \
+    mdl_algo_gpu_scan_hillis_steele_native, NULL }
 
 #endif
