@@ -74,9 +74,22 @@ extern const MdlParamSpec mdl_reduce_pipeline_params[];
     mdl_algo_gpu_reduce_cascade_run, mdl_algo_gpu_reduce_cascade_native, NULL },                   \
   { "reduce/pipeline", "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & "     \
     "Sadakane Algorithms 4-6, order fixed), on affine maps", mdl_reduce_pipeline_params,           \
-    mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL }
+    mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL },              \
+  { "reduce/matrix", "SIMT: AGPU matrix-based reduction for non-commutative operators (Koike & "  \
+    "Sadakane 5.2.1): b x (b+1) transposed tiles, each core folds a contiguous run, on affine maps", \
+    mdl_reduce_matrix_params, mdl_algo_gpu_reduce_matrix_run, mdl_algo_gpu_reduce_matrix_native,  \
+    NULL },                                                                                        \
+  { "scan/matrix", "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms "    \
+    "7-8, cleaned): block sums, a scan of them on one block, alpha x (b+1) matrices per block",    \
+    mdl_scan_matrix_params, mdl_algo_gpu_scan_matrix_run, mdl_algo_gpu_scan_matrix_native, NULL }
 
-/* Shared pieces of the reductions, defined in reduce.c. */
+/* The matrix-based algorithms (src/algos/simt/matrix.c). */
+MDL_SIMT_ALGO_DECLARE (reduce_matrix);
+MDL_SIMT_ALGO_DECLARE (scan_matrix);
+extern const MdlParamSpec mdl_reduce_matrix_params[];
+extern const MdlParamSpec mdl_scan_matrix_params[];
+
+/* Shared by reduce.c and matrix.c; defined in reduce.c. */
 
 /* Algorithm 3's kernel (one block of b threads per MP, grid k): block ρ sums @rows b-word rows,
  * row i at word @in/4 + i·@row_words + ρ·@block_words, lane ε taking word ε of each (addition
@@ -107,8 +120,9 @@ mdl_simt_affine (guint64 f, guint64 g)
 
 /* @words words of global memory holding the identity; 0 on error. */
 guint64 mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error);
-/* @padded identity words whose first @n are random (mdl_simt_algo_random from @seed); *want
- * receives their in-order product. Returns the device address, 0 on error. */
+/* @padded identity words whose first @n are random maps with an odd a (mdl_simt_algo_random
+ * from @seed, bit 16 set); *want receives their in-order product. Returns the device address, 0
+ * on error. */
 guint64 mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed,
                                guint64 *want, GError **error);
 /* Inside a kernel of b threads: combines shared words 0..b−1 in order, in place (adjacent pairs,
