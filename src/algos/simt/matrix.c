@@ -132,7 +132,7 @@ const MdlParamSpec mdl_scan_matrix_params[] = {
   /* Why 16: the power of two nearest the paper's best K20c value (18, §6.3); a power of two
    * keeps power-of-two n a multiple of k·α·b, so the paper's sizes need no padding. */
   { "alpha", MDL_PARAM_UINT, "16", NULL, 1, 512, NULL, 0,
-    "rows of a matrix (α <= b); shared memory alpha x (b+1) words" },
+    "rows of a matrix (alpha <= b); shared memory alpha x (b+1) words" },
   { "carry", MDL_PARAM_CHOICE, "advance", NULL, 0, 0, "advance|printed", 0,
     "advance: the carry moves to the end of each matrix (the notes' fix); printed: it never "
     "moves, as Algorithm 8 prints it (every matrix after a block's first is then wrong and the "
