@@ -8,6 +8,8 @@
  * chunk). One launch per level: the paper's ⌈d/2kb⌉ host-serialized rounds of k MPs are what the
  * agpu engine's folding of blocks onto k multiprocessors charges. The operator is 32-bit integer
  * addition; the result is checked against a sequential sum.
+ * Algorithm 3's kernel and the affine-map pieces (operator, Algorithm 6) are also used by
+ * matrix.c, so they are declared in simt-algo.h and defined here once.
  * Spec: agpu-koike-sadakane.md §3.1 and V5; docs/models/agpu.md. */
 #include "algos/simt/simt-algo.h"
 
@@ -163,28 +165,21 @@ const MdlParamSpec mdl_reduce_cascade_params[] = {
   { NULL }
 };
 
-typedef struct {
-  guint64 in, out;
-  guint64 rows;      /* n / p */
-  guint b, k;
-} CascadeArgs;
-
-/* Algorithm 3: core (ρ, ε) reduces column bρ + ε of the n/p x p matrix (one aligned b-word
- * read per row and MP), the b partial sums are tree-reduced in shared memory, and lane 0 writes
- * W[ρ]. The running sum is kept in a register (the paper's x[ε] in shared memory; §3.5.1's first
- * piece of advice), which changes time, not I/O. */
-static void
-cascade_kernel (MdlSimtBlock *blk, void *p)
+/* Algorithm 3: core (ρ, ε) sums its column of b-word rows (one aligned b-word read per row
+ * and MP), the b partial sums are tree-reduced in shared memory, and lane 0 writes W[ρ]. The
+ * running sum is kept in a register (the paper's x[ε] in shared memory; §3.5.1's first piece of
+ * advice), which changes time, not I/O. */
+void
+mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *p)
 {
-  const CascadeArgs *a = p;
+  const MdlSimtCascadeArgs *a = p;
   guint64 *x = mdl_simt_reg (blk, 1), *d = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint64 *at2 = mdl_simt_reg (blk, 1);
-  guint64 row_words = (guint64) a->b * a->k;
   guint8 *cond;
   for (guint64 i = 0; i < a->rows; i++)
     {
       MDL_SIMT_EACH (blk, t)
-        at[t] = a->in + 4 * (i * row_words + (guint64) a->b * blk->idx_x + t);
+        at[t] = a->in + 4 * (i * a->row_words + a->block_words * blk->idx_x + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d);
       mdl_simt_alu (blk, 1);
       MDL_SIMT_EACH (blk, t)
@@ -223,7 +218,8 @@ cascade_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
   g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
   guint64 p = (guint64) b * k, two_b = 2 * (guint64) b, in, w, result;
-  CascadeArgs a = { .b = b, .k = k, .rows = (n + p - 1) / p };
+  /* Row i of MP ρ: the b words at i·p + b·ρ (the n/p x p matrix of Fig. 5). */
+  MdlSimtCascadeArgs a = { .b = b, .rows = (n + p - 1) / p, .row_words = p, .block_words = b };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * (b + b / 2) };
   guint32 want;
   if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
@@ -234,7 +230,7 @@ cascade_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
     return FALSE;
   a.in = in;
   a.out = w;
-  if (!mdl_simt_launch (gpu, &shape, cascade_kernel, &a, error)
+  if (!mdl_simt_launch (gpu, &shape, mdl_simt_cascade_kernel, &a, error)
       || !tree_levels (gpu, b, w, k, &result, error))
     return FALSE;
   return check_sum (algo, gpu, result, want, checksum, error);
@@ -252,19 +248,6 @@ const MdlParamSpec mdl_reduce_pipeline_params[] = {
     "it, which reverses the rows (the run then fails its check)" },
   { NULL }
 };
-
-/* The operator: composition of affine maps x -> a x + c (mod 2^16), a in the high half of the
- * word and c in the low half; f (+) g = "f, then g" = (a_f a_g, a_g c_f + c_g). Associative, not
- * commutative; the identity is (1, 0). */
-#define AFFINE_ID G_GUINT64_CONSTANT (0x00010000)
-
-static guint64
-affine (guint64 f, guint64 g)
-{
-  guint32 af = (guint32) (f >> 16) & 0xffff, cf = (guint32) f & 0xffff;
-  guint32 ag = (guint32) (g >> 16) & 0xffff, cg = (guint32) g & 0xffff;
-  return (guint64) ((af * ag) & 0xffff) << 16 | ((ag * cf + cg) & 0xffff);
-}
 
 typedef struct {
   guint64 in, out;
@@ -294,7 +277,7 @@ pipe_kernel (MdlSimtBlock *blk, void *p)
       at_r[t] = 4 * (guint64) (t % 2 ? t / 2 + b : t / 2 + b / 2);
       at_1[t] = 4 * (guint64) t;
       at_2[t] = 4 * (guint64) (t < b / 2 ? t + 3 * b / 2 : t + b / 2);
-      x[t] = AFFINE_ID;
+      x[t] = MDL_SIMT_AFFINE_ID;
       at[t] = 4 * (guint64) t;
     }
   /* y ← identity (both physical rows) */
@@ -314,14 +297,15 @@ pipe_kernel (MdlSimtBlock *blk, void *p)
         {
           mdl_simt_alu (blk, 1);
           MDL_SIMT_EACH (blk, t)
-            x[t] = AFFINE_ID;
+            x[t] = MDL_SIMT_AFFINE_ID;
         }
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at_s, x);
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at_1, y1);
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at_2, y2);
       mdl_simt_alu (blk, 1);
       MDL_SIMT_EACH (blk, t)
-        y1[t] = t == b - 1 && !a->printed ? affine (y2[t], y1[t]) : affine (y1[t], y2[t]);
+        y1[t] = t == b - 1 && !a->printed ? mdl_simt_affine (y2[t], y1[t])
+                                                  : mdl_simt_affine (y1[t], y2[t]);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at_r, y1);
     }
   /* if ε == 0: W[ρ] ⇐ y[3b/2 − 1] */
@@ -339,24 +323,13 @@ pipe_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_pred_end (blk);
 }
 
-/* Algorithm 6 (cleaned): block ρ reads b consecutive values (1 I/O), combines adjacent pairs
- * in place, x[ε] ← x[2ε] (+) x[2ε+1] for ε < b/2^(j+1), j = 0..log b − 1, and lane 0 writes one
- * value (1 I/O). */
-static void
-tree2_kernel (MdlSimtBlock *blk, void *p)
+/* Algorithm 6's in-block step, also the last step of reduce/matrix's blocks. */
+void
+mdl_simt_affine_combine (MdlSimtBlock *blk, guint b, guint64 out)
 {
-  const PipeArgs *a = p;
-  guint b = a->b;
   guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint64 *at1 = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
   guint8 *cond;
-  MDL_SIMT_EACH (blk, t)
-    {
-      at[t] = a->in + 4 * ((guint64) b * blk->idx_x + t);
-      at1[t] = 4 * (guint64) t;
-    }
-  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, x);
-  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at1, x);
   for (guint live = b / 2; live > 0; live /= 2)
     {
       cond = mdl_simt_cond (blk);
@@ -372,7 +345,7 @@ tree2_kernel (MdlSimtBlock *blk, void *p)
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
       mdl_simt_alu (blk, 1);
       MDL_SIMT_EACH (blk, t)
-        x[t] = affine (x[t], y[t]);
+        x[t] = mdl_simt_affine (x[t], y[t]);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
       mdl_simt_pred_end (blk);
     }
@@ -383,16 +356,32 @@ tree2_kernel (MdlSimtBlock *blk, void *p)
   MDL_SIMT_EACH (blk, t)
     {
       at[t] = 0;
-      at1[t] = a->out + 4 * (guint64) blk->idx_x;
+      at1[t] = out;
     }
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at1, x);
   mdl_simt_pred_end (blk);
 }
 
-/* Allocates @words words of global memory filled with the identity. */
-static guint64
-identity_buffer (MdlSimt *gpu, guint64 words, GError **error)
+/* Algorithm 6 (cleaned): block ρ reads b consecutive values (1 I/O) into shared words 0..b−1 and
+ * combines them in order (mdl_simt_affine_combine). */
+static void
+tree2_kernel (MdlSimtBlock *blk, void *p)
+{
+  const TreeArgs *a = p;
+  guint64 *x = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1), *at1 = mdl_simt_reg (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = a->in + 4 * ((guint64) a->b * blk->idx_x + t);
+      at1[t] = 4 * (guint64) t;
+    }
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at1, x);
+  mdl_simt_affine_combine (blk, a->b, a->out + 4 * (guint64) blk->idx_x);
+}
+
+guint64
+mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error)
 {
   guint64 addr = mdl_simt_alloc (gpu, words * 4, error);
   guint32 *h;
@@ -400,8 +389,65 @@ identity_buffer (MdlSimt *gpu, guint64 words, GError **error)
     return 0;
   h = mdl_simt_host (gpu, addr);
   for (guint64 i = 0; i < words; i++)
-    h[i] = (guint32) AFFINE_ID;
+    h[i] = (guint32) MDL_SIMT_AFFINE_ID;
   return addr;
+}
+
+guint64
+mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint64 *want,
+                       GError **error)
+{
+  guint64 addr = mdl_simt_affine_buffer (gpu, padded, error), state = seed;
+  guint32 *in;
+  if (!addr)
+    return 0;
+  in = mdl_simt_host (gpu, addr);
+  *want = MDL_SIMT_AFFINE_ID;
+  for (guint64 i = 0; i < n; i++)
+    {
+      /* a odd: the maps are invertible, so the product depends on every input (with even a's
+       * it keeps only the last few dozen and an order error early on would go unseen). */
+      in[i] = (guint32) mdl_simt_algo_random (&state) | 0x10000u;
+      *want = mdl_simt_affine (*want, in[i]);
+    }
+  return addr;
+}
+
+gboolean
+mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result,
+                      GError **error)
+{
+  TreeArgs a = { .b = b, .in = in };
+  MdlSimtLaunch shape = { .block_x = b, .shared_bytes = 4 * b };
+  *result = in;
+  while (d > 1)
+    {
+      guint64 chunks = (d + b - 1) / b;
+      if (!(a.out = mdl_simt_affine_buffer (gpu, (chunks + b - 1) / b * b, error)))
+        return FALSE;
+      shape.grid_x = (guint32) chunks;
+      if (!mdl_simt_launch (gpu, &shape, tree2_kernel, &a, error))
+        return FALSE;
+      a.in = *result = a.out;
+      d = chunks;
+    }
+  return TRUE;
+}
+
+gboolean
+mdl_simt_affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64 result,
+                       guint64 want, guint64 *checksum, GError **error)
+{
+  guint64 got = *(guint32 *) mdl_simt_host (gpu, result);
+  if (got != want)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the product is 0x%08" G_GINT64_MODIFIER
+                   "x, the sequential reference has 0x%08" G_GINT64_MODIFIER "x%s%s%s", algo, got,
+                   want, note ? " (" : "", note ? note : "", note ? ")" : "");
+      return FALSE;
+    }
+  *checksum = got;
+  return TRUE;
 }
 
 static gboolean
@@ -411,46 +457,19 @@ pipeline_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *re
   const char *algo = "reduce/pipeline";
   g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
-  guint64 pw = (guint64) b * k, state = seed, d, want = AFFINE_ID, got;
+  guint64 pw = (guint64) b * k, want, result;
   PipeArgs a = { .b = b, .rows = (n + pw - 1) / pw, .printed = mdl_params_choice (params, "order") == 1 };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * 2 * b };
-  guint32 *in;
   if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
   gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(a.in = identity_buffer (gpu, a.rows * pw, error))
-      || !(a.out = identity_buffer (gpu, (k + b - 1) / b * b, error)))
+  if (!(a.in = mdl_simt_affine_input (gpu, n, a.rows * pw, seed, &want, error))
+      || !(a.out = mdl_simt_affine_buffer (gpu, (k + b - 1) / b * b, error))
+      || !mdl_simt_launch (gpu, &shape, pipe_kernel, &a, error)
+      || !mdl_simt_affine_tree (gpu, b, a.out, k, &result, error))
     return FALSE;
-  in = mdl_simt_host (gpu, a.in);
-  for (guint64 i = 0; i < n; i++)
-    {
-      in[i] = (guint32) mdl_simt_algo_random (&state);
-      want = affine (want, in[i]);
-    }
-  if (!mdl_simt_launch (gpu, &shape, pipe_kernel, &a, error))
-    return FALSE;
-  shape.shared_bytes = 4 * b;
-  for (d = k; d > 1;)
-    {
-      guint64 chunks = (d + b - 1) / b;
-      a.in = a.out;
-      if (!(a.out = identity_buffer (gpu, (chunks + b - 1) / b * b, error)))
-        return FALSE;
-      shape.grid_x = (guint32) chunks;
-      if (!mdl_simt_launch (gpu, &shape, tree2_kernel, &a, error))
-        return FALSE;
-      d = chunks;
-    }
-  got = *(guint32 *) mdl_simt_host (gpu, a.out);
-  if (got != want)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the product is 0x%08" G_GINT64_MODIFIER
-                   "x, the sequential reference has 0x%08" G_GINT64_MODIFIER "x (order=%s)", algo,
-                   got, want, a.printed ? "printed" : "fixed");
-      return FALSE;
-    }
-  *checksum = got;
-  return TRUE;
+  return mdl_simt_affine_check (algo, a.printed ? "order=printed" : "order=fixed", gpu, result,
+                                want, checksum, error);
 }
 
 gboolean

@@ -88,6 +88,10 @@ guint64 mdl_scan_leftright_off_operand (guint64 n, guint k, gboolean literal);
   { "reduce/pipeline", "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & "     \
     "Sadakane Algorithms 4-6, order fixed), on affine maps", mdl_reduce_pipeline_params,           \
     mdl_algo_gpu_reduce_pipeline_run, mdl_algo_gpu_reduce_pipeline_native, NULL },                 \
+  { "reduce/matrix", "SIMT: AGPU matrix-based reduction for non-commutative operators (Koike & "  \
+    "Sadakane 5.2.1): b x (b+1) transposed tiles, each core folds a contiguous run, on affine maps", \
+    mdl_reduce_matrix_params, mdl_algo_gpu_reduce_matrix_run, mdl_algo_gpu_reduce_matrix_native,  \
+    NULL },                                                                                        \
   { "scan/nopad", "SIMT: work-efficient exclusive scan (Blelloch/Harris up-sweep and down-sweep) " \
     "in shared memory, no padding", mdl_scan_nopad_params, mdl_algo_gpu_scan_nopad_run,           \
     mdl_algo_gpu_scan_nopad_native, NULL },                                                        \
@@ -99,6 +103,64 @@ guint64 mdl_scan_leftright_off_operand (guint64 n, guint k, gboolean literal);
     mdl_algo_gpu_scan_leftright_native, NULL },                                                    \
   { "scan/hillis-steele", "SIMT: Hillis-Steele (CM) inclusive scan, log n steps of load, add, "    \
     "store", mdl_scan_hillis_steele_params, mdl_algo_gpu_scan_hillis_steele_run,                  \
-    mdl_algo_gpu_scan_hillis_steele_native, NULL }
+    mdl_algo_gpu_scan_hillis_steele_native, NULL },                                                \
+  { "scan/matrix", "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms "    \
+    "7-8, cleaned): block sums, a scan of them on one block, alpha x (b+1) matrices per block",    \
+    mdl_scan_matrix_params, mdl_algo_gpu_scan_matrix_run, mdl_algo_gpu_scan_matrix_native, NULL }
+
+/* The matrix-based algorithms (src/algos/simt/matrix.c). */
+MDL_SIMT_ALGO_DECLARE (reduce_matrix);
+MDL_SIMT_ALGO_DECLARE (scan_matrix);
+extern const MdlParamSpec mdl_reduce_matrix_params[];
+extern const MdlParamSpec mdl_scan_matrix_params[];
+
+/* Shared by reduce.c and matrix.c; defined in reduce.c. */
+
+/* Algorithm 3's kernel (one block of b threads per MP, grid k): block ρ sums @rows b-word rows,
+ * row i at word @in/4 + i·@row_words + ρ·@block_words, lane ε taking word ε of each (addition
+ * mod 2^32, partial sums in registers), tree-reduces the b sums in shared words 0..3b/2−1 and
+ * lane 0 stores the block's sum at @out + 4ρ. Launch it with shared_bytes 4·(b + b/2). */
+typedef struct {
+  guint64 in, out;      /* device addresses */
+  guint64 rows;         /* rows per block */
+  guint64 row_words;    /* from one row of a block to its next */
+  guint64 block_words;  /* from block ρ's first row to block ρ+1's */
+  guint b;
+} MdlSimtCascadeArgs;
+void mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *args);
+
+/* The non-commutative operator of the order-preserving reductions: composition of affine maps
+ * x -> a x + c (mod 2^16), a in the high half of the word and c in the low half;
+ * f (+) g = "f, then g" = (a_f a_g, a_g c_f + c_g). Associative, not commutative; the identity
+ * is (1, 0). */
+#define MDL_SIMT_AFFINE_ID G_GUINT64_CONSTANT (0x00010000)
+
+static inline guint64
+mdl_simt_affine (guint64 f, guint64 g)
+{
+  guint32 af = (guint32) (f >> 16) & 0xffff, cf = (guint32) f & 0xffff;
+  guint32 ag = (guint32) (g >> 16) & 0xffff, cg = (guint32) g & 0xffff;
+  return (guint64) ((af * ag) & 0xffff) << 16 | ((ag * cf + cg) & 0xffff);
+}
+
+/* @words words of global memory holding the identity; 0 on error. */
+guint64 mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error);
+/* @padded identity words whose first @n are random maps with an odd a (mdl_simt_algo_random
+ * from @seed, bit 16 set); *want receives their in-order product. Returns the device address, 0
+ * on error. */
+guint64 mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed,
+                               guint64 *want, GError **error);
+/* Inside a kernel of b threads: combines shared words 0..b−1 in order, in place (adjacent pairs,
+ * log b predicated steps, conflict-free), and lane 0 stores the product at global @out. */
+void mdl_simt_affine_combine (MdlSimtBlock *blk, guint b, guint64 out);
+/* Algorithm 6 (cleaned) over the @d values at @in (identity-padded to a multiple of b words):
+ * one launch per level of ⌈d/b⌉ blocks of b threads; *result receives the device address of the
+ * product (@in itself when @d <= 1). */
+gboolean mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result,
+                               GError **error);
+/* Compares the word at @result with @want: TRUE and *checksum = the product, or a MDL_ERROR_MODEL
+ * naming @algo and, when not NULL, @note. */
+gboolean mdl_simt_affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64 result,
+                                guint64 want, guint64 *checksum, GError **error);
 
 #endif
