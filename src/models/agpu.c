@@ -47,7 +47,8 @@ typedef struct {
   guint warp_width;
   MdlU64Map block_time;      /* block -> MP instructions in the open launch */
   MdlU64Map written;         /* (block << 32 | shared word) stored in the open launch */
-  MdlU64Map global_words;    /* every global word touched */
+  MdlU64Map global_words;    /* word / 64 -> bitmap of the touched words among those 64 */
+  guint64 n_global_words;    /* bits set in global_words */
   guint64 *mp_time;          /* k slots of scratch for folding blocks onto MPs */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -212,7 +213,10 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
       for (guint i = 0; i < n; i++)
         {
           gboolean inserted;
-          mdl_u64map_upsert (&a->global_words, a->words[i], 0, &inserted);
+          guint64 *bits = mdl_u64map_upsert (&a->global_words, a->words[i] / 64, 0, &inserted);
+          guint64 bit = G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
+          a->n_global_words += !(*bits & bit);
+          *bits |= bit;
           a->words[i] /= a->b;
         }
       qsort (a->words, n, sizeof a->words[0], cmp_u64);
@@ -318,7 +322,7 @@ agpu_report (void *state, MdlReport *out)
   mdl_report_add_count (out, "shared_words", "words", "m: most shared words one block uses", NULL,
                         a->shared_words);
   mdl_report_add_count (out, "global_words", "words", "distinct global words touched", NULL,
-                        a->global_words.len);
+                        a->n_global_words);
   mdl_report_add_real (out, "multiplicity", "ratio", "M/m (NaN when no shared memory is used)",
                        NULL, a->shared_words ? (double) a->M / (double) a->shared_words : NAN);
   mdl_report_add_count (out, "launches", "count", "kernel launches (host synchronisations)", NULL,
@@ -331,7 +335,7 @@ static void
 agpu_reset (void *state)
 {
   Agpu *a = state;
-  a->time = a->io = a->launches = a->shared_words = a->stale_reads = 0;
+  a->time = a->io = a->launches = a->shared_words = a->stale_reads = a->n_global_words = 0;
   a->open = FALSE;
   a->warp_width = 32;
   mdl_u64map_clear (&a->block_time);
