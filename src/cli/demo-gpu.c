@@ -1,4 +1,4 @@
-/* The GPU half of `models demo`: one reduction and one scan, each run once through the three seed
+/* The GPU half of `models demo`: a reduction and two scans, each run once through the three seed
  * models (agpu, kmodel, msimd) and the engines that predict an H100's hardware counters, printed
  * side by side: rows are counters, columns are the runs. */
 #include "cli/cli.h"
@@ -18,7 +18,8 @@ static const struct {
   guint64 n;
 } gpu_runs[] = {
   { "reduce/tree:b=32", (guint64) 1 << 20 },
-  { "reduce/cascade:b=32,k=16", (guint64) 1 << 20 },
+  { "scan/leftright:k=16", (guint64) 1 << 20 },
+  { "scan/matrix:b=32,k=16", (guint64) 1 << 20 },
 };
 
 /* One table row: @engine's counter @a, plus @b when set (the two halves of one quantity). */
@@ -112,6 +113,11 @@ mdl_cli_demo_gpu (GString *text, GError **error)
     "k-word segments; MSIMD's cost weighs each global chunk by M = 1024 steps. The last six rows\n"
     "are the H100's Nsight Compute counters as the coalesce, banks and divergence engines predict\n"
     "them (on the micro-kernels they equal ncu exactly: docs/results/h100); these algorithms have\n"
-    "no CUDA twin yet, so there is no measured column. Rules: docs/models/{agpu,kmodel,msimd,gpu}.md.\n");
+    "no CUDA twin yet, so there is no measured column. Rules: docs/models/{agpu,kmodel,msimd,gpu}.md.\n"
+    "\n"
+    "One thing to see: scan/leftright lays its tree out for k = 16 banks (the thesis's GPU), so its\n"
+    "up-sweep stores are conflict-free under kmodel:k=16 but not on the H100's 32 banks; with\n"
+    "--param k=32 they are conflict-free there too:\n"
+    "  models run scan/leftright --param k=32 --n 1M --engine banks:machine=h100\n");
   return TRUE;
 }
