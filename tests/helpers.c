@@ -240,8 +240,21 @@ test_engine_real (MdlEngine *e, const char *name)
   return test_report_real (r, name);
 }
 
+guint64
+test_phase_count (const MdlReport *r, const char *phase, const char *name)
+{
+  if (phase == NULL)
+    return test_report_count (r, name);
+  for (guint i = 0; i < mdl_report_n_phases (r); i++)
+    if (strcmp (mdl_report_engine (mdl_report_phase (r, i)), phase) == 0)
+      return test_report_count (mdl_report_phase (r, i), name);
+  fail_msg ("%s: no phase %s", mdl_report_spec (r), phase);
+  return 0;
+}
+
 MdlReport *
-test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec)
+test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
+               guint64 *checksum)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
@@ -252,7 +265,7 @@ test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec)
   g_autofree MdlReport **reports = NULL;
   const MdlAlgo *algo = NULL;
   MdlSink sink;
-  guint64 checksum;
+  guint64 sum;
   guint nr;
   if (!mdl_spec_split (algo_spec, &name, &assigns, &error)
       || !(algo = mdl_algo_lookup (name, &error))
@@ -261,8 +274,9 @@ test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec)
     fail_msg ("%s: %s", algo_spec, error->message);
   sink = mdl_pipeline_sink (p);
   rec = mdl_recorder_new (&sink, 0);
-  if (!algo->run (params, n, 7, rec, &checksum, &error) || !mdl_recorder_finish (rec, &error))
-    fail_msg ("%s: %s", algo_spec, error->message);
+  if (!algo->run (params, n, seed, rec, checksum ? checksum : &sum, &error)
+      || !mdl_recorder_finish (rec, &error))
+    fail_msg ("%s n=%" G_GUINT64_FORMAT ": %s", algo_spec, n, error->message);
   reports = mdl_pipeline_reports (p, &nr);
   assert_int_equal (nr, 1);
   return reports[0];

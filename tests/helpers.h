@@ -46,9 +46,15 @@ double test_report_real (const MdlReport *r, const char *name);
 guint64 test_engine_count (MdlEngine *e, const char *name);
 double test_engine_real (MdlEngine *e, const char *name);
 
-/* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements of seed 7 into
- * one engine @engine_spec, and returns its report (transfer full); fails the test on any error. */
-MdlReport *test_run_algo (const char *algo_spec, guint64 n, const char *engine_spec);
+/* The count @name of the phase @phase of @r (NULL: the whole run); fails the test when either is
+ * missing. */
+guint64 test_phase_count (const MdlReport *r, const char *phase, const char *name);
+
+/* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements from @seed into
+ * one engine @engine_spec, and returns its report (transfer full); its checksum goes to @checksum
+ * when not NULL. Fails the test on any error. */
+MdlReport *test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
+                          guint64 *checksum);
 
 /* Writes @len bytes to a fresh temporary file and returns its path (transfer full). */
 char *test_write_temp (const char *basename, const void *data, gsize len);

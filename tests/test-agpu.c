@@ -59,15 +59,6 @@ feed (MdlEngine *e, const Ev *ev, guint n, guint32 shared_bytes)
     }
 }
 
-static guint64
-counter (MdlEngine *e, const char *name)
-{
-  g_autoptr (MdlReport) r = mdl_engine_report (e);
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("no counter %s", name);
-  return c->count;
-}
 
 /* Cost (time) of one instruction under @spec; also checks that io equals it for global ones. */
 static guint64
@@ -79,11 +70,11 @@ cost_one (const char *spec, Ev ev)
   if (e == NULL)
     fail_msg ("%s: %s", spec, error->message);
   feed (e, &ev, 1, 0);
-  t = counter (e, "time");
-  if (ev.space == G && counter (e, "io") != t)
+  t = test_engine_count (e, "time");
+  if (ev.space == G && test_engine_count (e, "io") != t)
     fail_msg ("%s: io %" G_GUINT64_FORMAT " differs from time %" G_GUINT64_FORMAT, spec,
-              counter (e, "io"), t);
-  if (ev.space == S && counter (e, "io") != 0)
+              test_engine_count (e, "io"), t);
+  if (ev.space == S && test_engine_count (e, "io") != 0)
     fail_msg ("%s: a shared access did I/O", spec);
   return t;
 }
@@ -203,9 +194,9 @@ test_agpu_transposed_load (void **state)
               }
             assert_true (mdl_engine_consume (e, &batch, NULL));
           }
-        if (counter (e, "time") != expect)
+        if (test_engine_count (e, "time") != expect)
           fail_msg ("b=%u alpha=%u: time %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, b,
-                    alpha, counter (e, "time"), expect);
+                    alpha, test_engine_count (e, "time"), expect);
       }
 }
 
@@ -232,17 +223,17 @@ test_agpu_launch_time (void **state)
   (void) state;
   feed (fold, ev, G_N_ELEMENTS (ev), 0);
   feed (virt, ev, G_N_ELEMENTS (ev), 0);
-  assert_int_equal (counter (fold, "time"), 4);
-  assert_int_equal (counter (virt, "time"), 7);
-  assert_int_equal (counter (fold, "launches"), 2);
-  assert_int_equal (counter (fold, "io"), 1);
+  assert_int_equal (test_engine_count (fold, "time"), 4);
+  assert_int_equal (test_engine_count (virt, "time"), 7);
+  assert_int_equal (test_engine_count (fold, "launches"), 2);
+  assert_int_equal (test_engine_count (fold, "io"), 1);
   /* Two warps of one block are two MP instructions on one MP: 2, not the max 1. */
   {
     static const Ev two[] = { { 0, 0, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
                               { 0, 0, 1, MDL_WARP_ALU, 0, 0, 0, 0, ALL } };
     g_autoptr (MdlEngine) e = mdl_engine_new ("agpu", NULL);
     feed (e, two, 2, 0);
-    assert_int_equal (counter (e, "time"), 2);
+    assert_int_equal (test_engine_count (e, "time"), 2);
   }
 }
 
@@ -259,7 +250,7 @@ test_agpu_divergence_counts_both_paths (void **state)
   g_autoptr (MdlEngine) e = mdl_engine_new ("agpu", NULL);
   (void) state;
   feed (e, ev, G_N_ELEMENTS (ev), 0);
-  assert_int_equal (counter (e, "time"), 4);
+  assert_int_equal (test_engine_count (e, "time"), 4);
 }
 
 /* Ensure Algorithm 1's per-chunk I/O is 3: two aligned b-word reads and the one-lane write;
@@ -275,11 +266,11 @@ test_agpu_tree_chunk_io (void **state)
   g_autoptr (MdlEngine) e = mdl_engine_new ("agpu:b=32,k=16", NULL);
   (void) state;
   feed (e, ev, G_N_ELEMENTS (ev), 256);
-  assert_int_equal (counter (e, "io"), 3);
-  assert_int_equal (counter (e, "time"), 5);
-  assert_int_equal (counter (e, "global_words"), 65);
+  assert_int_equal (test_engine_count (e, "io"), 3);
+  assert_int_equal (test_engine_count (e, "time"), 5);
+  assert_int_equal (test_engine_count (e, "global_words"), 65);
   /* 256 bytes = 64 words of shared memory; M = 12288: multiplicity 192. */
-  assert_int_equal (counter (e, "shared_words"), 64);
+  assert_int_equal (test_engine_count (e, "shared_words"), 64);
   {
     g_autoptr (MdlReport) r = mdl_engine_report (e);
     assert_true (fabs (mdl_report_lookup (r, "multiplicity")->real - 192.0) < 1e-9);
@@ -336,9 +327,9 @@ test_agpu_volatile (void **state)
   (void) state;
   feed (vol, ev, G_N_ELEMENTS (ev), 128);
   feed (non, ev, G_N_ELEMENTS (ev), 128);
-  assert_int_equal (counter (vol, "stale_shared_reads"), 32);
-  assert_int_equal (counter (non, "stale_shared_reads"), 0);
-  assert_int_equal (counter (vol, "time"), 3);
+  assert_int_equal (test_engine_count (vol, "stale_shared_reads"), 32);
+  assert_int_equal (test_engine_count (non, "stale_shared_reads"), 0);
+  assert_int_equal (test_engine_count (vol, "time"), 3);
 }
 
 /* Ensure p, b and k are checked against each other, and the spec lists every switch. */
@@ -367,33 +358,6 @@ test_agpu_params (void **state)
   }
 }
 
-/* Runs algorithm @algo_spec (n elements, seed 7) into one agpu engine @engine. */
-static MdlReport *
-run_algo (const char *algo_spec, guint64 n, const char *engine)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autofree MdlReport **reports = NULL;
-  const MdlAlgo *algo = NULL;
-  MdlSink sink;
-  guint64 sum;
-  guint nr;
-  if (!mdl_spec_split (algo_spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !mdl_pipeline_add_engine_spec (p, engine, &error))
-    fail_msg ("%s: %s", algo_spec, error->message);
-  sink = mdl_pipeline_sink (p);
-  rec = mdl_recorder_new (&sink, 0);
-  if (!algo->run (params, n, 7, rec, &sum, &error) || !mdl_recorder_finish (rec, &error))
-    fail_msg ("%s: %s", algo_spec, error->message);
-  reports = mdl_pipeline_reports (p, &nr);
-  assert_int_equal (nr, 1);
-  return reports[0];
-}
 
 /* Ensure reduce/tree (Algorithm 1) has V5's I/O: Σ_i 3 ⌈d_(i-1)/2b⌉, and the time derived from
  * the kernel: per block 2 global reads (1 each) + add + store x + log b x (load x[ε], load
@@ -432,7 +396,8 @@ test_agpu_reductions (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (tree_rows); i++)
     {
-      g_autoptr (MdlReport) r = run_algo (tree_rows[i].algo, tree_rows[i].n, tree_rows[i].engine);
+      g_autoptr (MdlReport) r = test_run_algo (tree_rows[i].algo, tree_rows[i].n, 7,
+                                               tree_rows[i].engine, NULL);
       guint64 io = mdl_report_lookup (r, "io")->count, time = mdl_report_lookup (r, "time")->count;
       guint64 launches = mdl_report_lookup (r, "launches")->count;
       if (io != tree_rows[i].io || time != tree_rows[i].time || launches != tree_rows[i].launches)

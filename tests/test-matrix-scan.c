@@ -13,54 +13,8 @@
 
 /* ---- running an algorithm ---- */
 
-/* Runs @algo_spec on @n elements from @seed into one engine @engine; returns its report. */
-static MdlReport *
-run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine, guint64 *checksum)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autofree MdlReport **reports = NULL;
-  const MdlAlgo *algo = NULL;
-  MdlSink sink;
-  guint64 sum;
-  guint nr;
-  if (!mdl_spec_split (algo_spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !mdl_pipeline_add_engine_spec (p, engine, &error))
-    fail_msg ("%s: %s", algo_spec, error->message);
-  sink = mdl_pipeline_sink (p);
-  rec = mdl_recorder_new (&sink, 0);
-  if (!algo->run (params, n, seed, rec, checksum ? checksum : &sum, &error)
-      || !mdl_recorder_finish (rec, &error))
-    fail_msg ("%s n=%" G_GUINT64_FORMAT ": %s", algo_spec, n, error->message);
-  reports = mdl_pipeline_reports (p, &nr);
-  assert_int_equal (nr, 1);
-  return reports[0];
-}
 
-static guint64
-count (const MdlReport *r, const char *name)
-{
-  const MdlCounter *c = mdl_report_lookup (r, name);
-  if (c == NULL)
-    fail_msg ("no counter %s in %s", name, mdl_report_engine (r));
-  return c->count;
-}
 
-/* The count @name of phase @phase of @r. */
-static guint64
-phase_count (const MdlReport *r, const char *phase, const char *name)
-{
-  for (guint i = 0; i < mdl_report_n_phases (r); i++)
-    if (strcmp (mdl_report_engine (mdl_report_phase (r, i)), phase) == 0)
-      return count (mdl_report_phase (r, i), name);
-  fail_msg ("no phase %s", phase);
-  return 0;
-}
 
 /* Runs @algo_spec with no events (the native entry point); returns the checksum. */
 static guint64
@@ -149,11 +103,11 @@ test_scan_io (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      g_autoptr (MdlReport) r = run_algo (rows[i].algo, rows[i].n, 7, rows[i].engine, NULL);
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, rows[i].n, 7, rows[i].engine, NULL);
       guint64 n = rows[i].padded, b = rows[i].b, k = rows[i].k, kb = (k + b - 1) / b;
-      guint64 got[] = { count (r, "io"), phase_count (r, "local-reduction", "io"),
-                        phase_count (r, "global-scan", "io"), phase_count (r, "local-scan", "io"),
-                        count (r, "launches"), count (r, "global_words") };
+      guint64 got[] = { test_report_count (r, "io"), test_phase_count (r, "local-reduction", "io"),
+                        test_phase_count (r, "global-scan", "io"), test_phase_count (r, "local-scan", "io"),
+                        test_report_count (r, "launches"), test_report_count (r, "global_words") };
       guint64 want[] = { totals[i], n / b + k, 2 * kb, 2 * n / b + k, 3, 2 * n + k };
       assert_int_equal (v8_io (n, b, k), totals[i]);
       for (guint j = 0; j < G_N_ELEMENTS (got); j++)
@@ -195,10 +149,10 @@ test_scan_matrix_time (void **state)
       guint b = rows[i].b, k = rows[i].k, alpha = rows[i].alpha, log_b = (guint) __builtin_ctz (b);
       g_autofree char *algo = g_strdup_printf ("scan/matrix:b=%u,k=%u,alpha=%u", b, k, alpha);
       g_autofree char *engine = g_strdup_printf ("agpu:b=%u,k=%u", b, k);
-      g_autoptr (MdlReport) r = run_algo (algo, (guint64) k * alpha * b, 3, engine, NULL);
+      g_autoptr (MdlReport) r = test_run_algo (algo, (guint64) k * alpha * b, 3, engine, NULL);
       guint64 lr = 2 * alpha + 1 + 4 * log_b + 2, t = rows[i].t;
-      guint64 got[] = { phase_count (r, "local-scan", "time"), phase_count (r, "global-scan", "time"),
-                        phase_count (r, "local-reduction", "time"), count (r, "time") };
+      guint64 got[] = { test_phase_count (r, "local-scan", "time"), test_phase_count (r, "global-scan", "time"),
+                        test_phase_count (r, "local-reduction", "time"), test_report_count (r, "time") };
       guint64 want[] = { 1 + t, t, lr, lr + t + 1 + t };
       for (guint j = 0; j < G_N_ELEMENTS (got); j++)
         if (got[j] != want[j])
@@ -222,9 +176,9 @@ test_scan_time_factor_smallest_at_b (void **state)
       for (guint alpha = 1; alpha <= b; alpha++)
         {
           g_autofree char *algo = g_strdup_printf ("scan/matrix:b=%u,k=%u,alpha=%u", b, k, alpha);
-          g_autoptr (MdlReport) r = run_algo (algo, (guint64) k * alpha * b, 5, engine, NULL);
+          g_autoptr (MdlReport) r = test_run_algo (algo, (guint64) k * alpha * b, 5, engine, NULL);
           double model = MIN ((b + alpha - 1) / alpha, alpha) + log2 (b) / alpha;
-          double per_element = (double) phase_count (r, "local-scan", "time") / (alpha * b);
+          double per_element = (double) test_phase_count (r, "local-scan", "time") / (alpha * b);
           if (model < model_min)
             model_min = model, best_model = alpha;
           if (per_element < engine_min)
@@ -260,14 +214,14 @@ test_scan_multiplicity (void **state)
     {
       g_autofree char *algo = g_strdup_printf ("scan/matrix:b=32,k=16,alpha=%u", rows[i].alpha);
       g_autofree char *engine = g_strdup_printf ("agpu:b=32,k=16,M=%" G_GUINT64_FORMAT, rows[i].M);
-      g_autoptr (MdlReport) r = run_algo (algo, 16 * 32 * rows[i].alpha, 1, engine, NULL);
+      g_autoptr (MdlReport) r = test_run_algo (algo, 16 * 32 * rows[i].alpha, 1, engine, NULL);
       double mult = mdl_report_lookup (r, "multiplicity")->real;
       guint64 warps = MIN (rows[i].cap, (guint64) floor (mult));
-      if (count (r, "shared_words") != rows[i].m || warps != rows[i].warps
+      if (test_report_count (r, "shared_words") != rows[i].m || warps != rows[i].warps
           || fabs (mult - (double) rows[i].M / (double) rows[i].m) > 1e-9)
         fail_msg ("alpha=%u M=%" G_GUINT64_FORMAT ": m %" G_GUINT64_FORMAT ", multiplicity %g, "
                   "warps %" G_GUINT64_FORMAT "; expected m %" G_GUINT64_FORMAT ", warps %"
-                  G_GUINT64_FORMAT, rows[i].alpha, rows[i].M, count (r, "shared_words"), mult,
+                  G_GUINT64_FORMAT, rows[i].alpha, rows[i].M, test_report_count (r, "shared_words"), mult,
                   warps, rows[i].m, rows[i].warps);
     }
 }
@@ -362,7 +316,7 @@ test_scan_random (void **state)
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 1, 20000), s = g_rand_int (rand), got;
-        g_autoptr (MdlReport) r = run_algo (rows[i].algo, n, s, rows[i].engine, &got);
+        g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
         guint64 native = run_native (rows[i].algo, n, s), want = scan_reference (n, s);
         if (got != want || native != want)
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": checksums %" G_GUINT64_FORMAT " (run) %"
@@ -429,14 +383,14 @@ test_reduce_matrix_costs (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      g_autoptr (MdlReport) r = run_algo (rows[i].algo, rows[i].n, 7, rows[i].engine, NULL);
-      if (count (r, "io") != rows[i].io || count (r, "time") != rows[i].time
-          || count (r, "launches") != rows[i].launches || count (r, "stale_shared_reads") != 0)
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, rows[i].n, 7, rows[i].engine, NULL);
+      if (test_report_count (r, "io") != rows[i].io || test_report_count (r, "time") != rows[i].time
+          || test_report_count (r, "launches") != rows[i].launches || test_report_count (r, "stale_shared_reads") != 0)
         fail_msg ("%s n=%" G_GUINT64_FORMAT ": io %" G_GUINT64_FORMAT " time %" G_GUINT64_FORMAT
                   " launches %" G_GUINT64_FORMAT " stale %" G_GUINT64_FORMAT ", expected %"
                   G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " 0", rows[i].algo,
-                  rows[i].n, count (r, "io"), count (r, "time"), count (r, "launches"),
-                  count (r, "stale_shared_reads"), rows[i].io, rows[i].time, rows[i].launches);
+                  rows[i].n, test_report_count (r, "io"), test_report_count (r, "time"), test_report_count (r, "launches"),
+                  test_report_count (r, "stale_shared_reads"), rows[i].io, rows[i].time, rows[i].launches);
     }
 }
 
@@ -452,11 +406,11 @@ test_reduce_matrix_multiplicity (void **state)
       g_autofree char *matrix = g_strdup_printf ("reduce/matrix:b=%u,k=4", b);
       g_autofree char *cascade = g_strdup_printf ("reduce/cascade:b=%u,k=4", b);
       g_autofree char *engine = g_strdup_printf ("agpu:b=%u,k=4", b);
-      g_autoptr (MdlReport) rm = run_algo (matrix, 4 * b * b, 1, engine, NULL);
-      g_autoptr (MdlReport) rc = run_algo (cascade, 4 * b * b, 1, engine, NULL);
+      g_autoptr (MdlReport) rm = test_run_algo (matrix, 4 * b * b, 1, engine, NULL);
+      g_autoptr (MdlReport) rc = test_run_algo (cascade, 4 * b * b, 1, engine, NULL);
       double mm = mdl_report_lookup (rm, "multiplicity")->real;
       double mc = mdl_report_lookup (rc, "multiplicity")->real;
-      assert_int_equal (count (rm, "shared_words"), b * (b + 1));
+      assert_int_equal (test_report_count (rm, "shared_words"), b * (b + 1));
       if (fabs (mm - 12288.0 / (b * (b + 1))) > 1e-9 || !(mm < mc))
         fail_msg ("b=%u: multiplicity %g (matrix), %g (cascade)", b, mm, mc);
     }
@@ -506,7 +460,7 @@ test_reduce_matrix_random (void **state)
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 2, 30000), s = g_rand_int (rand), got;
-        g_autoptr (MdlReport) r = run_algo (rows[i].algo, n, s, rows[i].engine, &got);
+        g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
         guint64 native = run_native (rows[i].algo, n, s), want = affine_reference (n, s, FALSE);
         if (got != want || native != want || want == affine_reference (n, s, TRUE))
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": products 0x%" G_GINT64_MODIFIER "x (run)"

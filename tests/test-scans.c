@@ -9,49 +9,7 @@
 
 #include <string.h>
 
-/* Runs @algo_spec on @n elements (seed 7) into the engine @engine and returns its report. */
-static MdlReport *
-run_algo (const char *algo_spec, guint64 n, const char *engine)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autofree MdlReport **reports = NULL;
-  const MdlAlgo *algo = NULL;
-  MdlSink sink;
-  guint64 sum;
-  guint nr;
-  if (!mdl_spec_split (algo_spec, &name, &assigns, &error)
-      || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !mdl_pipeline_add_engine_spec (p, engine, &error))
-    fail_msg ("%s: %s", algo_spec, error->message);
-  sink = mdl_pipeline_sink (p);
-  rec = mdl_recorder_new (&sink, 0);
-  if (!algo->run (params, n, 7, rec, &sum, &error) || !mdl_recorder_finish (rec, &error))
-    fail_msg ("%s n=%" G_GUINT64_FORMAT ": %s", algo_spec, n, error->message);
-  reports = mdl_pipeline_reports (p, &nr);
-  assert_int_equal (nr, 1);
-  return reports[0];
-}
 
-/* Counter @name of phase @phase of @r; NULL @phase: the run's total. */
-static guint64
-count_of (const MdlReport *r, const char *phase, const char *name)
-{
-  const MdlCounter *c = NULL;
-  if (phase == NULL)
-    c = mdl_report_lookup (r, name);
-  for (guint i = 0; phase && i < mdl_report_n_phases (r); i++)
-    if (strcmp (mdl_report_engine (mdl_report_phase (r, i)), phase) == 0)
-      c = mdl_report_lookup (mdl_report_phase (r, i), name);
-  if (c == NULL)
-    fail_msg ("no counter %s in phase %s", name, phase ? phase : "(total)");
-  return c->count;
-}
 
 /* One cost case: @algo on @n elements under kmodel:@engine; @expect the up-sweep's store latency. */
 typedef struct {
@@ -70,10 +28,10 @@ check_store_rows (const StoreRow *rows, guint n_rows)
   for (guint i = 0; i < n_rows; i++)
     {
       g_autofree char *spec = g_strdup_printf ("kmodel:%s", rows[i].engine);
-      g_autoptr (MdlReport) r = run_algo (rows[i].algo, rows[i].n, spec);
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, rows[i].n, 7, spec, NULL);
       guint64 k = g_ascii_strtoull (strstr (rows[i].engine, "k=") + 2, NULL, 10);
-      guint64 t = count_of (r, "upsweep", "T_shared_stores");
-      guint64 w = count_of (r, "upsweep", "W_shared_stores"), g = count_of (r, NULL, "G");
+      guint64 t = test_phase_count (r, "upsweep", "T_shared_stores");
+      guint64 w = test_phase_count (r, "upsweep", "W_shared_stores"), g = test_phase_count (r, NULL, "G");
       if (t != rows[i].expect)
         fail_msg ("%s n=%" G_GUINT64_FORMAT " %s: up-sweep store T %" G_GUINT64_FORMAT ", expected %"
                   G_GUINT64_FORMAT, rows[i].algo, rows[i].n, spec, t, rows[i].expect);
@@ -218,7 +176,7 @@ test_leftright_literal_mapping (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr (MdlParams) params = mdl_params_parse ("scan/leftright", algo->params, bad[i].params,
-                                                       NULL);
+                                                   NULL);
       GError *error = NULL;
       guint64 sum;
       assert_false (algo->run_native (params, bad[i].n, 7, NULL, &sum, &error));
@@ -229,10 +187,11 @@ test_leftright_literal_mapping (void **state)
       assert_mdl_error (error, MDL_ERROR_MODEL, bad[i].needle);
     }
   {
-    g_autoptr (MdlReport) lit = run_algo ("scan/leftright:mapping=literal", 256, "kmodel:k=16");
-    g_autoptr (MdlReport) cor = run_algo ("scan/leftright", 256, "kmodel:k=16");
-    assert_int_equal (count_of (lit, "upsweep", "T_shared_stores"), 19);
-    assert_int_equal (count_of (lit, NULL, "T"), count_of (cor, NULL, "T"));
+    g_autoptr (MdlReport) lit = test_run_algo ("scan/leftright:mapping=literal", 256, 7,
+                                               "kmodel:k=16", NULL);
+    g_autoptr (MdlReport) cor = test_run_algo ("scan/leftright", 256, 7, "kmodel:k=16", NULL);
+    assert_int_equal (test_phase_count (lit, "upsweep", "T_shared_stores"), 19);
+    assert_int_equal (test_phase_count (lit, NULL, "T"), test_phase_count (cor, NULL, "T"));
   }
 }
 
@@ -252,15 +211,16 @@ test_hillis_steele_v6 (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      g_autoptr (MdlReport) r = run_algo ("scan/hillis-steele", rows[i].n, "kmodel:k=16");
+      g_autoptr (MdlReport) r = test_run_algo ("scan/hillis-steele", rows[i].n, 7, "kmodel:k=16",
+                                               NULL);
       for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
         {
           g_autofree char *t = g_strconcat ("T_", classes[c], NULL);
           g_autofree char *w = g_strconcat ("W_", classes[c], NULL);
-          if (count_of (r, "steps", t) != rows[i].T || count_of (r, "steps", w) != rows[i].W)
+          if (test_phase_count (r, "steps", t) != rows[i].T || test_phase_count (r, "steps", w) != rows[i].W)
             fail_msg ("n=%" G_GUINT64_FORMAT ": %s %" G_GUINT64_FORMAT ", %s %" G_GUINT64_FORMAT
                       ", expected %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT, rows[i].n, t,
-                      count_of (r, "steps", t), w, count_of (r, "steps", w), rows[i].T, rows[i].W);
+                      test_phase_count (r, "steps", t), w, test_phase_count (r, "steps", w), rows[i].T, rows[i].W);
         }
     }
 }
@@ -282,10 +242,10 @@ test_full_upsweep_v8 (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      g_autoptr (MdlReport) r = run_algo (rows[i].algo, 2048, rows[i].engine);
-      guint64 t = count_of (r, "upsweep", "T_shared_loads") + count_of (r, "upsweep", "T_shared_stores")
-                  + count_of (r, "upsweep", "T_arith");
-      if (t != rows[i].expect || t != count_of (r, "upsweep", "T") - count_of (r, "upsweep", "T_control"))
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, 2048, 7, rows[i].engine, NULL);
+      guint64 t = test_phase_count (r, "upsweep", "T_shared_loads") + test_phase_count (r, "upsweep", "T_shared_stores")
+                  + test_phase_count (r, "upsweep", "T_arith");
+      if (t != rows[i].expect || t != test_phase_count (r, "upsweep", "T") - test_phase_count (r, "upsweep", "T_control"))
         fail_msg ("%s %s: up-sweep T without control %" G_GUINT64_FORMAT ", expected %"
                   G_GUINT64_FORMAT, rows[i].algo, rows[i].engine, t, rows[i].expect);
     }
@@ -305,24 +265,26 @@ test_downsweep_mirrors_upsweep (void **state)
   for (guint a = 0; a < G_N_ELEMENTS (algos); a++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       {
-        g_autoptr (MdlReport) sep = run_algo (algos[a], sizes[s], "kmodel:k=16,fuse=0");
-        g_autoptr (MdlReport) fus = run_algo (algos[a], sizes[s], "kmodel:k=16,fuse=1");
+        g_autoptr (MdlReport) sep = test_run_algo (algos[a], sizes[s], 7, "kmodel:k=16,fuse=0",
+                                                   NULL);
+        g_autoptr (MdlReport) fus = test_run_algo (algos[a], sizes[s], 7, "kmodel:k=16,fuse=1",
+                                                   NULL);
         const MdlReport *both[] = { sep, fus };
         for (guint f = 0; f < 2; f++)
           {
             static const char *const same[] = { "T_shared_loads", "W_shared_loads", "T_arith",
                                                  "W_arith" };
             for (guint c = 0; c < G_N_ELEMENTS (same); c++)
-              if (count_of (both[f], "downsweep", same[c]) != count_of (both[f], "upsweep", same[c]))
+              if (test_phase_count (both[f], "downsweep", same[c]) != test_phase_count (both[f], "upsweep", same[c]))
                 fail_msg ("%s n=%" G_GUINT64_FORMAT " fuse=%u: %s down %" G_GUINT64_FORMAT
                           " up %" G_GUINT64_FORMAT, algos[a], sizes[s], f, same[c],
-                          count_of (both[f], "downsweep", same[c]),
-                          count_of (both[f], "upsweep", same[c]));
-            if (count_of (both[f], "downsweep", "T_shared_stores") != count_of (sep, "upsweep", "T_shared_loads"))
+                          test_phase_count (both[f], "downsweep", same[c]),
+                          test_phase_count (both[f], "upsweep", same[c]));
+            if (test_phase_count (both[f], "downsweep", "T_shared_stores") != test_phase_count (sep, "upsweep", "T_shared_loads"))
               fail_msg ("%s n=%" G_GUINT64_FORMAT " fuse=%u: down-sweep store T %" G_GUINT64_FORMAT
                         ", up-sweep separate load T %" G_GUINT64_FORMAT, algos[a], sizes[s], f,
-                        count_of (both[f], "downsweep", "T_shared_stores"),
-                        count_of (sep, "upsweep", "T_shared_loads"));
+                        test_phase_count (both[f], "downsweep", "T_shared_stores"),
+                        test_phase_count (sep, "upsweep", "T_shared_loads"));
           }
       }
 }
@@ -408,10 +370,10 @@ test_scans_correct_random (void **state)
 static void
 test_three_kernels (void **state)
 {
-  g_autoptr (MdlReport) r = run_algo ("scan/nopad", 4096, "kmodel:k=16");
+  g_autoptr (MdlReport) r = test_run_algo ("scan/nopad", 4096, 7, "kmodel:k=16", NULL);
   (void) state;
-  assert_int_equal (count_of (r, NULL, "G"), 776);
-  assert_int_equal (count_of (r, "upsweep", "T_shared_stores"), 2557);
+  assert_int_equal (test_phase_count (r, NULL, "G"), 776);
+  assert_int_equal (test_phase_count (r, "upsweep", "T_shared_stores"), 2557);
 }
 
 static void
