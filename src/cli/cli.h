@@ -114,10 +114,10 @@ gboolean mdl_cli_output_write (const char *path, const GString *text, GError **e
 /* Writes the pipeline's reports about @source in @format to @path (as mdl_cli_output_write()). */
 gboolean mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source,
                                 MdlFormat format, const char *path, GError **error);
-/* Appends @rows (each a NULL-terminated string vector, all of one length; the first is the
- * header) to @out as a text table indented by two spaces: the first @left columns left-aligned,
- * the others right-aligned. */
-void mdl_cli_text_table (GString *out, GPtrArray *rows, guint left);
+/* Appends @rows (each a NULL-terminated string vector) to @out as a text table, each line after
+ * @indent, columns two spaces apart: the first @left columns left-aligned, the others
+ * right-aligned; the last cell of a row is not padded. */
+void mdl_cli_text_table (GString *out, const char *indent, GPtrArray *rows, guint left);
 /* @v with thousands separators ("1,048,576"): tables are read by people comparing magnitudes. */
 char *mdl_cli_grouped (guint64 v);
 /* Appends @s as a JSON string literal. */

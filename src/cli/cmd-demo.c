@@ -232,7 +232,7 @@ demo_main (int argc, char **argv)
 
   g_string_append_printf (text, "libmodels demo: scans on machine=%s (4 KiB pages, 64-byte lines, "
                           "%d-entry LRU TLB)\n\n", DEMO_MACHINE, DEMO_TLB_ENTRIES);
-  mdl_cli_text_table (text, rows, 1);
+  mdl_cli_text_table (text, "  ", rows, 1);
   g_string_append (text, demo_explanation);
   if (!mdl_cli_demo_gpu (text, &error) || !mdl_cli_output_write (NULL, text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));

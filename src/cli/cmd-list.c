@@ -67,32 +67,6 @@ param_valid (const MdlParamSpec *p)
   return g_string_free (s, FALSE);
 }
 
-/* Rows of columns, aligned; the last column is not padded. */
-static void
-table_print (GString *out, const char *indent, GPtrArray *rows)
-{
-  gsize widths[8] = { 0 };
-  for (guint r = 0; r < rows->len; r++)
-    {
-      char **row = g_ptr_array_index (rows, r);
-      for (guint c = 0; row[c] && c < G_N_ELEMENTS (widths); c++)
-        widths[c] = MAX (widths[c], strlen (row[c]));
-    }
-  for (guint r = 0; r < rows->len; r++)
-    {
-      char **row = g_ptr_array_index (rows, r);
-      g_string_append (out, indent);
-      for (guint c = 0; row[c] && c < G_N_ELEMENTS (widths); c++)
-        {
-          if (row[c + 1])
-            g_string_append_printf (out, "%-*s  ", (int) widths[c], row[c]);
-          else
-            g_string_append (out, row[c]);
-        }
-      g_string_append_c (out, '\n');
-    }
-}
-
 static void
 params_table (GString *out, const MdlParamSpec *params)
 {
@@ -114,13 +88,14 @@ params_table (GString *out, const MdlParamSpec *params)
       row[5] = g_strdup (p->help);
       g_ptr_array_add (rows, row);
     }
-  table_print (out, "      ", rows);
+  mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
 }
 
 static gboolean
 write_table (GString *out, GError **error)
 {
   guint n_classes = 0, n_algos = 0;
+  int algo_width = 12;   /* the names line up, as the other sections' do at 12 */
   g_autofree const MdlEngineClass **classes = mdl_engine_classes (&n_classes);
   const MdlAlgo *algos = mdl_algos (&n_algos);
   g_auto (GStrv) machines = mdl_machine_names (error);
@@ -137,8 +112,10 @@ write_table (GString *out, GError **error)
   g_string_append (out, "\nAlgorithms (models run ALGORITHM [--n N] [--seed S] "
                         "[--param KEY=VALUE])\n");
   for (guint i = 0; i < n_algos; i++)
+    algo_width = MAX (algo_width, (int) strlen (algos[i].name));
+  for (guint i = 0; i < n_algos; i++)
     {
-      g_string_append_printf (out, "  %-12s %s\n", algos[i].name, algos[i].summary);
+      g_string_append_printf (out, "  %-*s %s\n", algo_width, algos[i].name, algos[i].summary);
       params_table (out, algos[i].params);
     }
   g_string_append (out, "\nMachine presets (machine=NAME in a spec, or --machine NAME)\n");
@@ -168,7 +145,7 @@ write_table (GString *out, GError **error)
             row[1] = g_strdup ("");
           g_ptr_array_add (rows, row);
         }
-      table_print (out, "      ", rows);
+      mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
     }
   g_string_append (out, "\nTrace formats (--trace-format, --from, --to)\n");
   for (guint i = 0; i < G_N_ELEMENTS (trace_formats); i++)

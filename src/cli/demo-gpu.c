@@ -106,7 +106,7 @@ mdl_cli_demo_gpu (GString *text, GError **error)
   g_string_append (text, "\nGPU models side by side: one run of each algorithm through agpu "
                    "(b=32, k=16), kmodel (k=16),\nmsimd (S=32) and the H100 counter engines "
                    "(coalesce, banks, divergence with machine=h100)\n\n");
-  mdl_cli_text_table (text, rows, 2);
+  mdl_cli_text_table (text, "  ", rows, 2);
   g_string_append (text,
     "\nThe models charge different things: AGPU's time is the slowest multiprocessor's instruction\n"
     "count and its I/O counts b-word blocks; the K-model's T sums bank-queue latencies and G counts\n"

@@ -16,29 +16,34 @@ mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error)
 }
 
 void
-mdl_cli_text_table (GString *out, GPtrArray *rows, guint left)
+mdl_cli_text_table (GString *out, const char *indent, GPtrArray *rows, guint left)
 {
-  guint n_cols = rows->len ? g_strv_length (g_ptr_array_index (rows, 0)) : 0;
-  g_autofree gsize *widths = g_new0 (gsize, n_cols + 1);
+  guint n_cols = 0;
+  g_autofree gsize *widths = NULL;
   for (guint r = 0; r < rows->len; r++)
-    for (guint c = 0; c < n_cols; c++)
-      widths[c] = MAX (widths[c], (gsize) g_utf8_strlen (((char **) g_ptr_array_index (rows, r))[c], -1));
+    n_cols = MAX (n_cols, g_strv_length (g_ptr_array_index (rows, r)));
+  widths = g_new0 (gsize, n_cols + 1);
   for (guint r = 0; r < rows->len; r++)
     {
       char **row = g_ptr_array_index (rows, r);
-      g_string_append (out, " ");
-      for (guint c = 0; c < n_cols; c++)
+      for (guint c = 0; row[c]; c++)
+        widths[c] = MAX (widths[c], (gsize) g_utf8_strlen (row[c], -1));
+    }
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r);
+      g_string_append (out, indent);
+      for (guint c = 0; row[c]; c++)
         {
-          /* Pad by characters, not bytes: counter names may hold UTF-8 (σ, ≤). */
-          gsize pad = widths[c] - (gsize) g_utf8_strlen (row[c], -1);
-          g_string_append_c (out, ' ');
+          /* Pad by characters, not bytes: cells may hold UTF-8 (σ, ≤). */
+          int pad = (int) (widths[c] - (gsize) g_utf8_strlen (row[c], -1));
+          if (c > 0)
+            g_string_append (out, "  ");
           if (c >= left)
-            g_string_append_printf (out, "%*s", (int) pad, "");
+            g_string_append_printf (out, "%*s", pad, "");
           g_string_append (out, row[c]);
-          if (c < left && c + 1 < n_cols)
-            g_string_append_printf (out, "%*s", (int) pad, "");
-          if (c + 1 < n_cols)
-            g_string_append_c (out, ' ');
+          if (c < left && row[c + 1])
+            g_string_append_printf (out, "%*s", pad, "");
         }
       g_string_append_c (out, '\n');
     }
