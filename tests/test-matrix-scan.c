@@ -74,7 +74,7 @@ test_scan_v8_paper_case (void **state)
 }
 
 /* Ensure scan/matrix's I/O is V8's, phase by phase, in 3 launches, and that its global memory is
- * V8's 2n + k words (input, output, C). Rows (n a multiple of k·α·b unless noted):
+ * V8's 2n + k words (input, output, C), a run-wide count that the phases do not split. Rows (n a multiple of k·α·b unless noted):
  *  n = 2^20, b = 32, k = 16, α = 16 or 8: n/b = 32768: 32784 + 2 + 65552 = 98338 (α does not
  *    change the I/O);
  *  n = 2^15, b = 16, k = 8, α = 4: n/b = 2048: 2056 + 2 + 4104 = 6162;
@@ -106,10 +106,16 @@ test_scan_io (void **state)
       g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, rows[i].n, 7, rows[i].engine, NULL);
       guint64 n = rows[i].padded, b = rows[i].b, k = rows[i].k, kb = (k + b - 1) / b;
       guint64 got[] = { test_report_count (r, "io"), test_phase_count (r, "local-reduction", "io"),
-                        test_phase_count (r, "global-scan", "io"), test_phase_count (r, "local-scan", "io"),
+                        test_phase_count (r, "global-scan", "io"),
+                        test_phase_count (r, "local-scan", "io"),
                         test_report_count (r, "launches"), test_report_count (r, "global_words") };
       guint64 want[] = { totals[i], n / b + k, 2 * kb, 2 * n / b + k, 3, 2 * n + k };
+      const MdlReport *local_scan = mdl_report_phase (r, 2);
       assert_int_equal (v8_io (n, b, k), totals[i]);
+      /* A maximum and a distinct count have no per-phase share: the phases leave them out. */
+      assert_string_equal (mdl_report_engine (local_scan), "local-scan");
+      assert_null (mdl_report_lookup (local_scan, "shared_words"));
+      assert_null (mdl_report_lookup (local_scan, "global_words"));
       for (guint j = 0; j < G_N_ELEMENTS (got); j++)
         if (got[j] != want[j])
           fail_msg ("%s n=%" G_GUINT64_FORMAT ": value %u (io, the three phases' io, launches, "

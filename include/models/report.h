@@ -26,6 +26,8 @@ typedef struct MdlReport MdlReport;
  * @is_real: TRUE for a derived real value in @real; FALSE for an exact count in @count.
  * @count: the value of a count.
  * @real: the value of a real; NaN means not applicable (e.g. branch uniformity with no branch).
+ * @is_peak: TRUE for a count that is not a sum over the run (a maximum, a number of distinct
+ *   things), so that a phase's share of it means nothing: phase breakdowns leave it out.
  */
 typedef struct {
   const char *name;
@@ -35,6 +37,7 @@ typedef struct {
   gboolean is_real;
   guint64 count;
   double real;
+  gboolean is_peak;
 } MdlCounter;
 
 /**
@@ -58,6 +61,11 @@ MDL_API void mdl_report_free (MdlReport *report);
  */
 MDL_API void mdl_report_add_count (MdlReport *report, const char *name, const char *unit,
                                    const char *description, const char *metric, guint64 value);
+
+/** mdl_report_add_peak: appends a count that is not a sum over the run (a maximum, a number of
+ * distinct things): the core's phase breakdowns leave it out; see mdl_report_add_count(). */
+MDL_API void mdl_report_add_peak (MdlReport *report, const char *name, const char *unit,
+                                  const char *description, const char *metric, guint64 value);
 
 /** mdl_report_add_real: appends a derived real value; see mdl_report_add_count(). */
 MDL_API void mdl_report_add_real (MdlReport *report, const char *name, const char *unit,

@@ -319,9 +319,9 @@ agpu_report (void *state, MdlReport *out)
                         "over launches", NULL, a->time + open_launch_time (a));
   mdl_report_add_count (out, "io", "count", "AGPU I/O: global block accesses of all MPs", NULL,
                         a->io);
-  mdl_report_add_count (out, "shared_words", "words", "m: most shared words one block uses", NULL,
+  mdl_report_add_peak (out, "shared_words", "words", "m: most shared words one block uses", NULL,
                         a->shared_words);
-  mdl_report_add_count (out, "global_words", "words", "distinct global words touched", NULL,
+  mdl_report_add_peak (out, "global_words", "words", "distinct global words touched", NULL,
                         a->n_global_words);
   mdl_report_add_real (out, "multiplicity", "ratio", "M/m (NaN when no shared memory is used)",
                        NULL, a->shared_words ? (double) a->M / (double) a->shared_words : NAN);

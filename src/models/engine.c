@@ -357,7 +357,7 @@ mdl_engine_report (MdlEngine *engine)
       for (guint c = 0; c < p->totals->len; c++)
         {
           const MdlCounter *k = mdl_report_counter (engine->layout, c);
-          if (!k->is_real)
+          if (!k->is_real && !k->is_peak)
             mdl_report_add_count (ph, k->name, k->unit, k->description, k->metric,
                                   g_array_index (p->totals, guint64, c));
         }

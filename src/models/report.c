@@ -68,6 +68,18 @@ mdl_report_add_count (MdlReport *report, const char *name, const char *unit,
 }
 
 void
+mdl_report_add_peak (MdlReport *report, const char *name, const char *unit,
+                     const char *description, const char *metric, guint64 value)
+{
+  MdlCounter *c = counter_append (report, name, unit, description, metric);
+  if (c)
+    {
+      c->count = value;
+      c->is_peak = TRUE;
+    }
+}
+
+void
 mdl_report_add_real (MdlReport *report, const char *name, const char *unit,
                      const char *description, const char *metric, double value)
 {
