@@ -7,6 +7,7 @@
 
 #include "algos/simt/simt-algo.h"
 
+#include <math.h>
 #include <string.h>
 
 
@@ -131,6 +132,30 @@ test_leftright_upsweep_stores_v5 (void **state)
         fail_msg ("n=%" G_GUINT64_FORMAT " k=%" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
                   " store instructions, T %" G_GUINT64_FORMAT, rows[i].n, k,
                   upsweep_store_instructions (rows[i].n, k), rows[i].expect);
+    }
+}
+
+/* Ensure V7: the efficiency of LeftRight's up-sweep stores, W/(k T) with W = n − 1 and T = ℓ(n, k),
+ * is Eq. 3.5's (n − 1)/(k log k + n − k), k = 16, to the notes' four decimals (each block of
+ * n ≤ 2048 is one stream element; 4096 runs as one block). */
+static void
+test_leftright_efficiency_v7 (void **state)
+{
+  static const struct { guint64 n; double expect; } rows[] = {
+    { 32, 0.3875 }, { 64, 0.5625 }, { 128, 0.7216 }, { 256, 0.8388 }, { 512, 0.9125 },
+    { 1024, 0.9543 }, { 2048, 0.9766 }, { 4096, 0.9882 },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr (MdlReport) r = test_run_algo ("scan/leftright:block=4096", rows[i].n, 7,
+                                               "kmodel:k=16", NULL);
+      double w = (double) test_phase_count (r, "upsweep", "W_shared_stores");
+      double t = (double) test_phase_count (r, "upsweep", "T_shared_stores");
+      double eq35 = (double) (rows[i].n - 1) / (16.0 * 4 + (double) rows[i].n - 16);
+      if (fabs (w / (16 * t) - rows[i].expect) > 5e-5 || fabs (eq35 - rows[i].expect) > 5e-5)
+        fail_msg ("n=%" G_GUINT64_FORMAT ": efficiency %.5f, Eq. 3.5 %.5f, notes %.4f", rows[i].n,
+                  w / (16 * t), eq35, rows[i].expect);
     }
 }
 
@@ -426,6 +451,7 @@ main (void)
     cmocka_unit_test (test_nopad_upsweep_stores_v3),
     cmocka_unit_test (test_padding_upsweep_stores_v4),
     cmocka_unit_test (test_leftright_upsweep_stores_v5),
+    cmocka_unit_test (test_leftright_efficiency_v7),
     cmocka_unit_test (test_leftright_parents_on_operands),
     cmocka_unit_test (test_leftright_literal_mapping),
     cmocka_unit_test (test_hillis_steele_v6),
