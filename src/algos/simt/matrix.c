@@ -402,32 +402,5 @@ scan_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, g
   return check_scan (in, mdl_simt_host (gpu, u), n, sa.printed, checksum, error);
 }
 
-gboolean
-mdl_algo_gpu_reduce_matrix_run (const MdlParams *params, guint64 n, guint64 seed,
-                                MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  return reduce_body (params, n, seed, rec, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_matrix_native (const MdlParams *params, guint64 n, guint64 seed,
-                                   MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  (void) rec;
-  return reduce_body (params, n, seed, NULL, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_scan_matrix_run (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                              guint64 *checksum, GError **error)
-{
-  return scan_body (params, n, seed, rec, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_scan_matrix_native (const MdlParams *params, guint64 n, guint64 seed,
-                                 MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  (void) rec;
-  return scan_body (params, n, seed, NULL, checksum, error);
-}
+MDL_SIMT_ENTRY_POINTS (reduce_matrix, reduce_body)
+MDL_SIMT_ENTRY_POINTS (scan_matrix, scan_body)

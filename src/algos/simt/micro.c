@@ -64,20 +64,6 @@ gpu_buffer (MdlSimt *gpu, gsize bytes, guint64 *addr, GError **error)
   return *addr ? mdl_simt_host (gpu, *addr) : NULL;
 }
 
-/* Both entry points of algorithm NAME over the body NAME_body (params, n, seed, rec, sum, error). */
-#define ENTRY_POINTS(name)                                                                         \
-  gboolean mdl_algo_gpu_##name##_run (const MdlParams *params, guint64 n, guint64 seed,            \
-                                      MdlRecorder *rec, guint64 *checksum, GError **error)         \
-  {                                                                                                \
-    return name##_body (params, n, seed, rec, checksum, error);                                    \
-  }                                                                                                \
-  gboolean mdl_algo_gpu_##name##_native (const MdlParams *params, guint64 n, guint64 seed,         \
-                                         MdlRecorder *rec, guint64 *checksum, GError **error)      \
-  {                                                                                                \
-    (void) rec;                                                                                    \
-    return name##_body (params, n, seed, NULL, checksum, error);                                   \
-  }
-
 static const guint global_width_ok[] = { 4, 8, 16 };
 
 static gboolean
@@ -174,7 +160,7 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   return compare (algo, out, want, out_bytes, error);
 }
 
-ENTRY_POINTS (global_stride)
+MDL_SIMT_ENTRY_POINTS (global_stride, global_stride_body)
 
 /* ---- global-atomic ---- */
 
@@ -256,7 +242,7 @@ global_atomic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   return TRUE;
 }
 
-ENTRY_POINTS (global_atomic)
+MDL_SIMT_ENTRY_POINTS (global_atomic, global_atomic_body)
 
 /* ---- shared-stride and shared-gather: one warp per block ---- */
 
@@ -382,7 +368,7 @@ shared_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   return shared_run ("gpu/shared-stride", &a, n, seed, rec, checksum, error);
 }
 
-ENTRY_POINTS (shared_stride)
+MDL_SIMT_ENTRY_POINTS (shared_stride, shared_stride_body)
 
 static gboolean
 shared_gather_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
@@ -417,7 +403,7 @@ shared_gather_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   return shared_run (algo, &a, n, seed, rec, checksum, error);
 }
 
-ENTRY_POINTS (shared_gather)
+MDL_SIMT_ENTRY_POINTS (shared_gather, shared_gather_body)
 
 /* ---- transpose ---- */
 
@@ -528,7 +514,7 @@ transpose_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *r
   return compare (algo, out, want, bytes, error);
 }
 
-ENTRY_POINTS (transpose)
+MDL_SIMT_ENTRY_POINTS (transpose, transpose_body)
 
 /* ---- reduce ---- */
 
@@ -666,7 +652,7 @@ reduce_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   return compare (algo, out, want, blocks * 4, error);
 }
 
-ENTRY_POINTS (reduce)
+MDL_SIMT_ENTRY_POINTS (reduce, reduce_body)
 
 /* ---- branch ---- */
 
@@ -840,4 +826,4 @@ branch_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   return compare (algo, out, want, n * 4, error);
 }
 
-ENTRY_POINTS (branch)
+MDL_SIMT_ENTRY_POINTS (branch, branch_body)

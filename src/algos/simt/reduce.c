@@ -472,47 +472,6 @@ pipeline_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *re
                                 want, checksum, error);
 }
 
-gboolean
-mdl_algo_gpu_reduce_tree_run (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                              guint64 *checksum, GError **error)
-{
-  return tree_body (params, n, seed, rec, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_tree_native (const MdlParams *params, guint64 n, guint64 seed,
-                                 MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  (void) rec;
-  return tree_body (params, n, seed, NULL, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_cascade_run (const MdlParams *params, guint64 n, guint64 seed,
-                                 MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  return cascade_body (params, n, seed, rec, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_cascade_native (const MdlParams *params, guint64 n, guint64 seed,
-                                    MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  (void) rec;
-  return cascade_body (params, n, seed, NULL, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_pipeline_run (const MdlParams *params, guint64 n, guint64 seed,
-                                  MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  return pipeline_body (params, n, seed, rec, checksum, error);
-}
-
-gboolean
-mdl_algo_gpu_reduce_pipeline_native (const MdlParams *params, guint64 n, guint64 seed,
-                                     MdlRecorder *rec, guint64 *checksum, GError **error)
-{
-  (void) rec;
-  return pipeline_body (params, n, seed, NULL, checksum, error);
-}
+MDL_SIMT_ENTRY_POINTS (reduce_tree, tree_body)
+MDL_SIMT_ENTRY_POINTS (reduce_cascade, cascade_body)
+MDL_SIMT_ENTRY_POINTS (reduce_pipeline, pipeline_body)

@@ -547,21 +547,16 @@ scan_of (const char *name, const MdlParams *params, gboolean tree, Layout layout
   return s;
 }
 
-/* The entry points: the instrumented one runs into @rec's stream, the native one with no sink. */
+/* The entry points of one scan: its body fixes the variant, then runs scan_body. */
 #define SCAN_ENTRY_POINTS(sym, algo, tree, layout)                                                 \
-  gboolean mdl_algo_gpu_##sym##_run (const MdlParams *params, guint64 n, guint64 seed,             \
-                                     MdlRecorder *rec, guint64 *checksum, GError **error)          \
+  static gboolean                                                                                  \
+  sym##_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,                  \
+              guint64 *checksum, GError **error)                                                   \
   {                                                                                                \
     Scan s = scan_of (algo, params, tree, layout);                                                 \
     return scan_body (&s, n, seed, rec, checksum, error);                                          \
   }                                                                                                \
-  gboolean mdl_algo_gpu_##sym##_native (const MdlParams *params, guint64 n, guint64 seed,          \
-                                        MdlRecorder *rec, guint64 *checksum, GError **error)       \
-  {                                                                                                \
-    Scan s = scan_of (algo, params, tree, layout);                                                 \
-    (void) rec;                                                                                    \
-    return scan_body (&s, n, seed, NULL, checksum, error);                                         \
-  }
+  MDL_SIMT_ENTRY_POINTS (sym, sym##_body)
 
 SCAN_ENTRY_POINTS (scan_nopad, "scan/nopad", TRUE, LAYOUT_NOPAD)
 SCAN_ENTRY_POINTS (scan_padding, "scan/padding", TRUE, LAYOUT_PADDING)

@@ -30,6 +30,21 @@ MDL_SIMT_ALGO_DECLARE (scan_padding);
 MDL_SIMT_ALGO_DECLARE (scan_leftright);
 MDL_SIMT_ALGO_DECLARE (scan_hillis_steele);
 
+/* Both entry points of algorithm SYM over BODY (params, n, seed, rec, checksum, error): the
+ * instrumented one runs into @rec's stream, the native one with no sink. */
+#define MDL_SIMT_ENTRY_POINTS(sym, body)                                                           \
+  gboolean mdl_algo_gpu_##sym##_run (const MdlParams *params, guint64 n, guint64 seed,             \
+                                     MdlRecorder *rec, guint64 *checksum, GError **error)          \
+  {                                                                                                \
+    return body (params, n, seed, rec, checksum, error);                                           \
+  }                                                                                                \
+  gboolean mdl_algo_gpu_##sym##_native (const MdlParams *params, guint64 n, guint64 seed,          \
+                                        MdlRecorder *rec, guint64 *checksum, GError **error)       \
+  {                                                                                                \
+    (void) rec;                                                                                    \
+    return body (params, n, seed, NULL, checksum, error);                                          \
+  }
+
 /* Shared host side (src/algos/simt/host.c). */
 /* The next number of a splitmix64 generator: the inputs of every SIMT algorithm. */
 guint64 mdl_simt_algo_random (guint64 *state);
