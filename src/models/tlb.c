@@ -182,7 +182,7 @@ tlb_reset (void *state)
   if (t->has_l2)
     mdl_cache_sets_clear (&t->l2);
   for (guint l = 0; l <= PAGING_LEVELS; l++)
-    if (t->psc[l].tags)
+    if (t->psc[l].blocks)
       mdl_cache_sets_clear (&t->psc[l]);
   t->last_page = G_MAXUINT64;
   t->translations = t->l1_misses = t->l2_misses = t->walks = t->fetches_ignored = 0;
@@ -220,7 +220,7 @@ walk (Tlb *t, guint64 addr, gboolean lru)
   guint start = PAGING_LEVELS;
   t->walks++;
   for (guint l = t->leaf + 1; l <= PAGING_LEVELS; l++)
-    if (t->psc[l].tags && lookup (&t->psc[l], entry_key (addr, l), lru))
+    if (t->psc[l].blocks && lookup (&t->psc[l], entry_key (addr, l), lru))
       {
         t->psc_hits[l]++;
         start = l - 1;
