@@ -10,7 +10,7 @@ fifo_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *ev
     return TRUE;
   *evicted = CACHE_INVALID;
   if (allocate)
-    mdl_cache_ring_push (s, block, tag, evicted);
+    mdl_cache_ring_push (s, block, tag, mdl_cache_fp (tag), evicted);
   return FALSE;
 }
 

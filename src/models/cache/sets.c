@@ -29,16 +29,18 @@ mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, gu
   s->set_mask = n_sets - 1;
   s->assoc = assoc;
   s->rng_seed = seed;
-  s->fp_stride = 0;
   s->tags_offset = 0;
+  s->fp_offset = 0;
+  s->block_bytes = (guint64) assoc * sizeof (guint64);
   if (policy->flags & CACHE_POLICY_RING)
     {
-      s->fp_stride = (assoc + 15) / 16 * 16;
-      s->tags_offset = CACHE_FP_OFFSET + s->fp_stride;
+      s->tags_offset = CACHE_RING_TAGS;
+      s->fp_offset = CACHE_RING_TAGS + assoc * sizeof (guint64);
+      s->block_bytes = s->fp_offset + (assoc + 15) / 16 * 16;
     }
-  /* A multiple of 16 keeps every group of fingerprints and the tags aligned; a 4-way ring set is
-   * then exactly one cache line. */
-  s->block_bytes = (s->tags_offset + (guint64) assoc * sizeof (guint64) + 15) / 16 * 16;
+  /* A multiple of 16 keeps every block's tags aligned; a 4-way ring set is then exactly one cache
+   * line. */
+  s->block_bytes = (s->block_bytes + 15) / 16 * 16;
   s->blocks = g_aligned_alloc (n_sets, s->block_bytes, 64);
   s->bits = policy == &mdl_cache_plru ? g_new (guint64, n_sets) : NULL;
   s->filter = NULL;
@@ -81,7 +83,7 @@ mdl_cache_ring_remove (CacheSets *s, guint64 set, guint64 tag)
 {
   guint8 *block = mdl_cache_set_block (s, set);
   guint64 *way = mdl_cache_set_ways (s, set);
-  guint8 *fp = block + CACHE_FP_OFFSET;
+  guint8 *fp = block + s->fp_offset;
   guint n = s->assoc, h = *mdl_cache_ring_head (block);
   guint p = mdl_cache_ring_find (s, block, tag);
   if (p == G_MAXUINT)
