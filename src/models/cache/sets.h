@@ -9,8 +9,8 @@
  *
  * Each set is one block of memory, so that a lookup computes one address: for the ring policies
  * (lru, fifo) a 16-byte header holding the head of the ring, the tags, then a one-byte fingerprint
- * of each way's tag; for the others only the tags. A 4-way set is one 64-byte cache line, a
- * 12-way set two. A ring search compares 16 fingerprints at once (one SSE2 compare, or SWAR on two
+ * of each way's tag; for the others only the tags. A 4-way set takes 64 bytes, a 12-way set
+ * 128. A ring search compares 16 fingerprints at once (one SSE2 compare, or SWAR on two
  * words elsewhere) and then only the candidates' tags, so a miss in a 12-way set costs one group
  * compare instead of 12 tag compares. Against separate arrays of tags and heads searched tag by
  * tag, the engines' loops unchanged: +25% and +35% on bench/bench-cache's random-address TLB
@@ -58,7 +58,7 @@ typedef struct {
 
 /**
  * CacheSets: the state of one set-associative array.
- * @blocks: [n_sets * block_bytes], set s at s * block_bytes, 64-byte aligned. With a ring policy
+ * @blocks: [n_sets * block_bytes], set s at s * block_bytes. With a ring policy
  *   a block is a header of CACHE_RING_TAGS bytes whose first 4 are the head (below), the tags,
  *   then the fingerprints of the ways (at fp_offset, assoc rounded up to a multiple of 16 bytes);
  *   otherwise only the tags (tags_offset 0).
@@ -279,7 +279,7 @@ mdl_cache_lru_access (CacheSets *s, guint64 set, guint64 tag, gboolean allocate,
   guint p;
   /* A hit at the head changes nothing and returns at once. Why not mdl_cache_ring_find: going
    * through its way number (which might be G_MAXUINT, as far as the compiler knows) and then
-   * mdl_cache_ring_to_head, the same work ran 20% slower on the TLB workload under GCC 12, whose
+   * mdl_cache_ring_to_head, the same work ran 20 to 25% slower on the TLB workloads (GCC 12), whose
    * paging-structure caches hit at the head on most walks. */
   if (way[*mdl_cache_ring_head (block)] == tag)
     return TRUE;
