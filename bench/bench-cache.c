@@ -12,7 +12,8 @@
  * a large array) and in 64 GiB (every level misses), through `tlb:machine=x86-64` (4 KiB pages:
  * L1 DTLB, STLB, paging-structure caches) and a naive move-to-front model of the same
  * structures. Rates are best of REPS runs. Without cc or valgrind the cache part runs on a
- * synthetic trace and says so. Files go where bench/bench.h says. */
+ * synthetic trace and says so. Files go where bench/bench.h says. `bench-cache tlb` runs only the
+ * TLB workloads. */
 #include <models/models.h>
 
 #include "bench.h"
@@ -426,7 +427,7 @@ tlb_workload (guint log_range)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
   g_autofree char *dir = bench_make_dir ("bench-cache", 1u << 30);
   g_autofree char *src = g_build_filename (dir, "sort.c", NULL);
@@ -442,6 +443,19 @@ main (void)
   double t;
   GError *error = NULL;
 
+  if (argc > 2 || (argc == 2 && strcmp (argv[1], "tlb") != 0))
+    {
+      fprintf (stderr, "usage: bench-cache [tlb]   (tlb: only the TLB workloads)\n");
+      return 2;
+    }
+  if (argc == 2)
+    {
+      tlb_workload (30);
+      tlb_workload (36);
+      g_rmdir (dir);
+      g_array_free (a, TRUE);
+      return 0;
+    }
   if (!g_file_set_contents (src, sort_source, -1, &error))
     die (src, error);
   real = run_timed (cc_argv) >= 0 && lackey_trace (prog, a);

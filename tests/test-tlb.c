@@ -293,6 +293,131 @@ test_agrees_with_reference (void **state)
   g_rand_free (rand);
 }
 
+/* The spec of @cfg. (transfer full) */
+static char *
+spec_of (const RefTlbConfig *cfg)
+{
+  const char *l1_key = cfg->page_bytes == 4096 ? "l1" : cfg->page_bytes == (2u << 20) ? "l1_huge"
+                                                                                      : "l1_giant";
+  const char *l2_key = cfg->page_bytes == (1u << 30) ? "l2_giant" : "l2";
+  return g_strdup_printf ("tlb:page_bytes=%" G_GUINT64_FORMAT ",policy=%s,seed=%" G_GUINT64_FORMAT
+                          ",%s_entries=%" G_GUINT64_FORMAT ",%s_assoc=%" G_GUINT64_FORMAT
+                          ",%s_entries=%" G_GUINT64_FORMAT ",%s_assoc=%" G_GUINT64_FORMAT
+                          ",pde_entries=%" G_GUINT64_FORMAT ",pdpte_entries=%" G_GUINT64_FORMAT
+                          ",pml4e_entries=%" G_GUINT64_FORMAT, cfg->page_bytes,
+                          ref_cache_policy_names[cfg->policy], cfg->seed, l1_key, cfg->l1_entries,
+                          l1_key, cfg->l1_assoc, l2_key, cfg->l2_entries, l2_key, cfg->l2_assoc,
+                          cfg->psc[2], cfg->psc[3], cfg->psc[4]);
+}
+
+/* Fails unless counter @name of @e is @want. */
+static void
+check_count (MdlEngine *e, const char *name, guint64 want, guint32 seed, guint iter)
+{
+  guint64 got = count_of (e, name);
+  if (got != want)
+    fail_msg ("seed %u, iteration %u, %s: %s: engine %" G_GUINT64_FORMAT ", reference %"
+              G_GUINT64_FORMAT, seed, iter, mdl_engine_spec (e), name, got, want);
+}
+
+/* Fails unless every counter of @e equals the reference's. */
+static void
+assert_counts_match (MdlEngine *e, const RefTlbCounts *c, const RefTlbConfig *cfg, guint32 seed,
+                     guint iter)
+{
+  static const char *const level_names[] = { NULL, "pte", "pde", "pdpte", "pml4e" };
+  guint leaf = cfg->page_bytes == 4096 ? 1 : cfg->page_bytes == (2u << 20) ? 2 : 3;
+  guint64 refs = 0;
+  check_count (e, "translations", c->translations, seed, iter);
+  check_count (e, "l1_misses", c->l1_misses, seed, iter);
+  check_count (e, "l2_misses", cfg->l2_entries ? c->l2_misses : c->l1_misses, seed, iter);
+  check_count (e, "walks", c->walks, seed, iter);
+  for (guint l = leaf; l <= 4; l++)
+    {
+      g_autofree char *refs_name = g_strdup_printf ("walk_refs_%s", level_names[l]);
+      g_autofree char *hits_name = g_strdup_printf ("psc_%s_hits", level_names[l]);
+      refs += c->walk_refs[l];
+      check_count (e, refs_name, c->walk_refs[l], seed, iter);
+      if (l > leaf)
+        check_count (e, hits_name, c->psc_hits[l], seed, iter);
+    }
+  check_count (e, "walk_refs", refs, seed, iter);
+}
+
+/* Ensure the engine and the reference agree on every counter where the geometries are those of
+ * real parts and beyond: the x86-64 preset's sizes, a fully associative level-1 TLB, and
+ * paging-structure caches of up to 100 entries (several groups of fingerprints, the filter of wide
+ * fully associative arrays); with accesses of any size (straddling up to 17 pages, or wrapping past
+ * the top of the address space) at addresses near each other, within 1 GiB or 64 GiB, anywhere in
+ * 48 bits, and at the very top. */
+static void
+test_large_and_straddling_agree_with_reference (void **state)
+{
+  static const guint64 pages[] = { 4096, 2 << 20, 1 << 30 };
+  static const struct { guint64 entries, assoc; } l1s[] = {
+    { 64, 4 }, { 32, 4 }, { 4, 4 }, { 64, 0 }, { 48, 3 }, { 16, 16 } };
+  static const struct { guint64 entries, assoc; } l2s[] = {
+    { 1536, 12 }, { 16, 4 }, { 0, 0 }, { 256, 0 }, { 2048, 16 }, { 96, 6 } };
+  static const guint64 pscs[] = { 0, 1, 2, 4, 16, 32, 64, 100 };
+  guint32 seed = test_seed (9090);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint iter = 0; iter < 60; iter++)
+    {
+      RefTlbConfig cfg = { 0 };
+      guint a1 = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (l1s));
+      guint a2 = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (l2s));
+      guint n = (guint) g_rand_int_range (rand, 2000, 20000);
+      g_autofree MdlCpuEvent *ev = g_new0 (MdlCpuEvent, n);
+      g_autofree char *spec = NULL;
+      g_autoptr (MdlEngine) e = NULL;
+      g_autoptr (GError) error = NULL;
+      MdlEventBatch b = { .cpu = ev, .n_cpu = n };
+      guint64 spans[4];
+      RefTlb *ref;
+      cfg.page_bytes = pages[g_rand_int_range (rand, 0, 3)];
+      cfg.policy = (RefCachePolicy) g_rand_int_range (rand, 0, 4);
+      cfg.l1_entries = l1s[a1].entries;
+      cfg.l1_assoc = l1s[a1].assoc;
+      cfg.l2_entries = l2s[a2].entries;
+      cfg.l2_assoc = l2s[a2].assoc;
+      for (guint l = 2; l <= 4; l++)
+        cfg.psc[l] = pscs[g_rand_int_range (rand, 0, G_N_ELEMENTS (pscs))];
+      if (cfg.policy == REF_CACHE_PLRU)
+        {
+          /* plru needs a power of two of at most 64 ways. */
+          cfg.l1_entries = 64, cfg.l1_assoc = 4;
+          cfg.l2_entries = cfg.l2_entries ? 1024 : 0, cfg.l2_assoc = 8;
+          for (guint l = 2; l <= 4; l++)
+            cfg.psc[l] = MIN (cfg.psc[l] == 100 ? 64 : cfg.psc[l], 64);
+          if (cfg.psc[4] == 16)
+            cfg.psc[4] = 8;
+        }
+      cfg.seed = g_rand_int (rand);
+      spec = spec_of (&cfg);
+      e = engine_new (spec);
+      ref = ref_tlb_new (&cfg);
+      spans[0] = cfg.page_bytes * 64;
+      spans[1] = GIB;
+      spans[2] = 64 * GIB;
+      spans[3] = G_GUINT64_CONSTANT (1) << 48;
+      for (guint k = 0; k < n; k++)
+        {
+          guint which = (guint) g_rand_int_range (rand, 0, 5);
+          guint64 r = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+          guint size = g_rand_int_range (rand, 0, 8) ? 8 : (guint) g_rand_int_range (rand, 1, 65536);
+          guint64 addr = which < 4 ? r % spans[which] : G_MAXUINT64 - r % (4 * cfg.page_bytes);
+          ev[k] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = (guint16) size, .addr = addr };
+          ref_tlb_access (ref, addr, size);
+        }
+      if (!mdl_engine_consume (e, &b, &error))
+        fail_msg ("%s: consume: %s", spec, error->message);
+      assert_counts_match (e, ref_tlb_counts (ref), &cfg, seed, iter);
+      ref_tlb_free (ref);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (void)
 {
@@ -306,6 +431,7 @@ main (void)
     cmocka_unit_test (test_preset_sizes),
     cmocka_unit_test (test_bad_specs),
     cmocka_unit_test (test_agrees_with_reference),
+    cmocka_unit_test (test_large_and_straddling_agree_with_reference),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -368,7 +368,7 @@ cache_init (void *state, const MdlParams *params, GError **error)
       /* Each array gets its own generator stream, so that adding a level leaves the others'. */
       if (!level_setup (l, name, &cfg[i], seed ^ ((guint64) i << 32), c->classify, error))
         {
-          c->n_levels = i + (l->sets.tags != NULL);
+          c->n_levels = i + (l->sets.blocks != NULL);
           return FALSE;
         }
       l->is_icache = i == c->icache;

@@ -5,16 +5,18 @@
 static gboolean
 fifo_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
 {
-  if (mdl_cache_ring_find (s, set, tag) != G_MAXUINT)
+  guint8 *block = mdl_cache_set_block (s, set);
+  if (mdl_cache_ring_find (s, block, tag) != G_MAXUINT)
     return TRUE;
   *evicted = CACHE_INVALID;
   if (allocate)
-    mdl_cache_ring_push (s, set, tag, evicted);
+    mdl_cache_ring_push (s, block, tag, mdl_cache_fp (tag), evicted);
   return FALSE;
 }
 
 const CachePolicy mdl_cache_fifo = {
   .name = "fifo",
+  .flags = CACHE_POLICY_RING,
   .ref = fifo_ref,
   .invalidate = mdl_cache_ring_remove,
 };

@@ -11,6 +11,7 @@ lru_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evi
 
 const CachePolicy mdl_cache_lru = {
   .name = "lru",
+  .flags = CACHE_POLICY_RING,
   .ref = lru_ref,
   .invalidate = mdl_cache_ring_remove,
 };

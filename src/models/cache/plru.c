@@ -21,7 +21,7 @@ plru_touch (guint64 *bits, guint n, guint w)
 static gboolean
 plru_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
 {
-  guint64 *way = s->tags + set * s->assoc;
+  guint64 *way = mdl_cache_set_ways (s, set);
   guint64 *bits = s->bits + set;
   guint n = s->assoc;
   guint empty = n;
@@ -56,7 +56,7 @@ plru_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *ev
 static gboolean
 plru_invalidate (CacheSets *s, guint64 set, guint64 tag)
 {
-  guint64 *way = s->tags + set * s->assoc;
+  guint64 *way = mdl_cache_set_ways (s, set);
   for (guint i = 0; i < s->assoc; i++)
     if (way[i] == tag)
       {

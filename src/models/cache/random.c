@@ -7,7 +7,7 @@
 static gboolean
 random_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
 {
-  guint64 *way = s->tags + set * s->assoc;
+  guint64 *way = mdl_cache_set_ways (s, set);
   guint n = s->assoc;
   guint empty = n;
   guint v;
@@ -30,7 +30,7 @@ random_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *
 static gboolean
 random_invalidate (CacheSets *s, guint64 set, guint64 tag)
 {
-  guint64 *way = s->tags + set * s->assoc;
+  guint64 *way = mdl_cache_set_ways (s, set);
   for (guint i = 0; i < s->assoc; i++)
     if (way[i] == tag)
       {

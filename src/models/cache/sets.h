@@ -5,11 +5,25 @@
  * it, which costs nothing and saves a shift. Empty ways hold CACHE_INVALID, which no line number
  * reaches (lines are at least 4 bytes, so line numbers stay below 2^62). Every policy fills an empty
  * way before it evicts anything. The policies' exact rules,
- * which the tests derive their micro-traces from, are in docs/models/memory.md. */
+ * which the tests derive their micro-traces from, are in docs/models/memory.md.
+ *
+ * Each set is one block of memory, so that a lookup computes one address: for the ring policies
+ * (lru, fifo) a 16-byte header holding the head of the ring, the tags, then a one-byte fingerprint
+ * of each way's tag; for the others only the tags. A 4-way set takes 64 bytes, a 12-way set
+ * 128. A ring search compares 16 fingerprints at once (one SSE2 compare, or SWAR on two
+ * words elsewhere) and then only the candidates' tags, so a miss in a 12-way set costs one group
+ * compare instead of 12 tag compares. Against separate arrays of tags and heads searched tag by
+ * tag, the engines' loops unchanged: +25% and +35% on bench/bench-cache's random-address TLB
+ * workloads (x86-64 preset, 1 GiB and 64 GiB); on its merge-sort trace +17% for the cache engine
+ * (32 KiB, 8 ways, lru) and 3.6x with a 512-line fully associative cache. */
 #ifndef MDL_CACHE_SETS_H
 #define MDL_CACHE_SETS_H
 
 #include <glib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define CACHE_INVALID G_MAXUINT64
 
@@ -21,6 +35,7 @@ typedef struct CacheSets CacheSets;
 
 /* CachePolicy flags. */
 #define CACHE_POLICY_POW2_ASSOC 0x1   /* the associativity must be a power of two */
+#define CACHE_POLICY_RING 0x2         /* the sets are rings with fingerprints (lru, fifo) */
 
 /**
  * CachePolicy: one replacement policy.
@@ -43,10 +58,15 @@ typedef struct {
 
 /**
  * CacheSets: the state of one set-associative array.
- * @tags: [n_sets * assoc], set s at s * assoc.
- * @head: [n_sets] lru and fifo: each set is a ring in recency (fifo: insertion) order starting at
- *   way head[s], the most recent (newest); empty ways are at its end. A miss then places its tag
- *   over the last way and makes it the head: O(1), no shifting. NULL for the other policies.
+ * @blocks: [n_sets * block_bytes], set s at s * block_bytes. With a ring policy
+ *   a block is a header of CACHE_RING_TAGS bytes whose first 4 are the head (below), the tags,
+ *   then the fingerprints of the ways (at fp_offset, assoc rounded up to a multiple of 16 bytes);
+ *   otherwise only the tags (tags_offset 0).
+ *   The ring (lru and fifo): each set is a ring in recency (fifo: insertion) order starting at way
+ *   head, the most recent (newest); empty ways are at its end. A miss then places its tag over the
+ *   last way and makes it the head: O(1), no shifting.
+ *   The fingerprints: mdl_cache_fp() of the tag in each way, 0 for an empty way and for the
+ *   padding up to a multiple of 16 ways (no fingerprint is 0, so neither is ever a candidate).
  * @filter: lru and fifo arrays of one set and at least CACHE_FILTER_MIN_ASSOC ways (fully
  *   associative ones, whose search is long): resident tags per hash bucket of the tag, 16 buckets
  *   per way so that a miss is rarely taken for a possible hit, letting most misses skip the search;
@@ -55,18 +75,27 @@ typedef struct {
  * @rng: random's generator state (splitmix64).
  */
 struct CacheSets {
-  guint64 *tags;
-  guint32 *head;
+  guint8 *blocks;
   guint32 *filter;
   guint64 *bits;
   const CachePolicy *policy;
   guint64 set_mask;     /* n_sets - 1 */
+  guint64 block_bytes;
   guint64 rng;
   guint64 rng_seed;
   guint assoc;
+  guint tags_offset;    /* bytes from a block's start to its tags */
+  guint fp_offset;      /* ring policies: bytes from a block's start to its fingerprints */
   guint filter_shift;   /* 64 - log2 of the filter's buckets */
 };
 
+/* Where a ring's tags start: a constant, so that the test of the head, made on every lookup, adds
+ * no offset to load. */
+#define CACHE_RING_TAGS 16
+
+/* Even a 32-entry fully associative array gains from the filter: bench/bench-cache's TLB, whose
+ * PDE cache has 32 entries, runs 5% faster with it on 1 GiB (the same on 64 GiB) than with the
+ * two-group search alone. */
 #define CACHE_FILTER_MIN_ASSOC 8
 
 CACHE_INLINE guint
@@ -97,6 +126,20 @@ void mdl_cache_sets_clear (CacheSets *s);
 /* Frees the arrays; NULL-safe on a zeroed struct. */
 void mdl_cache_sets_destroy (CacheSets *s);
 
+/* The block of set @set. */
+CACHE_INLINE guint8 *
+mdl_cache_set_block (const CacheSets *s, guint64 set)
+{
+  return s->blocks + set * s->block_bytes;
+}
+
+/* The tags of set @set: assoc of them. */
+CACHE_INLINE guint64 *
+mdl_cache_set_ways (const CacheSets *s, guint64 set)
+{
+  return (guint64 *) (void *) (mdl_cache_set_block (s, set) + s->tags_offset);
+}
+
 /* The next number of random's generator (splitmix64: Steele, Lea and Flood, OOPSLA 2014). */
 static inline guint64
 mdl_cache_rng_next (CacheSets *s)
@@ -107,35 +150,115 @@ mdl_cache_rng_next (CacheSets *s)
   return z ^ (z >> 31);
 }
 
-/* The ring of lru and fifo (see CacheSets.head): finds @tag in set @set; returns its way, or
- * G_MAXUINT when absent. Tests the head first, the common case. */
-CACHE_INLINE guint
-mdl_cache_ring_find (const CacheSets *s, guint64 set, guint64 tag)
+/* ---- the ring of lru and fifo --------------------------------------------------------------- */
+
+/* The fingerprint of @tag, never 0: the top byte of a multiplicative hash (another multiplier than
+ * the filter's, whose buckets come from the top bits too), so tags that share their low bits, as
+ * the tags of one set do, still differ. */
+CACHE_INLINE guint8
+mdl_cache_fp (guint64 tag)
 {
-  const guint64 *way = s->tags + set * s->assoc;
-  guint n = s->assoc;
-  if (way[s->head[set]] == tag)
-    return s->head[set];
-  if (s->filter && s->filter[mdl_cache_filter_bucket (s, tag)] == 0)
+  guint8 f = (guint8) ((tag * G_GUINT64_CONSTANT (0xD6E8FEB86659FD93)) >> 56);
+  return f ? f : 1;
+}
+
+/* Bit i of the result is set when byte i of @bytes[0..8) is @f: the exact zero-byte test on
+ * bytes XOR f (a sum per byte that cannot carry across bytes), then the high bits gathered by a
+ * multiply. */
+CACHE_INLINE guint32
+mdl_cache_fp_match8 (const guint8 *bytes, guint8 f)
+{
+  const guint64 low7 = G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F);
+  guint64 x, zero;
+  memcpy (&x, bytes, 8);
+  x ^= G_GUINT64_CONSTANT (0x0101010101010101) * f;
+  zero = ~(((x & low7) + low7) | x | low7);
+  return (guint32) (((zero >> 7) * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56);
+}
+
+/* Bit i of the result is set when byte i of @bytes[0..16) is @f. */
+CACHE_INLINE guint32
+mdl_cache_fp_match16 (const guint8 *bytes, guint8 f)
+{
+#ifdef __SSE2__
+  __m128i group = _mm_loadu_si128 ((const __m128i *) (const void *) bytes);
+  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (group, _mm_set1_epi8 ((char) f)));
+#else
+  return mdl_cache_fp_match8 (bytes, f) | mdl_cache_fp_match8 (bytes + 8, f) << 8;
+#endif
+}
+
+/* The head of the ring of @block: the way of its most recent (newest) tag. */
+CACHE_INLINE guint32 *
+mdl_cache_ring_head (guint8 *block)
+{
+  return (guint32 *) (void *) block;
+}
+
+/* Searches the ring of @block (a set of @s) for @tag, whose fingerprint is @f, 16 ways at a time
+ * (a fully associative array with a filter asks the filter first); returns its way, or G_MAXUINT
+ * when absent. */
+CACHE_INLINE guint
+mdl_cache_ring_search (const CacheSets *s, guint8 *block, guint64 tag, guint8 f)
+{
+  const guint64 *way = (const guint64 *) (const void *) (block + CACHE_RING_TAGS);
+  const guint8 *fp = block + s->fp_offset;
+  if (s->assoc >= CACHE_FILTER_MIN_ASSOC && s->filter
+      && s->filter[mdl_cache_filter_bucket (s, tag)] == 0)
     return G_MAXUINT;
-  for (guint p = 0; p < n; p++)
-    if (way[p] == tag)
-      return p;
+  for (guint g = 0; g < s->assoc; g += 16)
+    for (guint32 m = mdl_cache_fp_match16 (fp + g, f); m; m &= m - 1)
+      {
+        guint p = g + (guint) __builtin_ctz (m);
+        if (way[p] == tag)
+          return p;
+      }
   return G_MAXUINT;
 }
 
-/* Places @tag at the head of the ring of @set over its last way (empty, or the oldest), which it
- * returns in *@evicted. O(1). */
-CACHE_INLINE void
-mdl_cache_ring_push (CacheSets *s, guint64 set, guint64 tag, guint64 *evicted)
+/* Finds @tag in the ring of @block; returns its way, or G_MAXUINT when absent. Tests the head
+ * first, the common case. */
+CACHE_INLINE guint
+mdl_cache_ring_find (const CacheSets *s, guint8 *block, guint64 tag)
 {
-  guint64 *way = s->tags + set * s->assoc;
-  guint h = s->head[set];
-  h = h ? h - 1 : s->assoc - 1;
+  const guint64 *way = (const guint64 *) (const void *) (block + CACHE_RING_TAGS);
+  guint h = *mdl_cache_ring_head (block);
+  return way[h] == tag ? h : mdl_cache_ring_search (s, block, tag, mdl_cache_fp (tag));
+}
+
+/* Moves the ways from the head of the ring of @block up to way @p one step back (towards the
+ * tail), overwriting @p, and puts @tag at the head: O(distance). */
+CACHE_INLINE void
+mdl_cache_ring_to_head (const CacheSets *s, guint8 *block, guint p, guint64 tag)
+{
+  guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
+  guint8 *fp = block + s->fp_offset;
+  guint h = *mdl_cache_ring_head (block);
+  guint8 f = fp[p];
+  while (p != h)
+    {
+      guint q = p ? p - 1 : s->assoc - 1;
+      way[p] = way[q];
+      fp[p] = fp[q];
+      p = q;
+    }
+  way[h] = tag;
+  fp[h] = f;
+}
+
+/* Places @tag, whose fingerprint is @f, at the head of the ring of @block over its last way
+ * (empty, or the oldest), which it returns in *@evicted. O(1). */
+CACHE_INLINE void
+mdl_cache_ring_push (CacheSets *s, guint8 *block, guint64 tag, guint8 f, guint64 *evicted)
+{
+  guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
+  guint32 *head = mdl_cache_ring_head (block);
+  guint h = *head ? *head - 1 : s->assoc - 1;
   *evicted = way[h];
   way[h] = tag;
-  s->head[set] = h;
-  if (s->filter)
+  block[s->fp_offset + h] = f;
+  *head = h;
+  if (s->assoc >= CACHE_FILTER_MIN_ASSOC && s->filter)
     {
       if (*evicted != CACHE_INVALID)
         s->filter[mdl_cache_filter_bucket (s, *evicted)]--;
@@ -150,23 +273,26 @@ mdl_cache_ring_push (CacheSets *s, guint64 set, guint64 tag, guint64 *evicted)
 CACHE_INLINE gboolean
 mdl_cache_lru_access (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
 {
-  guint p = mdl_cache_ring_find (s, set, tag);
+  guint8 *block = mdl_cache_set_block (s, set);
+  const guint64 *way = (const guint64 *) (const void *) (block + CACHE_RING_TAGS);
+  guint8 f;
+  guint p;
+  /* A hit at the head changes nothing and returns at once. Why not mdl_cache_ring_find: going
+   * through its way number (which might be G_MAXUINT, as far as the compiler knows) and then
+   * mdl_cache_ring_to_head, the same work ran 20 to 25% slower on the TLB workloads (GCC 12), whose
+   * paging-structure caches hit at the head on most walks. */
+  if (way[*mdl_cache_ring_head (block)] == tag)
+    return TRUE;
+  f = mdl_cache_fp (tag);
+  p = mdl_cache_ring_search (s, block, tag, f);
   if (p != G_MAXUINT)
     {
-      guint64 *way = s->tags + set * s->assoc;
-      guint h = s->head[set];
-      while (p != h)
-        {
-          guint q = p ? p - 1 : s->assoc - 1;
-          way[p] = way[q];
-          p = q;
-        }
-      way[h] = tag;
+      mdl_cache_ring_to_head (s, block, p, tag);
       return TRUE;
     }
   *evicted = CACHE_INVALID;
   if (allocate)
-    mdl_cache_ring_push (s, set, tag, evicted);
+    mdl_cache_ring_push (s, block, tag, f, evicted);
   return FALSE;
 }
 
