@@ -8,13 +8,15 @@
  * less when other work shares the machine; cycles per access = clock rate / cpu rate.
  *
  * Usage: bench-vat [ACCESSES [LABEL...]]   (default 8M; MODELS_BENCH_ACCESSES overrides too; with
- * labels, only the runs whose label starts with one of them, after the naive one, e.g. "min") */
+ * labels, only those runs, after the naive one: "min" is that run, "min*" every run whose label
+ * starts with "min") */
 #include <models/models.h>
 
 #include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PAGE_SHIFT 12
 #define K_BITS 9
@@ -153,7 +155,9 @@ main (int argc, char **argv)
       const char *note = "";
       gboolean wanted = argc <= 2;
       for (int a = 2; a < argc && !wanted; a++)
-        wanted = g_str_has_prefix (runs[i].label, argv[a]);
+        wanted = g_str_has_suffix (argv[a], "*")
+                 ? strncmp (runs[i].label, argv[a], strlen (argv[a]) - 1) == 0
+                 : strcmp (runs[i].label, argv[a]) == 0;
       if (!wanted)
         continue;
       secs = run_engine (runs[i].spec, ev, n, &r, &cpu);
