@@ -20,7 +20,6 @@
 
 #include <glib.h>
 
-#include "models/u64map.h"
 #include "models/vat/vat.h"
 
 #define VAT_NO_SLOT G_MAXUINT32
@@ -29,17 +28,6 @@
  * (smaller = sooner). A node never used again gets a dead key, larger than every position, and
  * larger for lower layers, so that dead nodes go first and descendants before ancestors. */
 #define VAT_DEAD_KEY(layer) ((G_GUINT64_CONSTANT (1) << 62) + 64 - (layer))
-
-/* The set of nodes ever inserted, for the compulsory count: 512-bit chunks found through a map, so
- * a dense range (every page of an array) costs a bit per node, and a sparse one about 100 bytes. */
-typedef struct {
-  MdlU64Map chunks;      /* node >> 9 -> chunk number */
-  guint64 *bits;         /* 8 words per chunk */
-  gsize n_chunks;
-  gsize cap_chunks;
-  guint64 last_key[VAT_MAX_DEPTH + 1];  /* per layer: the chunk looked up last */
-  gsize last_chunk[VAT_MAX_DEPTH + 1];
-} VatSeen;
 
 typedef struct VatPolicy VatPolicy;
 
@@ -60,9 +48,7 @@ struct VatTc {
   guint64 misses;         /* insertions */
   guint64 hits;
   guint64 host_misses;    /* insertions of host-tree nodes (vm=1) */
-  guint64 compulsory;     /* first insertions of a node */
   guint64 misses_layer[VAT_MAX_DEPTH + 1];
-  VatSeen seen;
   guint32 bucket_mask;
   guint bucket_shift;     /* 64 - log2(buckets) */
   guint32 n_slots;        /* W */
@@ -130,8 +116,6 @@ gboolean mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, g
                           guint k_bits, guint n_trees, guint64 seed, GError **error);
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
-gboolean mdl_vat_seen_add_slow (VatSeen *seen, guint64 node);
-void mdl_vat_seen_locate (VatSeen *seen, guint64 node);
 
 /* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
  * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. (transfer full) */
@@ -188,34 +172,6 @@ vat_index_unlink (VatTc *tc, guint32 s)
   *at = tc->chain[s];
 }
 
-/* TRUE the first time @node is seen. */
-static inline gboolean
-vat_seen_add (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  guint64 *word;
-  guint64 bit = G_GUINT64_CONSTANT (1) << (node & 63);
-  if (G_UNLIKELY (seen->last_key[layer] != node >> 9))
-    return mdl_vat_seen_add_slow (seen, node);
-  word = &seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)];
-  if (*word & bit)
-    return FALSE;
-  *word |= bit;
-  return TRUE;
-}
-
-/* Finds (or makes) the chunk of @node now and prefetches its word, so that the vat_seen_add() of a
- * miss later in the walk is an L1 hit: called for the leaf before a walk, it overlaps the bitmap's
- * cache miss with the walk (+6% on bench-vat's random lru run, best of 5). */
-static inline void
-vat_seen_prefetch (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  if (seen->last_key[layer] != node >> 9)
-    mdl_vat_seen_locate (seen, node);
-  __builtin_prefetch (&seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)], 1);
-}
-
 /* The first free cell, or VAT_NO_SLOT when the TC is full. */
 static inline guint32
 vat_free_slot (const VatTc *tc)
@@ -257,8 +213,6 @@ vat_fill (VatTc *tc, guint32 s, guint64 node, guint layer, guint32 parent)
   tc->misses_layer[layer]++;
   if (vat_node_tree (node))
     tc->host_misses++;
-  if (vat_seen_add (&tc->seen, node))
-    tc->compulsory++;
 }
 
 /* A doubly linked list over cell numbers, used by the recency policies (lru, islru, levels): @prev

@@ -1,47 +1,10 @@
-/* The translation cache's storage (policy.h): the cells and their index, the set of nodes ever
- * inserted, and the consistency check the tests run after every operation. */
+/* The translation cache's storage (policy.h): the cells and their index, and the consistency check
+ * the tests run after every operation. */
 #include <models/error.h>
 
 #include "models/vat/policy.h"
 
 #include <string.h>
-
-/* Makes @node's chunk the remembered one of its layer, creating it when new. */
-void
-mdl_vat_seen_locate (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  gboolean fresh;
-  guint64 *chunk = mdl_u64map_upsert (&seen->chunks, node >> 9, seen->n_chunks, &fresh);
-  if (fresh)
-    {
-      if (seen->n_chunks == seen->cap_chunks)
-        {
-          seen->cap_chunks = MAX (64, 2 * seen->cap_chunks);
-          seen->bits = g_renew (guint64, seen->bits, seen->cap_chunks * 8);
-        }
-      memset (&seen->bits[seen->n_chunks * 8], 0, 8 * sizeof (guint64));
-      seen->n_chunks++;
-    }
-  seen->last_key[layer] = node >> 9;
-  seen->last_chunk[layer] = *chunk;
-}
-
-gboolean
-mdl_vat_seen_add_slow (VatSeen *seen, guint64 node)
-{
-  mdl_vat_seen_locate (seen, node);
-  return vat_seen_add (seen, node);
-}
-
-static void
-seen_clear (VatSeen *seen)
-{
-  mdl_u64map_clear (&seen->chunks);
-  seen->n_chunks = 0;
-  for (guint l = 0; l <= VAT_MAX_DEPTH; l++)
-    seen->last_key[l] = VAT_NO_NODE;
-}
 
 gboolean
 mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth, guint k_bits,
@@ -69,7 +32,6 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
       tc->parent = g_new (guint32, n_slots);
       tc->n_children = g_new0 (guint32, n_slots);
     }
-  mdl_u64map_init (&tc->seen.chunks, 64);
   mdl_vat_tc_reset (tc);
   return policy->init (tc, error);
 }
@@ -83,9 +45,8 @@ mdl_vat_tc_reset (VatTc *tc)
     tc->node[s] = VAT_NO_NODE;
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
-  tc->misses = tc->hits = tc->host_misses = tc->compulsory = 0;
+  tc->misses = tc->hits = tc->host_misses = 0;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
-  seen_clear (&tc->seen);
   if (tc->ps && tc->policy->reset)
     tc->policy->reset (tc);
 }
@@ -100,9 +61,6 @@ mdl_vat_tc_finalize (VatTc *tc)
   g_free (tc->node);
   g_free (tc->parent);
   g_free (tc->n_children);
-  if (tc->seen.chunks.keys)
-    mdl_u64map_destroy (&tc->seen.chunks);
-  g_free (tc->seen.bits);
   memset (tc, 0, sizeof *tc);
 }
 

@@ -16,6 +16,7 @@
 #include "models/engines.h"
 #include "models/vat/curve.h"
 #include "models/vat/policy.h"
+#include "models/vat/seen.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,6 +53,11 @@ static const MdlParamSpec vat_params[] = {
 
 #define HIST_MAX (2 * (VAT_MAX_DEPTH + 1) + 1)
 
+/* Online policies walk the accesses of a consume call in batches of at most this many pages (the
+ * rest of the engine's work, the seen-set and the curve, then runs over the batch in loops of its
+ * own). */
+#define BATCH 512
+
 /* What a phase breakdown subtracts: every count of the report but the curve. */
 typedef struct {
   guint64 accesses;
@@ -69,7 +75,7 @@ typedef struct {
   gboolean begin;
   char *name;
   gsize at;              /* offline: accesses stored before the marker */
-  guint64 accesses, repeats, ram_ops;
+  guint64 accesses, repeats, ram_ops, compulsory;
 } VatMark;
 
 typedef struct {
@@ -103,6 +109,10 @@ struct Vat {
   guint32 curve_max;
   VatCurveLru *curve_lru;
   VatCurveMin *curve_min;
+  VatSeen seen;            /* the nodes touched, for `compulsory` */
+  gsize seen_upto;         /* offline: stored accesses already added to `seen` */
+  guint64 batch[BATCH];    /* online: accesses not walked yet (after repeats are taken out) */
+  guint n_batch;
   guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
   GArray *pages;           /* offline: guint64 page of every stored access */
   GArray *reps;            /* offline: guint32 repeats following each stored access */
@@ -225,6 +235,7 @@ vat_init (void *state, const MdlParams *params, GError **error)
       else
         v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, policy == &mdl_vat_islru);
     }
+  mdl_vat_seen_init (&v->seen, d, k_bits);
   /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
   v->tc.memo = v->collapse;
   return mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
@@ -236,6 +247,7 @@ vat_finalize (void *state)
 {
   Vat *v = state;
   mdl_vat_tc_finalize (&v->tc);
+  mdl_vat_seen_finalize (&v->seen);
   mdl_vat_curve_lru_free (v->curve_lru);
   mdl_vat_curve_min_free (v->curve_min);
   g_free (v->curve_misses);
@@ -262,11 +274,39 @@ report_repeat_hits (Vat *v, guint64 page)
     v->tc.hook (v->tc.hook_data, &v->tc, VAT_EV_HIT, vat_path_node (&v->tc, page, 0, l));
 }
 
-/* One access to @page: the hot path. */
+/* Everything the accesses taken so far imply: the seen-set, and for online policies the walks of
+ * the batch and its curve. */
+static void
+flush (Vat *v)
+{
+  if (v->offline)
+    {
+      mdl_vat_seen_add_paths (&v->seen, (const guint64 *) (gpointer) v->pages->data + v->seen_upto,
+                              v->pages->len - v->seen_upto);
+      v->seen_upto = v->pages->len;
+      return;
+    }
+  mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
+  for (guint i = 0; i < v->n_batch; i++)
+    {
+      guint64 before = v->tc.misses;
+      v->policy->walk (&v->tc, v->batch[i], 0, NULL);
+      if (v->n_trees == 2)
+        v->policy->walk (&v->tc, v->batch[i], 1, NULL);
+      v->hist[v->tc.misses - before]++;
+    }
+  if (v->curve_lru)
+    for (guint i = 0; i < v->n_batch; i++)
+      for (guint tree = 0; tree < v->n_trees; tree++)
+        mdl_vat_curve_lru_walk (v->curve_lru, v->batch[i], tree);
+  v->n_batch = 0;
+}
+
+/* One access to @page: the hot path. A hook sees every operation in order, so with one the batch
+ * is walked at once. */
 static inline void
 translate (Vat *v, guint64 page)
 {
-  guint64 before;
   v->accesses++;
   if (v->collapse && page == v->last_page)
     {
@@ -285,15 +325,9 @@ translate (Vat *v, guint64 page)
       g_array_append_val (v->reps, zero);
       return;
     }
-  before = v->tc.misses;
-  vat_seen_prefetch (&v->tc.seen, vat_path_node (&v->tc, page, 0, 0));
-  v->policy->walk (&v->tc, page, 0, NULL);
-  if (v->n_trees == 2)
-    v->policy->walk (&v->tc, page, 1, NULL);
-  if (v->curve_lru)
-    for (guint tree = 0; tree < v->n_trees; tree++)
-      mdl_vat_curve_lru_walk (v->curve_lru, page, tree);
-  v->hist[v->tc.misses - before]++;
+  v->batch[v->n_batch++] = page;
+  if (G_UNLIKELY (v->n_batch == BATCH || v->tc.hook != NULL))
+    flush (v);
 }
 
 static gboolean
@@ -324,10 +358,9 @@ access_bytes (Vat *v, const char *what, guint64 addr, guint size, GError **error
 }
 
 static gboolean
-vat_consume (void *state, const MdlEventBatch *b, GError **error)
+consume_records (Vat *v, const MdlEventBatch *b, GError **error)
 {
   static const char *const kind_names[] = { "read", "write", "modify" };
-  Vat *v = state;
   for (gsize i = 0; i < b->n_cpu; i++)
     {
       const MdlCpuEvent *e = &b->cpu[i];
@@ -351,6 +384,18 @@ vat_consume (void *state, const MdlEventBatch *b, GError **error)
         if (!access_bytes (v, "warp lane access", addrs[__builtin_ctzll (m)], w->width, error))
           return FALSE;
     }
+  return TRUE;
+}
+
+/* The accesses before a bad record still count, as they would unbatched. */
+static gboolean
+vat_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  Vat *v = state;
+  gboolean ok = consume_records (v, b, error);
+  flush (v);
+  if (!ok)
+    return FALSE;
   if (v->offline && v->pages->len >= G_MAXUINT32 - 1)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat: policy %s keeps the trace in memory and "
@@ -362,20 +407,29 @@ vat_consume (void *state, const MdlEventBatch *b, GError **error)
 
 /* ---- counts and phases ---------------------------------------------------------------------- */
 
-/* The counts now; @online carries accesses, repeats and ram_ops (those of a mark, offline). */
+/* The counts now, but for those of the stream (accesses, repeats, ram_ops, compulsory), which
+ * offline runs take from a mark. */
 static void
-counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, VatCounts *c)
+counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, guint64 compulsory,
+            VatCounts *c)
 {
   memset (c, 0, sizeof *c);
   c->accesses = accesses;
   c->repeats = repeats;
   c->ram_ops = ram_ops;
+  c->compulsory = compulsory;
   c->misses = v->tc.misses;
   c->hits = v->tc.hits;
   c->host_misses = v->tc.host_misses;
-  c->compulsory = v->tc.compulsory;
   memcpy (c->layer, v->tc.misses_layer, sizeof c->layer);
   memcpy (c->hist, v->hist, sizeof c->hist);
+}
+
+/* The host tree (vm=1) is walked with the guest's node numbers: as many nodes again. */
+static guint64
+compulsory (const Vat *v)
+{
+  return v->seen.distinct * v->n_trees;
 }
 
 static void
@@ -438,16 +492,17 @@ vat_marker (void *state, const MdlMarker *m, GError **error)
     }
   else
     g_ptr_array_add (v->open_names, g_strdup (name));
+  flush (v);
   if (v->offline)
     {
       VatMark mark = { m->kind == MDL_MARK_PHASE_BEGIN, g_strdup (name), v->pages->len,
-                       v->accesses, v->repeats, v->ram_ops };
+                       v->accesses, v->repeats, v->ram_ops, compulsory (v) };
       g_array_append_val (v->marks, mark);
     }
   else
     {
       VatCounts now;
-      counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+      counts_now (v, v->accesses, v->repeats, v->ram_ops, compulsory (v), &now);
       apply_mark (v, m->kind == MDL_MARK_PHASE_BEGIN, name, &now);
     }
   return TRUE;
@@ -462,7 +517,7 @@ resolve_marks (Vat *v, guint *next_mark, gsize at)
     {
       const VatMark *m = &g_array_index (v->marks, VatMark, (*next_mark)++);
       VatCounts now;
-      counts_now (v, m->accesses, m->repeats, m->ram_ops, &now);
+      counts_now (v, m->accesses, m->repeats, m->ram_ops, m->compulsory, &now);
       apply_mark (v, m->begin, m->name, &now);
     }
 }
@@ -563,7 +618,7 @@ vat_report (void *state, MdlReport *out)
   VatCounts now;
   if (v->offline)
     offline_run (v);
-  counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+  counts_now (v, v->accesses, v->repeats, v->ram_ops, compulsory (v), &now);
   add_counts (v, &now, out);
   mdl_report_add_real (out, "misses_per_access", "ratio", "tc_misses / accesses", NULL,
                        now.accesses ? (double) now.misses / (double) now.accesses : NAN);
