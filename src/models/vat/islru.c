@@ -10,6 +10,8 @@
  * children is at most d steps for that reason. */
 #include "models/vat/policy.h"
 
+#define ISLRU_FLAGS (VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
+
 static inline guint32
 islru_victim (VatTc *tc, guint64 node, guint32 parent)
 {
@@ -28,9 +30,9 @@ islru_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-islru_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+islru_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, vat_recency_access, islru_victim, TRUE);
+  vat_run_inline (tc, pages, n, next, hist, vat_recency_access, islru_victim, ISLRU_FLAGS);
 }
 
 static gboolean
@@ -41,13 +43,13 @@ islru_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_islru = {
   .name = "islru",
-  .flags = VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH,
+  .flags = ISLRU_FLAGS,
   .min_cells_extra = 1,
   .init = mdl_vat_recency_init,
   .access = vat_recency_access,
   .victim = islru_victim,
   .reset = mdl_vat_recency_reset,
   .finalize = mdl_vat_recency_finalize,
-  .walk = islru_walk,
+  .run = islru_run,
   .check = islru_check,
 };

@@ -12,6 +12,8 @@
 #include "models/vat/heap.h"
 #include "models/vat/policy.h"
 
+#define ISMIN_FLAGS (VAT_POLICY_ISP | VAT_POLICY_OFFLINE | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
+
 typedef struct {
   guint64 *key;    /* [W] next-use key of each cell's node */
   VatHeap heap;    /* the childless cells */
@@ -88,9 +90,9 @@ ismin_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-ismin_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+ismin_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, ismin_access, ismin_victim, TRUE);
+  vat_run_inline (tc, pages, n, next, hist, ismin_access, ismin_victim, ISMIN_FLAGS);
 }
 
 static gboolean
@@ -129,13 +131,13 @@ ismin_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_ismin = {
   .name = "ismin",
-  .flags = VAT_POLICY_ISP | VAT_POLICY_OFFLINE | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH,
+  .flags = ISMIN_FLAGS,
   .min_cells_extra = 1,
   .init = ismin_init,
   .access = ismin_access,
   .victim = ismin_victim,
   .reset = ismin_reset,
   .finalize = ismin_finalize,
-  .walk = ismin_walk,
+  .run = ismin_run,
   .check = ismin_check,
 };

@@ -7,6 +7,8 @@
 
 #include "models/vat/policy.h"
 
+#define LEVELS_FLAGS (VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE)
+
 typedef struct {
   guint32 *prev;            /* [W + d + 1]: entry W + l is layer l's sentinel */
   guint32 *next;
@@ -89,9 +91,9 @@ levels_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-levels_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+levels_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, levels_access, levels_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, levels_access, levels_victim, LEVELS_FLAGS);
 }
 
 static gboolean
@@ -120,13 +122,13 @@ levels_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_levels = {
   .name = "levels",
-  .flags = VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE,
+  .flags = LEVELS_FLAGS,
   .min_cells_extra = 1,
   .init = levels_init,
   .access = levels_access,
   .victim = levels_victim,
   .reset = levels_reset,
   .finalize = levels_finalize,
-  .walk = levels_walk,
+  .run = levels_run,
   .check = levels_check,
 };

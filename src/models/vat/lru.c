@@ -4,6 +4,8 @@
  * the gap before the walk reaches it (spec vat §2.2; the proof is in docs/models/vat.md). */
 #include "models/vat/policy.h"
 
+#define LRU_FLAGS (VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
+
 static inline guint32
 lru_victim (VatTc *tc, guint64 node, guint32 parent)
 {
@@ -18,9 +20,9 @@ lru_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-lru_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+lru_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, vat_recency_access, lru_victim, TRUE);
+  vat_run_inline (tc, pages, n, next, hist, vat_recency_access, lru_victim, LRU_FLAGS);
 }
 
 static gboolean
@@ -31,12 +33,12 @@ lru_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_lru = {
   .name = "lru",
-  .flags = VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH,
+  .flags = LRU_FLAGS,
   .init = mdl_vat_recency_init,
   .access = vat_recency_access,
   .victim = lru_victim,
   .reset = mdl_vat_recency_reset,
   .finalize = mdl_vat_recency_finalize,
-  .walk = lru_walk,
+  .run = lru_run,
   .check = lru_check,
 };

@@ -11,6 +11,8 @@
 #include "models/vat/heap.h"
 #include "models/vat/policy.h"
 
+#define MIN_FLAGS (VAT_POLICY_OFFLINE | VAT_POLICY_STACK)
+
 typedef struct {
   guint64 *key;    /* [W] next-use key of each cell's node */
   VatHeap heap;
@@ -71,9 +73,9 @@ min_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-min_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+min_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, min_access, min_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, min_access, min_victim, MIN_FLAGS);
 }
 
 static gboolean
@@ -97,12 +99,12 @@ min_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_min = {
   .name = "min",
-  .flags = VAT_POLICY_OFFLINE | VAT_POLICY_STACK,
+  .flags = MIN_FLAGS,
   .init = min_init,
   .access = min_access,
   .victim = min_victim,
   .reset = min_reset,
   .finalize = min_finalize,
-  .walk = min_walk,
+  .run = min_run,
   .check = min_check,
 };

@@ -45,10 +45,9 @@ struct VatTc {
   guint64 memo_page;      /* the page of the previous walk when `memo`, else VAT_NO_NODE */
   guint32 memo_slot[VAT_MAX_DEPTH + 1];  /* the cell of each of its path nodes */
   guint64 seed;           /* random: the generator's seed */
-  guint64 misses;         /* insertions */
-  guint64 hits;
-  guint64 host_misses;    /* insertions of host-tree nodes (vm=1) */
-  guint64 misses_layer[VAT_MAX_DEPTH + 1];
+  /* Insertions by tree (1: the host tree of vm=1) and layer; every other count derives from these
+   * (a walk visits d+1 nodes, each a hit or an insertion). */
+  guint64 misses_layer[2][VAT_MAX_DEPTH + 1];
   guint32 bucket_mask;
   guint bucket_shift;     /* 64 - log2(buckets) */
   guint32 n_slots;        /* W */
@@ -72,7 +71,11 @@ enum {
   VAT_POLICY_KEEPS_PATH = 1 << 3, /* with W >= d+1 the whole path is cached after a walk, and
                                      walking it again changes nothing: repeats may be skipped */
   VAT_POLICY_ROOT_PER_TREE = 1 << 4, /* the root layer needs a cell per tree (levels, vm=1) */
+  VAT_POLICY_GAP = 1 << 5,        /* below the first missing node of a path every node misses */
 };
+
+/* With the flags of a policy, the walk's variant for a batch that a hook watches (vat_run_inline). */
+#define VAT_WALK_HOOK (1u << 31)
 
 /**
  * VatPolicy: a replacement policy, one file each, listed in vat.c.
@@ -86,8 +89,11 @@ enum {
  *   evict, which the policy has already dropped from its own structures.
  * @reset: back to empty (the TC is emptied by the caller).
  * @finalize: frees @tc->ps.
- * @walk: one translation of @page in tree @tree; @keys (offline policies) holds the next-use key
- *   of the path node on each layer.
+ * @run: the translations of @pages[0..@n), in order, each walking every tree (@tc->n_trees), and
+ *   @hist[m] += 1 for each with m misses in all. Offline policies get @next: for access i and layer
+ *   l, the number of the next access that uses the same node, @next[i * (d+1) + l] (G_MAXUINT32 for
+ *   none); other policies get NULL. The per-access loop of every policy, written once as
+ *   vat_run_inline() below.
  * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
  */
 struct VatPolicy {
@@ -99,7 +105,7 @@ struct VatPolicy {
   VatVictimFn victim;
   void (*reset) (VatTc *tc);
   void (*finalize) (VatTc *tc);
-  void (*walk) (VatTc *tc, guint64 page, guint tree, const guint64 *keys);
+  void (*run) (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist);
   gboolean (*check) (const VatTc *tc, GError **error);
 };
 
@@ -116,6 +122,10 @@ gboolean mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, g
                           guint k_bits, guint n_trees, guint64 seed, GError **error);
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
+
+/* The insertions so far: all, or of tree @tree only. */
+guint64 mdl_vat_tc_misses (const VatTc *tc);
+guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
 
 /* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
  * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. (transfer full) */
@@ -179,40 +189,39 @@ vat_free_slot (const VatTc *tc)
   return tc->filled < tc->n_slots ? tc->filled : VAT_NO_SLOT;
 }
 
-static inline void
-vat_evict (VatTc *tc, guint32 s)
+/* The inline pieces of the walk take the policy's flags and VAT_WALK_HOOK as @flags, a constant
+ * where the walk is instantiated, so that what a policy does not need is compiled out. */
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_evict (VatTc *tc, guint32 s, guint flags)
 {
   guint64 old = tc->node[s];
   vat_index_unlink (tc, s);
-  if (tc->isp && tc->parent[s] != VAT_NO_SLOT)
+  if ((flags & VAT_POLICY_ISP) && tc->parent[s] != VAT_NO_SLOT)
     tc->n_children[tc->parent[s]]--;
   tc->node[s] = VAT_NO_NODE;
   tc->filled--;
-  if (G_UNLIKELY (tc->hook != NULL))
+  if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
 }
 
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_fill (VatTc *tc, guint32 s, guint64 node, guint layer, guint32 parent)
+vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
 {
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
-  if (G_UNLIKELY (tc->hook != NULL))
+  if (flags & VAT_WALK_HOOK)
     g_assert (vat_index_find (tc, node) == VAT_NO_SLOT);
   tc->node[s] = node;
   tc->filled++;
   vat_index_link (tc, s);
-  if (tc->isp)
+  if (flags & VAT_POLICY_ISP)
     {
       tc->parent[s] = parent;
       tc->n_children[s] = 0;
       if (parent != VAT_NO_SLOT)
         tc->n_children[parent]++;
     }
-  tc->misses++;
-  tc->misses_layer[layer]++;
-  if (vat_node_tree (node))
-    tc->host_misses++;
 }
 
 /* A doubly linked list over cell numbers, used by the recency policies (lru, islru, levels): @prev
@@ -266,81 +275,122 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
 
 /* One insertion: the policy's cell, its old node evicted, the new node in. Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
-vat_insert (VatTc *tc, guint64 node, guint layer, guint32 parent, VatAccessFn access,
-            VatVictimFn victim)
+vat_insert (VatTc *tc, guint64 node, guint32 parent, VatAccessFn access, VatVictimFn victim,
+            guint flags)
 {
   guint32 s = victim (tc, node, parent);
   if (tc->node[s] != VAT_NO_NODE)
-    vat_evict (tc, s);
-  vat_fill (tc, s, node, layer, parent);
+    vat_evict (tc, s, flags);
+  vat_fill (tc, s, node, parent, flags);
   access (tc, s, FALSE);
-  if (G_UNLIKELY (tc->hook != NULL))
+  if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
   return s;
 }
 
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_hit (VatTc *tc, guint32 s, guint64 node, VatAccessFn access)
+vat_hit (VatTc *tc, guint32 s, VatAccessFn access, guint flags)
 {
-  tc->hits++;
   access (tc, s, TRUE);
-  if (G_UNLIKELY (tc->hook != NULL))
-    tc->hook (tc->hook_data, tc, VAT_EV_HIT, node);
+  if (flags & VAT_WALK_HOOK)
+    tc->hook (tc->hook_data, tc, VAT_EV_HIT, tc->node[s]);
 }
 
-/* The walk of one translation, root first, specialised by each policy file for its own access and
- * victim (always_inline with constant function pointers: the compiler inlines them). With @gap,
- * the walk stops looking nodes up after the first miss: every node below it misses (Lemma 2.8,
- * layer of the highest absent node + 1, for LRU; the initial segment property for islru and ismin),
- * and a node that was cached below the gap is evicted before the walk reaches it. When a hook is
- * set (the tests) every insertion asserts that its node is absent, so a wrong shortcut cannot pass
- * silently. */
+/* Offline policies: the key of the layer-@l node of the walk under way, from its next use. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint64 *keys, VatAccessFn access,
-                 VatVictimFn victim, gboolean gap)
+vat_set_key (VatTc *tc, const guint32 *next, guint tree, guint l, guint flags)
+{
+  if (flags & VAT_POLICY_OFFLINE)
+    tc->next_key = next[l] == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                   : vat_position (next[l], tree, tc->n_trees, tc->depth, l);
+}
+
+/* The walk of one translation, root first; returns its insertions. Under VAT_POLICY_GAP the walk
+ * stops looking nodes up after the first miss: every node below it misses (Lemma 2.8, layer of the
+ * highest absent node + 1, for LRU; the initial segment property for islru and ismin), and a node
+ * that was cached below the gap is evicted before the walk reaches it. When a hook is set (the
+ * tests) every insertion asserts that its node is absent, so a wrong shortcut cannot pass
+ * silently. @next: this access's next uses (offline policies). */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint
+vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAccessFn access,
+                 VatVictimFn victim, guint flags)
 {
   guint32 parent = VAT_NO_SLOT;
+  guint k_bits = tc->k_bits, misses = 0;
   int l = (int) tc->depth;
+  guint64 *misses_layer = tc->misses_layer[tree];
   /* The last translated path first (Cachegrind tests its MRU way first): the layers this page
    * shares with the previous walk's page are hits in known cells, with no lookup. The root always
-   * is one (+3% on bench-vat's random lru run, best of 5). */
-  if (tc->memo && tc->memo_page != VAT_NO_NODE)
-    for (guint64 diff = page ^ tc->memo_page; l >= 0 && (diff >> (tc->k_bits * (guint) l)) == 0; l--)
+   * is one (+3% on bench-vat's random lru run, best of 5). Before the first walk memo_page is
+   * VAT_NO_NODE, which shares no layer with any page of the tree. */
+  if (tc->memo)
+    for (guint64 diff = page ^ tc->memo_page; l >= 0 && (diff >> (k_bits * (guint) l)) == 0; l--)
       {
         parent = tc->memo_slot[l];
-        if (keys)
-          tc->next_key = keys[l];
-        vat_hit (tc, parent, tc->node[parent], access);
+        vat_set_key (tc, next, tree, (guint) l, flags);
+        vat_hit (tc, parent, access, flags);
       }
   for (; l >= 0; l--)
     {
-      guint64 node = vat_path_node (tc, page, tree, (guint) l);
+      guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
       guint32 s = vat_index_find (tc, node);
-      if (keys)
-        tc->next_key = keys[l];
+      vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
-          parent = vat_insert (tc, node, (guint) l, parent, access, victim);
+          parent = vat_insert (tc, node, parent, access, victim, flags);
+          misses_layer[l]++;
+          misses++;
           tc->memo_slot[l] = parent;
-          if (gap)
+          if (flags & VAT_POLICY_GAP)
             break;
         }
       else
         {
-          vat_hit (tc, s, node, access);
+          vat_hit (tc, s, access, flags);
           parent = s;
           tc->memo_slot[l] = parent;
         }
     }
-  for (l--; gap && l >= 0; l--)
-    {
-      guint64 node = vat_path_node (tc, page, tree, (guint) l);
-      if (keys)
-        tc->next_key = keys[l];
-      parent = vat_insert (tc, node, (guint) l, parent, access, victim);
-      tc->memo_slot[l] = parent;
-    }
+  if (flags & VAT_POLICY_GAP)
+    for (l--; l >= 0; l--)
+      {
+        guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
+        vat_set_key (tc, next, tree, (guint) l, flags);
+        parent = vat_insert (tc, node, parent, access, victim, flags);
+        misses_layer[l]++;
+        misses++;
+        tc->memo_slot[l] = parent;
+      }
   tc->memo_page = page;
+  return misses;
+}
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_run_loop (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
+              VatAccessFn access, VatVictimFn victim, guint flags)
+{
+  guint stride = tc->depth + 1;
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint32 *nu = (flags & VAT_POLICY_OFFLINE) ? next + i * stride : NULL;
+      guint misses = vat_walk_inline (tc, pages[i], 0, nu, access, victim, flags);
+      if (tc->n_trees == 2)
+        misses += vat_walk_inline (tc, pages[i], 1, nu, access, victim, flags);
+      hist[misses]++;
+    }
+}
+
+/* VatPolicy.run, which each policy file instantiates with its own access, victim and flags
+ * (always_inline with constant function pointers and flags: the compiler inlines them and drops
+ * what the policy does not use, and the whole batch runs without a call). */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_run_inline (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
+                VatAccessFn access, VatVictimFn victim, guint flags)
+{
+  if (G_UNLIKELY (tc->hook != NULL))
+    vat_run_loop (tc, pages, n, next, hist, access, victim, flags | VAT_WALK_HOOK);
+  else
+    vat_run_loop (tc, pages, n, next, hist, access, victim, flags);
 }
 
 #endif

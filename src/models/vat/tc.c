@@ -45,7 +45,6 @@ mdl_vat_tc_reset (VatTc *tc)
     tc->node[s] = VAT_NO_NODE;
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
-  tc->misses = tc->hits = tc->host_misses = 0;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
   if (tc->ps && tc->policy->reset)
     tc->policy->reset (tc);
@@ -62,6 +61,21 @@ mdl_vat_tc_finalize (VatTc *tc)
   g_free (tc->parent);
   g_free (tc->n_children);
   memset (tc, 0, sizeof *tc);
+}
+
+guint64
+mdl_vat_tc_tree_misses (const VatTc *tc, guint tree)
+{
+  guint64 sum = 0;
+  for (guint l = 0; l <= tc->depth; l++)
+    sum += tc->misses_layer[tree][l];
+  return sum;
+}
+
+guint64
+mdl_vat_tc_misses (const VatTc *tc)
+{
+  return mdl_vat_tc_tree_misses (tc, 0) + mdl_vat_tc_tree_misses (tc, 1);
 }
 
 gboolean

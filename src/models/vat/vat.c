@@ -287,14 +287,7 @@ flush (Vat *v)
       return;
     }
   mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
-  for (guint i = 0; i < v->n_batch; i++)
-    {
-      guint64 before = v->tc.misses;
-      v->policy->walk (&v->tc, v->batch[i], 0, NULL);
-      if (v->n_trees == 2)
-        v->policy->walk (&v->tc, v->batch[i], 1, NULL);
-      v->hist[v->tc.misses - before]++;
-    }
+  v->policy->run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
   if (v->curve_lru)
     for (guint i = 0; i < v->n_batch; i++)
       for (guint tree = 0; tree < v->n_trees; tree++)
@@ -418,10 +411,12 @@ counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, gu
   c->repeats = repeats;
   c->ram_ops = ram_ops;
   c->compulsory = compulsory;
-  c->misses = v->tc.misses;
-  c->hits = v->tc.hits;
-  c->host_misses = v->tc.host_misses;
-  memcpy (c->layer, v->tc.misses_layer, sizeof c->layer);
+  c->misses = mdl_vat_tc_misses (&v->tc);
+  /* Every walk visits d+1 nodes, each a hit or an insertion. */
+  c->hits = (accesses - repeats) * v->n_trees * (v->depth + 1) - c->misses;
+  c->host_misses = mdl_vat_tc_tree_misses (&v->tc, 1);
+  for (guint l = 0; l <= v->depth; l++)
+    c->layer[l] = v->tc.misses_layer[0][l] + v->tc.misses_layer[1][l];
   memcpy (c->hist, v->hist, sizeof c->hist);
 }
 
@@ -522,8 +517,32 @@ resolve_marks (Vat *v, guint *next_mark, gsize at)
     }
 }
 
-/* Runs min or ismin over the stored accesses. Idempotent: a second report over the same input
- * reuses the first run; more input since then runs everything again (MIN of the longer prefix). */
+/* The min/ismin curve's walks of the stored accesses [@from, @to): root first, the node and its key
+ * on each layer. */
+static void
+curve_min_walks (Vat *v, const guint32 *next, gsize from, gsize to)
+{
+  const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
+  guint64 nodes[VAT_MAX_DEPTH + 1], keys[VAT_MAX_DEPTH + 1];
+  guint stride = v->depth + 1;
+  for (gsize t = from; t < to; t++)
+    for (guint tree = 0; tree < v->n_trees; tree++)
+      {
+        for (guint l = 0; l <= v->depth; l++)
+          {
+            guint32 nu = next[t * stride + l];
+            nodes[v->depth - l] = vat_path_node (&v->tc, pages[t], tree, l);
+            keys[v->depth - l] = nu == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                                 : vat_position (nu, tree, v->n_trees, v->depth, l);
+          }
+        mdl_vat_curve_min_walk (v->curve_min, nodes, keys, v->depth + 1);
+      }
+}
+
+/* Runs min or ismin over the stored accesses, in stretches between marks (one access at a time
+ * when a hook watches, so that it sees each repeat's hits in order). Idempotent: a second report
+ * over the same input reuses the first run; more input since then runs everything again (MIN of
+ * the longer prefix). */
 static void
 offline_run (Vat *v)
 {
@@ -531,7 +550,6 @@ offline_run (Vat *v)
   const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
   const guint32 *reps = (const guint32 *) (gpointer) v->reps->data;
   guint stride = v->depth + 1, next_mark = 0;
-  guint64 keys[VAT_MAX_DEPTH + 1], nodes[VAT_MAX_DEPTH + 1], ckeys[VAT_MAX_DEPTH + 1];
   guint32 *next;
 
   if (v->sim_valid && v->sim_pages == n && v->sim_marks == v->marks->len)
@@ -544,28 +562,18 @@ offline_run (Vat *v)
   g_ptr_array_set_size (v->phases, 0);
 
   next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits);
-  for (gsize t = 0; t < n; t++)
+  for (gsize t = 0, end; t < n; t = end)
     {
-      guint64 before = v->tc.misses;
       resolve_marks (v, &next_mark, t);
-      for (guint tree = 0; tree < v->n_trees; tree++)
-        {
-          for (guint l = 0; l <= v->depth; l++)
-            {
-              guint32 nu = next[t * stride + l];
-              keys[l] = nu == G_MAXUINT32 ? VAT_DEAD_KEY (l)
-                                          : vat_position (nu, tree, v->n_trees, v->depth, l);
-              nodes[v->depth - l] = vat_path_node (&v->tc, pages[t], tree, l);
-              ckeys[v->depth - l] = keys[l];
-            }
-          v->policy->walk (&v->tc, pages[t], tree, keys);
-          if (v->curve_min)
-            mdl_vat_curve_min_walk (v->curve_min, nodes, ckeys, v->depth + 1);
-        }
-      v->hist[v->tc.misses - before]++;
+      end = next_mark < v->marks->len ? g_array_index (v->marks, VatMark, next_mark).at : n;
+      if (G_UNLIKELY (v->tc.hook != NULL))
+        end = t + 1;
+      v->policy->run (&v->tc, pages + t, end - t, next + t * stride, v->hist);
       if (G_UNLIKELY (v->tc.hook != NULL))
         for (guint32 r = 0; r < reps[t]; r++)
           report_repeat_hits (v, pages[t]);
+      if (v->curve_min)
+        curve_min_walks (v, next, t, end);
     }
   resolve_marks (v, &next_mark, n);
   g_free (next);
