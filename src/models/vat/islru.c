@@ -12,20 +12,17 @@
 
 #define ISLRU_FLAGS (VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
 
+/* Free cells are the least recent and childless, so they go first. */
 static inline guint32
 islru_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   VatRecency *r = tc->ps;
-  guint32 s = vat_free_slot (tc);
+  guint32 s;
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
-  for (s = r->prev[tc->n_slots]; tc->n_children[s] != 0;)
-    {
-      s = r->prev[s];
-      g_assert (s != tc->n_slots); /* Why: with W >= d+1 an older childless node always exists. */
-    }
-  vat_list_unlink (r->prev, r->next, s);
+  /* Why the scan stops before it wraps around past the most recent cell: with W >= d+1 a childless
+   * node always exists. */
+  for (s = r->prev[r->head]; tc->n_children[s] != 0; s = r->prev[s])
+    g_assert (s != r->head);
   return s;
 }
 

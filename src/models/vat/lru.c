@@ -6,17 +6,14 @@
 
 #define LRU_FLAGS (VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
 
+/* The least recent cell (a free one while there is one); the insertion then makes it the most
+ * recent by moving the ring's head. */
 static inline guint32
 lru_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   VatRecency *r = tc->ps;
-  guint32 s = vat_free_slot (tc);
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
-  s = r->prev[tc->n_slots];
-  vat_list_unlink (r->prev, r->next, s);
-  return s;
+  return r->prev[r->head];
 }
 
 static void

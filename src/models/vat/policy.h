@@ -8,10 +8,13 @@
  * before the walk reaches it.
  *
  * Layout: W cells ("slots"), each holding one node; a hash index chained through the cells
- * (2W to 4W buckets, each the first cell of its chain) finds a node's cell. For the W of real
- * machines it all stays in L1, and an eviction plus an insertion is two short chain edits (an
- * open-addressing index with backward-shift deletion ran bench-vat's lru at 10.8 M accesses/s,
- * this at 14.5).
+ * (2W to 4W buckets) finds a node's cell. For the W of real machines it all stays in L1, and an
+ * eviction plus an insertion is two short chain edits (an open-addressing index with
+ * backward-shift deletion ran bench-vat's lru at 10.8 M accesses/s, singly linked chains at 14.5).
+ * The chains are doubly linked and a lookup reads the first two cells of its chain before it
+ * branches: on random pages the walks of the singly linked chains (to find a node, and to find the
+ * link to an evicted cell) were two mispredicted branches per access, about a third of lru's
+ * time.
  * A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
  * each layer's own range instead), so `filled` is both the count of cached nodes and the next free
  * cell. Policies keep their own per-cell arrays behind `ps`. */
@@ -32,9 +35,11 @@
 typedef struct VatPolicy VatPolicy;
 
 struct VatTc {
-  guint32 *bucket;        /* [bucket_mask + 1] first cell of each hash chain, VAT_NO_SLOT if none */
-  guint32 *chain;         /* [n_slots] next cell of the same chain */
-  guint64 *node;          /* [n_slots] the node in each cell, VAT_NO_NODE while free */
+  /* The chains: entries 0..W-1 are the cells, entry W the end of every chain (it links to itself
+   * and its node is VAT_NO_NODE), entries W+1+b the heads of the buckets. */
+  guint32 *link;          /* [W + 1 + buckets] the next cell of the chain */
+  guint32 *back;          /* [W + 1] the entry that links to the cell (entry W: scratch) */
+  guint64 *node;          /* [W + 1] the node in each cell, VAT_NO_NODE while free */
   guint32 *parent;        /* [n_slots] ISP policies: the cell of the node's parent, or VAT_NO_SLOT */
   guint32 *n_children;    /* [n_slots] ISP policies: cached children of the node */
   void *ps;               /* the policy's state */
@@ -44,6 +49,8 @@ struct VatTc {
   guint64 next_key;       /* offline policies: the next-use key of the node being accessed */
   guint64 memo_page;      /* the page of the previous walk when `memo`, else VAT_NO_NODE */
   guint32 memo_slot[VAT_MAX_DEPTH + 1];  /* the cell of each of its path nodes */
+  guint8 memo_layer[65];  /* by the bit length of page ^ memo_page: the lowest layer both pages'
+                             paths share (ceil(length / log2 K)), d+1 for none */
   guint64 seed;           /* random: the generator's seed */
   /* Insertions by tree (1: the host tree of vm=1) and layer; every other count derives from these
    * (a walk visits d+1 nodes, each a hit or an insertion). */
@@ -153,33 +160,46 @@ vat_index_bucket (const VatTc *tc, guint64 node)
   return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> tc->bucket_shift);
 }
 
+/* The cell holding @node, whose bucket is @b, or VAT_NO_SLOT. The first two cells are compared
+ * without a branch (selects); a chain of three or more cells is rare (well under 2% of them at the
+ * index's load factor of at most 1/2). */
+static inline guint32
+vat_index_find_in (const VatTc *tc, guint32 b, guint64 node)
+{
+  guint32 end = tc->n_slots, first = tc->link[end + 1 + b], second = tc->link[first];
+  guint32 s = tc->node[second] == node ? second : end;
+  s = tc->node[first] == node ? first : s;
+  if (G_UNLIKELY (s == end && tc->link[second] != end))
+    for (s = tc->link[second]; s != end && tc->node[s] != node;)
+      s = tc->link[s];
+  return s == end ? VAT_NO_SLOT : s;
+}
+
 /* The cell holding @node, or VAT_NO_SLOT. */
 static inline guint32
 vat_index_find (const VatTc *tc, guint64 node)
 {
-  guint32 s = tc->bucket[vat_index_bucket (tc, node)];
-  while (s != VAT_NO_SLOT && tc->node[s] != node)
-    s = tc->chain[s];
-  return s;
+  return vat_index_find_in (tc, vat_index_bucket (tc, node), node);
 }
 
-/* Links cell @s, whose node is set, into its chain. */
+/* Links cell @s into chain @b, its node's, first. */
 static inline void
-vat_index_link (VatTc *tc, guint32 s)
+vat_index_link (VatTc *tc, guint32 b, guint32 s)
 {
-  guint32 *head = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
-  tc->chain[s] = *head;
-  *head = s;
+  guint32 head = tc->n_slots + 1 + b, next = tc->link[head];
+  tc->link[s] = next;
+  tc->back[s] = head;
+  tc->back[next] = s;
+  tc->link[head] = s;
 }
 
-/* Unlinks cell @s (its node still set) from its chain. */
+/* Unlinks cell @s from its chain. */
 static inline void
 vat_index_unlink (VatTc *tc, guint32 s)
 {
-  guint32 *at = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
-  while (*at != s)
-    at = &tc->chain[*at];
-  *at = tc->chain[s];
+  guint32 next = tc->link[s], at = tc->back[s];
+  tc->link[at] = next;
+  tc->back[next] = at;
 }
 
 /* The first free cell, or VAT_NO_SLOT when the TC is full. */
@@ -205,8 +225,9 @@ vat_evict (VatTc *tc, guint32 s, guint flags)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
 }
 
+/* Puts @node, of bucket @b, into the free cell @s. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
+vat_fill (VatTc *tc, guint32 s, guint32 b, guint64 node, guint32 parent, guint flags)
 {
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
@@ -214,7 +235,7 @@ vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
     g_assert (vat_index_find (tc, node) == VAT_NO_SLOT);
   tc->node[s] = node;
   tc->filled++;
-  vat_index_link (tc, s);
+  vat_index_link (tc, b, s);
   if (flags & VAT_POLICY_ISP)
     {
       tc->parent[s] = parent;
@@ -224,33 +245,43 @@ vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
     }
 }
 
-/* A doubly linked list over cell numbers, used by the recency policies (lru, islru, levels): @prev
- * and @next have a sentinel entry per list beyond the cells; the head is the most recent. */
+/* Recency rings, used by lru, islru and levels: cells in a circular doubly linked list (@prev,
+ * @next), the most recent at *@head, the least recent at prev[*@head]. A ring holds all its cells
+ * from the start, the free ones as the least recent in the order they are to be filled, so making
+ * the least recent cell the most recent (what LRU does on every insertion) is one store,
+ * `*head = prev[*head]`, with nothing unlinked. */
+void mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, guint32 n);
+
+/* Makes @s the most recent. */
 static inline void
-vat_list_unlink (guint32 *prev, guint32 *next, guint32 s)
+vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
 {
-  next[prev[s]] = next[s];
-  prev[next[s]] = prev[s];
+  guint32 h = *head, t = prev[h];
+  if (s == h)
+    return;
+  if (s != t)
+    {
+      next[prev[s]] = next[s];
+      prev[next[s]] = prev[s];
+      prev[s] = t;
+      next[s] = h;
+      next[t] = s;
+      prev[h] = s;
+    }
+  *head = s;
 }
 
-static inline void
-vat_list_push_front (guint32 *prev, guint32 *next, guint32 head, guint32 s)
-{
-  next[s] = next[head];
-  prev[s] = head;
-  prev[next[head]] = s;
-  next[head] = s;
-}
+/* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways, with the
+ * free cells (if any) the least recent. */
+gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
+                             guint32 n, const VatTc *tc, const char *what, GError **error);
 
-/* Checks that the list at @head links exactly @expect filled cells, both ways. */
-gboolean mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
-                             const VatTc *tc, const char *what, GError **error);
-
-/* The one recency list of lru and islru, kept as @tc->ps: every cell, most recent first, with the
- * sentinel at entry W. The two policies differ only in which cell they evict. */
+/* The one recency ring of lru and islru, kept as @tc->ps. The two policies differ only in which
+ * cell they evict. */
 typedef struct {
-  guint32 *prev;   /* [W + 1] */
-  guint32 *next;   /* [W + 1] */
+  guint32 *prev;   /* [W] */
+  guint32 *next;   /* [W] */
+  guint32 head;
 } VatRecency;
 
 gboolean mdl_vat_recency_init (VatTc *tc, GError **error);
@@ -258,30 +289,25 @@ void mdl_vat_recency_reset (VatTc *tc);
 void mdl_vat_recency_finalize (VatTc *tc);
 gboolean mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error);
 
-/* A hit moves the cell to the front; an insertion puts it there. */
+/* A hit or an insertion makes the cell the most recent. */
 static inline void
 vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
 {
   VatRecency *r = tc->ps;
-  guint32 head = tc->n_slots;
-  if (hit)
-    {
-      if (r->next[head] == s)
-        return;
-      vat_list_unlink (r->prev, r->next, s);
-    }
-  vat_list_push_front (r->prev, r->next, head, s);
+  (void) hit;
+  vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
-/* One insertion: the policy's cell, its old node evicted, the new node in. Returns the cell. */
+/* One insertion of @node, of bucket @b: the policy's cell, its old node evicted, the new node in.
+ * Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
-vat_insert (VatTc *tc, guint64 node, guint32 parent, VatAccessFn access, VatVictimFn victim,
-            guint flags)
+vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn access,
+            VatVictimFn victim, guint flags)
 {
   guint32 s = victim (tc, node, parent);
   if (tc->node[s] != VAT_NO_NODE)
     vat_evict (tc, s, flags);
-  vat_fill (tc, s, node, parent, flags);
+  vat_fill (tc, s, b, node, parent, flags);
   access (tc, s, FALSE);
   if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
@@ -324,7 +350,8 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
    * is one (+3% on bench-vat's random lru run, best of 5). Before the first walk memo_page is
    * VAT_NO_NODE, which shares no layer with any page of the tree. */
   if (tc->memo)
-    for (guint64 diff = page ^ tc->memo_page; l >= 0 && (diff >> (k_bits * (guint) l)) == 0; l--)
+    for (int shared = tc->memo_layer[64 - __builtin_clzll ((page ^ tc->memo_page) | 1)]; l >= shared;
+         l--)
       {
         parent = tc->memo_slot[l];
         vat_set_key (tc, next, tree, (guint) l, flags);
@@ -333,11 +360,11 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
   for (; l >= 0; l--)
     {
       guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
-      guint32 s = vat_index_find (tc, node);
+      guint32 b = vat_index_bucket (tc, node), s = vat_index_find_in (tc, b, node);
       vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
-          parent = vat_insert (tc, node, parent, access, victim, flags);
+          parent = vat_insert (tc, b, node, parent, access, victim, flags);
           misses_layer[l]++;
           misses++;
           tc->memo_slot[l] = parent;
@@ -356,7 +383,7 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
       {
         guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
         vat_set_key (tc, next, tree, (guint) l, flags);
-        parent = vat_insert (tc, node, parent, access, victim, flags);
+        parent = vat_insert (tc, vat_index_bucket (tc, node), node, parent, access, victim, flags);
         misses_layer[l]++;
         misses++;
         tc->memo_slot[l] = parent;

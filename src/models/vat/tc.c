@@ -17,16 +17,18 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
   tc->n_trees = n_trees;
   tc->seed = seed;
   tc->isp = (policy->flags & VAT_POLICY_ISP) != 0;
+  for (guint b = 0; b <= 64; b++)
+    tc->memo_layer[b] = (guint8) MIN ((b + k_bits - 1) / k_bits, depth + 1);
   {
     guint bits = 1;
     while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) n_slots)
       bits++;
     tc->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
     tc->bucket_shift = 64 - bits;
-    tc->bucket = g_new (guint32, (gsize) tc->bucket_mask + 1);
-    tc->chain = g_new (guint32, n_slots);
+    tc->link = g_new (guint32, (gsize) n_slots + 1 + tc->bucket_mask + 1);
+    tc->back = g_new (guint32, (gsize) n_slots + 1);
   }
-  tc->node = g_new (guint64, n_slots);
+  tc->node = g_new (guint64, (gsize) n_slots + 1);
   if (tc->isp)
     {
       tc->parent = g_new (guint32, n_slots);
@@ -39,10 +41,12 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
 void
 mdl_vat_tc_reset (VatTc *tc)
 {
-  for (gsize b = 0; b <= tc->bucket_mask; b++)
-    tc->bucket[b] = VAT_NO_SLOT;
-  for (guint32 s = 0; s < tc->n_slots; s++)
+  for (gsize e = tc->n_slots; e <= (gsize) tc->n_slots + 1 + tc->bucket_mask; e++)
+    tc->link[e] = tc->n_slots;
+  for (guint32 s = 0; s <= tc->n_slots; s++)
     tc->node[s] = VAT_NO_NODE;
+  if (tc->isp)
+    memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
@@ -55,8 +59,8 @@ mdl_vat_tc_finalize (VatTc *tc)
 {
   if (tc->policy && tc->policy->finalize)
     tc->policy->finalize (tc);
-  g_free (tc->bucket);
-  g_free (tc->chain);
+  g_free (tc->link);
+  g_free (tc->back);
   g_free (tc->node);
   g_free (tc->parent);
   g_free (tc->n_children);
@@ -111,9 +115,11 @@ mdl_vat_tc_check (const VatTc *tc, GError **error)
 {
   guint32 n_index = 0, n_used = 0;
   for (gsize b = 0; b <= tc->bucket_mask; b++)
-    for (guint32 s = tc->bucket[b]; s != VAT_NO_SLOT; s = tc->chain[s])
+    for (guint32 at = tc->n_slots + 1 + (guint32) b, s = tc->link[at]; s != tc->n_slots;
+         at = s, s = tc->link[s])
       {
-        if (s >= tc->n_slots || tc->node[s] == VAT_NO_NODE || ++n_index > tc->n_slots)
+        if (s > tc->n_slots || tc->node[s] == VAT_NO_NODE || tc->back[s] != at
+            || ++n_index > tc->n_slots)
           {
             g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: index chain %zu is broken "
                          "at cell %u", b, s);
@@ -164,22 +170,36 @@ mdl_vat_tc_check (const VatTc *tc, GError **error)
   return tc->policy->check == NULL || tc->policy->check (tc, error);
 }
 
-gboolean
-mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
-                    const VatTc *tc, const char *what, GError **error)
+void
+mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, guint32 n)
 {
-  guint32 n = 0;
-  for (guint32 s = next[head]; s != head; s = next[s])
-    if (s >= tc->n_slots || tc->node[s] == VAT_NO_NODE || prev[next[s]] != s || ++n > expect)
+  /* Cell first + i is followed (less recent) by first + i - 1, so that the cells are taken in the
+   * order first, first + 1, ... */
+  for (guint32 i = 0; i < n; i++)
+    {
+      prev[first + i] = first + (i + 1 == n ? 0 : i + 1);
+      next[first + i] = first + (i == 0 ? n - 1 : i - 1);
+    }
+  *head = first + n - 1;
+}
+
+gboolean
+mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
+                    guint32 n, const VatTc *tc, const char *what, GError **error)
+{
+  guint32 s = head;
+  (void) tc;
+  for (guint32 i = 0; i < n; i++, s = next[s])
+    if (s < first || s >= first + n || prev[next[s]] != s || (i > 0 && s == head))
       {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s list is broken at cell %u",
-                     what, s);
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s ring is broken at cell "
+                     "%u", what, s);
         return FALSE;
       }
-  if (n != expect)
+  if (s != head)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s list holds %u cells, "
-                   "expected %u", what, n, expect);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s ring does not close after "
+                   "its %u cells", what, n);
       return FALSE;
     }
   return TRUE;
@@ -189,7 +209,7 @@ void
 mdl_vat_recency_reset (VatTc *tc)
 {
   VatRecency *r = tc->ps;
-  r->prev[tc->n_slots] = r->next[tc->n_slots] = tc->n_slots;
+  mdl_vat_ring_init (r->prev, r->next, &r->head, 0, tc->n_slots);
 }
 
 gboolean
@@ -197,8 +217,8 @@ mdl_vat_recency_init (VatTc *tc, GError **error)
 {
   VatRecency *r = g_new0 (VatRecency, 1);
   (void) error;
-  r->prev = g_new (guint32, tc->n_slots + 1);
-  r->next = g_new (guint32, tc->n_slots + 1);
+  r->prev = g_new (guint32, tc->n_slots);
+  r->next = g_new (guint32, tc->n_slots);
   tc->ps = r;
   mdl_vat_recency_reset (tc);
   return TRUE;
@@ -220,5 +240,5 @@ gboolean
 mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error)
 {
   const VatRecency *r = tc->ps;
-  return mdl_vat_list_check (r->prev, r->next, tc->n_slots, tc->filled, tc, what, error);
+  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, tc, what, error);
 }
