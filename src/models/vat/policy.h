@@ -32,6 +32,17 @@
  * larger for lower layers, so that dead nodes go first and descendants before ancestors. */
 #define VAT_DEAD_KEY(layer) ((G_GUINT64_CONSTANT (1) << 62) + 64 - (layer))
 
+/* @key made unique among cells, its order kept: a dead key is the same for every node of a layer,
+ * and among those the one in the lower cell goes first (as in the reference; it can matter to
+ * ismin). Cells are below 2^26, and the result stays below 2^63. */
+static inline guint64
+vat_cell_key (guint64 key, guint32 cell)
+{
+  guint64 dead = VAT_DEAD_KEY (64);
+  return key < dead ? key
+                    : dead + ((key - dead) << 27) + ((G_GUINT64_CONSTANT (1) << 27) - 1 - cell);
+}
+
 typedef struct VatPolicy VatPolicy;
 
 struct VatTc {
