@@ -146,8 +146,10 @@ guint64 mdl_vat_tc_misses (const VatTc *tc);
 guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
 
 /* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
- * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. (transfer full) */
-guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits);
+ * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. @distinct[l]: the number of distinct layer-l
+ * nodes of @pages, which sizes the tables (a smaller number costs growing them). (transfer full) */
+guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits,
+                          const guint64 *distinct);
 
 /* The key of a node used at access t, tree @tree, layer @layer, in a sequence with @n_trees walks
  * of depth+1 nodes per access. */

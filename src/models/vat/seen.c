@@ -182,6 +182,7 @@ mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
             break;
           *word |= bit;
           seen->distinct++;
+          seen->distinct_layer[l]++;
         }
     }
 }

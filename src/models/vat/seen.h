@@ -31,6 +31,7 @@ typedef struct {
   gsize n_chunks;
   gsize cap_chunks;
   guint64 distinct;   /* nodes in the set */
+  guint64 distinct_layer[VAT_MAX_DEPTH + 1];  /* of them, on each layer */
   guint64 memo_key[VAT_MAX_DEPTH + 1];    /* per layer: the chunk found last */
   guint64 memo_chunk[VAT_MAX_DEPTH + 1];
   guint depth;

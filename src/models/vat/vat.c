@@ -115,7 +115,8 @@ struct Vat {
   guint n_batch;
   guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
   GArray *pages;           /* offline: guint64 page of every stored access */
-  GArray *reps;            /* offline: guint32 repeats following each stored access */
+  GArray *reps;            /* offline with repeats collapsed: guint32 repeats following each
+                              stored access (for a hook) */
   gsize sim_pages;         /* offline: stored accesses and marks the last run covered */
   guint sim_marks;
   gboolean sim_valid;
@@ -225,7 +226,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
   if (v->offline)
     {
       v->pages = g_array_new (FALSE, FALSE, sizeof (guint64));
-      v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
+      if (v->collapse)
+        v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
   if (curve)
     {
@@ -315,7 +317,8 @@ translate (Vat *v, guint64 page)
     {
       guint32 zero = 0;
       g_array_append_val (v->pages, page);
-      g_array_append_val (v->reps, zero);
+      if (v->reps)
+        g_array_append_val (v->reps, zero);
       return;
     }
   v->batch[v->n_batch++] = page;
@@ -548,7 +551,7 @@ offline_run (Vat *v)
 {
   gsize n = v->pages->len;
   const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
-  const guint32 *reps = (const guint32 *) (gpointer) v->reps->data;
+  const guint32 *reps = v->reps ? (const guint32 *) (gpointer) v->reps->data : NULL;
   guint stride = v->depth + 1, next_mark = 0;
   guint32 *next;
 
@@ -561,7 +564,7 @@ offline_run (Vat *v)
   g_array_set_size (v->open, 0);
   g_ptr_array_set_size (v->phases, 0);
 
-  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits);
+  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits, v->seen.distinct_layer);
   for (gsize t = 0, end; t < n; t = end)
     {
       resolve_marks (v, &next_mark, t);
@@ -570,7 +573,7 @@ offline_run (Vat *v)
         end = t + 1;
       v->policy->run (&v->tc, pages + t, end - t, next + t * stride, v->hist);
       if (G_UNLIKELY (v->tc.hook != NULL))
-        for (guint32 r = 0; r < reps[t]; r++)
+        for (guint32 r = 0; reps && r < reps[t]; r++)
           report_repeat_hits (v, pages[t]);
       if (v->curve_min)
         curve_min_walks (v, next, t, end);
