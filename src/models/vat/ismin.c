@@ -104,7 +104,7 @@ ismin_check (const VatTc *tc, GError **error)
   for (guint32 s = 0; s < tc->n_slots; s++)
     {
       guint64 want = tc->n_children[s] ? 0 : m->key[s];
-      if (tc->node[s] == VAT_NO_NODE || vat_tourney_key (&m->tree, s) == want)
+      if (tc->index.node[s] == VAT_NO_NODE || vat_tourney_key (&m->tree, s) == want)
         continue;
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: ismin tree has key %"
                    G_GUINT64_FORMAT " for cell %u, which has %u children and key %" G_GUINT64_FORMAT,

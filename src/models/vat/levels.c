@@ -64,7 +64,7 @@ levels_access (VatTc *tc, guint32 s, gboolean hit)
 {
   Levels *v = tc->ps;
   (void) hit;
-  vat_ring_touch (v->prev, v->next, &v->head[vat_node_layer (tc->node[s])], s);
+  vat_ring_touch (v->prev, v->next, &v->head[vat_node_layer (tc->index.node[s])], s);
 }
 
 /* The least recent cell of the node's layer, a free one while there is one. */
@@ -89,16 +89,16 @@ levels_check (const VatTc *tc, GError **error)
   for (guint l = 0; l <= tc->depth; l++)
     {
       for (guint32 s = v->offset[l]; s < v->offset[l] + v->cap[l]; s++)
-        if (tc->node[s] != VAT_NO_NODE)
+        if (tc->index.node[s] != VAT_NO_NODE)
           {
-            if (vat_node_layer (tc->node[s]) != l)
+            if (vat_node_layer (tc->index.node[s]) != l)
               {
                 g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of "
-                             "layer %u holds a layer-%u node", s, l, vat_node_layer (tc->node[s]));
+                             "layer %u holds a layer-%u node", s, l, vat_node_layer (tc->index.node[s]));
                 return FALSE;
               }
           }
-      if (!mdl_vat_ring_check (v->prev, v->next, v->head[l], v->offset[l], v->cap[l], tc, "levels",
+      if (!mdl_vat_ring_check (v->prev, v->next, v->head[l], v->offset[l], v->cap[l], "levels",
                                error))
         return FALSE;
     }

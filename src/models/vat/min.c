@@ -72,7 +72,7 @@ min_check (const VatTc *tc, GError **error)
 {
   const VatTourney *t = tc->ps;
   for (guint32 s = 0; s < t->size; s++)
-    if (s < tc->n_slots ? tc->node[s] != VAT_NO_NODE && vat_tourney_key (t, s) == 0
+    if (s < tc->n_slots ? tc->index.node[s] != VAT_NO_NODE && vat_tourney_key (t, s) == 0
         : vat_tourney_key (t, s) != 0)
       {
         g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min tree has key %"

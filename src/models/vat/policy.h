@@ -7,15 +7,7 @@
  * walk goes insertion by insertion, because LRU can evict a node of the current path below the gap
  * before the walk reaches it.
  *
- * Layout: W cells ("slots"), each holding one node; a hash index chained through the cells
- * (2W to 4W buckets) finds a node's cell. For the W of real machines it all stays in L1, and an
- * eviction plus an insertion is two short chain edits (an open-addressing index with
- * backward-shift deletion ran bench-vat's lru at 10.8 M accesses/s, singly linked chains at 14.5).
- * The chains are doubly linked and a lookup reads the first two cells of its chain before it
- * branches: on random pages the walks of the singly linked chains (to find a node, and to find the
- * link to an evicted cell) were two mispredicted branches per access, about a third of lru's
- * time.
- * A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
+ * Layout: W cells ("slots"), each holding one node, found through an index (index.h). A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
  * each layer's own range instead), so `filled` is both the count of cached nodes and the next free
  * cell. Policies keep their own per-cell arrays behind `ps`. */
 #ifndef MDL_VAT_POLICY_H
@@ -23,9 +15,8 @@
 
 #include <glib.h>
 
+#include "models/vat/index.h"
 #include "models/vat/vat.h"
-
-#define VAT_NO_SLOT G_MAXUINT32
 
 /* Keys of offline policies: the position of a node's next use in the flattened node sequence
  * (smaller = sooner). A node never used again gets a dead key, larger than every position, and
@@ -46,11 +37,7 @@ vat_cell_key (guint64 key, guint32 cell)
 typedef struct VatPolicy VatPolicy;
 
 struct VatTc {
-  /* The chains: entries 0..W-1 are the cells, entry W the end of every chain (it links to itself
-   * and its node is VAT_NO_NODE), entries W+1+b the heads of the buckets. */
-  guint32 *link;          /* [W + 1 + buckets] the next cell of the chain */
-  guint32 *back;          /* [W + 1] the entry that links to the cell (entry W: scratch) */
-  guint64 *node;          /* [W + 1] the node in each cell, VAT_NO_NODE while free */
+  VatIndex index;         /* the node in each cell (index.node[s], VAT_NO_NODE while free) */
   guint32 *parent;        /* [n_slots] ISP policies: the cell of the node's parent, or VAT_NO_SLOT */
   guint32 *n_children;    /* [n_slots] ISP policies: cached children of the node */
   void *ps;               /* the policy's state */
@@ -66,8 +53,6 @@ struct VatTc {
   /* Insertions by tree (1: the host tree of vm=1) and layer; every other count derives from these
    * (a walk visits d+1 nodes, each a hit or an insertion). */
   guint64 misses_layer[2][VAT_MAX_DEPTH + 1];
-  guint32 bucket_mask;
-  guint bucket_shift;     /* 64 - log2(buckets) */
   guint32 n_slots;        /* W */
   guint32 filled;         /* cached nodes = the next free cell */
   guint depth;            /* d */
@@ -165,56 +150,6 @@ vat_path_node (const VatTc *tc, guint64 page, guint tree, guint layer)
   return vat_node_make (layer, tree, page >> (tc->k_bits * layer));
 }
 
-static inline guint32
-vat_index_bucket (const VatTc *tc, guint64 node)
-{
-  /* Multiply-shift: node numbers come in dense runs; the odd constant spreads them and the top
-   * bits are the best mixed. */
-  return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> tc->bucket_shift);
-}
-
-/* The cell holding @node, whose bucket is @b, or VAT_NO_SLOT. The first two cells are compared
- * without a branch (selects); a chain of three or more cells is rare (well under 2% of them at the
- * index's load factor of at most 1/2). */
-static inline guint32
-vat_index_find_in (const VatTc *tc, guint32 b, guint64 node)
-{
-  guint32 end = tc->n_slots, first = tc->link[end + 1 + b], second = tc->link[first];
-  guint32 s = tc->node[second] == node ? second : end;
-  s = tc->node[first] == node ? first : s;
-  if (G_UNLIKELY (s == end && tc->link[second] != end))
-    for (s = tc->link[second]; s != end && tc->node[s] != node;)
-      s = tc->link[s];
-  return s == end ? VAT_NO_SLOT : s;
-}
-
-/* The cell holding @node, or VAT_NO_SLOT. */
-static inline guint32
-vat_index_find (const VatTc *tc, guint64 node)
-{
-  return vat_index_find_in (tc, vat_index_bucket (tc, node), node);
-}
-
-/* Links cell @s into chain @b, its node's, first. */
-static inline void
-vat_index_link (VatTc *tc, guint32 b, guint32 s)
-{
-  guint32 head = tc->n_slots + 1 + b, next = tc->link[head];
-  tc->link[s] = next;
-  tc->back[s] = head;
-  tc->back[next] = s;
-  tc->link[head] = s;
-}
-
-/* Unlinks cell @s from its chain. */
-static inline void
-vat_index_unlink (VatTc *tc, guint32 s)
-{
-  guint32 next = tc->link[s], at = tc->back[s];
-  tc->link[at] = next;
-  tc->back[next] = at;
-}
-
 /* The first free cell, or VAT_NO_SLOT when the TC is full. */
 static inline guint32
 vat_free_slot (const VatTc *tc)
@@ -228,11 +163,10 @@ vat_free_slot (const VatTc *tc)
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
 vat_evict (VatTc *tc, guint32 s, guint flags)
 {
-  guint64 old = tc->node[s];
-  vat_index_unlink (tc, s);
+  guint64 old = tc->index.node[s];
+  vat_index_remove (&tc->index, s);
   if ((flags & VAT_POLICY_ISP) && tc->parent[s] != VAT_NO_SLOT)
     tc->n_children[tc->parent[s]]--;
-  tc->node[s] = VAT_NO_NODE;
   tc->filled--;
   if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
@@ -245,10 +179,9 @@ vat_fill (VatTc *tc, guint32 s, guint32 b, guint64 node, guint32 parent, guint f
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
   if (flags & VAT_WALK_HOOK)
-    g_assert (vat_index_find (tc, node) == VAT_NO_SLOT);
-  tc->node[s] = node;
+    g_assert (vat_index_find (&tc->index, node) == VAT_NO_SLOT);
+  vat_index_put (&tc->index, b, s, node);
   tc->filled++;
-  vat_index_link (tc, b, s);
   if (flags & VAT_POLICY_ISP)
     {
       tc->parent[s] = parent;
@@ -284,10 +217,9 @@ vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
   *head = s;
 }
 
-/* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways, with the
- * free cells (if any) the least recent. */
+/* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways. */
 gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
-                             guint32 n, const VatTc *tc, const char *what, GError **error);
+                             guint32 n, const char *what, GError **error);
 
 /* The one recency ring of lru and islru, kept as @tc->ps. The two policies differ only in which
  * cell they evict. */
@@ -318,7 +250,7 @@ vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn acce
             VatVictimFn victim, guint flags)
 {
   guint32 s = victim (tc, node, parent);
-  if (tc->node[s] != VAT_NO_NODE)
+  if (tc->index.node[s] != VAT_NO_NODE)
     vat_evict (tc, s, flags);
   vat_fill (tc, s, b, node, parent, flags);
   access (tc, s, FALSE);
@@ -332,7 +264,7 @@ vat_hit (VatTc *tc, guint32 s, VatAccessFn access, guint flags)
 {
   access (tc, s, TRUE);
   if (flags & VAT_WALK_HOOK)
-    tc->hook (tc->hook_data, tc, VAT_EV_HIT, tc->node[s]);
+    tc->hook (tc->hook_data, tc, VAT_EV_HIT, tc->index.node[s]);
 }
 
 /* Offline policies: the key of the layer-@l node of the walk under way, from its next use. */
@@ -373,7 +305,7 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
   for (; l >= 0; l--)
     {
       guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
-      guint32 b = vat_index_bucket (tc, node), s = vat_index_find_in (tc, b, node);
+      guint32 b = vat_index_bucket (&tc->index, node), s = vat_index_find_in (&tc->index, b, node);
       vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
@@ -396,7 +328,8 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
       {
         guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
         vat_set_key (tc, next, tree, (guint) l, flags);
-        parent = vat_insert (tc, vat_index_bucket (tc, node), node, parent, access, victim, flags);
+        parent = vat_insert (tc, vat_index_bucket (&tc->index, node), node, parent, access, victim,
+                             flags);
         misses_layer[l]++;
         misses++;
         tc->memo_slot[l] = parent;

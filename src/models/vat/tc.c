@@ -1,5 +1,5 @@
-/* The translation cache's storage (policy.h): the cells and their index, and the consistency check
- * the tests run after every operation. */
+/* The translation cache's storage (policy.h), and the consistency check the tests run after every
+ * operation. */
 #include <models/error.h>
 
 #include "models/vat/policy.h"
@@ -19,16 +19,7 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
   tc->isp = (policy->flags & VAT_POLICY_ISP) != 0;
   for (guint b = 0; b <= 64; b++)
     tc->memo_layer[b] = (guint8) MIN ((b + k_bits - 1) / k_bits, depth + 1);
-  {
-    guint bits = 1;
-    while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) n_slots)
-      bits++;
-    tc->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
-    tc->bucket_shift = 64 - bits;
-    tc->link = g_new (guint32, (gsize) n_slots + 1 + tc->bucket_mask + 1);
-    tc->back = g_new (guint32, (gsize) n_slots + 1);
-  }
-  tc->node = g_new (guint64, (gsize) n_slots + 1);
+  mdl_vat_index_init (&tc->index, n_slots);
   if (tc->isp)
     {
       tc->parent = g_new (guint32, n_slots);
@@ -41,10 +32,7 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
 void
 mdl_vat_tc_reset (VatTc *tc)
 {
-  for (gsize e = tc->n_slots; e <= (gsize) tc->n_slots + 1 + tc->bucket_mask; e++)
-    tc->link[e] = tc->n_slots;
-  for (guint32 s = 0; s <= tc->n_slots; s++)
-    tc->node[s] = VAT_NO_NODE;
+  mdl_vat_index_clear (&tc->index);
   if (tc->isp)
     memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
   tc->filled = 0;
@@ -59,9 +47,8 @@ mdl_vat_tc_finalize (VatTc *tc)
 {
   if (tc->policy && tc->policy->finalize)
     tc->policy->finalize (tc);
-  g_free (tc->link);
-  g_free (tc->back);
-  g_free (tc->node);
+  if (tc->index.node)
+    mdl_vat_index_free (&tc->index);
   g_free (tc->parent);
   g_free (tc->n_children);
   memset (tc, 0, sizeof *tc);
@@ -85,7 +72,7 @@ mdl_vat_tc_misses (const VatTc *tc)
 gboolean
 mdl_vat_tc_cached (const VatTc *tc, guint64 node)
 {
-  return vat_index_find (tc, node) != VAT_NO_SLOT;
+  return vat_index_find (&tc->index, node) != VAT_NO_SLOT;
 }
 
 guint
@@ -98,7 +85,7 @@ guint64
 mdl_vat_tc_cell (const VatTc *tc, guint i)
 {
   g_return_val_if_fail (i < tc->n_slots, VAT_NO_NODE);
-  return tc->node[i];
+  return tc->index.node[i];
 }
 
 static gboolean
@@ -113,38 +100,24 @@ fail (GError **error, const char *what, guint64 node)
 gboolean
 mdl_vat_tc_check (const VatTc *tc, GError **error)
 {
-  guint32 n_index = 0, n_used = 0;
-  for (gsize b = 0; b <= tc->bucket_mask; b++)
-    for (guint32 at = tc->n_slots + 1 + (guint32) b, s = tc->link[at]; s != tc->n_slots;
-         at = s, s = tc->link[s])
-      {
-        if (s > tc->n_slots || tc->node[s] == VAT_NO_NODE || tc->back[s] != at
-            || ++n_index > tc->n_slots)
-          {
-            g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: index chain %zu is broken "
-                         "at cell %u", b, s);
-            return FALSE;
-          }
-        if (vat_index_bucket (tc, tc->node[s]) != b)
-          return fail (error, "node indexed in the wrong chain", tc->node[s]);
-      }
+  guint32 n_used = 0;
+  if (!mdl_vat_index_check (&tc->index, "TC", error))
+    return FALSE;
   for (guint32 s = 0; s < tc->n_slots; s++)
-    n_used += tc->node[s] != VAT_NO_NODE;
-  if (n_index != tc->filled || n_used != tc->filled)
+    n_used += tc->index.node[s] != VAT_NO_NODE;
+  if (n_used != tc->filled)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: index holds %u nodes, %u cells "
-                   "are in use, %u counted", n_index, n_used, tc->filled);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %u cells are in use, %u counted",
+                   n_used, tc->filled);
       return FALSE;
     }
   /* Only the count of used cells is checked: the check also runs between an eviction and the
    * insertion into the same cell, and levels fills each layer's own range of cells. */
   for (guint32 s = 0; s < tc->n_slots; s++)
     {
-      guint64 node = tc->node[s];
+      guint64 node = tc->index.node[s];
       if (node == VAT_NO_NODE)
         continue;
-      if (vat_index_find (tc, node) != s)
-        return fail (error, "cached node not found in its cell", node);
       if (tc->isp)
         {
           guint layer = vat_node_layer (node);
@@ -153,16 +126,16 @@ mdl_vat_tc_check (const VatTc *tc, GError **error)
             {
               guint64 up = vat_node_make (layer + 1, vat_node_tree (node),
                                           vat_node_index (node) >> tc->k_bits);
-              if (vat_index_find (tc, up) == VAT_NO_SLOT)
+              if (vat_index_find (&tc->index, up) == VAT_NO_SLOT)
                 return fail (error, "initial segment property broken: parent not cached", node);
-              if (tc->parent[s] != vat_index_find (tc, up))
+              if (tc->parent[s] != vat_index_find (&tc->index, up))
                 return fail (error, "parent link points at the wrong cell", node);
             }
           else if (tc->parent[s] != VAT_NO_SLOT)
             return fail (error, "root has a parent link", node);
           for (guint32 c = 0; c < tc->n_slots; c++)
-            children += tc->node[c] != VAT_NO_NODE && tc->parent[c] == s
-                        && vat_node_layer (tc->node[c]) + 1 == layer;
+            children += tc->index.node[c] != VAT_NO_NODE && tc->parent[c] == s
+                        && vat_node_layer (tc->index.node[c]) + 1 == layer;
           if (children != tc->n_children[s])
             return fail (error, "child count is wrong", node);
         }
@@ -185,10 +158,9 @@ mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, g
 
 gboolean
 mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
-                    guint32 n, const VatTc *tc, const char *what, GError **error)
+                    guint32 n, const char *what, GError **error)
 {
   guint32 s = head;
-  (void) tc;
   for (guint32 i = 0; i < n; i++, s = next[s])
     if (s < first || s >= first + n || prev[next[s]] != s || (i > 0 && s == head))
       {
@@ -240,5 +212,5 @@ gboolean
 mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error)
 {
   const VatRecency *r = tc->ps;
-  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, tc, what, error);
+  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, what, error);
 }
