@@ -69,48 +69,41 @@ key_at (const VatCurveMin *c, guint32 i)
   return c->seg[c->size + i];
 }
 
-/* Sets a leaf and repairs the maxima above it, stopping where a maximum does not change (the tree
- * was consistent before, so nothing above can change either). */
-static void
+/* Sets a leaf and the maxima above it: each is the larger of the one below (in a register) and
+ * its sibling's, with a select and no data-dependent branch. (Stopping where a maximum does not
+ * change took fewer steps but mispredicted about 25 branches per access on bench-vat.) */
+static inline void
 set_key (VatCurveMin *c, guint32 i, guint64 key)
 {
   gsize at = c->size + i;
   c->seg[at] = key;
-  for (at /= 2; at >= 1; at /= 2)
+  for (; at > 1; at /= 2)
     {
-      guint64 m = MAX (c->seg[2 * at], c->seg[2 * at + 1]);
-      if (c->seg[at] == m)
-        break;
-      c->seg[at] = m;
+      guint64 sib = c->seg[at ^ 1];
+      key = sib > key ? sib : key;
+      c->seg[at / 2] = key;
     }
 }
 
-/* The first position in [lo, hi) whose key exceeds @v, or G_MAXUINT32: walk up from lo until a
- * subtree to the right can hold one, then down into its leftmost such leaf. */
+/* The first position in [lo, hi) whose key exceeds @v, or G_MAXUINT32: from lo's leaf, on to the
+ * next subtree to the right (up past the subtrees `at` ends, with one count of trailing ones)
+ * until one holds a larger key, then down into its leftmost such leaf. */
 static guint32
 first_greater (const VatCurveMin *c, guint32 lo, guint32 hi, guint64 v)
 {
-  gsize at;
+  guint64 at;
   if (lo >= hi)
     return NONE;
   at = c->size + lo;
-  if (c->seg[at] > v)
-    return lo;
-  for (;;)
+  while (c->seg[at] <= v)
     {
-      /* Move to the next subtree to the right of `at`. */
-      while (at & 1)
-        {
-          at /= 2;
-          if (at == 0)
-            return NONE;
-        }
+      at >>= __builtin_ctzll (~at);
+      if (at == 0)
+        return NONE;
       at++;
-      if (c->seg[at] > v)
-        break;
     }
   while (at < c->size)
-    at = c->seg[2 * at] > v ? 2 * at : 2 * at + 1;
+    at = 2 * at + (c->seg[2 * at] <= v);
   return at - c->size < hi ? (guint32) (at - c->size) : NONE;
 }
 
