@@ -165,24 +165,54 @@ word_of (VatSeen *seen, guint l, guint64 index)
   return &seen->bits[8 * seen->memo_chunk[l] + ((index >> 6) & 7)];
 }
 
+/* Adds the path of @page from layer @from up, stopping at the first node already in the set. */
+static inline void
+add_path (VatSeen *seen, guint64 page, guint from)
+{
+  for (guint l = from; l <= seen->depth; l++)
+    {
+      guint64 index = page >> (seen->k_bits * l);
+      guint64 bit = G_GUINT64_CONSTANT (1) << (index & 63), *word = word_of (seen, l, index);
+      if (*word & bit)
+        break;
+      *word |= bit;
+      seen->distinct++;
+      seen->distinct_layer[l]++;
+    }
+}
+
 void
 mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
 {
+  /* With bitmaps for the leaves and their parents, both are set without asking first (a parent
+   * whose leaf was there already is there too): whether a leaf is new is a coin toss on random
+   * pages, and only a new parent sends the path on up. */
+  if (seen->depth >= 1 && seen->direct[0] && seen->direct[1])
+    {
+      guint64 *leaves = seen->direct[0], *parents = seen->direct[1];
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 page = pages[i], up = page >> seen->k_bits;
+          guint64 bit0 = G_GUINT64_CONSTANT (1) << (page & 63), old0 = leaves[page >> 6];
+          guint64 bit1 = G_GUINT64_CONSTANT (1) << (up & 63), old1 = parents[up >> 6];
+          guint64 new0 = (old0 & bit0) == 0, new1 = (old1 & bit1) == 0;
+          if (i + AHEAD < n)
+            __builtin_prefetch (&leaves[pages[i + AHEAD] >> 6]);
+          leaves[page >> 6] = old0 | bit0;
+          parents[up >> 6] = old1 | bit1;
+          seen->distinct_layer[0] += new0;
+          seen->distinct_layer[1] += new1;
+          seen->distinct += new0 + new1;
+          if (G_UNLIKELY (new1))
+            add_path (seen, page, 2);
+        }
+      return;
+    }
   for (gsize i = 0; i < n; i++)
     {
-      guint64 page = pages[i];
       if (i + AHEAD < n)
         __builtin_prefetch (seen->direct[0] ? &seen->direct[0][pages[i + AHEAD] >> 6]
                             : &seen->slots[2 * home (seen, chunk_key (0, pages[i + AHEAD]))]);
-      for (guint l = 0; l <= seen->depth; l++)
-        {
-          guint64 index = page >> (seen->k_bits * l);
-          guint64 bit = G_GUINT64_CONSTANT (1) << (index & 63), *word = word_of (seen, l, index);
-          if (*word & bit)
-            break;
-          *word |= bit;
-          seen->distinct++;
-          seen->distinct_layer[l]++;
-        }
+      add_path (seen, pages[i], 0);
     }
 }
