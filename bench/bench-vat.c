@@ -168,7 +168,8 @@ main (int argc, char **argv)
           note = "  MISMATCH with the naive LRU";
           failed = 1;
         }
-      if (g_str_has_prefix (runs[i].label, "lru curve") && report_count (r, "tc_misses_w64") != naive_misses)
+      if (g_str_has_prefix (runs[i].label, "lru curve")
+          && report_count (r, "tc_misses_w64") != naive_misses)
         {
           note = "  MISMATCH: curve at W=64 differs from lru";
           failed = 1;

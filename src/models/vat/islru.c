@@ -2,12 +2,13 @@
  * node not on the current path, which keeps the initial segment property (ISP).
  *
  * Implemented as "the least recently used cached node that has no cached child" (spec vat §2.3):
- * the recency list shared with lru.c (VatRecency), walked from the LRU end past nodes with children. The two rules pick
- * the same node: the descendants of the LRU node u were last used in u's last walk, after u, so the
- * first childless node from the LRU end is u's lowest descendant (tests/test-vat-ref.c checks this
- * against a literal implementation of Def. 2.9). The current path needs no exclusion when W >= d+1:
- * its nodes were just used, and some older childless node always exists. The walk past nodes with
- * children is at most d steps for that reason. */
+ * the recency ring shared with lru.c (VatRecency), walked from the least recent cell past nodes
+ * with children. The two rules pick the same node: the descendants of the LRU node u were last
+ * used in u's last walk, after u, so the first childless node from the LRU end is u's lowest
+ * descendant (tests/test-vat-ref.c checks this against a literal implementation of Def. 2.9). The
+ * current path needs no exclusion when W >= d+1: its nodes were just used, and some older
+ * childless node always exists. The walk past nodes with children is at most d steps for that
+ * reason. */
 #include "models/vat/policy.h"
 
 #define ISLRU_FLAGS (VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)

@@ -89,15 +89,15 @@ levels_check (const VatTc *tc, GError **error)
   for (guint l = 0; l <= tc->depth; l++)
     {
       for (guint32 s = v->offset[l]; s < v->offset[l] + v->cap[l]; s++)
-        if (tc->index.node[s] != VAT_NO_NODE)
-          {
-            if (vat_node_layer (tc->index.node[s]) != l)
-              {
-                g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of "
-                             "layer %u holds a layer-%u node", s, l, vat_node_layer (tc->index.node[s]));
-                return FALSE;
-              }
-          }
+        {
+          guint64 node = tc->index.node[s];
+          if (node != VAT_NO_NODE && vat_node_layer (node) != l)
+            {
+              g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of layer "
+                           "%u holds a layer-%u node", s, l, vat_node_layer (node));
+              return FALSE;
+            }
+        }
       if (!mdl_vat_ring_check (v->prev, v->next, v->head[l], v->offset[l], v->cap[l], "levels",
                                error))
         return FALSE;

@@ -1,7 +1,9 @@
 /* VAT replacement policy `lru`: evict the least recently used node, whatever its place in the tree.
- * Cells sit on the recency list shared with islru (VatRecency in policy.h). The walk uses Lemma 2.8, as corrected (misses = layer of the highest absent node + 1):
- * below the first miss it inserts without looking up, because LRU evicts every cached node below
- * the gap before the walk reaches it (spec vat §2.2; the proof is in docs/models/vat.md). */
+ * Cells sit on the recency ring shared with islru (VatRecency in policy.h), so an insertion only
+ * moves the ring's head. The walk uses Lemma 2.8, as corrected (misses = layer of the highest
+ * absent node + 1): below the first miss it inserts without looking up, because LRU evicts every
+ * cached node below the gap before the walk reaches it (spec vat §2.2; the proof is in
+ * docs/models/vat.md). */
 #include "models/vat/policy.h"
 
 #define LRU_FLAGS (VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)

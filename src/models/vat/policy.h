@@ -7,9 +7,16 @@
  * walk goes insertion by insertion, because LRU can evict a node of the current path below the gap
  * before the walk reaches it.
  *
- * Layout: W cells ("slots"), each holding one node, found through an index (index.h). A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
- * each layer's own range instead), so `filled` is both the count of cached nodes and the next free
- * cell. Policies keep their own per-cell arrays behind `ps`. */
+ * Layout: W cells ("slots"), each holding one node, found through an index (index.h). A cell is
+ * only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills each
+ * layer's own range instead), so `filled` is both the count of cached nodes and the next free cell.
+ * Policies keep their own per-cell arrays behind `ps`.
+ *
+ * The walk and the loop over a batch of accesses are written once, below, and each policy file
+ * instantiates them with its own access and victim functions and its flags as constants (STYLE
+ * "specialise at init"): the per-node work compiles to straight-line code without calls, and what
+ * a policy does not use (ISP bookkeeping, next-use keys, the gap shortcut, the hook) is compiled
+ * out. */
 #ifndef MDL_VAT_POLICY_H
 #define MDL_VAT_POLICY_H
 
