@@ -360,6 +360,65 @@ test_report_counters (void **state)
   g_rand_free (rand);
 }
 
+/* Ensure compulsory counts the distinct nodes (a hash set here) also in trees whose lower layers
+ * are too wide for a plain bitmap each and go through the seen-set's chunk table (seen.h): pages
+ * spread over the whole tree (a chunk each, so the table grows many times), runs of consecutive
+ * pages (dense chunks), pages of one subtree, and repeats, at many layers at once (K=2, d=40) and
+ * with the x86-64 shape (K=512, d=4); with vm=1 the count doubles, and an offline policy counts
+ * the same. The accesses come in batches of varied sizes, as a reader delivers them. */
+static void
+test_compulsory_in_wide_trees (void **state)
+{
+  static const struct { guint k_bits, depth; } shapes[] = { { 1, 40 }, { 9, 4 }, { 20, 2 } };
+  guint32 seed = test_seed (40);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint sh = 0; sh < G_N_ELEMENTS (shapes); sh++)
+    {
+      guint k_bits = shapes[sh].k_bits, depth = shapes[sh].depth, bits = k_bits * depth;
+      guint64 pages[6000], top = G_GUINT64_CONSTANT (1) << bits;
+      g_autoptr (GHashTable) distinct = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                               NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          guint kind = (guint) g_rand_int_range (rand, 0, 4);
+          guint64 r = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) & (top - 1);
+          pages[i] = kind == 0 || i == 0 ? r                                  /* anywhere */
+                     : kind == 1 ? (pages[i - 1] + 1) & (top - 1)              /* a run */
+                     : kind == 2 ? (pages[i - 1] & ~G_GUINT64_CONSTANT (0xffff)) | (r & 0xffff)
+                     : pages[g_rand_int_range (rand, 0, (gint32) i)];          /* again */
+          for (guint l = 0; l <= depth; l++)
+            {
+              gint64 *key = g_new (gint64, 1);
+              *key = (gint64) vat_node_make (l, 0, pages[i] >> (k_bits * l));
+              g_hash_table_add (distinct, key);
+            }
+        }
+      for (const char *const *policy = (const char *const[]) { "lru", "min", NULL }; *policy; policy++)
+        for (guint vm = 0; vm <= 1; vm++)
+          {
+            g_autofree char *spec = g_strdup_printf ("policy=%s,P=1,K=%u,d=%u,W=%u,vm=%u", *policy,
+                                                     1u << k_bits, depth, 2 * depth + 4, vm);
+            Vat *v = vat_or_fail (spec);
+            g_autoptr (MdlReport) r = NULL;
+            GError *error = NULL;
+            for (gsize at = 0, step; at < G_N_ELEMENTS (pages); at += step)
+              {
+                step = (gsize) g_rand_int_range (rand, 1, 1500);
+                step = MIN (step, G_N_ELEMENTS (pages) - at);
+                if (!mdl_vat_pages (v, pages + at, step, &error))
+                  fail_msg ("seed %u, %s: %s", seed, spec, error->message);
+              }
+            r = mdl_vat_report (v);
+            if (counter (r, "compulsory") != (vm + 1) * g_hash_table_size (distinct))
+              fail_msg ("seed %u, %s: compulsory %" G_GUINT64_FORMAT ", distinct nodes %u (x%u)",
+                        seed, spec, counter (r, "compulsory"), g_hash_table_size (distinct), vm + 1);
+            mdl_vat_free (v);
+          }
+    }
+  g_rand_free (rand);
+}
+
 /* Ensure a record that straddles a page boundary translates both pages, and that an access to the
  * page just translated is all hits. */
 static void
@@ -674,6 +733,7 @@ main (void)
     cmocka_unit_test (test_parameter_errors),
     cmocka_unit_test (test_address_beyond_tree),
     cmocka_unit_test (test_report_counters),
+    cmocka_unit_test (test_compulsory_in_wide_trees),
     cmocka_unit_test (test_straddle_and_repeat),
     cmocka_unit_test (test_fetches_are_not_accesses),
     cmocka_unit_test (test_sequential_scan),

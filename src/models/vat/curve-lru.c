@@ -20,24 +20,15 @@
 #include <string.h>
 
 struct VatCurveLru {
+  VatCurveBase base;   /* the tracked nodes (entries) and the references by stack distance */
   guint32 *fen;        /* [cap_walks + 1], 1-based Fenwick tree of the masks' population counts */
   guint64 *mask;       /* [cap_walks] offsets whose node's latest use is in that walk */
   guint32 *walk_slot;  /* [cap_walks * stride] the tracked entry at each walk and offset */
-  guint64 *hist;       /* [wmax] references by stack distance */
-  guint64 beyond;      /* references at distance >= wmax, first uses included */
-  /* The tracked nodes, at most wmax, in entries found through hash chains (as the TC's cells). */
-  guint64 *node;       /* [wmax] */
-  guint64 *walk_of;    /* [wmax] the walk of the node's latest use */
-  guint32 *offset_of;  /* [wmax] its offset there */
-  guint32 *chain;      /* [wmax] next entry of the same bucket; free entries: next free */
-  guint32 *bucket;     /* [bucket_mask + 1] */
-  guint32 bucket_mask;
-  guint bucket_shift;
-  guint32 free_entry;  /* first free entry, NONE when all are used */
+  guint64 *walk_of;    /* [wmax] per entry: the walk of the node's latest use */
+  guint32 *offset_of;  /* [wmax] per entry: its offset there */
   guint64 low;         /* no walk below it holds a tracked node */
   guint64 cap_walks;   /* a power of two */
   guint64 walk;        /* the walk under way (walks below it are in the tree) */
-  guint32 wmax;
   guint32 tracked;     /* tracked nodes, the walk under way included */
   guint32 in_tree;     /* tracked nodes of finished walks */
   guint depth;
@@ -46,45 +37,6 @@ struct VatCurveLru {
   guint log_walks;
   gboolean is;
 };
-
-#define NONE G_MAXUINT32
-
-static inline guint32
-bucket_of (const VatCurveLru *c, guint64 node)
-{
-  return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> c->bucket_shift);
-}
-
-static inline guint32
-entry_find (const VatCurveLru *c, guint64 node)
-{
-  guint32 e = c->bucket[bucket_of (c, node)];
-  while (e != NONE && c->node[e] != node)
-    e = c->chain[e];
-  return e;
-}
-
-static inline guint32
-entry_add (VatCurveLru *c, guint64 node)
-{
-  guint32 e = c->free_entry, *head = &c->bucket[bucket_of (c, node)];
-  c->free_entry = c->chain[e];
-  c->node[e] = node;
-  c->chain[e] = *head;
-  *head = e;
-  return e;
-}
-
-static inline void
-entry_drop (VatCurveLru *c, guint32 e)
-{
-  guint32 *at = &c->bucket[bucket_of (c, c->node[e])];
-  while (*at != e)
-    at = &c->chain[*at];
-  *at = c->chain[e];
-  c->chain[e] = c->free_entry;
-  c->free_entry = e;
-}
 
 static inline void
 fen_add (VatCurveLru *c, guint64 w, gint32 delta)
@@ -134,11 +86,10 @@ VatCurveLru *
 mdl_vat_curve_lru_new (guint depth, guint k_bits, guint32 wmax, gboolean is)
 {
   VatCurveLru *c = g_new0 (VatCurveLru, 1);
-  guint bits = 1;
+  mdl_vat_curve_base_init (&c->base, wmax);
   c->depth = depth;
   c->k_bits = k_bits;
   c->stride = depth + 1;
-  c->wmax = wmax;
   c->is = is;
   /* At most wmax walks hold tracked nodes: a renumbering then frees at least half the numbers. */
   for (c->log_walks = 6; (G_GUINT64_CONSTANT (1) << c->log_walks) < 2 * (guint64) wmax + 64;
@@ -148,16 +99,8 @@ mdl_vat_curve_lru_new (guint depth, guint k_bits, guint32 wmax, gboolean is)
   c->fen = g_new0 (guint32, c->cap_walks + 1);
   c->mask = g_new0 (guint64, c->cap_walks);
   c->walk_slot = g_new (guint32, c->cap_walks * c->stride);
-  c->hist = g_new0 (guint64, wmax);
-  c->node = g_new (guint64, wmax);
   c->walk_of = g_new (guint64, wmax);
   c->offset_of = g_new (guint32, wmax);
-  c->chain = g_new (guint32, wmax);
-  while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) wmax)
-    bits++;
-  c->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
-  c->bucket_shift = 64 - bits;
-  c->bucket = g_new (guint32, (gsize) c->bucket_mask + 1);
   mdl_vat_curve_lru_reset (c);
   return c;
 }
@@ -167,13 +110,7 @@ mdl_vat_curve_lru_reset (VatCurveLru *c)
 {
   memset (c->fen, 0, (c->cap_walks + 1) * sizeof *c->fen);
   memset (c->mask, 0, c->cap_walks * sizeof *c->mask);
-  memset (c->hist, 0, c->wmax * sizeof *c->hist);
-  for (guint32 e = 0; e < c->wmax; e++)
-    c->chain[e] = e + 1 < c->wmax ? e + 1 : NONE;
-  c->free_entry = 0;
-  for (gsize b = 0; b <= c->bucket_mask; b++)
-    c->bucket[b] = NONE;
-  c->beyond = 0;
+  mdl_vat_curve_base_clear (&c->base);
   c->walk = 0;
   c->low = 0;
   c->tracked = 0;
@@ -188,12 +125,9 @@ mdl_vat_curve_lru_free (VatCurveLru *c)
   g_free (c->fen);
   g_free (c->mask);
   g_free (c->walk_slot);
-  g_free (c->hist);
-  g_free (c->node);
   g_free (c->walk_of);
   g_free (c->offset_of);
-  g_free (c->chain);
-  g_free (c->bucket);
+  mdl_vat_curve_base_free (&c->base);
   g_free (c);
 }
 
@@ -225,22 +159,25 @@ compact (VatCurveLru *c)
 }
 
 /* Forgets the tracked node of lowest priority: the oldest for lru; for islru the lowest layer of
- * the oldest walk. */
-static void
+ * the oldest walk. Returns its entry, free now. */
+static guint32
 drop_lowest (VatCurveLru *c)
 {
   guint64 w;
   guint off;
+  guint32 e;
   /* Why `low` only moves up: walks below the one under way never gain nodes. */
   while (c->mask[c->low] == 0)
     c->low++;
   w = c->low;
   off = c->is ? 63 - (guint) __builtin_clzll (c->mask[w]) : (guint) __builtin_ctzll (c->mask[w]);
-  entry_drop (c, c->walk_slot[w * c->stride + off]);
+  e = c->walk_slot[w * c->stride + off];
+  vat_index_remove (&c->base.entries, e);
   c->mask[w] &= ~(G_GUINT64_CONSTANT (1) << off);
   fen_add (c, w, -1);
   c->tracked--;
   c->in_tree--;
+  return e;
 }
 
 void
@@ -255,8 +192,9 @@ mdl_vat_curve_lru_walk (VatCurveLru *c, guint64 page, guint tree)
     {
       guint64 node = vat_node_make (l, tree, page >> (c->k_bits * l));
       guint off = c->depth - l;
-      guint32 e = entry_find (c, node);
-      if (e != NONE)
+      guint32 b = vat_index_bucket (&c->base.entries, node);
+      guint32 e = vat_index_find_in (&c->base.entries, b, node);
+      if (e != VAT_NO_SLOT)
         {
           guint64 w = c->walk_of[e];
           guint o = c->offset_of[e];
@@ -264,18 +202,17 @@ mdl_vat_curve_lru_walk (VatCurveLru *c, guint64 page, guint tree)
           if (!c->is)
             dist += popcount (c->mask[w] >> o >> 1);
           /* Why in range: x is tracked, so everything above it is, and x is not counted. */
-          g_assert (dist < c->wmax);
-          c->hist[dist]++;
+          g_assert (dist < c->base.wmax);
+          c->base.hist[dist]++;
           c->mask[w] &= ~(G_GUINT64_CONSTANT (1) << o);
           fen_add (c, w, -1);
           c->in_tree--;
         }
       else
         {
-          c->beyond++;
-          if (c->tracked == c->wmax)
-            drop_lowest (c);
-          e = entry_add (c, node);
+          c->base.beyond++;
+          e = c->tracked < c->base.wmax ? c->tracked : drop_lowest (c);
+          vat_index_put (&c->base.entries, b, e, node);
           c->tracked++;
         }
       c->walk_of[e] = cur;
@@ -292,11 +229,5 @@ mdl_vat_curve_lru_walk (VatCurveLru *c, guint64 page, guint tree)
 void
 mdl_vat_curve_lru_misses (const VatCurveLru *c, guint64 *out)
 {
-  guint64 sum = c->beyond;
-  out[c->wmax] = sum;
-  for (guint32 w = c->wmax; w-- > 0;)
-    {
-      sum += c->hist[w];
-      out[w] = sum;
-    }
+  mdl_vat_curve_base_misses (&c->base, out);
 }

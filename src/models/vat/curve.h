@@ -8,11 +8,31 @@
  * curve-min.c: min and ismin, priorities by next use: the stack update of Mattson's OPT algorithm,
  * where only the running-maximum "records" move, found with a max segment tree.
  * Both keep only the top curve_max entries: deeper references miss at every W of the curve. The
- * proofs that islru and ismin are stack algorithms are in docs/models/vat.md. */
+ * proofs that islru and ismin are stack algorithms are in docs/models/vat.md. What the two share,
+ * the tracked nodes and the count of references by stack position, is VatCurveBase (curve.c). */
 #ifndef MDL_VAT_CURVE_H
 #define MDL_VAT_CURVE_H
 
 #include <glib.h>
+
+#include "models/vat/index.h"
+
+/* The tracked nodes, one per entry of an index (at most wmax), and the references by stack
+ * position. Entries are taken in order 0, 1, ... while fewer than wmax are used; after that a
+ * node is only tracked in the entry of one that is dropped. */
+typedef struct {
+  VatIndex entries;
+  guint64 *hist;       /* [wmax] references by stack position (0-based) */
+  guint64 beyond;      /* references from below the tracked stack, first uses included */
+  guint32 wmax;
+} VatCurveBase;
+
+void mdl_vat_curve_base_init (VatCurveBase *b, guint32 wmax);
+/* Back to no tracked node and no reference. */
+void mdl_vat_curve_base_clear (VatCurveBase *b);
+void mdl_vat_curve_base_free (VatCurveBase *b);
+/* @out[W] = misses at size W, for W = 0..wmax: the references at stack position W or deeper. */
+void mdl_vat_curve_base_misses (const VatCurveBase *b, guint64 *out);
 
 typedef struct VatCurveLru VatCurveLru;
 typedef struct VatCurveMin VatCurveMin;

@@ -4,6 +4,8 @@
  * sequential scan costs more than the distinct nodes it touches. */
 #include "models/vat/policy.h"
 
+#define FIFO_FLAGS 0
+
 typedef struct {
   guint32 next_out;   /* the cell inserted longest ago, once the TC is full */
 } Fifo;
@@ -48,17 +50,18 @@ fifo_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-fifo_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+fifo_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, fifo_access, fifo_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, fifo_access, fifo_victim, FIFO_FLAGS);
 }
 
 const VatPolicy mdl_vat_fifo = {
   .name = "fifo",
+  .flags = FIFO_FLAGS,
   .init = fifo_init,
   .access = fifo_access,
   .victim = fifo_victim,
   .reset = fifo_reset,
   .finalize = fifo_finalize,
-  .walk = fifo_walk,
+  .run = fifo_run,
 };

@@ -2,35 +2,35 @@
  * node not on the current path, which keeps the initial segment property (ISP).
  *
  * Implemented as "the least recently used cached node that has no cached child" (spec vat §2.3):
- * the recency list shared with lru.c (VatRecency), walked from the LRU end past nodes with children. The two rules pick
- * the same node: the descendants of the LRU node u were last used in u's last walk, after u, so the
- * first childless node from the LRU end is u's lowest descendant (tests/test-vat-ref.c checks this
- * against a literal implementation of Def. 2.9). The current path needs no exclusion when W >= d+1:
- * its nodes were just used, and some older childless node always exists. The walk past nodes with
- * children is at most d steps for that reason. */
+ * the recency ring shared with lru.c (VatRecency), walked from the least recent cell past nodes
+ * with children. The two rules pick the same node: the descendants of the LRU node u were last
+ * used in u's last walk, after u, so the first childless node from the LRU end is u's lowest
+ * descendant (tests/test-vat-ref.c checks this against a literal implementation of Def. 2.9). The
+ * current path needs no exclusion when W >= d+1: its nodes were just used, and some older
+ * childless node always exists. The walk past nodes with children is at most d steps for that
+ * reason. */
 #include "models/vat/policy.h"
 
+#define ISLRU_FLAGS (VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
+
+/* Free cells are the least recent and childless, so they go first. */
 static inline guint32
 islru_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   VatRecency *r = tc->ps;
-  guint32 s = vat_free_slot (tc);
+  guint32 s;
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
-  for (s = r->prev[tc->n_slots]; tc->n_children[s] != 0;)
-    {
-      s = r->prev[s];
-      g_assert (s != tc->n_slots); /* Why: with W >= d+1 an older childless node always exists. */
-    }
-  vat_list_unlink (r->prev, r->next, s);
+  /* Why the scan stops before it wraps around past the most recent cell: with W >= d+1 a childless
+   * node always exists. */
+  for (s = r->prev[r->head]; tc->n_children[s] != 0; s = r->prev[s])
+    g_assert (s != r->head);
   return s;
 }
 
 static void
-islru_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+islru_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, vat_recency_access, islru_victim, TRUE);
+  vat_run_inline (tc, pages, n, next, hist, vat_recency_access, islru_victim, ISLRU_FLAGS);
 }
 
 static gboolean
@@ -41,13 +41,13 @@ islru_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_islru = {
   .name = "islru",
-  .flags = VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH,
+  .flags = ISLRU_FLAGS,
   .min_cells_extra = 1,
   .init = mdl_vat_recency_init,
   .access = vat_recency_access,
   .victim = islru_victim,
   .reset = mdl_vat_recency_reset,
   .finalize = mdl_vat_recency_finalize,
-  .walk = islru_walk,
+  .run = islru_run,
   .check = islru_check,
 };

@@ -7,12 +7,14 @@
 
 #include "models/vat/policy.h"
 
+#define LEVELS_FLAGS (VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE)
+
 typedef struct {
-  guint32 *prev;            /* [W + d + 1]: entry W + l is layer l's sentinel */
+  guint32 *prev;            /* [W]: a recency ring per layer (policy.h) */
   guint32 *next;
+  guint32 head[VAT_MAX_DEPTH + 1];     /* each layer's most recent cell */
   guint32 offset[VAT_MAX_DEPTH + 1];   /* first cell of each layer */
   guint32 cap[VAT_MAX_DEPTH + 1];      /* cells of each layer */
-  guint32 used[VAT_MAX_DEPTH + 1];     /* cells of each layer filled so far */
 } Levels;
 
 static void
@@ -20,10 +22,7 @@ levels_reset (VatTc *tc)
 {
   Levels *v = tc->ps;
   for (guint l = 0; l <= tc->depth; l++)
-    {
-      v->prev[tc->n_slots + l] = v->next[tc->n_slots + l] = tc->n_slots + l;
-      v->used[l] = 0;
-    }
+    mdl_vat_ring_init (v->prev, v->next, &v->head[l], v->offset[l], v->cap[l]);
 }
 
 static gboolean
@@ -41,8 +40,8 @@ levels_init (VatTc *tc, GError **error)
     }
   v->cap[tc->depth] = tc->n_trees;
   v->offset[tc->depth] = at;
-  v->prev = g_new (guint32, tc->n_slots + tc->depth + 1);
-  v->next = g_new (guint32, tc->n_slots + tc->depth + 1);
+  v->prev = g_new (guint32, tc->n_slots);
+  v->next = g_new (guint32, tc->n_slots);
   tc->ps = v;
   levels_reset (tc);
   return TRUE;
@@ -64,34 +63,23 @@ static inline void
 levels_access (VatTc *tc, guint32 s, gboolean hit)
 {
   Levels *v = tc->ps;
-  guint32 head = tc->n_slots + vat_node_layer (tc->node[s]);
-  if (hit)
-    {
-      if (v->next[head] == s)
-        return;
-      vat_list_unlink (v->prev, v->next, s);
-    }
-  vat_list_push_front (v->prev, v->next, head, s);
+  (void) hit;
+  vat_ring_touch (v->prev, v->next, &v->head[vat_node_layer (tc->index.node[s])], s);
 }
 
+/* The least recent cell of the node's layer, a free one while there is one. */
 static inline guint32
 levels_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   Levels *v = tc->ps;
-  guint l = vat_node_layer (node);
-  guint32 s;
   (void) parent;
-  if (v->used[l] < v->cap[l])
-    return v->offset[l] + v->used[l]++;
-  s = v->prev[tc->n_slots + l];
-  vat_list_unlink (v->prev, v->next, s);
-  return s;
+  return v->prev[v->head[vat_node_layer (node)]];
 }
 
 static void
-levels_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+levels_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, levels_access, levels_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, levels_access, levels_victim, LEVELS_FLAGS);
 }
 
 static gboolean
@@ -100,19 +88,18 @@ levels_check (const VatTc *tc, GError **error)
   const Levels *v = tc->ps;
   for (guint l = 0; l <= tc->depth; l++)
     {
-      guint32 n = 0;
       for (guint32 s = v->offset[l]; s < v->offset[l] + v->cap[l]; s++)
-        if (tc->node[s] != VAT_NO_NODE)
-          {
-            n++;
-            if (vat_node_layer (tc->node[s]) != l)
-              {
-                g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of "
-                             "layer %u holds a layer-%u node", s, l, vat_node_layer (tc->node[s]));
-                return FALSE;
-              }
-          }
-      if (!mdl_vat_list_check (v->prev, v->next, tc->n_slots + l, n, tc, "levels", error))
+        {
+          guint64 node = tc->index.node[s];
+          if (node != VAT_NO_NODE && vat_node_layer (node) != l)
+            {
+              g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: levels cell %u of layer "
+                           "%u holds a layer-%u node", s, l, vat_node_layer (node));
+              return FALSE;
+            }
+        }
+      if (!mdl_vat_ring_check (v->prev, v->next, v->head[l], v->offset[l], v->cap[l], "levels",
+                               error))
         return FALSE;
     }
   return TRUE;
@@ -120,13 +107,13 @@ levels_check (const VatTc *tc, GError **error)
 
 const VatPolicy mdl_vat_levels = {
   .name = "levels",
-  .flags = VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE,
+  .flags = LEVELS_FLAGS,
   .min_cells_extra = 1,
   .init = levels_init,
   .access = levels_access,
   .victim = levels_victim,
   .reset = levels_reset,
   .finalize = levels_finalize,
-  .walk = levels_walk,
+  .run = levels_run,
   .check = levels_check,
 };

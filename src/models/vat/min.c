@@ -4,105 +4,97 @@
  * Belady's algorithm on the flattened node sequence; the keys come from the next-use pre-pass
  * (nextuse.c), as libCacheSim's Belady reads next_access_vtime.
  *
- * A max-heap over all cells keyed by next use: a hit moves one key later (sift), a miss pops the
- * top. O(log W) per node access. No gap shortcut: MIN may keep a node below a missing one. */
+ * A tournament tree over the cells keyed by next use (tourney.h): a hit or an insertion sets one
+ * key, O(log W) without data-dependent branches; the root is the victim. No gap shortcut: MIN may
+ * keep a node below a missing one. */
 #include <models/error.h>
 
-#include "models/vat/heap.h"
 #include "models/vat/policy.h"
+#include "models/vat/tourney.h"
 
-typedef struct {
-  guint64 *key;    /* [W] next-use key of each cell's node */
-  VatHeap heap;
-} Min;
+#define MIN_FLAGS (VAT_POLICY_OFFLINE | VAT_POLICY_STACK)
 
 static void
 min_reset (VatTc *tc)
 {
-  Min *m = tc->ps;
-  vat_heap_clear (&m->heap, tc->n_slots);
+  vat_tourney_clear (tc->ps);
 }
 
 static gboolean
 min_init (VatTc *tc, GError **error)
 {
-  Min *m = g_new0 (Min, 1);
+  VatTourney *t = g_new0 (VatTourney, 1);
   (void) error;
-  m->key = g_new0 (guint64, tc->n_slots);
-  vat_heap_init (&m->heap, tc->n_slots, m->key);
-  tc->ps = m;
+  vat_tourney_init (t, tc->n_slots);
+  tc->ps = t;
   return TRUE;
 }
 
 static void
 min_finalize (VatTc *tc)
 {
-  Min *m = tc->ps;
-  if (m == NULL)
+  VatTourney *t = tc->ps;
+  if (t == NULL)
     return;
-  vat_heap_free (&m->heap);
-  g_free (m->key);
-  g_free (m);
+  vat_tourney_free (t);
+  g_free (t);
   tc->ps = NULL;
 }
 
 static inline void
 min_access (VatTc *tc, guint32 s, gboolean hit)
 {
-  Min *m = tc->ps;
-  m->key[s] = tc->next_key;
-  if (hit)
-    vat_heap_update (&m->heap, s);
-  else
-    vat_heap_push (&m->heap, s);
+  (void) hit;
+  vat_tourney_set (tc->ps, s, vat_cell_key (tc->next_key, s));
 }
 
+/* A free cell while there is one, else the node used furthest ahead; its cell's key is replaced
+ * when the new node's access sets it. */
 static inline guint32
 min_victim (VatTc *tc, guint64 node, guint32 parent)
 {
-  Min *m = tc->ps;
   guint32 s = vat_free_slot (tc);
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
-  s = m->heap.item[0];
-  vat_heap_remove (&m->heap, s);
-  return s;
+  return s != VAT_NO_SLOT ? s : vat_tourney_top (tc->ps);
 }
 
 static void
-min_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+min_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, min_access, min_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, min_access, min_victim, MIN_FLAGS);
 }
 
+/* Every used cell has a key in the tree (the next uses themselves are the pre-pass's), the padding
+ * beyond W has none, and every match has the right winner. A free cell may keep its old key: it is
+ * only ever free between an eviction and the insertion into it. */
 static gboolean
 min_check (const VatTc *tc, GError **error)
 {
-  const Min *m = tc->ps;
-  if (m->heap.len != tc->filled)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min heap holds %u cells of %u",
-                   m->heap.len, tc->filled);
-      return FALSE;
-    }
-  for (guint32 i = 1; i < m->heap.len; i++)
-    if (m->key[m->heap.item[(i - 1) / 2]] < m->key[m->heap.item[i]] || m->heap.pos[m->heap.item[i]] != i)
+  const VatTourney *t = tc->ps;
+  for (guint32 s = 0; s < t->size; s++)
+    if (s < tc->n_slots ? tc->index.node[s] != VAT_NO_NODE && vat_tourney_key (t, s) == 0
+        : vat_tourney_key (t, s) != 0)
       {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min heap order broken at %u", i);
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min tree has key %"
+                     G_GUINT64_FORMAT " for cell %u", vat_tourney_key (t, s), s);
         return FALSE;
       }
+  if (!vat_tourney_valid (t))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min tree has a wrong winner");
+      return FALSE;
+    }
   return TRUE;
 }
 
 const VatPolicy mdl_vat_min = {
   .name = "min",
-  .flags = VAT_POLICY_OFFLINE | VAT_POLICY_STACK,
+  .flags = MIN_FLAGS,
   .init = min_init,
   .access = min_access,
   .victim = min_victim,
   .reset = min_reset,
   .finalize = min_finalize,
-  .walk = min_walk,
+  .run = min_run,
   .check = min_check,
 };

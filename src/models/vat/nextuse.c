@@ -23,7 +23,7 @@
 typedef struct {
   guint64 *kv;     /* [2 * (mask + 1)]: key (node number), value (first access of its run) */
   gsize mask;
-  gsize len;
+  gsize len;       /* keys in the table */
 } RunTable;
 
 static guint64 *
@@ -72,49 +72,27 @@ table_slot (const RunTable *t, guint64 key)
   return &t->kv[2 * i];
 }
 
-static void
-table_grow (RunTable *t)
-{
-  RunTable bigger;
-  bigger.kv = table_alloc (2 * (t->mask + 1));
-  bigger.mask = 2 * t->mask + 1;
-  bigger.len = t->len;
-  for (gsize i = 0; i <= t->mask; i++)
-    if (t->kv[2 * i] != EMPTY)
-      {
-        guint64 *e = table_slot (&bigger, t->kv[2 * i]);
-        e[0] = t->kv[2 * i];
-        e[1] = t->kv[2 * i + 1];
-      }
-  free (t->kv);
-  *t = bigger;
-}
-
+/* The caller's count of distinct nodes sized the table: it stays at most half full. */
 static inline void
 table_set (RunTable *t, guint64 key, guint64 value)
 {
   guint64 *e = table_slot (t, key);
   if (e[0] == EMPTY)
     {
-      if (G_UNLIKELY (2 * (t->len + 1) > t->mask + 1))
-        {
-          table_grow (t);
-          e = table_slot (t, key);
-        }
+      g_assert (2 * ++t->len <= t->mask + 1);
       e[0] = key;
-      t->len++;
     }
   e[1] = value;
 }
 
 guint32 *
-mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits)
+mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits, const guint64 *distinct)
 {
   gsize stride = depth + 1;
   guint32 *next = g_new (guint32, MAX (n * stride, 1));
   RunTable run_start[VAT_MAX_DEPTH + 1];
   for (guint l = 0; l <= depth; l++)
-    table_init (&run_start[l], l == 0 ? MIN (n, 1u << 24) : 512);
+    table_init (&run_start[l], (gsize) MIN (distinct[l], n));
   for (gsize t = n; t-- > 0;)
     {
       guint64 page = pages[t];

@@ -7,46 +7,44 @@
  * walk goes insertion by insertion, because LRU can evict a node of the current path below the gap
  * before the walk reaches it.
  *
- * Layout: W cells ("slots"), each holding one node; a hash index chained through the cells
- * (2W to 4W buckets, each the first cell of its chain) finds a node's cell. For the W of real
- * machines it all stays in L1, and an eviction plus an insertion is two short chain edits (an
- * open-addressing index with backward-shift deletion ran bench-vat's lru at 10.8 M accesses/s,
- * this at 14.5).
- * A cell is only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills
- * each layer's own range instead), so `filled` is both the count of cached nodes and the next free
- * cell. Policies keep their own per-cell arrays behind `ps`. */
+ * Layout: W cells ("slots"), each holding one node, found through an index (index.h). A cell is
+ * only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills each
+ * layer's own range instead), so `filled` is both the count of cached nodes and the next free cell.
+ * Policies keep their own per-cell arrays behind `ps`.
+ *
+ * The walk and the loop over a batch of accesses are written once, below, and each policy file
+ * instantiates them with its own access and victim functions and its flags as constants (STYLE
+ * "specialise at init"): the per-node work compiles to straight-line code without calls, and what
+ * a policy does not use (ISP bookkeeping, next-use keys, the gap shortcut, the hook) is compiled
+ * out. */
 #ifndef MDL_VAT_POLICY_H
 #define MDL_VAT_POLICY_H
 
 #include <glib.h>
 
-#include "models/u64map.h"
+#include "models/vat/index.h"
 #include "models/vat/vat.h"
-
-#define VAT_NO_SLOT G_MAXUINT32
 
 /* Keys of offline policies: the position of a node's next use in the flattened node sequence
  * (smaller = sooner). A node never used again gets a dead key, larger than every position, and
  * larger for lower layers, so that dead nodes go first and descendants before ancestors. */
 #define VAT_DEAD_KEY(layer) ((G_GUINT64_CONSTANT (1) << 62) + 64 - (layer))
 
-/* The set of nodes ever inserted, for the compulsory count: 512-bit chunks found through a map, so
- * a dense range (every page of an array) costs a bit per node, and a sparse one about 100 bytes. */
-typedef struct {
-  MdlU64Map chunks;      /* node >> 9 -> chunk number */
-  guint64 *bits;         /* 8 words per chunk */
-  gsize n_chunks;
-  gsize cap_chunks;
-  guint64 last_key[VAT_MAX_DEPTH + 1];  /* per layer: the chunk looked up last */
-  gsize last_chunk[VAT_MAX_DEPTH + 1];
-} VatSeen;
+/* @key made unique among cells, its order kept: a dead key is the same for every node of a layer,
+ * and among those the one in the lower cell goes first (as in the reference; it can matter to
+ * ismin). Cells are below 2^26, and the result stays below 2^63. */
+static inline guint64
+vat_cell_key (guint64 key, guint32 cell)
+{
+  guint64 dead = VAT_DEAD_KEY (64);
+  return key < dead ? key
+                    : dead + ((key - dead) << 27) + ((G_GUINT64_CONSTANT (1) << 27) - 1 - cell);
+}
 
 typedef struct VatPolicy VatPolicy;
 
 struct VatTc {
-  guint32 *bucket;        /* [bucket_mask + 1] first cell of each hash chain, VAT_NO_SLOT if none */
-  guint32 *chain;         /* [n_slots] next cell of the same chain */
-  guint64 *node;          /* [n_slots] the node in each cell, VAT_NO_NODE while free */
+  VatIndex index;         /* the node in each cell (index.node[s], VAT_NO_NODE while free) */
   guint32 *parent;        /* [n_slots] ISP policies: the cell of the node's parent, or VAT_NO_SLOT */
   guint32 *n_children;    /* [n_slots] ISP policies: cached children of the node */
   void *ps;               /* the policy's state */
@@ -56,15 +54,12 @@ struct VatTc {
   guint64 next_key;       /* offline policies: the next-use key of the node being accessed */
   guint64 memo_page;      /* the page of the previous walk when `memo`, else VAT_NO_NODE */
   guint32 memo_slot[VAT_MAX_DEPTH + 1];  /* the cell of each of its path nodes */
+  guint8 memo_layer[65];  /* by the bit length of page ^ memo_page: the lowest layer both pages'
+                             paths share (ceil(length / log2 K)), d+1 for none */
   guint64 seed;           /* random: the generator's seed */
-  guint64 misses;         /* insertions */
-  guint64 hits;
-  guint64 host_misses;    /* insertions of host-tree nodes (vm=1) */
-  guint64 compulsory;     /* first insertions of a node */
-  guint64 misses_layer[VAT_MAX_DEPTH + 1];
-  VatSeen seen;
-  guint32 bucket_mask;
-  guint bucket_shift;     /* 64 - log2(buckets) */
+  /* Insertions by tree (1: the host tree of vm=1) and layer; every other count derives from these
+   * (a walk visits d+1 nodes, each a hit or an insertion). */
+  guint64 misses_layer[2][VAT_MAX_DEPTH + 1];
   guint32 n_slots;        /* W */
   guint32 filled;         /* cached nodes = the next free cell */
   guint depth;            /* d */
@@ -86,7 +81,11 @@ enum {
   VAT_POLICY_KEEPS_PATH = 1 << 3, /* with W >= d+1 the whole path is cached after a walk, and
                                      walking it again changes nothing: repeats may be skipped */
   VAT_POLICY_ROOT_PER_TREE = 1 << 4, /* the root layer needs a cell per tree (levels, vm=1) */
+  VAT_POLICY_GAP = 1 << 5,        /* below the first missing node of a path every node misses */
 };
+
+/* With the flags of a policy, the walk's variant for a batch that a hook watches (vat_run_inline). */
+#define VAT_WALK_HOOK (1u << 31)
 
 /**
  * VatPolicy: a replacement policy, one file each, listed in vat.c.
@@ -100,8 +99,11 @@ enum {
  *   evict, which the policy has already dropped from its own structures.
  * @reset: back to empty (the TC is emptied by the caller).
  * @finalize: frees @tc->ps.
- * @walk: one translation of @page in tree @tree; @keys (offline policies) holds the next-use key
- *   of the path node on each layer.
+ * @run: the translations of @pages[0..@n), in order, each walking every tree (@tc->n_trees), and
+ *   @hist[m] += 1 for each with m misses in all. Offline policies get @next: for access i and layer
+ *   l, the number of the next access that uses the same node, @next[i * (d+1) + l] (G_MAXUINT32 for
+ *   none); other policies get NULL. The per-access loop of every policy, written once as
+ *   vat_run_inline() below.
  * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
  */
 struct VatPolicy {
@@ -113,7 +115,7 @@ struct VatPolicy {
   VatVictimFn victim;
   void (*reset) (VatTc *tc);
   void (*finalize) (VatTc *tc);
-  void (*walk) (VatTc *tc, guint64 page, guint tree, const guint64 *keys);
+  void (*run) (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist);
   gboolean (*check) (const VatTc *tc, GError **error);
 };
 
@@ -130,12 +132,16 @@ gboolean mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, g
                           guint k_bits, guint n_trees, guint64 seed, GError **error);
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
-gboolean mdl_vat_seen_add_slow (VatSeen *seen, guint64 node);
-void mdl_vat_seen_locate (VatSeen *seen, guint64 node);
+
+/* The insertions so far: all, or of tree @tree only. */
+guint64 mdl_vat_tc_misses (const VatTc *tc);
+guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
 
 /* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
- * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. (transfer full) */
-guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits);
+ * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. @distinct[l]: the number of distinct layer-l
+ * nodes of @pages, which sizes the tables (a smaller number costs growing them). (transfer full) */
+guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits,
+                          const guint64 *distinct);
 
 /* The key of a node used at access t, tree @tree, layer @layer, in a sequence with @n_trees walks
  * of depth+1 nodes per access. */
@@ -151,71 +157,6 @@ vat_path_node (const VatTc *tc, guint64 page, guint tree, guint layer)
   return vat_node_make (layer, tree, page >> (tc->k_bits * layer));
 }
 
-static inline guint32
-vat_index_bucket (const VatTc *tc, guint64 node)
-{
-  /* Multiply-shift: node numbers come in dense runs; the odd constant spreads them and the top
-   * bits are the best mixed. */
-  return (guint32) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> tc->bucket_shift);
-}
-
-/* The cell holding @node, or VAT_NO_SLOT. */
-static inline guint32
-vat_index_find (const VatTc *tc, guint64 node)
-{
-  guint32 s = tc->bucket[vat_index_bucket (tc, node)];
-  while (s != VAT_NO_SLOT && tc->node[s] != node)
-    s = tc->chain[s];
-  return s;
-}
-
-/* Links cell @s, whose node is set, into its chain. */
-static inline void
-vat_index_link (VatTc *tc, guint32 s)
-{
-  guint32 *head = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
-  tc->chain[s] = *head;
-  *head = s;
-}
-
-/* Unlinks cell @s (its node still set) from its chain. */
-static inline void
-vat_index_unlink (VatTc *tc, guint32 s)
-{
-  guint32 *at = &tc->bucket[vat_index_bucket (tc, tc->node[s])];
-  while (*at != s)
-    at = &tc->chain[*at];
-  *at = tc->chain[s];
-}
-
-/* TRUE the first time @node is seen. */
-static inline gboolean
-vat_seen_add (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  guint64 *word;
-  guint64 bit = G_GUINT64_CONSTANT (1) << (node & 63);
-  if (G_UNLIKELY (seen->last_key[layer] != node >> 9))
-    return mdl_vat_seen_add_slow (seen, node);
-  word = &seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)];
-  if (*word & bit)
-    return FALSE;
-  *word |= bit;
-  return TRUE;
-}
-
-/* Finds (or makes) the chunk of @node now and prefetches its word, so that the vat_seen_add() of a
- * miss later in the walk is an L1 hit: called for the leaf before a walk, it overlaps the bitmap's
- * cache miss with the walk (+6% on bench-vat's random lru run, best of 5). */
-static inline void
-vat_seen_prefetch (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  if (seen->last_key[layer] != node >> 9)
-    mdl_vat_seen_locate (seen, node);
-  __builtin_prefetch (&seen->bits[seen->last_chunk[layer] * 8 + ((node >> 6) & 7)], 1);
-}
-
 /* The first free cell, or VAT_NO_SLOT when the TC is full. */
 static inline guint32
 vat_free_slot (const VatTc *tc)
@@ -223,71 +164,76 @@ vat_free_slot (const VatTc *tc)
   return tc->filled < tc->n_slots ? tc->filled : VAT_NO_SLOT;
 }
 
-static inline void
-vat_evict (VatTc *tc, guint32 s)
+/* The inline pieces of the walk take the policy's flags and VAT_WALK_HOOK as @flags, a constant
+ * where the walk is instantiated, so that what a policy does not need is compiled out. */
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_evict (VatTc *tc, guint32 s, guint flags)
 {
-  guint64 old = tc->node[s];
-  vat_index_unlink (tc, s);
-  if (tc->isp && tc->parent[s] != VAT_NO_SLOT)
+  guint64 old = tc->index.node[s];
+  vat_index_remove (&tc->index, s);
+  if ((flags & VAT_POLICY_ISP) && tc->parent[s] != VAT_NO_SLOT)
     tc->n_children[tc->parent[s]]--;
-  tc->node[s] = VAT_NO_NODE;
   tc->filled--;
-  if (G_UNLIKELY (tc->hook != NULL))
+  if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
 }
 
+/* Puts @node, of bucket @b, into the free cell @s. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_fill (VatTc *tc, guint32 s, guint64 node, guint layer, guint32 parent)
+vat_fill (VatTc *tc, guint32 s, guint32 b, guint64 node, guint32 parent, guint flags)
 {
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
-  if (G_UNLIKELY (tc->hook != NULL))
-    g_assert (vat_index_find (tc, node) == VAT_NO_SLOT);
-  tc->node[s] = node;
+  if (flags & VAT_WALK_HOOK)
+    g_assert (vat_index_find (&tc->index, node) == VAT_NO_SLOT);
+  vat_index_put (&tc->index, b, s, node);
   tc->filled++;
-  vat_index_link (tc, s);
-  if (tc->isp)
+  if (flags & VAT_POLICY_ISP)
     {
       tc->parent[s] = parent;
       tc->n_children[s] = 0;
       if (parent != VAT_NO_SLOT)
         tc->n_children[parent]++;
     }
-  tc->misses++;
-  tc->misses_layer[layer]++;
-  if (vat_node_tree (node))
-    tc->host_misses++;
-  if (vat_seen_add (&tc->seen, node))
-    tc->compulsory++;
 }
 
-/* A doubly linked list over cell numbers, used by the recency policies (lru, islru, levels): @prev
- * and @next have a sentinel entry per list beyond the cells; the head is the most recent. */
+/* Recency rings, used by lru, islru and levels: cells in a circular doubly linked list (@prev,
+ * @next), the most recent at *@head, the least recent at prev[*@head]. A ring holds all its cells
+ * from the start, the free ones as the least recent in the order they are to be filled, so making
+ * the least recent cell the most recent (what LRU does on every insertion) is one store,
+ * `*head = prev[*head]`, with nothing unlinked. */
+void mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, guint32 n);
+
+/* Makes @s the most recent. */
 static inline void
-vat_list_unlink (guint32 *prev, guint32 *next, guint32 s)
+vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
 {
-  next[prev[s]] = next[s];
-  prev[next[s]] = prev[s];
+  guint32 h = *head, t = prev[h];
+  if (s == h)
+    return;
+  if (s != t)
+    {
+      next[prev[s]] = next[s];
+      prev[next[s]] = prev[s];
+      prev[s] = t;
+      next[s] = h;
+      next[t] = s;
+      prev[h] = s;
+    }
+  *head = s;
 }
 
-static inline void
-vat_list_push_front (guint32 *prev, guint32 *next, guint32 head, guint32 s)
-{
-  next[s] = next[head];
-  prev[s] = head;
-  prev[next[head]] = s;
-  next[head] = s;
-}
+/* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways. */
+gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
+                             guint32 n, const char *what, GError **error);
 
-/* Checks that the list at @head links exactly @expect filled cells, both ways. */
-gboolean mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
-                             const VatTc *tc, const char *what, GError **error);
-
-/* The one recency list of lru and islru, kept as @tc->ps: every cell, most recent first, with the
- * sentinel at entry W. The two policies differ only in which cell they evict. */
+/* The one recency ring of lru and islru, kept as @tc->ps. The two policies differ only in which
+ * cell they evict. */
 typedef struct {
-  guint32 *prev;   /* [W + 1] */
-  guint32 *next;   /* [W + 1] */
+  guint32 *prev;   /* [W] */
+  guint32 *next;   /* [W] */
+  guint32 head;
 } VatRecency;
 
 gboolean mdl_vat_recency_init (VatTc *tc, GError **error);
@@ -295,98 +241,136 @@ void mdl_vat_recency_reset (VatTc *tc);
 void mdl_vat_recency_finalize (VatTc *tc);
 gboolean mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error);
 
-/* A hit moves the cell to the front; an insertion puts it there. */
+/* A hit or an insertion makes the cell the most recent. */
 static inline void
 vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
 {
   VatRecency *r = tc->ps;
-  guint32 head = tc->n_slots;
-  if (hit)
-    {
-      if (r->next[head] == s)
-        return;
-      vat_list_unlink (r->prev, r->next, s);
-    }
-  vat_list_push_front (r->prev, r->next, head, s);
+  (void) hit;
+  vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
-/* One insertion: the policy's cell, its old node evicted, the new node in. Returns the cell. */
+/* One insertion of @node, of bucket @b: the policy's cell, its old node evicted, the new node in.
+ * Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
-vat_insert (VatTc *tc, guint64 node, guint layer, guint32 parent, VatAccessFn access,
-            VatVictimFn victim)
+vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn access,
+            VatVictimFn victim, guint flags)
 {
   guint32 s = victim (tc, node, parent);
-  if (tc->node[s] != VAT_NO_NODE)
-    vat_evict (tc, s);
-  vat_fill (tc, s, node, layer, parent);
+  if (tc->index.node[s] != VAT_NO_NODE)
+    vat_evict (tc, s, flags);
+  vat_fill (tc, s, b, node, parent, flags);
   access (tc, s, FALSE);
-  if (G_UNLIKELY (tc->hook != NULL))
+  if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
   return s;
 }
 
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_hit (VatTc *tc, guint32 s, guint64 node, VatAccessFn access)
+vat_hit (VatTc *tc, guint32 s, VatAccessFn access, guint flags)
 {
-  tc->hits++;
   access (tc, s, TRUE);
-  if (G_UNLIKELY (tc->hook != NULL))
-    tc->hook (tc->hook_data, tc, VAT_EV_HIT, node);
+  if (flags & VAT_WALK_HOOK)
+    tc->hook (tc->hook_data, tc, VAT_EV_HIT, tc->index.node[s]);
 }
 
-/* The walk of one translation, root first, specialised by each policy file for its own access and
- * victim (always_inline with constant function pointers: the compiler inlines them). With @gap,
- * the walk stops looking nodes up after the first miss: every node below it misses (Lemma 2.8,
- * layer of the highest absent node + 1, for LRU; the initial segment property for islru and ismin),
- * and a node that was cached below the gap is evicted before the walk reaches it. When a hook is
- * set (the tests) every insertion asserts that its node is absent, so a wrong shortcut cannot pass
- * silently. */
+/* Offline policies: the key of the layer-@l node of the walk under way, from its next use. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint64 *keys, VatAccessFn access,
-                 VatVictimFn victim, gboolean gap)
+vat_set_key (VatTc *tc, const guint32 *next, guint tree, guint l, guint flags)
+{
+  if (flags & VAT_POLICY_OFFLINE)
+    tc->next_key = next[l] == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                   : vat_position (next[l], tree, tc->n_trees, tc->depth, l);
+}
+
+/* The walk of one translation, root first; returns its insertions. Under VAT_POLICY_GAP the walk
+ * stops looking nodes up after the first miss: every node below it misses (Lemma 2.8, layer of the
+ * highest absent node + 1, for LRU; the initial segment property for islru and ismin), and a node
+ * that was cached below the gap is evicted before the walk reaches it. When a hook is set (the
+ * tests) every insertion asserts that its node is absent, so a wrong shortcut cannot pass
+ * silently. @next: this access's next uses (offline policies). */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint
+vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAccessFn access,
+                 VatVictimFn victim, guint flags)
 {
   guint32 parent = VAT_NO_SLOT;
+  guint k_bits = tc->k_bits, misses = 0;
   int l = (int) tc->depth;
+  guint64 *misses_layer = tc->misses_layer[tree];
   /* The last translated path first (Cachegrind tests its MRU way first): the layers this page
    * shares with the previous walk's page are hits in known cells, with no lookup. The root always
-   * is one (+3% on bench-vat's random lru run, best of 5). */
-  if (tc->memo && tc->memo_page != VAT_NO_NODE)
-    for (guint64 diff = page ^ tc->memo_page; l >= 0 && (diff >> (tc->k_bits * (guint) l)) == 0; l--)
+   * is one (+3% on bench-vat's random lru run, best of 5). Before the first walk memo_page is
+   * VAT_NO_NODE, which shares no layer with any page of the tree. */
+  if (tc->memo)
+    for (int shared = tc->memo_layer[64 - __builtin_clzll ((page ^ tc->memo_page) | 1)]; l >= shared;
+         l--)
       {
         parent = tc->memo_slot[l];
-        if (keys)
-          tc->next_key = keys[l];
-        vat_hit (tc, parent, tc->node[parent], access);
+        vat_set_key (tc, next, tree, (guint) l, flags);
+        vat_hit (tc, parent, access, flags);
       }
   for (; l >= 0; l--)
     {
-      guint64 node = vat_path_node (tc, page, tree, (guint) l);
-      guint32 s = vat_index_find (tc, node);
-      if (keys)
-        tc->next_key = keys[l];
+      guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
+      guint32 b = vat_index_bucket (&tc->index, node), s = vat_index_find_in (&tc->index, b, node);
+      vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
-          parent = vat_insert (tc, node, (guint) l, parent, access, victim);
+          parent = vat_insert (tc, b, node, parent, access, victim, flags);
+          misses_layer[l]++;
+          misses++;
           tc->memo_slot[l] = parent;
-          if (gap)
+          if (flags & VAT_POLICY_GAP)
             break;
         }
       else
         {
-          vat_hit (tc, s, node, access);
+          vat_hit (tc, s, access, flags);
           parent = s;
           tc->memo_slot[l] = parent;
         }
     }
-  for (l--; gap && l >= 0; l--)
-    {
-      guint64 node = vat_path_node (tc, page, tree, (guint) l);
-      if (keys)
-        tc->next_key = keys[l];
-      parent = vat_insert (tc, node, (guint) l, parent, access, victim);
-      tc->memo_slot[l] = parent;
-    }
+  if (flags & VAT_POLICY_GAP)
+    for (l--; l >= 0; l--)
+      {
+        guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
+        vat_set_key (tc, next, tree, (guint) l, flags);
+        parent = vat_insert (tc, vat_index_bucket (&tc->index, node), node, parent, access, victim,
+                             flags);
+        misses_layer[l]++;
+        misses++;
+        tc->memo_slot[l] = parent;
+      }
   tc->memo_page = page;
+  return misses;
+}
+
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_run_loop (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
+              VatAccessFn access, VatVictimFn victim, guint flags)
+{
+  guint stride = tc->depth + 1;
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint32 *nu = (flags & VAT_POLICY_OFFLINE) ? next + i * stride : NULL;
+      guint misses = vat_walk_inline (tc, pages[i], 0, nu, access, victim, flags);
+      if (tc->n_trees == 2)
+        misses += vat_walk_inline (tc, pages[i], 1, nu, access, victim, flags);
+      hist[misses]++;
+    }
+}
+
+/* VatPolicy.run, which each policy file instantiates with its own access, victim and flags
+ * (always_inline with constant function pointers and flags: the compiler inlines them and drops
+ * what the policy does not use, and the whole batch runs without a call). */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_run_inline (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
+                VatAccessFn access, VatVictimFn victim, guint flags)
+{
+  if (G_UNLIKELY (tc->hook != NULL))
+    vat_run_loop (tc, pages, n, next, hist, access, victim, flags | VAT_WALK_HOOK);
+  else
+    vat_run_loop (tc, pages, n, next, hist, access, victim, flags);
 }
 
 #endif

@@ -4,6 +4,8 @@
  * sequence of misses. */
 #include "models/vat/policy.h"
 
+#define RANDOM_FLAGS 0
+
 typedef struct {
   GRand *rand;
 } Random;
@@ -54,17 +56,18 @@ random_victim (VatTc *tc, guint64 node, guint32 parent)
 }
 
 static void
-random_walk (VatTc *tc, guint64 page, guint tree, const guint64 *keys)
+random_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
 {
-  vat_walk_inline (tc, page, tree, keys, random_access, random_victim, FALSE);
+  vat_run_inline (tc, pages, n, next, hist, random_access, random_victim, RANDOM_FLAGS);
 }
 
 const VatPolicy mdl_vat_random = {
   .name = "random",
+  .flags = RANDOM_FLAGS,
   .init = random_init,
   .access = random_access,
   .victim = random_victim,
   .reset = random_reset,
   .finalize = random_finalize,
-  .walk = random_walk,
+  .run = random_run,
 };

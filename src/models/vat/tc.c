@@ -1,47 +1,10 @@
-/* The translation cache's storage (policy.h): the cells and their index, the set of nodes ever
- * inserted, and the consistency check the tests run after every operation. */
+/* The translation cache's storage (policy.h), and the consistency check the tests run after every
+ * operation. */
 #include <models/error.h>
 
 #include "models/vat/policy.h"
 
 #include <string.h>
-
-/* Makes @node's chunk the remembered one of its layer, creating it when new. */
-void
-mdl_vat_seen_locate (VatSeen *seen, guint64 node)
-{
-  guint layer = vat_node_layer (node);
-  gboolean fresh;
-  guint64 *chunk = mdl_u64map_upsert (&seen->chunks, node >> 9, seen->n_chunks, &fresh);
-  if (fresh)
-    {
-      if (seen->n_chunks == seen->cap_chunks)
-        {
-          seen->cap_chunks = MAX (64, 2 * seen->cap_chunks);
-          seen->bits = g_renew (guint64, seen->bits, seen->cap_chunks * 8);
-        }
-      memset (&seen->bits[seen->n_chunks * 8], 0, 8 * sizeof (guint64));
-      seen->n_chunks++;
-    }
-  seen->last_key[layer] = node >> 9;
-  seen->last_chunk[layer] = *chunk;
-}
-
-gboolean
-mdl_vat_seen_add_slow (VatSeen *seen, guint64 node)
-{
-  mdl_vat_seen_locate (seen, node);
-  return vat_seen_add (seen, node);
-}
-
-static void
-seen_clear (VatSeen *seen)
-{
-  mdl_u64map_clear (&seen->chunks);
-  seen->n_chunks = 0;
-  for (guint l = 0; l <= VAT_MAX_DEPTH; l++)
-    seen->last_key[l] = VAT_NO_NODE;
-}
 
 gboolean
 mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth, guint k_bits,
@@ -54,22 +17,14 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
   tc->n_trees = n_trees;
   tc->seed = seed;
   tc->isp = (policy->flags & VAT_POLICY_ISP) != 0;
-  {
-    guint bits = 1;
-    while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) n_slots)
-      bits++;
-    tc->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
-    tc->bucket_shift = 64 - bits;
-    tc->bucket = g_new (guint32, (gsize) tc->bucket_mask + 1);
-    tc->chain = g_new (guint32, n_slots);
-  }
-  tc->node = g_new (guint64, n_slots);
+  for (guint b = 0; b <= 64; b++)
+    tc->memo_layer[b] = (guint8) MIN ((b + k_bits - 1) / k_bits, depth + 1);
+  mdl_vat_index_init (&tc->index, n_slots);
   if (tc->isp)
     {
       tc->parent = g_new (guint32, n_slots);
       tc->n_children = g_new0 (guint32, n_slots);
     }
-  mdl_u64map_init (&tc->seen.chunks, 64);
   mdl_vat_tc_reset (tc);
   return policy->init (tc, error);
 }
@@ -77,15 +32,12 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
 void
 mdl_vat_tc_reset (VatTc *tc)
 {
-  for (gsize b = 0; b <= tc->bucket_mask; b++)
-    tc->bucket[b] = VAT_NO_SLOT;
-  for (guint32 s = 0; s < tc->n_slots; s++)
-    tc->node[s] = VAT_NO_NODE;
+  mdl_vat_index_clear (&tc->index);
+  if (tc->isp)
+    memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
-  tc->misses = tc->hits = tc->host_misses = tc->compulsory = 0;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
-  seen_clear (&tc->seen);
   if (tc->ps && tc->policy->reset)
     tc->policy->reset (tc);
 }
@@ -95,21 +47,32 @@ mdl_vat_tc_finalize (VatTc *tc)
 {
   if (tc->policy && tc->policy->finalize)
     tc->policy->finalize (tc);
-  g_free (tc->bucket);
-  g_free (tc->chain);
-  g_free (tc->node);
+  if (tc->index.node)
+    mdl_vat_index_free (&tc->index);
   g_free (tc->parent);
   g_free (tc->n_children);
-  if (tc->seen.chunks.keys)
-    mdl_u64map_destroy (&tc->seen.chunks);
-  g_free (tc->seen.bits);
   memset (tc, 0, sizeof *tc);
+}
+
+guint64
+mdl_vat_tc_tree_misses (const VatTc *tc, guint tree)
+{
+  guint64 sum = 0;
+  for (guint l = 0; l <= tc->depth; l++)
+    sum += tc->misses_layer[tree][l];
+  return sum;
+}
+
+guint64
+mdl_vat_tc_misses (const VatTc *tc)
+{
+  return mdl_vat_tc_tree_misses (tc, 0) + mdl_vat_tc_tree_misses (tc, 1);
 }
 
 gboolean
 mdl_vat_tc_cached (const VatTc *tc, guint64 node)
 {
-  return vat_index_find (tc, node) != VAT_NO_SLOT;
+  return vat_index_find (&tc->index, node) != VAT_NO_SLOT;
 }
 
 guint
@@ -122,7 +85,7 @@ guint64
 mdl_vat_tc_cell (const VatTc *tc, guint i)
 {
   g_return_val_if_fail (i < tc->n_slots, VAT_NO_NODE);
-  return tc->node[i];
+  return tc->index.node[i];
 }
 
 static gboolean
@@ -137,36 +100,24 @@ fail (GError **error, const char *what, guint64 node)
 gboolean
 mdl_vat_tc_check (const VatTc *tc, GError **error)
 {
-  guint32 n_index = 0, n_used = 0;
-  for (gsize b = 0; b <= tc->bucket_mask; b++)
-    for (guint32 s = tc->bucket[b]; s != VAT_NO_SLOT; s = tc->chain[s])
-      {
-        if (s >= tc->n_slots || tc->node[s] == VAT_NO_NODE || ++n_index > tc->n_slots)
-          {
-            g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: index chain %zu is broken "
-                         "at cell %u", b, s);
-            return FALSE;
-          }
-        if (vat_index_bucket (tc, tc->node[s]) != b)
-          return fail (error, "node indexed in the wrong chain", tc->node[s]);
-      }
+  guint32 n_used = 0;
+  if (!mdl_vat_index_check (&tc->index, "TC", error))
+    return FALSE;
   for (guint32 s = 0; s < tc->n_slots; s++)
-    n_used += tc->node[s] != VAT_NO_NODE;
-  if (n_index != tc->filled || n_used != tc->filled)
+    n_used += tc->index.node[s] != VAT_NO_NODE;
+  if (n_used != tc->filled)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: index holds %u nodes, %u cells "
-                   "are in use, %u counted", n_index, n_used, tc->filled);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %u cells are in use, %u counted",
+                   n_used, tc->filled);
       return FALSE;
     }
   /* Only the count of used cells is checked: the check also runs between an eviction and the
    * insertion into the same cell, and levels fills each layer's own range of cells. */
   for (guint32 s = 0; s < tc->n_slots; s++)
     {
-      guint64 node = tc->node[s];
+      guint64 node = tc->index.node[s];
       if (node == VAT_NO_NODE)
         continue;
-      if (vat_index_find (tc, node) != s)
-        return fail (error, "cached node not found in its cell", node);
       if (tc->isp)
         {
           guint layer = vat_node_layer (node);
@@ -175,16 +126,16 @@ mdl_vat_tc_check (const VatTc *tc, GError **error)
             {
               guint64 up = vat_node_make (layer + 1, vat_node_tree (node),
                                           vat_node_index (node) >> tc->k_bits);
-              if (vat_index_find (tc, up) == VAT_NO_SLOT)
+              if (vat_index_find (&tc->index, up) == VAT_NO_SLOT)
                 return fail (error, "initial segment property broken: parent not cached", node);
-              if (tc->parent[s] != vat_index_find (tc, up))
+              if (tc->parent[s] != vat_index_find (&tc->index, up))
                 return fail (error, "parent link points at the wrong cell", node);
             }
           else if (tc->parent[s] != VAT_NO_SLOT)
             return fail (error, "root has a parent link", node);
           for (guint32 c = 0; c < tc->n_slots; c++)
-            children += tc->node[c] != VAT_NO_NODE && tc->parent[c] == s
-                        && vat_node_layer (tc->node[c]) + 1 == layer;
+            children += tc->index.node[c] != VAT_NO_NODE && tc->parent[c] == s
+                        && vat_node_layer (tc->index.node[c]) + 1 == layer;
           if (children != tc->n_children[s])
             return fail (error, "child count is wrong", node);
         }
@@ -192,22 +143,35 @@ mdl_vat_tc_check (const VatTc *tc, GError **error)
   return tc->policy->check == NULL || tc->policy->check (tc, error);
 }
 
-gboolean
-mdl_vat_list_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 expect,
-                    const VatTc *tc, const char *what, GError **error)
+void
+mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, guint32 n)
 {
-  guint32 n = 0;
-  for (guint32 s = next[head]; s != head; s = next[s])
-    if (s >= tc->n_slots || tc->node[s] == VAT_NO_NODE || prev[next[s]] != s || ++n > expect)
+  /* Cell first + i is followed (less recent) by first + i - 1, so that the cells are taken in the
+   * order first, first + 1, ... */
+  for (guint32 i = 0; i < n; i++)
+    {
+      prev[first + i] = first + (i + 1 == n ? 0 : i + 1);
+      next[first + i] = first + (i == 0 ? n - 1 : i - 1);
+    }
+  *head = first + n - 1;
+}
+
+gboolean
+mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
+                    guint32 n, const char *what, GError **error)
+{
+  guint32 s = head;
+  for (guint32 i = 0; i < n; i++, s = next[s])
+    if (s < first || s >= first + n || prev[next[s]] != s || (i > 0 && s == head))
       {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s list is broken at cell %u",
-                     what, s);
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s ring is broken at cell "
+                     "%u", what, s);
         return FALSE;
       }
-  if (n != expect)
+  if (s != head)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s list holds %u cells, "
-                   "expected %u", what, n, expect);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: %s ring does not close after "
+                   "its %u cells", what, n);
       return FALSE;
     }
   return TRUE;
@@ -217,7 +181,7 @@ void
 mdl_vat_recency_reset (VatTc *tc)
 {
   VatRecency *r = tc->ps;
-  r->prev[tc->n_slots] = r->next[tc->n_slots] = tc->n_slots;
+  mdl_vat_ring_init (r->prev, r->next, &r->head, 0, tc->n_slots);
 }
 
 gboolean
@@ -225,8 +189,8 @@ mdl_vat_recency_init (VatTc *tc, GError **error)
 {
   VatRecency *r = g_new0 (VatRecency, 1);
   (void) error;
-  r->prev = g_new (guint32, tc->n_slots + 1);
-  r->next = g_new (guint32, tc->n_slots + 1);
+  r->prev = g_new (guint32, tc->n_slots);
+  r->next = g_new (guint32, tc->n_slots);
   tc->ps = r;
   mdl_vat_recency_reset (tc);
   return TRUE;
@@ -248,5 +212,5 @@ gboolean
 mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error)
 {
   const VatRecency *r = tc->ps;
-  return mdl_vat_list_check (r->prev, r->next, tc->n_slots, tc->filled, tc, what, error);
+  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, what, error);
 }

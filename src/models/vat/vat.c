@@ -16,6 +16,7 @@
 #include "models/engines.h"
 #include "models/vat/curve.h"
 #include "models/vat/policy.h"
+#include "models/vat/seen.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,6 +53,11 @@ static const MdlParamSpec vat_params[] = {
 
 #define HIST_MAX (2 * (VAT_MAX_DEPTH + 1) + 1)
 
+/* Online policies walk the accesses of a consume call in batches of at most this many pages (the
+ * rest of the engine's work, the seen-set and the curve, then runs over the batch in loops of its
+ * own). */
+#define BATCH 512
+
 /* What a phase breakdown subtracts: every count of the report but the curve. */
 typedef struct {
   guint64 accesses;
@@ -69,7 +75,7 @@ typedef struct {
   gboolean begin;
   char *name;
   gsize at;              /* offline: accesses stored before the marker */
-  guint64 accesses, repeats, ram_ops;
+  guint64 accesses, repeats, ram_ops, compulsory;
 } VatMark;
 
 typedef struct {
@@ -103,9 +109,14 @@ struct Vat {
   guint32 curve_max;
   VatCurveLru *curve_lru;
   VatCurveMin *curve_min;
+  VatSeen seen;            /* the nodes touched, for `compulsory` */
+  gsize seen_upto;         /* offline: stored accesses already added to `seen` */
+  guint64 batch[BATCH];    /* online: accesses not walked yet (after repeats are taken out) */
+  guint n_batch;
   guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
   GArray *pages;           /* offline: guint64 page of every stored access */
-  GArray *reps;            /* offline: guint32 repeats following each stored access */
+  GArray *reps;            /* offline with repeats collapsed: guint32 repeats following each
+                              stored access (for a hook) */
   gsize sim_pages;         /* offline: stored accesses and marks the last run covered */
   guint sim_marks;
   gboolean sim_valid;
@@ -215,7 +226,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
   if (v->offline)
     {
       v->pages = g_array_new (FALSE, FALSE, sizeof (guint64));
-      v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
+      if (v->collapse)
+        v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
   if (curve)
     {
@@ -225,6 +237,7 @@ vat_init (void *state, const MdlParams *params, GError **error)
       else
         v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, policy == &mdl_vat_islru);
     }
+  mdl_vat_seen_init (&v->seen, d, k_bits);
   /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
   v->tc.memo = v->collapse;
   return mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
@@ -236,6 +249,7 @@ vat_finalize (void *state)
 {
   Vat *v = state;
   mdl_vat_tc_finalize (&v->tc);
+  mdl_vat_seen_finalize (&v->seen);
   mdl_vat_curve_lru_free (v->curve_lru);
   mdl_vat_curve_min_free (v->curve_min);
   g_free (v->curve_misses);
@@ -262,11 +276,32 @@ report_repeat_hits (Vat *v, guint64 page)
     v->tc.hook (v->tc.hook_data, &v->tc, VAT_EV_HIT, vat_path_node (&v->tc, page, 0, l));
 }
 
-/* One access to @page: the hot path. */
+/* Everything the accesses taken so far imply: the seen-set, and for online policies the walks of
+ * the batch and its curve. */
+static void
+flush (Vat *v)
+{
+  if (v->offline)
+    {
+      mdl_vat_seen_add_paths (&v->seen, (const guint64 *) (gpointer) v->pages->data + v->seen_upto,
+                              v->pages->len - v->seen_upto);
+      v->seen_upto = v->pages->len;
+      return;
+    }
+  mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
+  v->policy->run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
+  if (v->curve_lru)
+    for (guint i = 0; i < v->n_batch; i++)
+      for (guint tree = 0; tree < v->n_trees; tree++)
+        mdl_vat_curve_lru_walk (v->curve_lru, v->batch[i], tree);
+  v->n_batch = 0;
+}
+
+/* One access to @page: the hot path. A hook sees every operation in order, so with one the batch
+ * is walked at once. */
 static inline void
 translate (Vat *v, guint64 page)
 {
-  guint64 before;
   v->accesses++;
   if (v->collapse && page == v->last_page)
     {
@@ -282,18 +317,13 @@ translate (Vat *v, guint64 page)
     {
       guint32 zero = 0;
       g_array_append_val (v->pages, page);
-      g_array_append_val (v->reps, zero);
+      if (v->reps)
+        g_array_append_val (v->reps, zero);
       return;
     }
-  before = v->tc.misses;
-  vat_seen_prefetch (&v->tc.seen, vat_path_node (&v->tc, page, 0, 0));
-  v->policy->walk (&v->tc, page, 0, NULL);
-  if (v->n_trees == 2)
-    v->policy->walk (&v->tc, page, 1, NULL);
-  if (v->curve_lru)
-    for (guint tree = 0; tree < v->n_trees; tree++)
-      mdl_vat_curve_lru_walk (v->curve_lru, page, tree);
-  v->hist[v->tc.misses - before]++;
+  v->batch[v->n_batch++] = page;
+  if (G_UNLIKELY (v->n_batch == BATCH || v->tc.hook != NULL))
+    flush (v);
 }
 
 static gboolean
@@ -324,10 +354,9 @@ access_bytes (Vat *v, const char *what, guint64 addr, guint size, GError **error
 }
 
 static gboolean
-vat_consume (void *state, const MdlEventBatch *b, GError **error)
+consume_records (Vat *v, const MdlEventBatch *b, GError **error)
 {
   static const char *const kind_names[] = { "read", "write", "modify" };
-  Vat *v = state;
   for (gsize i = 0; i < b->n_cpu; i++)
     {
       const MdlCpuEvent *e = &b->cpu[i];
@@ -351,6 +380,18 @@ vat_consume (void *state, const MdlEventBatch *b, GError **error)
         if (!access_bytes (v, "warp lane access", addrs[__builtin_ctzll (m)], w->width, error))
           return FALSE;
     }
+  return TRUE;
+}
+
+/* The accesses before a bad record still count, as they would unbatched. */
+static gboolean
+vat_consume (void *state, const MdlEventBatch *b, GError **error)
+{
+  Vat *v = state;
+  gboolean ok = consume_records (v, b, error);
+  flush (v);
+  if (!ok)
+    return FALSE;
   if (v->offline && v->pages->len >= G_MAXUINT32 - 1)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat: policy %s keeps the trace in memory and "
@@ -362,20 +403,31 @@ vat_consume (void *state, const MdlEventBatch *b, GError **error)
 
 /* ---- counts and phases ---------------------------------------------------------------------- */
 
-/* The counts now; @online carries accesses, repeats and ram_ops (those of a mark, offline). */
+/* The counts now, but for those of the stream (accesses, repeats, ram_ops, compulsory), which
+ * offline runs take from a mark. */
 static void
-counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, VatCounts *c)
+counts_now (const Vat *v, guint64 accesses, guint64 repeats, guint64 ram_ops, guint64 compulsory,
+            VatCounts *c)
 {
   memset (c, 0, sizeof *c);
   c->accesses = accesses;
   c->repeats = repeats;
   c->ram_ops = ram_ops;
-  c->misses = v->tc.misses;
-  c->hits = v->tc.hits;
-  c->host_misses = v->tc.host_misses;
-  c->compulsory = v->tc.compulsory;
-  memcpy (c->layer, v->tc.misses_layer, sizeof c->layer);
+  c->compulsory = compulsory;
+  c->misses = mdl_vat_tc_misses (&v->tc);
+  /* Every walk visits d+1 nodes, each a hit or an insertion. */
+  c->hits = (accesses - repeats) * v->n_trees * (v->depth + 1) - c->misses;
+  c->host_misses = mdl_vat_tc_tree_misses (&v->tc, 1);
+  for (guint l = 0; l <= v->depth; l++)
+    c->layer[l] = v->tc.misses_layer[0][l] + v->tc.misses_layer[1][l];
   memcpy (c->hist, v->hist, sizeof c->hist);
+}
+
+/* The host tree (vm=1) is walked with the guest's node numbers: as many nodes again. */
+static guint64
+compulsory (const Vat *v)
+{
+  return v->seen.distinct * v->n_trees;
 }
 
 static void
@@ -438,16 +490,17 @@ vat_marker (void *state, const MdlMarker *m, GError **error)
     }
   else
     g_ptr_array_add (v->open_names, g_strdup (name));
+  flush (v);
   if (v->offline)
     {
       VatMark mark = { m->kind == MDL_MARK_PHASE_BEGIN, g_strdup (name), v->pages->len,
-                       v->accesses, v->repeats, v->ram_ops };
+                       v->accesses, v->repeats, v->ram_ops, compulsory (v) };
       g_array_append_val (v->marks, mark);
     }
   else
     {
       VatCounts now;
-      counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+      counts_now (v, v->accesses, v->repeats, v->ram_ops, compulsory (v), &now);
       apply_mark (v, m->kind == MDL_MARK_PHASE_BEGIN, name, &now);
     }
   return TRUE;
@@ -462,21 +515,44 @@ resolve_marks (Vat *v, guint *next_mark, gsize at)
     {
       const VatMark *m = &g_array_index (v->marks, VatMark, (*next_mark)++);
       VatCounts now;
-      counts_now (v, m->accesses, m->repeats, m->ram_ops, &now);
+      counts_now (v, m->accesses, m->repeats, m->ram_ops, m->compulsory, &now);
       apply_mark (v, m->begin, m->name, &now);
     }
 }
 
-/* Runs min or ismin over the stored accesses. Idempotent: a second report over the same input
- * reuses the first run; more input since then runs everything again (MIN of the longer prefix). */
+/* The min/ismin curve's walks of the stored accesses [@from, @to): root first, the node and its key
+ * on each layer. */
+static void
+curve_min_walks (Vat *v, const guint32 *next, gsize from, gsize to)
+{
+  const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
+  guint64 nodes[VAT_MAX_DEPTH + 1], keys[VAT_MAX_DEPTH + 1];
+  guint stride = v->depth + 1;
+  for (gsize t = from; t < to; t++)
+    for (guint tree = 0; tree < v->n_trees; tree++)
+      {
+        for (guint l = 0; l <= v->depth; l++)
+          {
+            guint32 nu = next[t * stride + l];
+            nodes[v->depth - l] = vat_path_node (&v->tc, pages[t], tree, l);
+            keys[v->depth - l] = nu == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                                 : vat_position (nu, tree, v->n_trees, v->depth, l);
+          }
+        mdl_vat_curve_min_walk (v->curve_min, nodes, keys, v->depth + 1);
+      }
+}
+
+/* Runs min or ismin over the stored accesses, in stretches between marks (one access at a time
+ * when a hook watches, so that it sees each repeat's hits in order). Idempotent: a second report
+ * over the same input reuses the first run; more input since then runs everything again (MIN of
+ * the longer prefix). */
 static void
 offline_run (Vat *v)
 {
   gsize n = v->pages->len;
   const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
-  const guint32 *reps = (const guint32 *) (gpointer) v->reps->data;
+  const guint32 *reps = v->reps ? (const guint32 *) (gpointer) v->reps->data : NULL;
   guint stride = v->depth + 1, next_mark = 0;
-  guint64 keys[VAT_MAX_DEPTH + 1], nodes[VAT_MAX_DEPTH + 1], ckeys[VAT_MAX_DEPTH + 1];
   guint32 *next;
 
   if (v->sim_valid && v->sim_pages == n && v->sim_marks == v->marks->len)
@@ -488,29 +564,19 @@ offline_run (Vat *v)
   g_array_set_size (v->open, 0);
   g_ptr_array_set_size (v->phases, 0);
 
-  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits);
-  for (gsize t = 0; t < n; t++)
+  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits, v->seen.distinct_layer);
+  for (gsize t = 0, end; t < n; t = end)
     {
-      guint64 before = v->tc.misses;
       resolve_marks (v, &next_mark, t);
-      for (guint tree = 0; tree < v->n_trees; tree++)
-        {
-          for (guint l = 0; l <= v->depth; l++)
-            {
-              guint32 nu = next[t * stride + l];
-              keys[l] = nu == G_MAXUINT32 ? VAT_DEAD_KEY (l)
-                                          : vat_position (nu, tree, v->n_trees, v->depth, l);
-              nodes[v->depth - l] = vat_path_node (&v->tc, pages[t], tree, l);
-              ckeys[v->depth - l] = keys[l];
-            }
-          v->policy->walk (&v->tc, pages[t], tree, keys);
-          if (v->curve_min)
-            mdl_vat_curve_min_walk (v->curve_min, nodes, ckeys, v->depth + 1);
-        }
-      v->hist[v->tc.misses - before]++;
+      end = next_mark < v->marks->len ? g_array_index (v->marks, VatMark, next_mark).at : n;
       if (G_UNLIKELY (v->tc.hook != NULL))
-        for (guint32 r = 0; r < reps[t]; r++)
+        end = t + 1;
+      v->policy->run (&v->tc, pages + t, end - t, next + t * stride, v->hist);
+      if (G_UNLIKELY (v->tc.hook != NULL))
+        for (guint32 r = 0; reps && r < reps[t]; r++)
           report_repeat_hits (v, pages[t]);
+      if (v->curve_min)
+        curve_min_walks (v, next, t, end);
     }
   resolve_marks (v, &next_mark, n);
   g_free (next);
@@ -563,7 +629,7 @@ vat_report (void *state, MdlReport *out)
   VatCounts now;
   if (v->offline)
     offline_run (v);
-  counts_now (v, v->accesses, v->repeats, v->ram_ops, &now);
+  counts_now (v, v->accesses, v->repeats, v->ram_ops, compulsory (v), &now);
   add_counts (v, &now, out);
   mdl_report_add_real (out, "misses_per_access", "ratio", "tc_misses / accesses", NULL,
                        now.accesses ? (double) now.misses / (double) now.accesses : NAN);

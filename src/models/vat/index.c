@@ -1,0 +1,76 @@
+/* The node-to-cell index (index.h): setup and the consistency check. */
+#include <models/error.h>
+
+#include "models/vat/index.h"
+
+void
+mdl_vat_index_init (VatIndex *x, guint32 cells)
+{
+  guint bits = 1;
+  while ((G_GUINT64_CONSTANT (1) << bits) < 2 * (guint64) cells)
+    bits++;
+  x->n = cells;
+  x->bucket_mask = (guint32) ((G_GUINT64_CONSTANT (1) << bits) - 1);
+  x->bucket_shift = 64 - bits;
+  x->link = g_new (guint32, (gsize) cells + 1 + x->bucket_mask + 1);
+  x->back = g_new (guint32, (gsize) cells + 1);
+  x->node = g_new (guint64, (gsize) cells + 1);
+  mdl_vat_index_clear (x);
+}
+
+void
+mdl_vat_index_clear (VatIndex *x)
+{
+  for (gsize e = x->n; e <= (gsize) x->n + 1 + x->bucket_mask; e++)
+    x->link[e] = x->n;
+  for (guint32 s = 0; s <= x->n; s++)
+    x->node[s] = VAT_NO_NODE;
+}
+
+void
+mdl_vat_index_free (VatIndex *x)
+{
+  g_free (x->link);
+  g_free (x->back);
+  g_free (x->node);
+}
+
+gboolean
+mdl_vat_index_check (const VatIndex *x, const char *what, GError **error)
+{
+  guint32 n_indexed = 0, n_used = 0;
+  for (gsize b = 0; b <= x->bucket_mask; b++)
+    for (guint32 at = x->n + 1 + (guint32) b, s = x->link[at]; s != x->n; at = s, s = x->link[s])
+      {
+        if (s > x->n || x->node[s] == VAT_NO_NODE || x->back[s] != at || ++n_indexed > x->n)
+          {
+            g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat %s check: index chain %zu is "
+                         "broken at cell %u", what, b, s);
+            return FALSE;
+          }
+        if (vat_index_bucket (x, x->node[s]) != b)
+          {
+            g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat %s check: cell %u is indexed in "
+                         "the wrong chain", what, s);
+            return FALSE;
+          }
+      }
+  for (guint32 s = 0; s < x->n; s++)
+    if (x->node[s] != VAT_NO_NODE)
+      {
+        n_used++;
+        if (vat_index_find (x, x->node[s]) != s)
+          {
+            g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat %s check: the node of cell %u is "
+                         "not found there", what, s);
+            return FALSE;
+          }
+      }
+  if (n_indexed != n_used)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat %s check: the index holds %u cells, %u "
+                   "are in use", what, n_indexed, n_used);
+      return FALSE;
+    }
+  return TRUE;
+}

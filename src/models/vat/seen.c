@@ -1,0 +1,218 @@
+/* The set of nodes touched so far (seen.h), for the `compulsory` counter. */
+#include "models/vat/seen.h"
+
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+/* How many pages ahead the leaf chunk's table slot is prefetched: the table outgrows L1 on random
+ * pages, and the lookups of a batch are independent until their bits are set. */
+#define AHEAD 8
+
+/* The bits of layer @l's node numbers, at most depth * k_bits. */
+static guint
+layer_bits (const VatSeen *seen, guint l)
+{
+  return seen->k_bits * (seen->depth - l);
+}
+
+static gsize
+bitmap_bytes (const VatSeen *seen, guint l)
+{
+  return 8 * (((G_GUINT64_CONSTANT (1) << layer_bits (seen, l)) + 63) / 64);
+}
+
+/* A zeroed bitmap. A large one is mapped directly (malloc may hand out reused memory, which it
+ * must then clear): the kernel's zero pages make the parts never written cost nothing. */
+static guint64 *
+bitmap_new (gsize bytes)
+{
+#ifdef __linux__
+  if (bytes >= (1u << 20))
+    {
+      void *p = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+      if (p != MAP_FAILED)
+        return p;
+      g_error ("vat: cannot map %zu bytes for the seen-set", bytes);
+    }
+#endif
+  return g_malloc0 (bytes);
+}
+
+static void
+bitmap_free (guint64 *bits, gsize bytes)
+{
+#ifdef __linux__
+  if (bytes >= (1u << 20))
+    {
+      munmap (bits, bytes);
+      return;
+    }
+#endif
+  g_free (bits);
+}
+
+void
+mdl_vat_seen_init (VatSeen *seen, guint depth, guint k_bits)
+{
+  memset (seen, 0, sizeof *seen);
+  seen->depth = depth;
+  seen->k_bits = k_bits;
+  for (guint l = 0; l <= depth; l++)
+    if (layer_bits (seen, l) <= SEEN_DIRECT_BITS)
+      seen->direct[l] = bitmap_new (bitmap_bytes (seen, l));
+  seen->mask = 63;
+  seen->shift = 64 - 6;
+  seen->slots = g_new (guint64, 2 * (seen->mask + 1));
+  for (gsize i = 0; i <= seen->mask; i++)
+    seen->slots[2 * i] = VAT_NO_NODE;
+  for (guint l = 0; l <= VAT_MAX_DEPTH; l++)
+    seen->memo_key[l] = VAT_NO_NODE;
+}
+
+void
+mdl_vat_seen_finalize (VatSeen *seen)
+{
+  for (guint l = 0; l <= seen->depth; l++)
+    if (seen->direct[l])
+      bitmap_free (seen->direct[l], bitmap_bytes (seen, l));
+  g_free (seen->slots);
+  g_free (seen->bits);
+  memset (seen, 0, sizeof *seen);
+}
+
+static inline gsize
+home (const VatSeen *seen, guint64 key)
+{
+  /* Multiply-shift: chunk keys come in dense runs; the top bits of the product are the best mixed. */
+  return (gsize) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> seen->shift);
+}
+
+/* The slot of @key, or the free slot where it would go. */
+static inline guint64 *
+slot_of (const VatSeen *seen, guint64 key)
+{
+  gsize i = home (seen, key);
+  while (seen->slots[2 * i] != key && seen->slots[2 * i] != VAT_NO_NODE)
+    i = (i + 1) & seen->mask;
+  return &seen->slots[2 * i];
+}
+
+static void
+grow (VatSeen *seen)
+{
+  guint64 *old = seen->slots;
+  gsize old_mask = seen->mask;
+  seen->mask = 2 * old_mask + 1;
+  seen->shift--;
+  seen->slots = g_new (guint64, 2 * (seen->mask + 1));
+  for (gsize i = 0; i <= seen->mask; i++)
+    seen->slots[2 * i] = VAT_NO_NODE;
+  for (gsize i = 0; i <= old_mask; i++)
+    if (old[2 * i] != VAT_NO_NODE)
+      {
+        guint64 *e = slot_of (seen, old[2 * i]);
+        e[0] = old[2 * i];
+        e[1] = old[2 * i + 1];
+      }
+  g_free (old);
+}
+
+/* The chunk of @key, a new empty one when absent. */
+static guint64
+chunk_of (VatSeen *seen, guint64 key)
+{
+  guint64 *e = slot_of (seen, key);
+  if (G_LIKELY (e[0] == key))
+    return e[1];
+  if (2 * (seen->n_chunks + 1) > seen->mask + 1)
+    {
+      grow (seen);
+      e = slot_of (seen, key);
+    }
+  if (seen->n_chunks == seen->cap_chunks)
+    {
+      seen->cap_chunks = MAX (64, 2 * seen->cap_chunks);
+      seen->bits = g_renew (guint64, seen->bits, 8 * seen->cap_chunks);
+    }
+  memset (&seen->bits[8 * seen->n_chunks], 0, 8 * sizeof (guint64));
+  e[0] = key;
+  e[1] = seen->n_chunks++;
+  return e[1];
+}
+
+static inline guint64
+chunk_key (guint layer, guint64 index)
+{
+  return vat_node_make (layer, 0, index) >> 9;
+}
+
+/* The word holding layer @l's node @index. */
+static inline guint64 *
+word_of (VatSeen *seen, guint l, guint64 index)
+{
+  guint64 key;
+  if (seen->direct[l])
+    return &seen->direct[l][index >> 6];
+  key = chunk_key (l, index);
+  if (seen->memo_key[l] != key)
+    {
+      seen->memo_key[l] = key;
+      seen->memo_chunk[l] = chunk_of (seen, key);
+    }
+  return &seen->bits[8 * seen->memo_chunk[l] + ((index >> 6) & 7)];
+}
+
+/* Adds the path of @page from layer @from up, stopping at the first node already in the set. */
+static inline void
+add_path (VatSeen *seen, guint64 page, guint from)
+{
+  for (guint l = from; l <= seen->depth; l++)
+    {
+      guint64 index = page >> (seen->k_bits * l);
+      guint64 bit = G_GUINT64_CONSTANT (1) << (index & 63), *word = word_of (seen, l, index);
+      if (*word & bit)
+        break;
+      *word |= bit;
+      seen->distinct++;
+      seen->distinct_layer[l]++;
+    }
+}
+
+void
+mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
+{
+  /* With bitmaps for the leaves and their parents, both are set without asking first (a parent
+   * whose leaf was there already is there too): whether a leaf is new is a coin toss on random
+   * pages, and only a new parent sends the path on up. */
+  if (seen->depth >= 1 && seen->direct[0] && seen->direct[1])
+    {
+      guint64 *leaves = seen->direct[0], *parents = seen->direct[1];
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 page = pages[i], up = page >> seen->k_bits;
+          guint64 bit0 = G_GUINT64_CONSTANT (1) << (page & 63), old0 = leaves[page >> 6];
+          guint64 bit1 = G_GUINT64_CONSTANT (1) << (up & 63), old1 = parents[up >> 6];
+          guint64 new0 = (old0 & bit0) == 0, new1 = (old1 & bit1) == 0;
+          if (i + AHEAD < n)
+            __builtin_prefetch (&leaves[pages[i + AHEAD] >> 6]);
+          leaves[page >> 6] = old0 | bit0;
+          parents[up >> 6] = old1 | bit1;
+          seen->distinct_layer[0] += new0;
+          seen->distinct_layer[1] += new1;
+          seen->distinct += new0 + new1;
+          if (G_UNLIKELY (new1))
+            add_path (seen, page, 2);
+        }
+      return;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i + AHEAD < n)
+        __builtin_prefetch (seen->direct[0] ? &seen->direct[0][pages[i + AHEAD] >> 6]
+                            : &seen->slots[2 * home (seen, chunk_key (0, pages[i + AHEAD]))]);
+      add_path (seen, pages[i], 0);
+    }
+}
