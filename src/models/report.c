@@ -13,6 +13,7 @@ struct MdlReport {
   char *engine;
   char *spec;
   GArray *counters;   /* MdlCounter, strings owned through `strings` */
+  GHashTable *index;  /* counter name -> its position + 1: curves have thousands of counters */
   GStringChunk *strings;
   GPtrArray *phases;  /* MdlReport *, owned */
 };
@@ -25,6 +26,7 @@ mdl_report_new (const char *engine, const char *spec)
   r->engine = g_strdup (engine);
   r->spec = g_strdup (spec ? spec : engine);
   r->counters = g_array_new (FALSE, TRUE, sizeof (MdlCounter));
+  r->index = g_hash_table_new (g_str_hash, g_str_equal);
   r->strings = g_string_chunk_new (256);
   r->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
   return r;
@@ -38,6 +40,7 @@ mdl_report_free (MdlReport *report)
   g_free (report->engine);
   g_free (report->spec);
   g_array_unref (report->counters);
+  g_hash_table_unref (report->index);
   g_string_chunk_free (report->strings);
   g_ptr_array_unref (report->phases);
   g_free (report);
@@ -55,6 +58,7 @@ counter_append (MdlReport *r, const char *name, const char *unit, const char *de
   c.description = g_string_chunk_insert_const (r->strings, description ? description : "");
   c.metric = metric ? g_string_chunk_insert_const (r->strings, metric) : NULL;
   g_array_append_val (r->counters, c);
+  g_hash_table_insert (r->index, (gpointer) c.name, GUINT_TO_POINTER (r->counters->len));
   return &g_array_index (r->counters, MdlCounter, r->counters->len - 1);
 }
 
@@ -122,11 +126,10 @@ mdl_report_counter (const MdlReport *report, guint i)
 const MdlCounter *
 mdl_report_lookup (const MdlReport *report, const char *name)
 {
+  guint at;
   g_return_val_if_fail (report != NULL && name != NULL, NULL);
-  for (guint i = 0; i < report->counters->len; i++)
-    if (strcmp (g_array_index (report->counters, MdlCounter, i).name, name) == 0)
-      return &g_array_index (report->counters, MdlCounter, i);
-  return NULL;
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (report->index, name));
+  return at ? &g_array_index (report->counters, MdlCounter, at - 1) : NULL;
 }
 
 void
