@@ -252,9 +252,9 @@ test_phase_count (const MdlReport *r, const char *phase, const char *name)
   return 0;
 }
 
-MdlReport *
-test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
-               guint64 *checksum)
+GPtrArray *
+test_run_algo_all (const char *algo_spec, guint64 n, guint64 seed,
+                   const char *const *engine_specs, guint64 *checksum)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
@@ -263,21 +263,35 @@ test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engin
   g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
   g_autoptr (MdlRecorder) rec = NULL;
   g_autofree MdlReport **reports = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
   const MdlAlgo *algo = NULL;
   MdlSink sink;
   guint64 sum;
   guint nr;
   if (!mdl_spec_split (algo_spec, &name, &assigns, &error)
       || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !mdl_pipeline_add_engine_spec (p, engine_spec, &error))
+      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error)))
     fail_msg ("%s: %s", algo_spec, error->message);
+  for (const char *const *e = engine_specs; *e; e++)
+    if (!mdl_pipeline_add_engine_spec (p, *e, &error))
+      fail_msg ("%s: %s", *e, error->message);
   sink = mdl_pipeline_sink (p);
   rec = mdl_recorder_new (&sink, 0);
   if (!algo->run (params, n, seed, rec, checksum ? checksum : &sum, &error)
       || !mdl_recorder_finish (rec, &error))
     fail_msg ("%s n=%" G_GUINT64_FORMAT ": %s", algo_spec, n, error->message);
   reports = mdl_pipeline_reports (p, &nr);
-  assert_int_equal (nr, 1);
-  return reports[0];
+  for (guint i = 0; i < nr; i++)
+    g_ptr_array_add (out, reports[i]);
+  return out;
+}
+
+MdlReport *
+test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
+               guint64 *checksum)
+{
+  const char *const engines[] = { engine_spec, NULL };
+  g_autoptr (GPtrArray) reports = test_run_algo_all (algo_spec, n, seed, engines, checksum);
+  assert_int_equal (reports->len, 1);
+  return g_ptr_array_steal_index (reports, 0);
 }

@@ -51,8 +51,12 @@ double test_engine_real (MdlEngine *e, const char *name);
 guint64 test_phase_count (const MdlReport *r, const char *phase, const char *name);
 
 /* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements from @seed into
- * one engine @engine_spec, and returns its report (transfer full); its checksum goes to @checksum
- * when not NULL. Fails the test on any error. */
+ * one engine per spec of the NULL-terminated @engine_specs, and returns their reports in order
+ * (transfer full: a GPtrArray that frees them); the run's checksum goes to @checksum when not
+ * NULL. Fails the test on any error. */
+GPtrArray *test_run_algo_all (const char *algo_spec, guint64 n, guint64 seed,
+                              const char *const *engine_specs, guint64 *checksum);
+/* test_run_algo_all() with one engine: its report (transfer full). */
 MdlReport *test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
                           guint64 *checksum);
 

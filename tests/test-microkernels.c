@@ -13,33 +13,8 @@ static GPtrArray *
 run_spec (const char *spec, guint64 n)
 {
   static const char *const engines[] = { "coalesce:machine=h100", "banks:machine=h100",
-                                         "divergence:machine=h100" };
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autofree MdlReport **reports = NULL;
-  const MdlAlgo *algo = NULL;
-  MdlSink sink;
-  guint64 sum;
-  guint nr;
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
-  if (!mdl_spec_split (spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error)))
-    fail_msg ("%s: %s", spec, error->message);
-  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
-    if (!mdl_pipeline_add_engine_spec (p, engines[i], &error))
-      fail_msg ("%s", error->message);
-  sink = mdl_pipeline_sink (p);
-  rec = mdl_recorder_new (&sink, 0);
-  if (!algo->run (params, n, 7, rec, &sum, &error) || !mdl_recorder_finish (rec, &error))
-    fail_msg ("%s: %s", spec, error->message);
-  reports = mdl_pipeline_reports (p, &nr);
-  for (guint i = 0; i < nr; i++)
-    g_ptr_array_add (out, reports[i]);
-  return out;
+                                         "divergence:machine=h100", NULL };
+  return test_run_algo_all (spec, n, 7, engines, NULL);
 }
 
 static const MdlCounter *

@@ -314,16 +314,6 @@ test_downsweep_mirrors_upsweep (void **state)
       }
 }
 
-/* The checksum the scans return: FNV-1a over the output's 32-bit words (scan.c). */
-static guint64
-fnv1a (const guint32 *w, guint64 n)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (guint64 i = 0; i < n; i++)
-    h = (h ^ w[i]) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
 /* The checksum of the scan of the n inputs of @seed, computed sequentially here. */
 static guint64
 reference_checksum (guint64 n, guint64 seed, gboolean inclusive)
@@ -337,7 +327,7 @@ reference_checksum (guint64 n, guint64 seed, gboolean inclusive)
       out[i] = inclusive ? sum + a : sum;
       sum += a;
     }
-  return fnv1a (out, n);
+  return mdl_simt_algo_checksum (out, n * sizeof *out);
 }
 
 /* Ensure every scan computes the right result on random inputs, in both builds, for n = 1, sizes

@@ -1,5 +1,5 @@
 /* The host side every SIMT algorithm shares: the input generator, the simulated GPU for either
- * entry point, and the size check. */
+ * entry point, the size check and the checksum of an output. */
 #include "algos/simt/simt-algo.h"
 
 guint64
@@ -29,4 +29,14 @@ mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **erro
   g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is outside 1..%"
                G_GUINT64_FORMAT, algo, n, limit);
   return FALSE;
+}
+
+guint64
+mdl_simt_algo_checksum (const void *data, gsize bytes)
+{
+  const guint8 *p = data;
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+  for (gsize i = 0; i < bytes; i++)
+    h = (h ^ p[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
 }

@@ -27,16 +27,6 @@ fill_random (guint8 *p, gsize n, guint64 *state)
     }
 }
 
-/* FNV-1a over the output: the checksum both entry points return. */
-static guint64
-checksum_bytes (const guint8 *p, gsize n)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (gsize i = 0; i < n; i++)
-    h = (h ^ p[i]) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
 static gboolean
 compare (const char *algo, const guint8 *got, const guint8 *want, gsize n, GError **error)
 {
@@ -156,7 +146,7 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
       memcpy (want + (a.store ? spread_i : i) * a.width, in + (a.store ? i : spread_i) * a.width,
               a.width);
     }
-  *checksum = checksum_bytes (out, out_bytes);
+  *checksum = mdl_simt_algo_checksum (out, out_bytes);
   return compare (algo, out, want, out_bytes, error);
 }
 
@@ -238,7 +228,7 @@ global_atomic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
           return FALSE;
         }
     }
-  *checksum = checksum_bytes (acc, acc_bytes) ^ checksum_bytes (old, n * 4);
+  *checksum = mdl_simt_algo_checksum (acc, acc_bytes) ^ mdl_simt_algo_checksum (old, n * 4);
   return TRUE;
 }
 
@@ -352,7 +342,7 @@ shared_run (const char *algo, SharedArgs *a, guint64 n, guint64 seed, MdlRecorde
       gsize from = a->store ? i : blk * MDL_GPU_SHARED_ELEMS + shared_elem (a, (guint) lane);
       memcpy (want + i * w, in + from * w, w);
     }
-  *checksum = checksum_bytes (out, blocks * 32 * w);
+  *checksum = mdl_simt_algo_checksum (out, blocks * 32 * w);
   return compare (algo, out, want, blocks * 32 * w, error);
 }
 
@@ -510,7 +500,7 @@ transpose_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *r
   for (gsize y = 0; y < a.side; y++)
     for (gsize x = 0; x < a.side; x++)
       memcpy (want + 4 * (x * a.side + y), in + 4 * (y * a.side + x), 4);
-  *checksum = checksum_bytes (out, bytes);
+  *checksum = mdl_simt_algo_checksum (out, bytes);
   return compare (algo, out, want, bytes, error);
 }
 
@@ -648,7 +638,7 @@ reduce_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
         }
       memcpy (want + 4 * blk, &sum, 4);
     }
-  *checksum = checksum_bytes (out, blocks * 4);
+  *checksum = mdl_simt_algo_checksum (out, blocks * 4);
   return compare (algo, out, want, blocks * 4, error);
 }
 
@@ -822,7 +812,7 @@ branch_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
         }
       memcpy (want + 4 * i, &v, 4);
     }
-  *checksum = checksum_bytes (out, n * 4);
+  *checksum = mdl_simt_algo_checksum (out, n * 4);
   return compare (algo, out, want, n * 4, error);
 }
 

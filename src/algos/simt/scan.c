@@ -495,16 +495,6 @@ check_scan (const Scan *s, const guint32 *in, const guint32 *got, guint64 n, GEr
   return FALSE;
 }
 
-/* FNV-1a over the output words: a checksum that depends on every element and its place. */
-static guint64
-checksum_of (const guint32 *out, guint64 n)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (guint64 i = 0; i < n; i++)
-    h = (h ^ out[i]) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
 static gboolean
 scan_body (const Scan *s, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *checksum,
            GError **error)
@@ -529,7 +519,7 @@ scan_body (const Scan *s, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *ch
     data[i] = in[i] = (guint32) mdl_simt_algo_random (&state);
   if (!scan_array (gpu, s, addr, n, error) || !check_scan (s, in, data, n, error))
     return FALSE;
-  *checksum = checksum_of (data, n);
+  *checksum = mdl_simt_algo_checksum (data, n * sizeof *data);
   return TRUE;
 }
 

@@ -51,6 +51,9 @@ guint64 mdl_simt_algo_random (guint64 *state);
 /* A simulated 32-lane GPU writing into @rec's stream, or producing nothing when @rec is NULL
  * (the native entry point). */
 MdlSimt *mdl_simt_algo_gpu_new (MdlRecorder *rec);
+/* FNV-1a over @bytes bytes of an output: a checksum that depends on every byte and its place,
+ * the one both entry points of an algorithm return. */
+guint64 mdl_simt_algo_checksum (const void *data, gsize bytes);
 /* TRUE when 1 <= @n <= @limit; otherwise a MDL_ERROR_PARAM naming @algo. */
 gboolean mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **error);
 
