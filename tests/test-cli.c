@@ -585,6 +585,30 @@ test_run_scan_leftright_kmodel_json (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure an algorithm takes its parameters in the spec form too (scan/leftright:k=32 is
+ * --param k=32), a later --param overriding it, and that the source line names the values used. */
+static void
+test_run_algorithm_spec (void **state)
+{
+  CliResult spec = { 0 }, param = { 0 }, both = { 0 };
+  (void) state;
+  cli_run (&spec, "run", "scan/leftright:k=32", "--n", "64", "--engine", "count", NULL);
+  cli_run (&param, "run", "scan/leftright", "--param", "k=32", "--n", "64", "--engine", "count",
+           NULL);
+  cli_run (&both, "run", "scan/leftright:k=32", "--param", "k=8", "--n", "64", "--engine", "count",
+           NULL);
+  assert_status (&spec, 0, "run scan/leftright:k=32");
+  assert_contains (spec.out, "scan/leftright:n=64,seed=1,block=2048,k=32,mapping=corrected",
+                   "run scan/leftright:k=32");
+  assert_contains (param.out, "scan/leftright:n=64,seed=1,block=2048,k=32,mapping=corrected",
+                   "run scan/leftright --param k=32");
+  assert_contains (both.out, "scan/leftright:n=64,seed=1,block=2048,k=8,mapping=corrected",
+                   "run scan/leftright:k=32 --param k=8");
+  cli_result_clear (&spec);
+  cli_result_clear (&param);
+  cli_result_clear (&both);
+}
+
 /* Ensure scan/random reads twice per element (by hand: pi(i), then A[pi(i)]) and that the sizes
  * take k suffixes like engine parameters (1k = 1024). */
 static void
@@ -918,6 +942,7 @@ main (void)
     cmocka_unit_test (test_analyze_by_site),
     cmocka_unit_test (test_run_scan_random_reads_twice),
     cmocka_unit_test (test_run_scan_leftright_kmodel_json),
+    cmocka_unit_test (test_run_algorithm_spec),
     cmocka_unit_test (test_machine_option_fills_specs),
     cmocka_unit_test (test_csv_header),
     cmocka_unit_test (test_output_file),

@@ -20,10 +20,12 @@ const MdlCliCommand mdl_cli_cmd_run = {
     "(powers of 1024). --trace-out also writes the event stream to a trace file (\".lackey\"\n"
     "for Lackey text, \".gz\" to compress, binary otherwise), which \"models analyze\" reads\n"
     "back into the same counters. --native times the uninstrumented build instead and prints\n"
-    "its wall time and checksum.\n"
+    "its wall time and checksum. Algorithm parameters go after the name like an engine's\n"
+    "(scan/leftright:k=32) or in --param KEY=VALUE; a --param given later wins.\n"
     "\n"
     "Examples:\n"
     "  models run scan/random --n 1M --engine count\n"
+    "  models run scan/leftright:k=32 --n 1M --engine kmodel:k=32 --engine banks:machine=h100\n"
     "  models run scan/seq --n 64k --machine x86-64 --format json\n"
     "  models run scan/random --n 4M --trace-out random.bin\n"
     "  models run scan/random --n 16M --native",
@@ -100,6 +102,20 @@ run_native (const MdlAlgo *algo, const MdlParams *params, const char *source_nam
   return MDL_CLI_OK;
 }
 
+/* @first then @second (either may be NULL) as one NULL-terminated array that borrows their
+ * strings. */
+static GPtrArray *
+join_params (char **first, char **second)
+{
+  GPtrArray *joined = g_ptr_array_new ();
+  for (char **p = first; p && *p; p++)
+    g_ptr_array_add (joined, *p);
+  for (char **p = second; p && *p; p++)
+    g_ptr_array_add (joined, *p);
+  g_ptr_array_add (joined, NULL);
+  return joined;
+}
+
 static int
 run_main (int argc, char **argv)
 {
@@ -130,7 +146,9 @@ run_main (int argc, char **argv)
   g_autoptr (MdlPipeline) pipeline = NULL;
   g_autoptr (MdlCliProgress) progress = NULL;
   g_autoptr (MdlRecorder) rec = NULL;
-  g_autofree char *params_text = NULL, *source_name = NULL;
+  g_autofree char *params_text = NULL, *source_name = NULL, *algo_name = NULL;
+  g_auto (GStrv) spec_params = NULL;
+  g_autoptr (GPtrArray) all_params = NULL;
   MdlCliProgressRelay relay;
   MdlSink pipe_sink, sink;
   const MdlAlgo *algo;
@@ -150,11 +168,14 @@ run_main (int argc, char **argv)
   if (trace_out && strcmp (trace_out, "-") == 0 && (output == NULL || strcmp (output, "-") == 0))
     return mdl_cli_usage (&mdl_cli_cmd_run, "--trace-out - needs --output FILE for the report");
 
-  if (!(algo = mdl_algo_lookup (argv[1], &error))
+  /* ALGORITHM may carry its parameters as a spec (scan/leftright:k=32), before any --param. */
+  if (!mdl_spec_split (argv[1], &algo_name, &spec_params, &error)
+      || !(algo = mdl_algo_lookup (algo_name, &error))
       || (n_text && !mdl_cli_parse_uint ("run", "n", n_text, 1, &n, &error))
       || (seed_text && !mdl_cli_parse_uint ("run", "seed", seed_text, 0, &seed, &error))
-      || !(params = mdl_params_parse (algo->name, algo->params, (const char *const *) param_list,
-                                      &error))
+      || !(params = mdl_params_parse (algo->name, algo->params,
+                                      (const char *const *) (all_params = join_params (
+                                        spec_params, param_list))->pdata, &error))
       || !mdl_cli_format_parse (format_name, &format, &error)
       || !mdl_cli_machine_check (machine, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
