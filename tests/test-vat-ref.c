@@ -205,6 +205,65 @@ test_curve_equals_separate_runs (void **state)
   g_rand_free (rand);
 }
 
+/* The curve's misses at @w against a run with W=@w alone; @what names the case. */
+static void
+check_curve_at (const char *policy, const Trace *t, const MdlReport *r, guint w, const char *what)
+{
+  g_autofree char *name = g_strdup_printf ("tc_misses_w%u", w);
+  guint64 alone = engine_misses (policy, t, w);
+  if (counter (r, name) != alone)
+    fail_msg ("%s: curve says %" G_GUINT64_FORMAT " misses at W=%u, a run with W=%u gives %"
+              G_GUINT64_FORMAT, what, counter (r, name), w, w, alone);
+}
+
+/* Ensure the min and ismin curves stay exact for a curve_max that is not a power of two (the
+ * stack's search tree has unused leaves) and for stacks deeper than 4096 positions, with reuse
+ * from deep in the stack. */
+static void
+test_curve_min_deep_stacks (void **state)
+{
+  static const char *const policies[] = { "min", "ismin" };
+  guint32 seed = test_seed (2017);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint trial = 0; trial < 8; trial++)
+    {
+      const char *policy = policies[trial % 2];
+      gboolean wide = trial >= 4;
+      Trace t = { .k_bits = 9, .depth = 2, .n = wide ? 40000 : 4000 };
+      guint wmax = wide ? 4096 + 2 * 64 + 5 : (guint) g_rand_int_range (rand, 65, 400);
+      g_autofree char *spec = NULL, *what = NULL;
+      g_autoptr (MdlReport) r = NULL;
+      t.pages = g_new (guint64, t.n);
+      if (wide)
+        {
+          /* 20000 random pages, then uniform picks among them: reuse from deep in the stack. */
+          for (gsize i = 0; i < t.n; i++)
+            t.pages[i] = i < 20000 ? (guint64) g_rand_int_range (rand, 0, 1 << 18)
+                                   : t.pages[g_rand_int_range (rand, 0, 20000)];
+        }
+      else
+        ref_vat_random_pages (rand, t.k_bits, t.depth, t.n, t.pages);
+      spec = g_strdup_printf ("policy=%s,P=1,K=512,d=2,W=3,curve=1,curve_max=%u", policy, wmax);
+      what = g_strdup_printf ("seed %u, trial %u, %s", seed, trial, spec);
+      r = engine_run (spec, &t, NULL);
+      if (!wide)
+        for (guint w = t.depth + 1; w <= wmax; w++)
+          check_curve_at (policy, &t, r, w, what);
+      else
+        {
+          static const guint ws[] = { 3, 63, 64, 65, 128, 4095, 4096, 4097, 4160, 4223, 4224, 4229 };
+          for (guint i = 0; i < G_N_ELEMENTS (ws); i++)
+            check_curve_at (policy, &t, r, ws[i], what);
+          /* Why: otherwise no reference came from below position 4096. */
+          if (counter (r, "tc_misses_w4229") == counter (r, "tc_misses_w4096"))
+            fail_msg ("%s: the trace never reaches stack position 4096", what);
+        }
+      g_free (t.pages);
+    }
+  g_rand_free (rand);
+}
+
 static double
 per_unit (const char *policy, guint k_bits, guint d, guint w, const guint64 *pages, gsize n, gsize units)
 {
@@ -316,6 +375,7 @@ main (void)
     cmocka_unit_test (test_agrees_with_reference),
     cmocka_unit_test (test_theorems),
     cmocka_unit_test (test_curve_equals_separate_runs),
+    cmocka_unit_test (test_curve_min_deep_stacks),
     cmocka_unit_test (test_notes_tables),
   };
   return cmocka_run_group_tests_name ("vat-ref", tests, NULL, NULL);
