@@ -26,6 +26,41 @@ typedef struct {
   guint b;
 } TreeArgs;
 
+/* The end of Algorithms 1 and 3: the b values in @x go to shared words 0..b−1, log b in-place
+ * steps x[ε] += x[ε+δ] run on all b lanes (shared memory holds 3b/2 words, so lanes ε ≥ δ add
+ * words that are never used, as in the paper), and lane 0 writes x[0] to word blockIdx of @out.
+ * @d, @at and @at2 are scratch registers. */
+static void
+block_sum (MdlSimtBlock *blk, guint b, guint64 *x, guint64 *d, guint64 *at, guint64 *at2,
+           guint64 out)
+{
+  guint8 *cond;
+  MDL_SIMT_EACH (blk, t)
+    at[t] = 4 * (guint64) t;
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+  for (guint delta = b / 2; delta > 0; delta /= 2)
+    {
+      MDL_SIMT_EACH (blk, t)
+        at2[t] = 4 * ((guint64) t + delta);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d);
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        x[t] = (x[t] + d[t]) & 0xffffffffu;
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
+    }
+  /* if ε == 0: Ω[ρ] ⇐ x[0] */
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    at2[t] = out + 4 * (guint64) blk->idx_x;
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
+  mdl_simt_pred_end (blk);
+}
+
 static void
 tree_kernel (MdlSimtBlock *blk, void *p)
 {
@@ -33,7 +68,6 @@ tree_kernel (MdlSimtBlock *blk, void *p)
   guint64 *d1 = mdl_simt_reg (blk, 1), *d2 = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint64 *at2 = mdl_simt_reg (blk, 1);
   guint64 chunk = a->in + 4 * 2 * (guint64) a->b * blk->idx_x;
-  guint8 *cond;
 
   MDL_SIMT_EACH (blk, t)
     {
@@ -44,32 +78,8 @@ tree_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at2, d2);
   mdl_simt_alu (blk, 1);
   MDL_SIMT_EACH (blk, t)
-    {
-      d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
-      at[t] = 4 * (guint64) t;
-    }
-  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, d1);
-  for (guint delta = a->b / 2; delta > 0; delta /= 2)
-    {
-      MDL_SIMT_EACH (blk, t)
-        at2[t] = 4 * ((guint64) t + delta);
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, d1);
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d2);
-      mdl_simt_alu (blk, 1);
-      MDL_SIMT_EACH (blk, t)
-        d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
-      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, d1);
-    }
-  /* if ε == 0: Ω[ρ] ⇐ x[0] */
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_pred_begin (blk);
-  MDL_SIMT_EACH (blk, t)
-    at2[t] = a->out + 4 * (guint64) blk->idx_x;
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, d1);
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, d1);
-  mdl_simt_pred_end (blk);
+    d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
+  block_sum (blk, a->b, d1, d2, at, at2, a->out);
 }
 
 /* Algorithm 1 over the @d values at @in (zero-padded to a multiple of 2b words): one launch per
@@ -175,7 +185,6 @@ mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *p)
   const MdlSimtCascadeArgs *a = p;
   guint64 *x = mdl_simt_reg (blk, 1), *d = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint64 *at2 = mdl_simt_reg (blk, 1);
-  guint8 *cond;
   for (guint64 i = 0; i < a->rows; i++)
     {
       MDL_SIMT_EACH (blk, t)
@@ -185,29 +194,7 @@ mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *p)
       MDL_SIMT_EACH (blk, t)
         x[t] = (x[t] + d[t]) & 0xffffffffu;
     }
-  MDL_SIMT_EACH (blk, t)
-    at[t] = 4 * (guint64) t;
-  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
-  for (guint delta = a->b / 2; delta > 0; delta /= 2)
-    {
-      MDL_SIMT_EACH (blk, t)
-        at2[t] = 4 * ((guint64) t + delta);
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d);
-      mdl_simt_alu (blk, 1);
-      MDL_SIMT_EACH (blk, t)
-        x[t] = (x[t] + d[t]) & 0xffffffffu;
-      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
-    }
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_pred_begin (blk);
-  MDL_SIMT_EACH (blk, t)
-    at2[t] = a->out + 4 * (guint64) blk->idx_x;
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
-  mdl_simt_pred_end (blk);
+  block_sum (blk, a->b, x, d, at, at2, a->out);
 }
 
 static gboolean
