@@ -205,6 +205,25 @@ test_assert_error (GError *error, int code, const char *needle, const char *file
   g_error_free (error);
 }
 
+MdlEngine *
+test_engine_new (const char *spec)
+{
+  g_autoptr (GError) error = NULL;
+  MdlEngine *e = mdl_engine_new (spec, &error);
+  if (e == NULL)
+    fail_msg ("%s: %s", spec, error->message);
+  return e;
+}
+
+void
+test_feed_cpu (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
+{
+  g_autoptr (GError) error = NULL;
+  MdlEventBatch b = { .cpu = ev, .n_cpu = n };
+  if (!mdl_engine_consume (e, &b, &error))
+    fail_msg ("%s: consume: %s", mdl_engine_spec (e), error->message);
+}
+
 static const MdlCounter *
 lookup (const MdlReport *r, const char *name)
 {

@@ -39,6 +39,11 @@ gboolean test_collector_replay (const TestCollector *c, const MdlSink *sink, gui
 /* Asserts that two collections hold the same events and markers in the same order. */
 void test_collector_assert_equal (const TestCollector *a, const TestCollector *b);
 
+/* An engine from @spec; fails the test, with the library's message, when the spec is refused. */
+MdlEngine *test_engine_new (const char *spec);
+/* Feeds @n CPU events to @e in one batch; fails the test if the engine refuses them. */
+void test_feed_cpu (MdlEngine *e, const MdlCpuEvent *ev, gsize n);
+
 /* The count (or real) @name of a report or of an engine's current report; fails the test, naming
  * the spec, when there is no such counter. */
 guint64 test_report_count (const MdlReport *r, const char *name);

@@ -9,25 +9,6 @@
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
-static MdlEngine *
-engine_new (const char *spec)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEngine *e = mdl_engine_new (spec, &error);
-  if (e == NULL)
-    fail_msg ("%s: %s", spec, error->message);
-  return e;
-}
-
-static void
-feed (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEventBatch b = { .cpu = ev, .n_cpu = n };
-  if (!mdl_engine_consume (e, &b, &error))
-    fail_msg ("consume: %s", error->message);
-}
-
 /* Parses a micro-trace "R0 W3 M1 F2 R12+8 ..." into events: kind letter (R read, W write,
  * M modify, F fetch), then the address in units of @unit bytes, optionally "+SIZE" in bytes
  * (default 1). */
@@ -63,14 +44,14 @@ parse_trace (const char *text, guint unit)
 static char *
 outcomes (const char *spec, const char *trace, guint unit, const char *counter)
 {
-  g_autoptr (MdlEngine) e = engine_new (spec);
+  g_autoptr (MdlEngine) e = test_engine_new (spec);
   g_autoptr (GArray) ev = parse_trace (trace, unit);
   GString *out = g_string_new (NULL);
   guint64 before = 0;
   for (guint i = 0; i < ev->len; i++)
     {
       guint64 now;
-      feed (e, &g_array_index (ev, MdlCpuEvent, i), 1);
+      test_feed_cpu (e, &g_array_index (ev, MdlCpuEvent, i), 1);
       now = test_engine_count (e, counter);
       g_string_append_c (out, now == before       ? 'H'
                               : now == before + 1 ? 'M'
@@ -196,7 +177,7 @@ test_levels_pass_misses_down (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (level_rows); i++)
     {
       g_autofree char *l1 = outcomes (level_rows[i].spec, level_rows[i].trace, 16, "l1_misses");
-      g_autoptr (MdlEngine) e = engine_new (level_rows[i].spec);
+      g_autoptr (MdlEngine) e = test_engine_new (level_rows[i].spec);
       g_autoptr (GArray) ev = parse_trace (level_rows[i].trace, 16);
       GString *l2 = g_string_new (NULL);
       guint64 before = 0;
@@ -204,7 +185,7 @@ test_levels_pass_misses_down (void **state)
         {
           guint64 refs, now;
           guint64 refs_before = test_engine_count (e, "l2_refs");
-          feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
+          test_feed_cpu (e, &g_array_index (ev, MdlCpuEvent, k), 1);
           refs = test_engine_count (e, "l2_refs");
           now = test_engine_count (e, "l2_misses");
           if (refs > refs_before)
@@ -227,12 +208,12 @@ test_levels_pass_misses_down (void **state)
 static void
 test_icache_feeds_level_two (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("cache:levels=32:2:16/64:4:16,icache=32:2:16");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:levels=32:2:16/64:4:16,icache=32:2:16");
   /* F0 F1: two I1 misses, two L2 fetch misses. R0: L1 miss, L2 hit (line 0 came with F0).
    * F0: I1 hit. */
   g_autoptr (GArray) ev = parse_trace ("F0 F1 R0 F0", 16);
   (void) state;
-  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  test_feed_cpu (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
   assert_int_equal (test_engine_count (e, "i1_fetch_refs"), 3);
   assert_int_equal (test_engine_count (e, "i1_fetch_misses"), 2);
   assert_int_equal (test_engine_count (e, "l1_read_misses"), 1);
@@ -263,12 +244,12 @@ test_classification_by_hand (void **state)
   static const struct { guint64 compulsory, capacity, conflict; } after[] = {
     { 1, 0, 0 }, { 2, 0, 0 }, { 2, 0, 1 }, { 3, 0, 1 }, { 3, 1, 1 }, { 4, 1, 1 }, { 4, 1, 1 },
     { 4, 2, 1 } };
-  g_autoptr (MdlEngine) e = engine_new ("cache:size=32,assoc=1,line=16,classify=1");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:size=32,assoc=1,line=16,classify=1");
   g_autoptr (GArray) ev = parse_trace ("R0 R2 R0 R4 R2 R1 R2 R4", 16);
   (void) state;
   for (guint k = 0; k < ev->len; k++)
     {
-      feed (e, &g_array_index (ev, MdlCpuEvent, k), 1);
+      test_feed_cpu (e, &g_array_index (ev, MdlCpuEvent, k), 1);
       if (test_engine_count (e, "compulsory") != after[k].compulsory
           || test_engine_count (e, "capacity") != after[k].capacity
           || test_engine_count (e, "conflict") != after[k].conflict)
@@ -286,14 +267,14 @@ test_classification_by_hand (void **state)
 static void
 test_fully_associative_has_no_conflicts (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("cache:size=256,assoc=0,line=16,classify=1");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:size=256,assoc=0,line=16,classify=1");
   GRand *rand = g_rand_new_with_seed (test_seed (7));
   MdlCpuEvent ev[2000];
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (ev); i++)
     ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 4,
                             .addr = (guint64) g_rand_int_range (rand, 0, 64) * 16 };
-  feed (e, ev, G_N_ELEMENTS (ev));
+  test_feed_cpu (e, ev, G_N_ELEMENTS (ev));
   assert_int_equal (test_engine_count (e, "conflict"), 0);
   assert_int_equal (test_engine_count (e, "compulsory") + test_engine_count (e, "capacity"),
                     test_engine_count (e, "misses"));
@@ -306,7 +287,7 @@ test_fully_associative_has_no_conflicts (void **state)
 static void
 test_preset_levels (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("cache:machine=x86-64,depth=2");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:machine=x86-64,depth=2");
   g_autoptr (MdlReport) r = mdl_engine_report (e);
   (void) state;
   assert_non_null (strstr (mdl_report_lookup (r, "l1_refs")->description, "32768 bytes, 8 ways"));
@@ -318,7 +299,7 @@ test_preset_levels (void **state)
 static void
 test_single_level_names (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("cache:size=32768,assoc=8,line=64");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:size=32768,assoc=8,line=64");
   g_autoptr (MdlReport) r = mdl_engine_report (e);
   (void) state;
   assert_non_null (mdl_report_lookup (r, "misses"));
@@ -364,17 +345,17 @@ test_bad_specs_are_named (void **state)
 static void
 test_reset_is_fresh (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("cache:levels=64:2:16/128:4:16,classify=1,policy=random");
+  g_autoptr (MdlEngine) e = test_engine_new ("cache:levels=64:2:16/128:4:16,classify=1,policy=random");
   g_autoptr (GArray) ev = parse_trace ("R0 R1 R2 R3 R4 R5 R0 W9 R1 M7 R2", 16);
   guint64 first[3];
   (void) state;
-  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  test_feed_cpu (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
   first[0] = test_engine_count (e, "l1_misses");
   first[1] = test_engine_count (e, "l2_misses");
   first[2] = test_engine_count (e, "l1_conflict");
   mdl_engine_reset (e);
   assert_int_equal (test_engine_count (e, "l1_refs"), 0);
-  feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+  test_feed_cpu (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
   assert_int_equal (test_engine_count (e, "l1_misses"), first[0]);
   assert_int_equal (test_engine_count (e, "l2_misses"), first[1]);
   assert_int_equal (test_engine_count (e, "l1_conflict"), first[2]);
@@ -504,7 +485,7 @@ test_agrees_with_reference (void **state)
           /* Not inside MIN, which would draw twice. */
           guint len = (guint) g_rand_int_range (rand, 1, 300);
           len = MIN (len, n - k);
-          feed (e, ev + k, len);
+          test_feed_cpu (e, ev + k, len);
           k += len;
         }
       for (guint i = 0; i < cfg.n_data + (cfg.has_icache ? 1u : 0u); i++)

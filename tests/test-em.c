@@ -8,25 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-static MdlEngine *
-engine_new (const char *spec)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEngine *e = mdl_engine_new (spec, &error);
-  if (e == NULL)
-    fail_msg ("%s: %s", spec, error->message);
-  return e;
-}
-
-static void
-feed (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEventBatch b = { .cpu = ev, .n_cpu = n };
-  if (!mdl_engine_consume (e, &b, &error))
-    fail_msg ("consume: %s", error->message);
-}
-
 /* "WA RB MC" -> events on 64-byte blocks A=0, B=1, ... (W write, R read, M modify), 8 bytes each. */
 static GArray *
 parse_blocks (const char *text)
@@ -73,10 +54,10 @@ test_hand_derived_rows (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       g_autofree char *spec = g_strdup_printf ("em:M=128,B=64,policy=%s", rows[i].policy);
-      g_autoptr (MdlEngine) e = engine_new (spec);
+      g_autoptr (MdlEngine) e = test_engine_new (spec);
       g_autoptr (GArray) ev = parse_blocks (rows[i].trace);
       g_autoptr (MdlReport) r = NULL;
-      feed (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
+      test_feed_cpu (e, (const MdlCpuEvent *) (void *) ev->data, ev->len);
       r = mdl_engine_report (e);
       if (test_report_count (r, "misses") != rows[i].misses
           || test_report_count (r, "hits") != rows[i].hits
@@ -97,14 +78,14 @@ test_hand_derived_rows (void **state)
 static void
 test_straddle_and_fetch (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("em:M=256,B=64");
+  g_autoptr (MdlEngine) e = test_engine_new ("em:M=256,B=64");
   MdlCpuEvent ev[] = {
     { .kind = MDL_CPU_READ, .size = 8, .addr = 60 },
     { .kind = MDL_CPU_READ, .size = 4, .addr = 0x1000, .flags = MDL_CPU_FLAG_FETCH },
     { .kind = MDL_CPU_OPS, .addr = 3 },
   };
   (void) state;
-  feed (e, ev, G_N_ELEMENTS (ev));
+  test_feed_cpu (e, ev, G_N_ELEMENTS (ev));
   assert_int_equal (test_engine_count (e, "block_refs"), 2);
   assert_int_equal (test_engine_count (e, "misses"), 2);
   assert_int_equal (test_engine_count (e, "fetches_ignored"), 1);
@@ -127,15 +108,15 @@ test_phases_own_counts (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr (MdlEngine) e = engine_new (cases[i].spec);
+      g_autoptr (MdlEngine) e = test_engine_new (cases[i].spec);
       g_autoptr (GArray) warm = parse_blocks ("RA RB RC");
       MdlMarker begin = { .kind = MDL_MARK_PHASE_BEGIN, .name = "p" };
       MdlMarker end = { .kind = MDL_MARK_PHASE_END, .name = "p" };
       g_autoptr (MdlReport) r = NULL;
       const MdlReport *p;
-      feed (e, (const MdlCpuEvent *) (void *) warm->data, warm->len);
+      test_feed_cpu (e, (const MdlCpuEvent *) (void *) warm->data, warm->len);
       assert_true (mdl_engine_marker (e, &begin, NULL));
-      feed (e, (const MdlCpuEvent *) (void *) warm->data, warm->len);
+      test_feed_cpu (e, (const MdlCpuEvent *) (void *) warm->data, warm->len);
       assert_true (mdl_engine_marker (e, &end, NULL));
       r = mdl_engine_report (e);
       assert_int_equal (mdl_report_n_phases (r), 1);
@@ -152,7 +133,7 @@ test_phases_own_counts (void **state)
 static void
 test_phase_mismatch_refused (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("em:policy=opt");
+  g_autoptr (MdlEngine) e = test_engine_new ("em:policy=opt");
   MdlMarker end = { .kind = MDL_MARK_PHASE_END, .name = "x" };
   GError *error = NULL;
   (void) state;
@@ -221,12 +202,12 @@ test_agrees_and_bounds (void **state)
                                                   32 * k);
         g_autofree char *s_opt_h = g_strdup_printf ("em:M=%" G_GUINT64_FORMAT ",B=32,policy=opt",
                                                     32 * h);
-        g_autoptr (MdlEngine) el = engine_new (s_lru);
-        g_autoptr (MdlEngine) eo = engine_new (s_opt);
-        g_autoptr (MdlEngine) eh = engine_new (s_opt_h);
-        feed (el, ev, n);
-        feed (eo, ev, n);
-        feed (eh, ev, n);
+        g_autoptr (MdlEngine) el = test_engine_new (s_lru);
+        g_autoptr (MdlEngine) eo = test_engine_new (s_opt);
+        g_autoptr (MdlEngine) eh = test_engine_new (s_opt_h);
+        test_feed_cpu (el, ev, n);
+        test_feed_cpu (eo, ev, n);
+        test_feed_cpu (eh, ev, n);
         if (test_engine_count (el, "misses") != lru_ref.misses
             || test_engine_count (el, "writebacks") != lru_ref.writebacks)
           fail_msg ("seed %u, iteration %u, k %" G_GUINT64_FORMAT ": lru misses/writebacks %"
@@ -292,7 +273,7 @@ test_random_scan_matches_em_curve (void **state)
       for (guint i = 0; i < 3; i++)
         {
           g_autofree char *spec = g_strdup_printf ("em:M=%" G_GUINT64_FORMAT ",B=8", 8 * s[i]);
-          level[i] = engine_new (spec);
+          level[i] = test_engine_new (spec);
         }
       for (guint64 t = 0; t < n + accesses; t += chunk)
         {
@@ -305,7 +286,7 @@ test_random_scan_matches_em_curve (void **state)
             {
               if (t == n)
                 assert_true (mdl_engine_marker (level[i], &begin, NULL));
-              feed (level[i], buf, chunk);
+              test_feed_cpu (level[i], buf, chunk);
             }
         }
       cost = c[3];

@@ -225,16 +225,6 @@ read_at (MdlEngine *e, guint64 addr, GError **error)
   return mdl_engine_consume (e, &b, error);
 }
 
-static MdlEngine *
-engine_new (const char *spec)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEngine *e = mdl_engine_new (spec, &error);
-  if (e == NULL)
-    fail_msg ("%s: %s", spec, error->message);
-  return e;
-}
-
 /* The report of @e as JSON text, a deep value to compare two engines by. */
 static char *
 report_json (MdlEngine *e)
@@ -297,7 +287,7 @@ test_spec_is_full_and_normalized (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (spec_rows); i++)
     {
-      g_autoptr (MdlEngine) e = engine_new (spec_rows[i].spec);
+      g_autoptr (MdlEngine) e = test_engine_new (spec_rows[i].spec);
       g_autoptr (MdlReport) r = mdl_engine_report (e);
       g_autofree char *name = g_strndup (spec_rows[i].spec, strcspn (spec_rows[i].spec, ":"));
       if (strcmp (mdl_engine_spec (e), spec_rows[i].expect) != 0)
@@ -569,7 +559,7 @@ static const struct {
 static void
 test_phase_breakdown_of_nested_and_repeated_phases (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("count");
+  g_autoptr (MdlEngine) e = test_engine_new ("count");
   g_autoptr (MdlReport) r = NULL;
   (void) state;
   feed (e, phase_stream, G_N_ELEMENTS (phase_stream));
@@ -608,7 +598,7 @@ test_phase_breakdown_leaves_out_reals (void **state)
     CPU (MDL_CPU_READ, 8, 0x0), BEGIN ("p"), CPU (MDL_CPU_READ, 4, 0x8), CPU (MDL_CPU_WRITE, 2, 0x10),
     END ("p"),
   };
-  g_autoptr (MdlEngine) e = engine_new ("tally:weight=3");
+  g_autoptr (MdlEngine) e = test_engine_new ("tally:weight=3");
   g_autoptr (MdlReport) r = NULL;
   const MdlReport *p;
   (void) state;
@@ -633,7 +623,7 @@ test_site_phases_follow_site_ids (void **state)
 {
   static const guint16 first_sites[] = { 1, 1, 0, 2 };
   static const guint16 second_sites[] = { 2, 1 };
-  g_autoptr (MdlEngine) e = engine_new ("count");
+  g_autoptr (MdlEngine) e = test_engine_new ("count");
   g_autoptr (MdlReport) r = NULL;
   MdlCpuEvent first[4], second[2];
   MdlMarker name = { .kind = MDL_MARK_SITE, .site = 1, .name = "partition" };
@@ -661,7 +651,7 @@ test_site_phases_follow_site_ids (void **state)
 static void
 test_open_phase_is_not_reported (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("count");
+  g_autoptr (MdlEngine) e = test_engine_new ("count");
   g_autoptr (MdlReport) open = NULL;
   g_autoptr (MdlReport) closed = NULL;
   (void) state;
@@ -696,7 +686,7 @@ test_mismatched_phase_end_is_a_format_error (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (mismatch_rows); i++)
     {
-      g_autoptr (MdlEngine) e = engine_new ("count");
+      g_autoptr (MdlEngine) e = test_engine_new ("count");
       GError *error = NULL;
       for (guint b = 0; b < 2 && mismatch_rows[i].begins[b]; b++)
         if (!marker (e, MDL_MARK_PHASE_BEGIN, mismatch_rows[i].begins[b], NULL))
@@ -715,7 +705,7 @@ test_mismatched_phase_end_is_a_format_error (void **state)
 static void
 test_failed_engine_refuses_further_events (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("tally:weight=2");
+  g_autoptr (MdlEngine) e = test_engine_new ("tally:weight=2");
   g_autoptr (MdlReport) r = NULL;
   GError *error = NULL;
   (void) state;
@@ -738,7 +728,7 @@ test_failed_engine_refuses_further_events (void **state)
 static void
 test_engine_owning_its_phases_gets_no_core_breakdown (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("ledger");
+  g_autoptr (MdlEngine) e = test_engine_new ("ledger");
   g_autoptr (MdlReport) r = NULL;
   (void) state;
   feed (e, phase_stream, G_N_ELEMENTS (phase_stream));
@@ -766,8 +756,8 @@ test_reset_gives_a_fresh_engine (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     {
-      g_autoptr (MdlEngine) used = engine_new (specs[i]);
-      g_autoptr (MdlEngine) fresh = engine_new (specs[i]);
+      g_autoptr (MdlEngine) used = test_engine_new (specs[i]);
+      g_autoptr (MdlEngine) fresh = test_engine_new (specs[i]);
       g_autofree char *want = NULL, *got = NULL;
       feed (used, phase_stream, G_N_ELEMENTS (phase_stream));
       /* Leave a phase open, and for tally a failure, before the reset. */

@@ -7,16 +7,6 @@
 
 #include <string.h>
 
-static MdlEngine *
-engine_new (const char *spec)
-{
-  g_autoptr (GError) error = NULL;
-  MdlEngine *e = mdl_engine_new (spec, &error);
-  if (e == NULL)
-    fail_msg ("%s: %s", spec, error->message);
-  return e;
-}
-
 static void
 feed_addrs (MdlEngine *e, const guint64 *addrs, gsize n, guint size)
 {
@@ -60,7 +50,7 @@ static void
 test_walks_4k (void **state)
 {
   static const guint64 addrs[] = { 0, 0x1000, 0, 2 * MIB, GIB, G_GUINT64_CONSTANT (1) << 39 };
-  g_autoptr (MdlEngine) e = engine_new ("tlb:page_bytes=4096," SMALL);
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:page_bytes=4096," SMALL);
   (void) state;
   feed_addrs (e, addrs, G_N_ELEMENTS (addrs), 8);
   assert_int_equal (count_of (e, "translations"), 6);
@@ -86,7 +76,7 @@ static void
 test_walks_2m (void **state)
 {
   static const guint64 addrs[] = { 0, 2 * MIB, GIB };
-  g_autoptr (MdlEngine) e = engine_new ("tlb:page_bytes=2M," SMALL);
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:page_bytes=2M," SMALL);
   g_autoptr (MdlReport) r = NULL;
   (void) state;
   feed_addrs (e, addrs, G_N_ELEMENTS (addrs), 8);
@@ -106,7 +96,7 @@ static void
 test_walks_1g (void **state)
 {
   static const guint64 addrs[] = { 0, GIB, G_GUINT64_CONSTANT (1) << 39 };
-  g_autoptr (MdlEngine) e = engine_new ("tlb:page_bytes=1G," SMALL);
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:page_bytes=1G," SMALL);
   (void) state;
   feed_addrs (e, addrs, G_N_ELEMENTS (addrs), 8);
   assert_int_equal (count_of (e, "walks"), 3);
@@ -122,8 +112,8 @@ static void
 test_second_level_catches (void **state)
 {
   static const guint64 addrs[] = { 0, 0x1000, 0x2000, 0 };
-  g_autoptr (MdlEngine) e = engine_new ("tlb:" SMALL);
-  g_autoptr (MdlEngine) none = engine_new ("tlb:l2_entries=0,l1_entries=2,l1_assoc=0");
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:" SMALL);
+  g_autoptr (MdlEngine) none = test_engine_new ("tlb:l2_entries=0,l1_entries=2,l1_assoc=0");
   (void) state;
   feed_addrs (e, addrs, G_N_ELEMENTS (addrs), 8);
   assert_int_equal (count_of (e, "l1_misses"), 4);
@@ -140,7 +130,7 @@ static void
 test_straddle_translates_both (void **state)
 {
   static const guint64 addrs[] = { 0xffc, 0xffc };
-  g_autoptr (MdlEngine) e = engine_new ("tlb:" SMALL);
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:" SMALL);
   (void) state;
   feed_addrs (e, addrs, G_N_ELEMENTS (addrs), 8);
   assert_int_equal (count_of (e, "translations"), 4);
@@ -151,7 +141,7 @@ test_straddle_translates_both (void **state)
 static void
 test_fetches_skipped (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("tlb");
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb");
   MdlCpuEvent ev[] = {
     { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 4, .addr = 0x400000 },
     { .kind = MDL_CPU_OPS, .addr = 7 },
@@ -168,8 +158,8 @@ test_fetches_skipped (void **state)
 static void
 test_preset_sizes (void **state)
 {
-  g_autoptr (MdlEngine) e = engine_new ("tlb:machine=x86-64");
-  g_autoptr (MdlEngine) h = engine_new ("tlb:machine=x86-64,page_bytes=2M");
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:machine=x86-64");
+  g_autoptr (MdlEngine) h = test_engine_new ("tlb:machine=x86-64,page_bytes=2M");
   g_autoptr (MdlReport) r = mdl_engine_report (e);
   g_autoptr (MdlReport) rh = mdl_engine_report (h);
   (void) state;
@@ -244,7 +234,7 @@ test_agrees_with_reference (void **state)
                               ref_cache_policy_names[cfg.policy], cfg.seed, l1_key, cfg.l1_entries,
                               l1_key, cfg.l1_assoc, l2_key, cfg.l2_entries, l2_key, cfg.l2_assoc,
                               cfg.psc[2], cfg.psc[3], cfg.psc[4]);
-      e = engine_new (spec);
+      e = test_engine_new (spec);
       ref = ref_tlb_new (&cfg);
       /* Addresses at three scales: within a few pages, within a few GiB, anywhere in 48 bits. */
       spans[0] = cfg.page_bytes * 8;
@@ -395,7 +385,7 @@ test_large_and_straddling_agree_with_reference (void **state)
         }
       cfg.seed = g_rand_int (rand);
       spec = spec_of (&cfg);
-      e = engine_new (spec);
+      e = test_engine_new (spec);
       ref = ref_tlb_new (&cfg);
       spans[0] = cfg.page_bytes * 64;
       spans[1] = GIB;
