@@ -345,7 +345,8 @@ test_bad_specs_are_named (void **state)
 static void
 test_reset_is_fresh (void **state)
 {
-  g_autoptr (MdlEngine) e = test_engine_new ("cache:levels=64:2:16/128:4:16,classify=1,policy=random");
+  g_autoptr (MdlEngine) e
+    = test_engine_new ("cache:levels=64:2:16/128:4:16,classify=1,policy=random");
   g_autoptr (GArray) ev = parse_trace ("R0 R1 R2 R3 R4 R5 R0 W9 R1 M7 R2", 16);
   guint64 first[3];
   (void) state;
