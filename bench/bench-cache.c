@@ -32,27 +32,6 @@
 #define TLB_ADDRS ((gsize) 16 << 20)
 #define SORT_KEYS "65536"
 
-static const char sort_source[] =
-  "#include <stdlib.h>\n"
-  "static unsigned long long s = 88172645463325252ull;\n"
-  "static unsigned r (void) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return (unsigned) s; }\n"
-  "static void msort (unsigned *a, unsigned *t, long n) {\n"
-  "  long h = n / 2, i = 0, j = h, k = 0;\n"
-  "  if (n < 2) return;\n"
-  "  msort (a, t, h); msort (a + h, t, n - h);\n"
-  "  while (i < h && j < n) t[k++] = a[i] <= a[j] ? a[i++] : a[j++];\n"
-  "  while (i < h) t[k++] = a[i++];\n"
-  "  while (j < n) t[k++] = a[j++];\n"
-  "  for (k = 0; k < n; k++) a[k] = t[k];\n"
-  "}\n"
-  "int main (int argc, char **argv) {\n"
-  "  long n = atol (argv[1]);\n"
-  "  unsigned *a = malloc (n * 4), *t = malloc (n * 4);\n"
-  "  for (long i = 0; i < n; i++) a[i] = r ();\n"
-  "  msort (a, t, n);\n"
-  "  return a[n / 2] & 1;\n"
-  "}\n";
-
 static void
 die (const char *what, GError *error)
 {
@@ -430,7 +409,9 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *dir = bench_make_dir ("bench-cache", 1u << 30);
-  g_autofree char *src = g_build_filename (dir, "sort.c", NULL);
+  g_autofree char *bench_dir = g_path_get_dirname (__FILE__);
+  g_autofree char *src = g_build_filename (bench_dir, "..", "tests", "data", "programs", "msort.c",
+                                           NULL);
   g_autofree char *prog = g_build_filename (dir, "sort", NULL);
   g_autofree char *trace = g_build_filename (dir, "sort.bin", NULL);
   g_autofree char *cg_out = g_build_filename (dir, "cachegrind.out", NULL);
@@ -456,8 +437,6 @@ main (int argc, char **argv)
       g_array_free (a, TRUE);
       return 0;
     }
-  if (!g_file_set_contents (src, sort_source, -1, &error))
-    die (src, error);
   real = run_timed (cc_argv) >= 0 && lackey_trace (prog, a);
   if (!real)
     {
@@ -537,7 +516,6 @@ main (int argc, char **argv)
   tlb_workload (30);
   tlb_workload (36);
 
-  g_unlink (src);
   g_unlink (prog);
   g_unlink (trace);
   g_unlink (cg_out);

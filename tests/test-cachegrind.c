@@ -30,28 +30,6 @@
 
 #define KEYS "32768"
 
-static const char sort_source[] =
-  "#include <stdlib.h>\n"
-  "static unsigned long long s = 88172645463325252ull;\n"
-  "static unsigned r (void) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return (unsigned) s; }\n"
-  "static void msort (unsigned *a, unsigned *t, long n) {\n"
-  "  long h = n / 2, i = 0, j = h, k = 0;\n"
-  "  if (n < 2) return;\n"
-  "  msort (a, t, h); msort (a + h, t, n - h);\n"
-  "  while (i < h && j < n) t[k++] = a[i] <= a[j] ? a[i++] : a[j++];\n"
-  "  while (i < h) t[k++] = a[i++];\n"
-  "  while (j < n) t[k++] = a[j++];\n"
-  "  for (k = 0; k < n; k++) a[k] = t[k];\n"
-  "}\n"
-  "int main (int argc, char **argv) {\n"
-  "  long n = argc > 1 ? atol (argv[1]) : 1000;\n"
-  "  unsigned *a = malloc (n * 4), *t = malloc (n * 4);\n"
-  "  for (long i = 0; i < n; i++) a[i] = r ();\n"
-  "  msort (a, t, n);\n"
-  "  for (long i = 1; i < n; i++) if (a[i - 1] > a[i]) return 1;\n"
-  "  return 0;\n"
-  "}\n";
-
 static const char *const run_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", NULL };
 
 typedef struct {
@@ -65,20 +43,20 @@ setup (void **state)
 {
   Fixture *f = g_new0 (Fixture, 1);
   g_autoptr (GError) error = NULL;
-  g_autofree char *src = NULL;
+  g_autofree char *src = NULL, *here = g_path_get_dirname (__FILE__);
   const char *cc = g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc";
   int status = 0;
   f->valgrind = g_find_program_in_path ("valgrind");
   f->dir = g_dir_make_tmp ("models-cg-XXXXXX", NULL);
-  src = g_build_filename (f->dir, "sort.c", NULL);
+  src = g_build_filename (here, "data", "programs", "msort.c", NULL);
   f->prog = g_build_filename (f->dir, "sort", NULL);
-  g_file_set_contents (src, sort_source, -1, NULL);
+  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
+    fail_msg ("%s: the test program is missing", src);
   {
     g_autofree char *cmd = g_strdup_printf ("%s -O2 -o %s %s", cc, f->prog, src);
     if (!g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error) || status != 0)
       g_clear_pointer (&f->prog, g_free);
   }
-  g_unlink (src);
   *state = f;
   return 0;
 }
