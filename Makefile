@@ -57,7 +57,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 ALL_CF    = $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CF)
 
 ALGO_SRC := $(sort $(wildcard src/algos/cpu/*.c))
-LIB_SRC  := $(sort $(wildcard src/traces/*.c src/models/*.c src/models/*/*.c src/simt/*.c src/algos/*.c \
+LIB_SRC  := $(sort $(wildcard src/core/*.c src/traces/*.c src/models/*.c src/models/*/*.c src/simt/*.c src/algos/*.c \
               src/algos/simt/*.c src/experiments/*.c)) $(ALGO_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ALGO_SRC:%.c=$(B)/native/%.o) $(B)/gen/machines-data.o
 CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard src/cli/*.c)))

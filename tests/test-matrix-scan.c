@@ -297,7 +297,7 @@ scan_reference (guint64 n, guint64 seed)
   for (guint64 i = 0; i < n; i++)
     {
       total += run;
-      run += (guint32) mdl_simt_algo_random (&state);
+      run += (guint32) mdl_splitmix64 (&state);
     }
   return total;
 }
@@ -432,7 +432,7 @@ affine_reference (guint64 n, guint64 seed, gboolean reversed)
   guint32 a = 1, c = 0;
   for (guint64 i = 0; i < n; i++)
     {
-      guint32 w = (guint32) mdl_simt_algo_random (&state) | 0x10000u;
+      guint32 w = (guint32) mdl_splitmix64 (&state) | 0x10000u;
       guint32 wa = w >> 16 & 0xffff, wc = w & 0xffff;
       if (reversed)   /* w, then the product so far */
         {

@@ -1,4 +1,4 @@
-/* Tests of the one parameter parser (include/models/params.h, src/models/params.c): typed values
+/* Tests of the one parameter parser (include/models/params.h, src/core/params.c): typed values
  * and their normalized text, range and type errors, unknown keys with a close match, machine
  * presets as defaults, and the NAME:key=value splitter. Expected values come from the header's
  * documentation; the preset values from data/machines.ini. */

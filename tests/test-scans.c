@@ -323,7 +323,7 @@ reference_checksum (guint64 n, guint64 seed, gboolean inclusive)
   guint32 sum = 0;
   for (guint64 i = 0; i < n; i++)
     {
-      guint32 a = (guint32) mdl_simt_algo_random (&state);
+      guint32 a = (guint32) mdl_splitmix64 (&state);
       out[i] = inclusive ? sum + a : sum;
       sum += a;
     }

@@ -4,7 +4,7 @@
 
 #include "algos/cpu/cpu-algo.h"
 #include "algos/simt/simt-algo.h"
-#include "traces/names.h"
+#include "core/names.h"
 
 #include <string.h>
 

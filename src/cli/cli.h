@@ -120,8 +120,6 @@ gboolean mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *sour
 void mdl_cli_text_table (GString *out, const char *indent, GPtrArray *rows, guint left);
 /* @v with thousands separators ("1,048,576"): tables are read by people comparing magnitudes. */
 char *mdl_cli_grouped (guint64 v);
-/* Appends @s as a JSON string literal. */
-void mdl_cli_json_string (GString *out, const char *s);
 /* The output formats, in MdlFormat order ({"table", "json", "csv"}). */
 extern const char *const mdl_cli_format_names[];
 #define MDL_CLI_N_FORMATS 3

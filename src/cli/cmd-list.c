@@ -2,6 +2,7 @@
  * checks specs against (engine classes, algorithm registry, machine presets), so the listing can
  * never disagree with what is accepted. JSON for programs, aligned columns for people. */
 #include "cli/cli.h"
+#include "core/json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -164,17 +165,17 @@ json_params (GString *out, const MdlParamSpec *params)
   for (const MdlParamSpec *p = params; p->key; p++)
     {
       g_string_append (out, p == params ? "\n      {\"key\": " : ",\n      {\"key\": ");
-      mdl_cli_json_string (out, p->key);
+      mdl_json_string (out, p->key);
       g_string_append (out, ", \"type\": ");
-      mdl_cli_json_string (out, type_names[p->type]);
+      mdl_json_string (out, type_names[p->type]);
       g_string_append (out, ", \"default\": ");
       if (p->default_value)
-        mdl_cli_json_string (out, p->default_value);
+        mdl_json_string (out, p->default_value);
       else
         g_string_append (out, "null");
       g_string_append (out, ", \"machine_key\": ");
       if (p->machine_key)
-        mdl_cli_json_string (out, p->machine_key);
+        mdl_json_string (out, p->machine_key);
       else
         g_string_append (out, "null");
       if (p->type == MDL_PARAM_UINT)
@@ -195,12 +196,12 @@ json_params (GString *out, const MdlParamSpec *params)
             {
               if (w != words)
                 g_string_append (out, ", ");
-              mdl_cli_json_string (out, *w);
+              mdl_json_string (out, *w);
             }
           g_string_append_c (out, ']');
         }
       g_string_append (out, ", \"help\": ");
-      mdl_cli_json_string (out, p->help);
+      mdl_json_string (out, p->help);
       g_string_append_c (out, '}');
     }
   g_string_append_c (out, ']');
@@ -211,9 +212,9 @@ json_named (GString *out, const char *name, const char *summary, const MdlParamS
             gboolean first)
 {
   g_string_append (out, first ? "\n    {\"name\": " : ",\n    {\"name\": ");
-  mdl_cli_json_string (out, name);
+  mdl_json_string (out, name);
   g_string_append (out, ", \"summary\": ");
-  mdl_cli_json_string (out, summary);
+  mdl_json_string (out, summary);
   g_string_append (out, ", \"params\": ");
   json_params (out, params);
   g_string_append_c (out, '}');
@@ -242,7 +243,7 @@ write_json (GString *out, GError **error)
       if (keys == NULL)
         return FALSE;
       g_string_append (out, m == machines ? "\n    {\"name\": " : ",\n    {\"name\": ");
-      mdl_cli_json_string (out, *m);
+      mdl_json_string (out, *m);
       g_string_append (out, ", \"values\": {");
       for (char **k = keys; *k; k++)
         {
@@ -251,9 +252,9 @@ write_json (GString *out, GError **error)
             return FALSE;
           if (k != keys)
             g_string_append (out, ", ");
-          mdl_cli_json_string (out, *k);
+          mdl_json_string (out, *k);
           g_string_append (out, ": ");
-          mdl_cli_json_string (out, value ? value : "");
+          mdl_json_string (out, value ? value : "");
         }
       g_string_append (out, "}}");
     }
@@ -262,14 +263,14 @@ write_json (GString *out, GError **error)
     {
       if (i)
         g_string_append (out, ", ");
-      mdl_cli_json_string (out, mdl_trace_format_name (trace_formats[i].format));
+      mdl_json_string (out, mdl_trace_format_name (trace_formats[i].format));
     }
   g_string_append (out, "],\n \"output_formats\": [");
   for (guint i = 0; i < MDL_CLI_N_FORMATS; i++)
     {
       if (i)
         g_string_append (out, ", ");
-      mdl_cli_json_string (out, mdl_cli_format_names[i]);
+      mdl_json_string (out, mdl_cli_format_names[i]);
     }
   g_string_append (out, "]}\n");
   return TRUE;

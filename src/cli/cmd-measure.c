@@ -15,6 +15,7 @@
  * counter). A real with no value (uniformity without branches) matches a measured 0, which is how
  * ncu prints it. Differences are reported, not hidden: docs/models/gpu.md explains each one. */
 #include "cli/cli.h"
+#include "core/json.h"
 #include "algos/gpu-sizes.h"
 
 #include <math.h>
@@ -430,9 +431,9 @@ measure_main (int argc, char **argv)
   else if (format == MDL_FORMAT_JSON)
     {
       g_string_append (text, "{\"measured\": ");
-      mdl_cli_json_string (text, measured);
+      mdl_json_string (text, measured);
       g_string_append (text, ", \"machine\": ");
-      mdl_cli_json_string (text, machine ? machine : "h100");
+      mdl_json_string (text, machine ? machine : "h100");
       g_string_append (text, ", \"cases\": [");
     }
   for (guint i = 0; i < cases->len; i++)
@@ -459,9 +460,9 @@ measure_main (int argc, char **argv)
       else if (format == MDL_FORMAT_JSON)
         {
           g_string_append (text, n_cases > 1 ? ",\n  {\"case\": " : "\n  {\"case\": ");
-          mdl_cli_json_string (text, c->spec);
+          mdl_json_string (text, c->spec);
           g_string_append (text, ", \"kernel\": ");
-          mdl_cli_json_string (text, c->kernel);
+          mdl_json_string (text, c->kernel);
           g_string_append_printf (text, ", \"cuda_check\": %s, \"median_us\": %.3f, \"counters\": [",
                                   c->checked ? "true" : "false", c->median_us);
         }
@@ -491,9 +492,9 @@ measure_main (int argc, char **argv)
               break;
             case MDL_FORMAT_JSON:
               g_string_append (text, k ? ", {\"counters\": " : "{\"counters\": ");
-              mdl_cli_json_string (text, r->counters);
+              mdl_json_string (text, r->counters);
               g_string_append (text, ", \"metric\": ");
-              mdl_cli_json_string (text, r->metric);
+              mdl_json_string (text, r->metric);
               g_string_append_printf (text, ", \"predicted\": %s, \"measured\": %s, \"verdict\": \"%s\"}",
                                       isnan (r->predicted) ? "null" : pv->str,
                                       r->have_measured ? mv->str : "null", v);

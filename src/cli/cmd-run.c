@@ -3,6 +3,7 @@
  * or, with --native, the uninstrumented build of the same source, timed. The source name of the
  * report is written like a spec ("scan/seq:n=1024,seed=1") so a run can be repeated from it. */
 #include "cli/cli.h"
+#include "core/json.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -83,7 +84,7 @@ run_native (const MdlAlgo *algo, const MdlParams *params, const char *source_nam
     case MDL_FORMAT_JSON:
       /* The shape of a report document, so that scripts find source.seconds in both. */
       g_string_append (text, "{\"source\": {\"name\": ");
-      mdl_cli_json_string (text, source_name);
+      mdl_json_string (text, source_name);
       g_string_append_printf (text, ", \"events\": 0, \"seconds\": %s},\n \"native\": true, "
                               "\"checksum\": %" G_GUINT64_FORMAT ", \"reports\": []}\n", buf,
                               checksum);

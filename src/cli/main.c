@@ -3,7 +3,7 @@
  * why), 2 a usage error; errors are one line "models: MESSAGE" on stderr. Top-level options stop at
  * the first word, so `models analyze --help` reaches analyze and not the top level. */
 #include "cli/cli.h"
-#include "traces/names.h"
+#include "core/names.h"
 
 #include <stdarg.h>
 #include <stdio.h>

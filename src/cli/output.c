@@ -98,22 +98,6 @@ mdl_cli_output_write (const char *path, const GString *text, GError **error)
   return TRUE;
 }
 
-void
-mdl_cli_json_string (GString *out, const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 gboolean
 mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source, MdlFormat format,
                        const char *path, GError **error)

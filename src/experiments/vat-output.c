@@ -4,6 +4,7 @@
  * the library starts no processes; `models experiment vat` runs gnuplot when it is installed. */
 #include <models/error.h>
 
+#include "core/json.h"
 #include "experiments/vat-private.h"
 
 #include <glib/gstdio.h>
@@ -286,21 +287,6 @@ write_slopes_csv (const MdlVatExperiment *exp, GString *out)
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-static void
-json_string (GString *out, const char *s)
-{
-  g_string_append_c (out, '"');
-  for (; *s; s++)
-    {
-      if (*s == '"' || *s == '\\')
-        g_string_append_printf (out, "\\%c", *s);
-      else if ((guchar) *s < 0x20)
-        g_string_append_printf (out, "\\u%04x", (guchar) *s);
-      else
-        g_string_append_c (out, *s);
-    }
-  g_string_append_c (out, '"');
-}
 
 static void
 json_real (GString *out, const char *key, double v, gboolean comma)
@@ -316,7 +302,7 @@ write_json (const MdlVatExperiment *exp, GString *out)
 {
   g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
   g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
-  json_string (out, exp->machine);
+  mdl_json_string (out, exp->machine);
   g_string_append_printf (out, ",\n  \"model\": {\"P\": %" G_GUINT64_FORMAT ", \"K\": %"
                           G_GUINT64_FORMAT ", \"d\": %" G_GUINT64_FORMAT ", \"W\": %"
                           G_GUINT64_FORMAT ", \"W_small\": %" G_GUINT64_FORMAT
@@ -325,13 +311,13 @@ write_json (const MdlVatExperiment *exp, GString *out)
                           exp->page_bytes, exp->arity, exp->depth, exp->tc_cells, exp->tc_small,
                           exp->cache_bytes[0], exp->cache_bytes[1], exp->cache_bytes[2]);
   g_string_append (out, "  \"cpu\": ");
-  json_string (out, exp->cpu_model);
+  mdl_json_string (out, exp->cpu_model);
   g_string_append (out, ",\n  \"notes\": [");
   for (guint i = 0, first = 1; notes[i]; i++)
     if (*notes[i])
       {
         g_string_append (out, first ? "\n    " : ",\n    ");
-        json_string (out, notes[i]);
+        mdl_json_string (out, notes[i]);
         first = 0;
       }
   g_string_append (out, "\n  ],\n  \"points\": [");
@@ -340,7 +326,7 @@ write_json (const MdlVatExperiment *exp, GString *out)
       const MdlVatPoint *p = point_at (exp, i);
       g_string_append (out, i ? ",\n    {" : "\n    {");
       g_string_append (out, "\"algorithm\": ");
-      json_string (out, p->algorithm);
+      mdl_json_string (out, p->algorithm);
       g_string_append_printf (out, ", \"n\": %" G_GUINT64_FORMAT ", \"pages\": \"%s\", \"bytes\": %"
                               G_GUINT64_FORMAT ", \"reps\": %u, ", p->n, p->huge_pages ? "2M" : "4K",
                               p->bytes, p->reps);
@@ -364,9 +350,9 @@ write_json (const MdlVatExperiment *exp, GString *out)
     {
       const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
       g_string_append (out, i ? ",\n    {\"model\": " : "\n    {\"model\": ");
-      json_string (out, f->model);
+      mdl_json_string (out, f->model);
       g_string_append (out, ", \"description\": ");
-      json_string (out, f->description);
+      mdl_json_string (out, f->description);
       g_string_append_printf (out, ", \"params\": %u, ", f->n_params);
       json_real (out, "r2", f->r2, TRUE);
       json_real (out, "per_op_ns", f->per_op_ns, TRUE);
@@ -384,9 +370,9 @@ write_json (const MdlVatExperiment *exp, GString *out)
     {
       const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
       g_string_append (out, i ? ",\n    {\"algorithm\": " : "\n    {\"algorithm\": ");
-      json_string (out, s->algorithm);
+      mdl_json_string (out, s->algorithm);
       g_string_append (out, ", \"thesis\": ");
-      json_string (out, s->thesis);
+      mdl_json_string (out, s->thesis);
       g_string_append_printf (out, ", \"points\": %u, ", s->n_points);
       json_real (out, "mean_ns", s->mean_ns, TRUE);
       json_real (out, "measured", s->measured, TRUE);

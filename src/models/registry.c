@@ -5,7 +5,7 @@
 #include <models/error.h>
 
 #include "models/engines.h"
-#include "traces/names.h"
+#include "core/names.h"
 
 #include <string.h>
 

@@ -8,6 +8,8 @@
 #include <models/error.h>
 #include <models/record.h>
 
+#include "core/splitmix.h"
+
 #include <time.h>
 
 #ifdef MDL_NATIVE
@@ -104,17 +106,6 @@ typedef gboolean (*MdlAlgoBody) (const MdlParams *params, guint64 n, guint64 see
     return body (params, n, seed, rec, NULL, checksum, error);                                     \
   }
 #endif
-
-/* SplitMix64: the inputs' generator. Both builds and every platform must draw the same numbers,
- * so the algorithms do not use GRand, whose sequence GLib does not promise to keep. */
-static inline guint64
-mdl_splitmix64 (guint64 *state)
-{
-  guint64 z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 /* A uniform draw from 0..bound-1 (bound >= 1): the high half of a 64x64-bit product, which has no
  * division and a bias below bound/2^64. */

@@ -23,6 +23,7 @@
 #include <cmath>
 
 #include "kernels.cuh"
+#include "../../core/splitmix.h"
 
 #define CUDA_OK(call)                                                                              \
   do                                                                                               \
@@ -88,22 +89,13 @@ struct Case {
   int idx[32];
 };
 
-/* SplitMix64: inputs differ from run to run unless --seed fixes them. */
-static uint64_t
-next_random (uint64_t *state)
-{
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static void
 fill_random (std::vector<unsigned char> &buf, uint64_t *state)
 {
   for (size_t i = 0; i < buf.size (); i += 8)
     {
-      uint64_t r = next_random (state);
+      uint64_t r = mdl_splitmix64 (state);
       memcpy (&buf[i], &r, std::min ((size_t) 8, buf.size () - i));
     }
 }

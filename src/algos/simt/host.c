@@ -1,15 +1,6 @@
-/* The host side every SIMT algorithm shares: the input generator, the simulated GPU for either
+/* The host side every SIMT algorithm shares: the simulated GPU for either
  * entry point, the size check and the checksum of an output. */
 #include "algos/simt/simt-algo.h"
-
-guint64
-mdl_simt_algo_random (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
 
 MdlSimt *
 mdl_simt_algo_gpu_new (MdlRecorder *rec)

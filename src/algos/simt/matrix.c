@@ -375,7 +375,7 @@ scan_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, g
     return FALSE;
   in = mdl_simt_host (gpu, t);
   for (guint64 i = 0; i < n; i++)
-    in[i] = (guint32) mdl_simt_algo_random (&state);
+    in[i] = (guint32) mdl_splitmix64 (&state);
 
   /* Phase 1: C[ρ] = the sum of segment ρ, n/(kb) rows of b words each. */
   ca.in = t;

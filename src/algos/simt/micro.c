@@ -22,7 +22,7 @@ fill_random (guint8 *p, gsize n, guint64 *state)
 {
   for (gsize i = 0; i < n; i += 8)
     {
-      guint64 r = mdl_simt_algo_random (state);
+      guint64 r = mdl_splitmix64 (state);
       memcpy (p + i, &r, MIN ((gsize) 8, n - i));
     }
 }

@@ -125,7 +125,7 @@ input_new (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint32 *want,
   *want = 0;
   for (guint64 i = 0; i < n; i++)
     {
-      in[i] = (guint32) mdl_simt_algo_random (&state);
+      in[i] = (guint32) mdl_splitmix64 (&state);
       *want += in[i];
     }
   return addr;
@@ -394,7 +394,7 @@ mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, gu
     {
       /* a odd: the maps are invertible, so the product depends on every input (with even a's
        * it keeps only the last few dozen and an order error early on would go unseen). */
-      in[i] = (guint32) mdl_simt_algo_random (&state) | 0x10000u;
+      in[i] = (guint32) mdl_splitmix64 (&state) | 0x10000u;
       *want = mdl_simt_affine (*want, in[i]);
     }
   return addr;

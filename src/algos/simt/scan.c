@@ -516,7 +516,7 @@ scan_body (const Scan *s, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *ch
     return FALSE;
   data = mdl_simt_host (gpu, addr);
   for (guint64 i = 0; i < n; i++)
-    data[i] = in[i] = (guint32) mdl_simt_algo_random (&state);
+    data[i] = in[i] = (guint32) mdl_splitmix64 (&state);
   if (!scan_array (gpu, s, addr, n, error) || !check_scan (s, in, data, n, error))
     return FALSE;
   *checksum = mdl_simt_algo_checksum (data, n * sizeof *data);

@@ -9,6 +9,8 @@
 #include <models/error.h>
 #include <models/simt.h>
 
+#include "core/splitmix.h"
+
 #define MDL_SIMT_ALGO_DECLARE(name)                                                                \
   gboolean mdl_algo_gpu_##name##_run (const MdlParams *, guint64, guint64, MdlRecorder *,          \
                                       guint64 *, GError **);                                       \
@@ -46,8 +48,6 @@ MDL_SIMT_ALGO_DECLARE (scan_hillis_steele);
   }
 
 /* Shared host side (src/algos/simt/host.c). */
-/* The next number of a splitmix64 generator: the inputs of every SIMT algorithm. */
-guint64 mdl_simt_algo_random (guint64 *state);
 /* A simulated 32-lane GPU writing into @rec's stream, or producing nothing when @rec is NULL
  * (the native entry point). */
 MdlSimt *mdl_simt_algo_gpu_new (MdlRecorder *rec);
@@ -163,7 +163,7 @@ mdl_simt_affine (guint64 f, guint64 g)
 
 /* @words words of global memory holding the identity; 0 on error. */
 guint64 mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error);
-/* @padded identity words whose first @n are random maps with an odd a (mdl_simt_algo_random
+/* @padded identity words whose first @n are random maps with an odd a (mdl_splitmix64
  * from @seed, bit 16 set); *want receives their in-order product. Returns the device address, 0
  * on error. */
 guint64 mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed,

@@ -25,6 +25,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/splitmix.h"
+
 #define CACHE_INVALID G_MAXUINT64
 
 /* The lookups below are forced inline: left to itself GCC makes one out-of-line copy of
@@ -140,14 +142,11 @@ mdl_cache_set_ways (const CacheSets *s, guint64 set)
   return (guint64 *) (void *) (mdl_cache_set_block (s, set) + s->tags_offset);
 }
 
-/* The next number of random's generator (splitmix64: Steele, Lea and Flood, OOPSLA 2014). */
+/* The next number of random's generator. */
 static inline guint64
 mdl_cache_rng_next (CacheSets *s)
 {
-  guint64 z = (s->rng += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
+  return mdl_splitmix64 (&s->rng);
 }
 
 /* ---- the ring of lru and fifo --------------------------------------------------------------- */

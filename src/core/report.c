@@ -3,8 +3,9 @@
 #include <models/error.h>
 #include <models/report.h>
 
-#include "traces/dtoa.h"
-#include "traces/names.h"
+#include "core/dtoa.h"
+#include "core/json.h"
+#include "core/names.h"
 
 #include <math.h>
 #include <string.h>
@@ -172,21 +173,6 @@ mdl_format_from_name (const char *name, MdlFormat *format, GError **error)
 
 /* ---- formatting ---- */
 
-static void
-json_string (GString *out, const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
 
 /* A real as JSON/CSV text: shortest round-trip form; NaN (not applicable) as @nan_text. */
 static void
@@ -219,7 +205,7 @@ json_counters (GString *out, const MdlReport *r)
       const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
       if (i)
         g_string_append (out, ", ");
-      json_string (out, c->name);
+      mdl_json_string (out, c->name);
       g_string_append (out, ": ");
       value_text (out, c, "null");
     }
@@ -239,9 +225,9 @@ json_string_map (GString *out, const MdlReport *r, gboolean metrics)
         continue;
       g_string_append (out, first ? "" : ", ");
       first = FALSE;
-      json_string (out, c->name);
+      mdl_json_string (out, c->name);
       g_string_append (out, ": ");
-      json_string (out, v);
+      mdl_json_string (out, v);
     }
   g_string_append_c (out, '}');
 }
@@ -250,7 +236,7 @@ static void
 write_json (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GString *out)
 {
   g_string_append (out, "{\"source\": {\"name\": ");
-  json_string (out, src->name ? src->name : "");
+  mdl_json_string (out, src->name ? src->name : "");
   g_string_append_printf (out, ", \"events\": %" G_GUINT64_FORMAT ", \"seconds\": ", src->events);
   real_text (out, src->seconds, "null");
   g_string_append (out, "},\n \"reports\": [");
@@ -259,9 +245,9 @@ write_json (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GStrin
       const MdlReport *r = reports[i];
       g_string_append (out, i ? ",\n  {" : "\n  {");
       g_string_append (out, "\"engine\": ");
-      json_string (out, r->engine);
+      mdl_json_string (out, r->engine);
       g_string_append (out, ", \"spec\": ");
-      json_string (out, r->spec);
+      mdl_json_string (out, r->spec);
       g_string_append (out, ",\n   \"counters\": ");
       json_counters (out, r);
       g_string_append (out, ",\n   \"units\": ");
@@ -273,7 +259,7 @@ write_json (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GStrin
         {
           const MdlReport *ph = g_ptr_array_index (r->phases, p);
           g_string_append (out, p ? ",\n     " : "\n     ");
-          json_string (out, ph->engine);
+          mdl_json_string (out, ph->engine);
           g_string_append (out, ": ");
           json_counters (out, ph);
         }

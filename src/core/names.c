@@ -1,6 +1,6 @@
-/* Suggestions for unknown names (src/traces/names.h). Edit distance is the plain dynamic
+/* Suggestions for unknown names (src/core/names.h). Edit distance is the plain dynamic
  * programme; names are short and this runs only on the error path. */
-#include "traces/names.h"
+#include "core/names.h"
 
 #include <string.h>
 

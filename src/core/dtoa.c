@@ -1,7 +1,7 @@
-/* Shortest round-trip formatting of doubles (src/traces/dtoa.h). Every precision from 1 to 17
+/* Shortest round-trip formatting of doubles (src/core/dtoa.h). Every precision from 1 to 17
  * significant digits is tried and the shortest text that parses back exactly wins: the fewest
  * digits is not always the shortest text (1000 is "1e+03" with one digit, "1000" with four). */
-#include "traces/dtoa.h"
+#include "core/dtoa.h"
 
 #include <string.h>
 

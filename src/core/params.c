@@ -5,8 +5,8 @@
 #include <models/machine.h>
 #include <models/params.h>
 
-#include "traces/dtoa.h"
-#include "traces/names.h"
+#include "core/dtoa.h"
+#include "core/names.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,0 +1,21 @@
+/* Private: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014), the one generator of the library's
+ * inputs (CPU and SIMT algorithms, the CUDA harness) and of the cache's random policy. GRand is
+ * not used for these because GLib does not promise to keep its sequence, and inputs must repeat
+ * across builds and platforms. Only <stdint.h>: the CUDA harness, built without GLib, includes it
+ * too, so both sides of a GPU algorithm draw the same inputs from the same seed. */
+#ifndef MDL_SPLITMIX_H
+#define MDL_SPLITMIX_H
+
+#include <stdint.h>
+
+/* Advances @state and returns its next 64-bit number. */
+static inline uint64_t
+mdl_splitmix64 (uint64_t *state)
+{
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+#endif
