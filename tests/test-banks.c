@@ -1,6 +1,6 @@
 /* Tests of the banks engine (src/models/gpu/banks.c): one shared-memory instruction of a full warp
  * per row, lane l at element idx(l) of `width` bytes. The sm90 rows are the H100 probes of
- * src/algos/cuda/harness.cu with the wavefronts and conflicts Nsight Compute measured per warp
+ * src/algos/gpu-algos.h (gpu/shared-gather) with the wavefronts and conflicts Nsight Compute measured per warp
  * (docs/results/h100); each comment derives the value from the rule at the head of banks.c
  * (4-lane groups merge equal addresses; a pass holds <= 128 bytes of requests and <= 256 bytes of
  * lane slots; wavefronts per pass = most distinct 4-byte words in one bank). */

@@ -1,11 +1,13 @@
 #!/bin/bash
 # The measured half of the GPU micro-kernels, in one call on a machine with an NVIDIA GPU:
-#   1. builds the CUDA twins (src/algos/cuda/harness.cu) with nvcc -O3 -arch=$ARCH -lineinfo;
+#   1. builds the CUDA twins (src/algos/cuda/*.cu: the harness and one file per twin) with
+#      nvcc -O3 -arch=$ARCH -lineinfo;
 #   2. keeps their SASS (cuobjdump -sass), the evidence for branch and access-width questions;
 #   3. checks every kernel against its CPU reference on fresh random inputs and times it
 #      (CUDA events, 3 warm-ups, median of 21 launches) -> timings.csv;
 #   4. profiles one launch of every kernel with Nsight Compute (--clock-control none), asking
-#      for the metrics the harness lists (--metrics) that this ncu knows -> ncu.csv (raw page);
+#      for the metrics `models measure --metrics` lists (or $METRICS, comma-separated) that this
+#      ncu knows -> ncu.csv (raw page);
 #   5. when a `models` build runs here ($MODELS, default build/bin/models), joins the two with
 #      the SIMT twins' predictions: models measure --measured DIR -> measure.csv, measure.json.
 # Everything lands in $OUT (default ./gpu-out): log.txt, timings.csv, ncu.csv, sass.txt,
@@ -39,6 +41,16 @@ NVCC=${NVCC:-$(find_tool nvcc)} || { echo "gpu-measure: nvcc not found"; exit 2;
 NCU=${NCU:-$(find_tool ncu)} || { echo "gpu-measure: ncu not found"; exit 2; }
 CUOBJDUMP=$(find_tool cuobjdump) || CUOBJDUMP=
 
+# The metrics to collect are the library's (the engines' metric names): from $METRICS, which
+# `models measure` sets when it runs this script, else from the models build.
+if [ -z "${METRICS:-}" ]; then
+  [ -x "$MODELS" ] || {
+    echo "gpu-measure: no models build to list the metrics (carry .gpu-carry or set METRICS)"
+    exit 2
+  }
+  METRICS=$("$MODELS" measure --metrics | paste -sd, -)
+fi
+
 echo "== machine"
 nvidia-smi -L || { echo "gpu-measure: no NVIDIA GPU (nvidia-smi failed)"; exit 2; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
@@ -47,7 +59,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 
 echo "== build"
 set -x
-"$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/harness.cu \
+"$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/*.cu \
   2> "$WORK/ptxas.txt" || { set +x; cat "$WORK/ptxas.txt"; exit 1; }
 set +x
 [ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -sass "$WORK/gpu-kernels" > "$WORK/sass.txt"
@@ -60,7 +72,7 @@ check_rc=$?
 echo "== Nsight Compute"
 "$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
 wanted=()
-for m in $("$WORK/gpu-kernels" --metrics); do
+for m in ${METRICS//,/ }; do
   if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
     wanted+=("$m")
   else
@@ -74,14 +86,6 @@ set -x
 timeout 480 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
   "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run.txt" 2>&1
 ncu_rc=$?
-if [ ! -s "$WORK/profile.ncu-rep" ]; then
-  # A metric name this ncu rejects stops the whole run: fall back to the core list of
-  # shared/gpu-measurement.md, which is known to work on the H100.
-  list=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_l1tex_tags_mem_global.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_branch.sum,smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio
-  timeout 300 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
-    "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run2.txt" 2>&1
-  ncu_rc=$?
-fi
 "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu.csv" \
   || "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw > "$WORK/ncu.csv"
 "$NCU" -i "$WORK/profile.ncu-rep" --csv --page details --print-units base > "$WORK/ncu-details.csv"

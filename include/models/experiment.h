@@ -1,13 +1,17 @@
-/* libmodels: the VAT experiment (the thesis of Jurkiewicz, §2.1-2.2, rerun on this machine).
+/* libmodels: experiments that put the models' predictions next to measured runs.
  *
- * For each algorithm and each size n (growing by 1.4 from 2^10 elements up to a memory bound), the
+ * The VAT experiment (the thesis of Jurkiewicz, §2.1-2.2, rerun on this machine): for each algorithm and each size n (growing by 1.4 from 2^10 elements up to a memory bound), the
  * experiment runs the instrumented build once through the vat engine and ideal-cache models, and
  * times the native build (the minimum over repetitions, as the thesis does). It divides the time by
  * the RAM operation count (the "normalized operation time"), fits the per-operation cost and the
  * cost of a TC miss by least squares over all algorithms and sizes, and reports, per algorithm, the
  * slope of normalized time against log2 n, measured and predicted. Where transparent huge pages can
  * be had, permute and binsearch/sorted are also timed on 2 MiB pages and compared with the model's
- * huge=1 prediction. docs/experiments/vat.md explains the method and how to read the result. */
+ * huge=1 prediction. docs/experiments/vat.md explains the method and how to read the result.
+ *
+ * The GPU comparison: the CUDA twins of the GPU algorithms, measured on an NVIDIA GPU by
+ * tools/gpu-measure.sh (checked, timed, profiled with Nsight Compute), joined with what their SIMT
+ * twins' engines predict, counter by counter through the hardware metric names. */
 #ifndef MODELS_EXPERIMENT_H
 #define MODELS_EXPERIMENT_H
 
@@ -236,6 +240,113 @@ MDL_API gboolean mdl_vat_experiment_write_files (const MdlVatExperiment *exp, co
                                                  GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlVatExperiment, mdl_vat_experiment_free)
+
+/* ---- GPU algorithms: predicted counters next to Nsight Compute's ---- */
+
+/**
+ * MdlGpuVerdict: how a predicted counter compares with its measured metric.
+ * @MDL_GPU_MATCH: equal (reals: within 0.006, as ncu prints two decimals).
+ * @MDL_GPU_NOT_APPLICABLE: the model has no value (a uniformity without branches) and ncu printed 0.
+ * @MDL_GPU_DIFFERS: different (docs/models/gpu.md explains each known case).
+ * @MDL_GPU_NO_COLUMN: the measurement has no value for the metric.
+ */
+typedef enum {
+  MDL_GPU_MATCH = 0,
+  MDL_GPU_NOT_APPLICABLE,
+  MDL_GPU_DIFFERS,
+  MDL_GPU_NO_COLUMN,
+} MdlGpuVerdict;
+
+/**
+ * MdlGpuRow: one hardware metric of one case, read-only.
+ * @counters: the engine counters that name the metric, joined by '+' (their values are added).
+ * @metric: the Nsight Compute metric.
+ * @is_real: the counters are ratios, not counts.
+ * @predicted: their sum; NaN when not applicable.
+ * @have_measured: the measurement has a value.
+ * @measured: that value.
+ * @verdict: an MdlGpuVerdict.
+ */
+typedef struct {
+  const char *counters;
+  const char *metric;
+  gboolean is_real;
+  double predicted;
+  gboolean have_measured;
+  double measured;
+  MdlGpuVerdict verdict;
+} MdlGpuRow;
+
+/**
+ * MdlGpuCase: one measured case, read-only.
+ * @spec: the case, an algorithm spec with its parameters ("gpu/reduce:variant=sequential").
+ * @kernel: the CUDA kernel it launched (the first, when several).
+ * @cuda_check: the CUDA output equalled its CPU reference.
+ * @median_us: median time of its timed launches, in microseconds.
+ * @n_rows: its metrics.
+ */
+typedef struct {
+  const char *spec;
+  const char *kernel;
+  gboolean cuda_check;
+  double median_us;
+  guint n_rows;
+} MdlGpuCase;
+
+/** MdlGpuComparison: the measured cases of a directory joined with their predictions; opaque. */
+typedef struct MdlGpuComparison MdlGpuComparison;
+
+/**
+ * mdl_gpu_compare: reads the directory @dir written by tools/gpu-measure.sh (timings.csv,
+ * profile-cases.csv, ncu.csv), runs the SIMT twin of every measured case through the engines its
+ * algorithm is checked on (MdlGpuAlgo.checked_on) with machine=@machine, and pairs each counter
+ * that names a hardware metric with the metric's measured value (summed over the case's launches).
+ * Counters that name the same metric are added first (global lines: loads, stores and atomics
+ * share the L1 tag counter).
+ * @dir: the measurements.
+ * @machine: the engines' machine preset (the GPU measured), e.g. "h100".
+ * @filters: (nullable) NULL-terminated substrings; only cases whose spec contains one are joined
+ *   (NULL or empty: all).
+ * @error: MDL_ERROR_IO or MDL_ERROR_FORMAT naming the file, MDL_ERROR_UNKNOWN_NAME for an unknown
+ *   machine or a case naming no GPU algorithm, or the SIMT run's error prefixed by the case.
+ * Returns: (transfer full) the comparison, or NULL.
+ */
+MDL_API MdlGpuComparison *mdl_gpu_compare (const char *dir, const char *machine,
+                                           const char *const *filters, GError **error);
+
+/** mdl_gpu_comparison_free: NULL is fine. */
+MDL_API void mdl_gpu_comparison_free (MdlGpuComparison *cmp);
+/** mdl_gpu_comparison_n_cases: the joined cases. */
+MDL_API guint mdl_gpu_comparison_n_cases (const MdlGpuComparison *cmp);
+/** mdl_gpu_comparison_case: the @i-th case (borrowed), in the order they were measured. */
+MDL_API const MdlGpuCase *mdl_gpu_comparison_case (const MdlGpuComparison *cmp, guint i);
+/** mdl_gpu_comparison_row: row @k of case @i (borrowed). */
+MDL_API const MdlGpuRow *mdl_gpu_comparison_row (const MdlGpuComparison *cmp, guint i, guint k);
+/**
+ * mdl_gpu_comparison_count: how many rows of all cases have verdict @verdict, or with
+ * @verdict = -1 how many cases failed their CUDA check.
+ */
+MDL_API guint mdl_gpu_comparison_count (const MdlGpuComparison *cmp, gint verdict);
+
+/**
+ * mdl_gpu_comparison_write: appends the comparison to @out.
+ * @format: MDL_FORMAT_TABLE (per case its rows: counters, predicted, measured, difference,
+ *   verdict, metric; a summary line), MDL_FORMAT_CSV (one row per metric of a case, with a
+ *   header), MDL_FORMAT_JSON (one document: the directory, the machine, the cases, a summary).
+ */
+MDL_API void mdl_gpu_comparison_write (const MdlGpuComparison *cmp, MdlFormat format,
+                                       GString *out);
+
+/**
+ * mdl_gpu_profile_metrics: the Nsight Compute metrics a profile of the CUDA twins should collect:
+ * every metric that a counter of an engine in the checked_on list of a GPU algorithm with a CUDA
+ * twin names for @machine, then the totals that explain differences (duration, instructions,
+ * SASS-level memory operations).
+ * Returns: (transfer full) a NULL-terminated array; free with g_strfreev().
+ */
+MDL_API char **mdl_gpu_profile_metrics (const char *machine);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlGpuComparison, mdl_gpu_comparison_free)
 
 G_END_DECLS
 

@@ -3,6 +3,7 @@
 #include <models/error.h>
 
 #include "algos/cpu/cpu-algo.h"
+#include "algos/gpu-algos.h"
 #include "algos/simt/simt-algo.h"
 #include "core/names.h"
 
@@ -19,7 +20,17 @@ static const MdlParamSpec search_params[] = {
 
 #define ROW(NAME, SYMBOL, SUMMARY, PARAMS)                                                         \
   { NAME, SUMMARY, PARAMS, mdl_algo_##SYMBOL##_run, mdl_algo_##SYMBOL##_native,                     \
-    mdl_algo_##SYMBOL##_timed }
+    mdl_algo_##SYMBOL##_timed, NULL }
+
+/* The GPU algorithms: a descriptor and a row each, from src/algos/gpu-algos.h. */
+#define CUDA_FAMILY_cuda(sym) #sym
+#define CUDA_FAMILY_none(sym) NULL
+#define GPU_DESCRIPTOR(sym, name, params, twin, n, block, checked, cases, summary)                 \
+  static const MdlGpuAlgo gpu_##sym = { CUDA_FAMILY_##twin (sym), n, block, checked, cases };
+MDL_GPU_ALGOS (GPU_DESCRIPTOR)
+#define GPU_ROW(sym, name, params, twin, n, block, checked, cases, summary)                        \
+  { name, summary, params, mdl_algo_gpu_##sym##_run, mdl_algo_gpu_##sym##_native, NULL,           \
+    &gpu_##sym },
 
 static const MdlAlgo algos[] = {
   ROW ("scan/seq", scan_seq, "sequential scan: sum of A[i], 8-byte elements", page_params),
@@ -45,7 +56,7 @@ static const MdlAlgo algos[] = {
        page_params),
   ROW ("matmul/recursive", matmul_recursive, "N x N integer matrix product, recursive halving",
        page_params),
-  MDL_SIMT_ALGO_ROWS,
+  MDL_GPU_ALGOS (GPU_ROW)
 };
 
 const MdlAlgo *
@@ -86,4 +97,27 @@ mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error)
                  "%s (%" G_GUINT64_FORMAT " elements of %" G_GSIZE_FORMAT " bytes)%s", n, what, n,
                  elem_bytes, n == 0 ? "; n must be at least 1" : "");
   return p;
+}
+
+gboolean
+mdl_algo_run_into (const MdlAlgo *algo, const MdlParams *params, guint64 n, guint64 seed,
+                   const MdlSink *sink, guint64 *checksum, GError **error)
+{
+  g_autoptr (MdlRecorder) rec = NULL;
+  g_autoptr (GError) run_error = NULL;
+  guint64 sum = 0;
+  gboolean ran;
+  g_return_val_if_fail (algo != NULL && sink != NULL, FALSE);
+  rec = mdl_recorder_new (sink, 0);
+  ran = algo->run (params, n, seed, rec, &sum, &run_error);
+  if (!mdl_recorder_finish (rec, error))
+    return FALSE;
+  if (!ran)
+    {
+      g_propagate_error (error, g_steal_pointer (&run_error));
+      return FALSE;
+    }
+  if (checksum)
+    *checksum = sum;
+  return TRUE;
 }

@@ -141,12 +141,10 @@ run_main (int argc, char **argv)
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_run, entries, &help);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GError) run_error = NULL;
   g_autoptr (MdlParams) params = NULL;
   g_autoptr (MdlTraceWriter) writer = NULL;   /* before the pipeline: it must outlive it */
   g_autoptr (MdlPipeline) pipeline = NULL;
   g_autoptr (MdlCliProgress) progress = NULL;
-  g_autoptr (MdlRecorder) rec = NULL;
   g_autofree char *params_text = NULL, *source_name = NULL, *algo_name = NULL;
   g_auto (GStrv) spec_params = NULL;
   g_autoptr (GPtrArray) all_params = NULL;
@@ -155,7 +153,7 @@ run_main (int argc, char **argv)
   const MdlAlgo *algo;
   MdlFormat format;
   MdlSourceInfo source;
-  guint64 n = 1 << 20, seed = 1, checksum = 0;
+  guint64 n = 1 << 20, seed = 1;
   gboolean ok;
   gint64 start_us;
   int rc;
@@ -207,15 +205,8 @@ run_main (int argc, char **argv)
   progress = mdl_cli_progress_new (algo->name, 0);
   pipe_sink = mdl_pipeline_sink (pipeline);
   sink = mdl_cli_progress_relay (&relay, progress, &pipe_sink);
-  rec = mdl_recorder_new (&sink, 0);
   start_us = g_get_monotonic_time ();
-  ok = algo->run (params, n, seed, rec, &checksum, &run_error);
-  /* A sink failure (an engine rejecting an event, a full disk) goes first: the algorithm never
-   * sees it, and any failure of its own may be a consequence. */
-  if (!mdl_recorder_finish (rec, &error))
-    ok = FALSE;
-  else if (!ok)
-    error = g_steal_pointer (&run_error);
+  ok = mdl_algo_run_into (algo, params, n, seed, &sink, NULL, &error);
   if (ok && writer && !mdl_trace_writer_close (writer, &error))
     {
       mdl_cli_error_name (&error, trace_out);

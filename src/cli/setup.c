@@ -79,13 +79,9 @@ mdl_cli_run_algorithm (const char *algo_spec, guint64 n, const char *const *engi
   g_auto (GStrv) assignments = NULL;
   g_autoptr (MdlParams) params = NULL;
   g_autoptr (MdlPipeline) pipeline = NULL;
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autoptr (GError) run_error = NULL;
   const MdlAlgo *algo;
   MdlSink sink;
-  guint64 checksum;
   gint64 start_us;
-  gboolean ok;
 
   if (!mdl_spec_split (algo_spec, &name, &assignments, error)
       || !(algo = mdl_algo_lookup (name, error))
@@ -94,17 +90,9 @@ mdl_cli_run_algorithm (const char *algo_spec, guint64 n, const char *const *engi
       || !(pipeline = mdl_cli_pipeline_new (engines, machine, error)))
     return NULL;
   sink = mdl_pipeline_sink (pipeline);
-  rec = mdl_recorder_new (&sink, 0);
   start_us = g_get_monotonic_time ();
-  ok = algo->run (params, n, 1, rec, &checksum, &run_error);
-  /* Finish first: a failed run still flushes what it recorded, and its own error wins. */
-  if (!mdl_recorder_finish (rec, error))
+  if (!mdl_algo_run_into (algo, params, n, 1, &sink, NULL, error))
     return NULL;
-  if (!ok)
-    {
-      g_propagate_error (error, g_steal_pointer (&run_error));
-      return NULL;
-    }
   *seconds = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
   return mdl_pipeline_reports (pipeline, n_reports);
 }

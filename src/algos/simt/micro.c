@@ -1,4 +1,4 @@
-/* The SIMT micro-kernels: the twins of src/algos/cuda/kernels.cuh, instruction for instruction.
+/* The SIMT micro-kernels: the twins of src/algos/cuda/micro.cu, instruction for instruction.
  * Every memory, branch and barrier instruction of the H100 SASS (`tools/gpu-measure.sh` keeps it;
  * docs/models/gpu.md quotes it) is one SIMT call here, in the same predication; the other SASS
  * instructions (address arithmetic, moves, the mixing chains, EXIT) are accounted for by

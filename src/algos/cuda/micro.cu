@@ -1,0 +1,764 @@
+/* The CUDA twins of the SIMT micro-kernels (src/algos/simt/micro.c, docs/models/gpu.md): the
+ * kernels, and for each family of the rows in src/algos/gpu-algos.h its CudaTwin (twin.h).
+ *
+ * Each kernel is written so that its memory instructions are exactly the ones its SIMT twin
+ * issues: no bounds checks (the harness sizes every grid to cover the data exactly), no
+ * __restrict__ (which would turn LDG.E into the read-only LDG.E.CONSTANT path), fill loops with
+ * compile-time trip counts (unrolled, so they add no branch). The element types fix the access
+ * width: unsigned for 4 bytes, uint2 for 8 and uint4 for 16 (LDG.E, LDG.E.64, LDG.E.128 and the
+ * LDS/STS equivalents; tools/gpu-measure.sh keeps the SASS that shows it). */
+#include <cmath>
+#include <cstring>
+
+#include "../gpu-mix.h"
+#include "twin.h"
+
+/* The lane index table of shared_gather: lane l reads element c_gather_idx[l]. */
+__constant__ int c_gather_idx[32];
+
+/* ---- global memory ---- */
+
+/* Thread i loads element first + i * stride and stores it, unit-stride, to out[i]. */
+template <typename T>
+__global__ void
+global_stride_ld (T *out, T *in, int stride, int first)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[first + i * stride];
+}
+
+/* Thread i loads in[i], unit-stride, and stores it to element first + i * stride. */
+template <typename T>
+__global__ void
+global_stride_st (T *out, T *in, int stride, int first)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[first + i * stride] = in[i];
+}
+
+/* Thread i adds in[i] to acc[i * stride] atomically and keeps the old value (an ATOMG, since the
+ * result is used; without a use nvcc emits a RED). */
+__global__ void
+global_atomic (unsigned *old, unsigned *acc, unsigned *in, int stride)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  old[i] = atomicAdd (&acc[i * stride], in[i]);
+}
+
+/* ---- shared memory: one warp per block, MDL_GPU_SHARED_ELEMS elements of shared memory ---- */
+
+/* Copies this block's MDL_GPU_SHARED_ELEMS elements into shared memory, lane l taking elements
+ * l, l + 32, ... (unit stride: the conflict-free baseline). */
+template <typename T>
+__device__ __forceinline__ void
+shared_fill (T *s, T *in)
+{
+  T *src = in + blockIdx.x * MDL_GPU_SHARED_ELEMS;
+#pragma unroll
+  for (int k = 0; k < MDL_GPU_SHARED_ELEMS / 32; k++)
+    s[threadIdx.x + 32 * k] = src[threadIdx.x + 32 * k];
+}
+
+/* Fills shared memory, then lane l loads element l * stride. */
+template <typename T>
+__global__ void
+shared_stride_ld (T *out, T *in, int stride)
+{
+  __shared__ T s[MDL_GPU_SHARED_ELEMS];
+  shared_fill (s, in);
+  __syncthreads ();
+  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x * stride];
+}
+
+/* Lane l stores its element at l * stride, then loads it back from there. */
+template <typename T>
+__global__ void
+shared_stride_st (T *out, T *in, int stride)
+{
+  __shared__ T s[MDL_GPU_SHARED_ELEMS];
+  T v = in[blockIdx.x * 32 + threadIdx.x];
+  s[threadIdx.x * stride] = v;
+  __syncthreads ();
+  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x * stride];
+}
+
+/* Fills shared memory, then lane l loads element c_gather_idx[l] (broadcasts, probes). */
+template <typename T>
+__global__ void
+shared_gather (T *out, T *in)
+{
+  __shared__ T s[MDL_GPU_SHARED_ELEMS];
+  shared_fill (s, in);
+  __syncthreads ();
+  out[blockIdx.x * 32 + threadIdx.x] = s[c_gather_idx[threadIdx.x]];
+}
+
+/* ---- matrix transpose of an n x n matrix of 4-byte words; blocks of 32 x 8 threads ---- */
+
+/* Each thread moves MDL_GPU_TILE / MDL_GPU_TILE_ROWS elements: rows are read whole (coalesced),
+ * columns are written one word per row (every lane in another 128-byte line). */
+__global__ void
+transpose_naive (unsigned *out, unsigned *in, int n)
+{
+  int x = blockIdx.x * MDL_GPU_TILE + threadIdx.x;
+  int y = blockIdx.y * MDL_GPU_TILE + threadIdx.y;
+#pragma unroll
+  for (int r = 0; r < MDL_GPU_TILE; r += MDL_GPU_TILE_ROWS)
+    out[x * n + y + r] = in[(y + r) * n + x];
+}
+
+/* Through a shared tile with PAD extra words per row: rows are read and written whole; the tile is
+ * written by rows and read by columns, which hits one bank 32 times unless PAD is 1. */
+template <int PAD>
+__global__ void
+transpose_shared (unsigned *out, unsigned *in, int n)
+{
+  __shared__ unsigned tile[MDL_GPU_TILE][MDL_GPU_TILE + PAD];
+  int x = blockIdx.x * MDL_GPU_TILE + threadIdx.x;
+  int y = blockIdx.y * MDL_GPU_TILE + threadIdx.y;
+#pragma unroll
+  for (int r = 0; r < MDL_GPU_TILE; r += MDL_GPU_TILE_ROWS)
+    tile[threadIdx.y + r][threadIdx.x] = in[(y + r) * n + x];
+  __syncthreads ();
+  x = blockIdx.y * MDL_GPU_TILE + threadIdx.x;
+  y = blockIdx.x * MDL_GPU_TILE + threadIdx.y;
+#pragma unroll
+  for (int r = 0; r < MDL_GPU_TILE; r += MDL_GPU_TILE_ROWS)
+    out[(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];
+}
+
+/* ---- tree reductions of MDL_GPU_REDUCE_BLOCK words per block into out[block] ---- */
+
+/* Interleaved addressing with a strided index: at distance d, thread t adds s[2dt + d] into
+ * s[2dt]; the active threads stay packed at the front, but their addresses spread over banks. */
+__global__ void
+reduce_interleaved (unsigned *out, unsigned *in)
+{
+  __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * MDL_GPU_REDUCE_BLOCK + t];
+  __syncthreads ();
+#pragma unroll
+  for (unsigned d = 1; d < MDL_GPU_REDUCE_BLOCK; d *= 2)
+    {
+      unsigned k = 2 * d * t;
+      if (k < MDL_GPU_REDUCE_BLOCK)
+        s[k] += s[k + d];
+      __syncthreads ();
+    }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+/* Interleaved addressing with a divergent test: at distance d, the threads that are multiples of
+ * 2d add s[t + d] into s[t]; every warp stays half-active or less from the first step on. */
+__global__ void
+reduce_divergent (unsigned *out, unsigned *in)
+{
+  __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * MDL_GPU_REDUCE_BLOCK + t];
+  __syncthreads ();
+#pragma unroll
+  for (unsigned d = 1; d < MDL_GPU_REDUCE_BLOCK; d *= 2)
+    {
+      if ((t & (2 * d - 1)) == 0)
+        s[t] += s[t + d];
+      __syncthreads ();
+    }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+/* Sequential addressing: at half-width h, threads t < h add s[t + h] into s[t]; consecutive
+ * threads touch consecutive words, and whole warps drop out until h < 32. */
+__global__ void
+reduce_sequential (unsigned *out, unsigned *in)
+{
+  __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * MDL_GPU_REDUCE_BLOCK + t];
+  __syncthreads ();
+#pragma unroll
+  for (unsigned h = MDL_GPU_REDUCE_BLOCK / 2; h > 0; h /= 2)
+    {
+      if (t < h)
+        s[t] += s[t + h];
+      __syncthreads ();
+    }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+/* ---- branches: each side runs a different mixing chain (src/algos/gpu-mix.h) ---- */
+
+/* if/else split at lane 16: every warp diverges once. */
+__global__ void
+branch_half (unsigned *out, unsigned *in)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  if ((threadIdx.x & 31) < 16)
+    v = mdl_mix (v, 0);
+  else
+    v = mdl_mix (v, 1);
+  out[i] = v;
+}
+
+/* A plain if (no else) taken by lanes 0..15. */
+__global__ void
+branch_if (unsigned *out, unsigned *in)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  if ((threadIdx.x & 31) < 16)
+    v = mdl_mix (v, 0);
+  out[i] = v;
+}
+
+/* Nested divergence: lanes 0..15 split again at lane 8. */
+__global__ void
+branch_nested (unsigned *out, unsigned *in)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned lane = threadIdx.x & 31;
+  unsigned v = in[i];
+  if (lane < 16)
+    {
+      v = mdl_mix (v, 0);
+      if (lane < 8)
+        v = mdl_mix (v, 2);
+      else
+        v = mdl_mix (v, 3);
+    }
+  else
+    v = mdl_mix (v, 1);
+  out[i] = v;
+}
+
+/* if/else on the block index: uniform inside every warp (odd blocks take the if side). */
+__global__ void
+branch_uniform (unsigned *out, unsigned *in)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  if (blockIdx.x & 1)
+    v = mdl_mix (v, 0);
+  else
+    v = mdl_mix (v, 1);
+  out[i] = v;
+}
+
+/* A loop whose trip count is lane % 4 + 1: lanes leave it one quarter at a time. */
+__global__ void
+branch_loop (unsigned *out, unsigned *in)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  unsigned trips = (threadIdx.x & 3) + 1;
+#pragma unroll 1
+  for (unsigned k = 0; k < trips; k++)
+    v = mdl_mix (v, 0);
+  out[i] = v;
+}
+
+/* ---- the twins ---- */
+
+static bool
+refuse (std::string *why, const std::string &text)
+{
+  *why = text;
+  return false;
+}
+
+/* TRUE when the case's @key, or @fallback when it has none, is one of the '|'-separated @choices. */
+static bool
+choice_ok (const Case &c, const char *key, const char *fallback, const std::string &choices,
+           std::string *why)
+{
+  std::string v = "|" + c.text (key, fallback) + "|";
+  if (("|" + choices + "|").find (v) != std::string::npos)
+    return true;
+  return refuse (why, std::string (key) + " must be one of " + choices);
+}
+
+/* The checks every micro-kernel case passes: bytes per lane 4, 8 or 16, a stride of 1..33, and n
+ * a positive multiple of @granule up to 2^22. */
+static bool
+micro_validate (const Case &c, long granule, std::string *why)
+{
+  long width = c.num ("width", 4), stride = c.num ("stride", 1);
+  if (!choice_ok (c, "op", "ld", "ld|st", why))
+    return false;
+  if (width != 4 && width != 8 && width != 16)
+    return refuse (why, "width must be 4, 8 or 16");
+  if (stride < 1 || stride > 33)
+    return refuse (why, "stride must be 1..33");
+  if (c.n <= 0 || c.n > (1L << 22) || c.n % granule != 0)
+    return refuse (why, "n must be a positive multiple of " + std::to_string (granule));
+  return true;
+}
+
+static bool
+is_store (const Case &c)
+{
+  return c.text ("op", "ld") == "st";
+}
+
+static size_t
+width_of (const Case &c)
+{
+  return (size_t) c.num ("width", 4);
+}
+
+/* Runs @go's instantiation for the element type of the case's width: 4, 8 or 16 bytes. */
+typedef void (*TypedLaunch) (const Case &c, Buffers &b);
+static void
+by_width (const Case &c, Buffers &b, TypedLaunch w4, TypedLaunch w8, TypedLaunch w16)
+{
+  size_t w = width_of (c);
+  (w == 4 ? w4 : w == 8 ? w8 : w16) (c, b);
+}
+#define BY_WIDTH(c, b, go) by_width ((c), (b), go<unsigned>, go<uint2>, go<uint4>)
+
+/* global-stride */
+
+static bool
+global_stride_validate (const Case &c, std::string *why)
+{
+  return micro_validate (c, MDL_GPU_GLOBAL_BLOCK, why);
+}
+
+static size_t
+global_spread (const Case &c)
+{
+  return (c.num ("misalign", 0) + (c.n - 1) * c.num ("stride", 1) + 1) * width_of (c);
+}
+
+static void
+global_stride_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  size_t packed = (size_t) c.n * width_of (c);
+  b.in.resize (is_store (c) ? packed : global_spread (c));
+  b.out.assign (is_store (c) ? global_spread (c) : packed, MDL_CUDA_POISON);
+  mdl_cuda_fill_random (b.in, rng);
+}
+
+template <typename T>
+static void
+global_stride_go (const Case &c, Buffers &b)
+{
+  unsigned grid = (unsigned) (c.n / MDL_GPU_GLOBAL_BLOCK);
+  int stride = (int) c.num ("stride", 1), first = (int) c.num ("misalign", 0);
+  if (is_store (c))
+    global_stride_st<T><<<grid, MDL_GPU_GLOBAL_BLOCK>>> ((T *) b.d_out, (T *) b.d_in, stride, first);
+  else
+    global_stride_ld<T><<<grid, MDL_GPU_GLOBAL_BLOCK>>> ((T *) b.d_out, (T *) b.d_in, stride, first);
+}
+
+static int
+global_stride_launch (const Case &c, Buffers &b)
+{
+  BY_WIDTH (c, b, global_stride_go);
+  return 1;
+}
+
+static long
+global_stride_check (const Case &c, const Buffers &b)
+{
+  size_t w = width_of (c), stride = (size_t) c.num ("stride", 1);
+  size_t first = (size_t) c.num ("misalign", 0);
+  std::vector<unsigned char> expect (b.out.size (), MDL_CUDA_POISON);
+  for (size_t i = 0; i < (size_t) c.n; i++)
+    {
+      size_t spread = first + i * stride;
+      memcpy (&expect[(is_store (c) ? spread : i) * w], &b.in[(is_store (c) ? i : spread) * w], w);
+    }
+  return mdl_cuda_count_diff (expect, b.out);
+}
+
+static std::string
+global_stride_kernel (const Case &c)
+{
+  return is_store (c) ? "global_stride_st" : "global_stride_ld";
+}
+
+const CudaTwin cuda_twin_global_stride = {
+  global_stride_validate, global_stride_prepare, global_stride_launch, global_stride_check,
+  global_stride_kernel,
+};
+
+/* global-atomic: out is the accumulators (random, not poison), out2 the old values */
+
+static void
+global_atomic_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  size_t n = (size_t) c.n;
+  b.in.resize (n * 4);
+  b.out.resize (((n - 1) * c.num ("stride", 1) + 1) * 4);
+  mdl_cuda_fill_random (b.out, rng);
+  b.out2.assign (n * 4, MDL_CUDA_POISON);
+  mdl_cuda_fill_random (b.in, rng);
+}
+
+static int
+global_atomic_launch (const Case &c, Buffers &b)
+{
+  global_atomic<<<(unsigned) (c.n / MDL_GPU_GLOBAL_BLOCK), MDL_GPU_GLOBAL_BLOCK>>> (
+    (unsigned *) b.d_out2, (unsigned *) b.d_out, (unsigned *) b.d_in, (int) c.num ("stride", 1));
+  return 1;
+}
+
+static long
+global_atomic_check (const Case &c, const Buffers &b)
+{
+  size_t stride = (size_t) c.num ("stride", 1);
+  std::vector<unsigned char> expect = b.out_initial, expect_old (b.out2.size ());
+  for (size_t i = 0; i < (size_t) c.n; i++)
+    {
+      unsigned was = mdl_cuda_word (b.out_initial, i * stride), now = was + mdl_cuda_word (b.in, i);
+      memcpy (&expect[4 * i * stride], &now, 4);
+      memcpy (&expect_old[4 * i], &was, 4);
+    }
+  return mdl_cuda_count_diff (expect, b.out) + mdl_cuda_count_diff (expect_old, b.out2);
+}
+
+static std::string
+global_atomic_kernel (const Case &)
+{
+  return "global_atomic";
+}
+
+const CudaTwin cuda_twin_global_atomic = {
+  global_stride_validate, global_atomic_prepare, global_atomic_launch, global_atomic_check,
+  global_atomic_kernel,
+};
+
+/* shared-stride and shared-gather: one warp per block */
+
+static bool
+shared_validate (const Case &c, std::string *why)
+{
+  return micro_validate (c, 32, why);
+}
+
+/* The element lane @lane of a gather reads: the idx list ('.'-separated, repeated to 32 lanes). */
+static long
+gather_index (const Case &c, unsigned lane)
+{
+  std::string list = c.text ("idx", "0");
+  std::vector<long> idx;
+  for (size_t p = 0; p < list.size ();)
+    {
+      size_t dot = list.find ('.', p);
+      idx.push_back (atol (list.substr (p, dot - p).c_str ()));
+      p = dot == std::string::npos ? list.size () : dot + 1;
+    }
+  return idx.empty () ? -1 : idx[lane % idx.size ()];
+}
+
+static bool
+shared_gather_validate (const Case &c, std::string *why)
+{
+  for (unsigned lane = 0; lane < 32; lane++)
+    if (gather_index (c, lane) < 0 || gather_index (c, lane) >= MDL_GPU_SHARED_ELEMS)
+      return refuse (why, "idx needs 1 to 32 indexes, each inside the shared array");
+  return shared_validate (c, why);
+}
+
+/* The input element that output element @i of a shared-memory case copies. */
+static size_t
+shared_source (const Case &c, size_t i, bool gather)
+{
+  size_t block = i / 32, lane = i % 32;
+  if (gather)
+    return block * MDL_GPU_SHARED_ELEMS + (size_t) gather_index (c, (unsigned) lane);
+  return is_store (c) ? i : block * MDL_GPU_SHARED_ELEMS + lane * (size_t) c.num ("stride", 1);
+}
+
+static void
+shared_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  size_t w = width_of (c), n = (size_t) c.n;
+  b.in.resize ((is_store (c) ? 32 : MDL_GPU_SHARED_ELEMS) * (n / 32) * w);
+  b.out.assign (n * w, MDL_CUDA_POISON);
+  mdl_cuda_fill_random (b.in, rng);
+}
+
+static long
+shared_compare (const Case &c, const Buffers &b, bool gather)
+{
+  size_t w = width_of (c);
+  std::vector<unsigned char> expect (b.out.size (), MDL_CUDA_POISON);
+  for (size_t i = 0; i < (size_t) c.n; i++)
+    memcpy (&expect[i * w], &b.in[shared_source (c, i, gather) * w], w);
+  return mdl_cuda_count_diff (expect, b.out);
+}
+
+template <typename T>
+static void
+shared_stride_go (const Case &c, Buffers &b)
+{
+  unsigned grid = (unsigned) (c.n / 32);
+  int stride = (int) c.num ("stride", 1);
+  if (is_store (c))
+    shared_stride_st<T><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
+  else
+    shared_stride_ld<T><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
+}
+
+static int
+shared_stride_launch (const Case &c, Buffers &b)
+{
+  BY_WIDTH (c, b, shared_stride_go);
+  return 1;
+}
+
+static long
+shared_stride_check (const Case &c, const Buffers &b)
+{
+  return shared_compare (c, b, false);
+}
+
+static std::string
+shared_stride_kernel (const Case &c)
+{
+  return is_store (c) ? "shared_stride_st" : "shared_stride_ld";
+}
+
+const CudaTwin cuda_twin_shared_stride = {
+  shared_validate, shared_prepare, shared_stride_launch, shared_stride_check, shared_stride_kernel,
+};
+
+template <typename T>
+static void
+shared_gather_go (const Case &c, Buffers &b)
+{
+  shared_gather<T><<<(unsigned) (c.n / 32), 32>>> ((T *) b.d_out, (T *) b.d_in);
+}
+
+/* The lane table goes to constant memory here, outside the launches that are timed. */
+static void
+shared_gather_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  int idx[32];
+  for (unsigned lane = 0; lane < 32; lane++)
+    idx[lane] = (int) gather_index (c, lane);
+  CUDA_OK (cudaMemcpyToSymbol (c_gather_idx, idx, sizeof idx));
+  shared_prepare (c, b, rng);
+}
+
+static int
+shared_gather_launch (const Case &c, Buffers &b)
+{
+  BY_WIDTH (c, b, shared_gather_go);
+  return 1;
+}
+
+static long
+shared_gather_check (const Case &c, const Buffers &b)
+{
+  return shared_compare (c, b, true);
+}
+
+static std::string
+shared_gather_kernel (const Case &)
+{
+  return "shared_gather";
+}
+
+const CudaTwin cuda_twin_shared_gather = {
+  shared_gather_validate, shared_gather_prepare, shared_gather_launch, shared_gather_check,
+  shared_gather_kernel,
+};
+
+/* transpose of a side x side matrix of words */
+
+static long
+side_of (const Case &c)
+{
+  return (long) llround (sqrt ((double) c.n));
+}
+
+static bool
+transpose_validate (const Case &c, std::string *why)
+{
+  long side = side_of (c);
+  if (c.n <= 0 || c.n > (1L << 22) || side * side != c.n || side % MDL_GPU_TILE != 0)
+    return refuse (why, "n must be the square of a multiple of 32, up to 2^22");
+  return choice_ok (c, "variant", "naive", "naive|shared", why) && micro_validate (c, 1, why);
+}
+
+/* The word kernels (transpose, reduce, branch) read n words and write @out_words. */
+static void
+words_prepare (Buffers &b, size_t n, size_t out_words, uint64_t *rng)
+{
+  b.in.resize (n * 4);
+  b.out.assign (out_words * 4, MDL_CUDA_POISON);
+  mdl_cuda_fill_random (b.in, rng);
+}
+
+static void
+transpose_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  words_prepare (b, (size_t) c.n, (size_t) c.n, rng);
+}
+
+static int
+transpose_launch (const Case &c, Buffers &b)
+{
+  int side = (int) side_of (c);
+  dim3 grid (side / MDL_GPU_TILE, side / MDL_GPU_TILE), block (MDL_GPU_TILE, MDL_GPU_TILE_ROWS);
+  unsigned *out = (unsigned *) b.d_out, *in = (unsigned *) b.d_in;
+  if (c.text ("variant", "naive") == "naive")
+    transpose_naive<<<grid, block>>> (out, in, side);
+  else if (c.num ("pad", 1))
+    transpose_shared<1><<<grid, block>>> (out, in, side);
+  else
+    transpose_shared<0><<<grid, block>>> (out, in, side);
+  return 1;
+}
+
+static long
+transpose_check (const Case &c, const Buffers &b)
+{
+  size_t side = (size_t) side_of (c);
+  std::vector<unsigned char> expect (b.out.size ());
+  for (size_t y = 0; y < side; y++)
+    for (size_t x = 0; x < side; x++)
+      memcpy (&expect[4 * (x * side + y)], &b.in[4 * (y * side + x)], 4);
+  return mdl_cuda_count_diff (expect, b.out);
+}
+
+static std::string
+transpose_kernel (const Case &c)
+{
+  return c.text ("variant", "naive") == "naive" ? "transpose_naive" : "transpose_shared";
+}
+
+const CudaTwin cuda_twin_transpose = {
+  transpose_validate, transpose_prepare, transpose_launch, transpose_check, transpose_kernel,
+};
+
+/* reduce: block sums */
+
+static bool
+reduce_validate (const Case &c, std::string *why)
+{
+  return choice_ok (c, "variant", "sequential", "interleaved|divergent|sequential", why)
+         && micro_validate (c, MDL_GPU_REDUCE_BLOCK, why);
+}
+
+static void
+reduce_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  words_prepare (b, (size_t) c.n, (size_t) c.n / MDL_GPU_REDUCE_BLOCK, rng);
+}
+
+static int
+reduce_launch (const Case &c, Buffers &b)
+{
+  unsigned grid = (unsigned) (c.n / MDL_GPU_REDUCE_BLOCK);
+  unsigned *out = (unsigned *) b.d_out, *in = (unsigned *) b.d_in;
+  std::string variant = c.text ("variant", "sequential");
+  if (variant == "interleaved")
+    reduce_interleaved<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
+  else if (variant == "divergent")
+    reduce_divergent<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
+  else
+    reduce_sequential<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
+  return 1;
+}
+
+static long
+reduce_check (const Case &c, const Buffers &b)
+{
+  std::vector<unsigned char> expect (b.out.size ());
+  for (size_t blk = 0; blk < (size_t) c.n / MDL_GPU_REDUCE_BLOCK; blk++)
+    {
+      unsigned sum = 0;
+      for (size_t t = 0; t < MDL_GPU_REDUCE_BLOCK; t++)
+        sum += mdl_cuda_word (b.in, blk * MDL_GPU_REDUCE_BLOCK + t);
+      memcpy (&expect[4 * blk], &sum, 4);
+    }
+  return mdl_cuda_count_diff (expect, b.out);
+}
+
+static std::string
+reduce_kernel (const Case &c)
+{
+  return "reduce_" + c.text ("variant", "sequential");
+}
+
+const CudaTwin cuda_twin_reduce = {
+  reduce_validate, reduce_prepare, reduce_launch, reduce_check, reduce_kernel,
+};
+
+/* branch: each element through the mixing chains of its side */
+
+static bool
+branch_validate (const Case &c, std::string *why)
+{
+  return choice_ok (c, "variant", "half", "half|if|nested|uniform|loop", why)
+         && micro_validate (c, MDL_GPU_BRANCH_BLOCK, why);
+}
+
+static void
+branch_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  words_prepare (b, (size_t) c.n, (size_t) c.n, rng);
+}
+
+static int
+branch_launch (const Case &c, Buffers &b)
+{
+  unsigned grid = (unsigned) (c.n / MDL_GPU_BRANCH_BLOCK);
+  unsigned *out = (unsigned *) b.d_out, *in = (unsigned *) b.d_in;
+  std::string variant = c.text ("variant", "half");
+  if (variant == "half")
+    branch_half<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  else if (variant == "if")
+    branch_if<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  else if (variant == "nested")
+    branch_nested<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  else if (variant == "uniform")
+    branch_uniform<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  else
+    branch_loop<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  return 1;
+}
+
+static long
+branch_check (const Case &c, const Buffers &b)
+{
+  std::string variant = c.text ("variant", "half");
+  std::vector<unsigned char> expect (b.out.size ());
+  for (size_t i = 0; i < (size_t) c.n; i++)
+    {
+      unsigned lane = (unsigned) (i % MDL_GPU_BRANCH_BLOCK) & 31, v = mdl_cuda_word (b.in, i);
+      unsigned block = (unsigned) (i / MDL_GPU_BRANCH_BLOCK);
+      if (variant == "half")
+        v = mdl_mix (v, lane < 16 ? 0 : 1);
+      else if (variant == "if")
+        v = lane < 16 ? mdl_mix (v, 0) : v;
+      else if (variant == "nested")
+        v = lane < 16 ? mdl_mix (mdl_mix (v, 0), lane < 8 ? 2 : 3) : mdl_mix (v, 1);
+      else if (variant == "uniform")
+        v = mdl_mix (v, (block & 1) ? 0 : 1);
+      else
+        for (unsigned k = 0; k <= (lane & 3); k++)
+          v = mdl_mix (v, 0);
+      memcpy (&expect[4 * i], &v, 4);
+    }
+  return mdl_cuda_count_diff (expect, b.out);
+}
+
+static std::string
+branch_kernel (const Case &c)
+{
+  return "branch_" + c.text ("variant", "half");
+}
+
+const CudaTwin cuda_twin_branch = {
+  branch_validate, branch_prepare, branch_launch, branch_check, branch_kernel,
+};

@@ -1,0 +1,96 @@
+/* Private to src/algos/cuda: what the harness (harness.cu) needs of a CUDA twin, and what every
+ * twin shares. A CUDA twin is the GPU algorithm of a row of src/algos/gpu-algos.h as real kernels:
+ * one CudaTwin per row whose TWIN column says cuda, defined in the twin's own file as
+ * cuda_twin_SYM. The harness parses a case, lets the twin validate it, size and fill its buffers,
+ * launches it, and has it compare the output with a CPU reference; timing, profiling order and
+ * reporting are the harness's. No GLib: the GPU machine has none. */
+#ifndef MDL_CUDA_TWIN_H
+#define MDL_CUDA_TWIN_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../gpu-algos.h"
+
+#define CUDA_OK(call)                                                                              \
+  do                                                                                               \
+    {                                                                                              \
+      cudaError_t err_ = (call);                                                                   \
+      if (err_ != cudaSuccess)                                                                     \
+        {                                                                                          \
+          fprintf (stderr, "gpu-kernels: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
+                   cudaGetErrorString (err_));                                                     \
+          exit (2);                                                                                \
+        }                                                                                          \
+    }                                                                                              \
+  while (0)
+
+/* Output bytes start as this, so that an element a kernel fails to write is caught. */
+static const unsigned char MDL_CUDA_POISON = 0xA5;
+
+struct CudaTwin;
+
+/* One case: an algorithm spec `NAME:n=N,key=value,...`, as `models run` reads it. */
+struct Case {
+  std::string spec;                          /* as given */
+  long n = 0;                                /* the row's DEFAULT_N unless the spec sets n */
+  std::map<std::string, std::string> params; /* every key=value of the spec but n */
+  const CudaTwin *twin = nullptr;
+
+  /* The value of @key as an integer (decimal or 0x hex), or @fallback when the spec has none. */
+  long num (const char *key, long fallback) const;
+  /* The value of @key as text, or @fallback. */
+  std::string text (const char *key, const char *fallback) const;
+};
+
+/* A case's memory: host copies of up to two inputs and two outputs, and their device buffers.
+ * A twin sizes and fills the host vectors in prepare(); the harness uploads them, downloads the
+ * outputs after the launch, and keeps the outputs as they were before it in out_initial and
+ * out2_initial (the accumulators of an atomic kernel). */
+struct Buffers {
+  std::vector<unsigned char> in, in2, out, out2, out_initial, out2_initial;
+  unsigned char *d_in = nullptr, *d_in2 = nullptr, *d_out = nullptr, *d_out2 = nullptr;
+};
+
+/**
+ * CudaTwin: the CUDA side of one GPU algorithm.
+ * @validate: checks the case's parameters and n (the harness has checked that every key is one of
+ *   the row's); returns false with the reason in @why.
+ * @prepare: sizes and fills the host buffers of @b: random inputs from @rng (mdl_splitmix64),
+ *   outputs poisoned or, for accumulators, random; and sets the case's constant memory, if any.
+ * @launch: launches the kernels on the device buffers; returns how many kernel launches it made
+ *   (under Nsight Compute each is a row of its own).
+ * @check: the number of output bytes that differ from the CPU reference, computed from the host
+ *   inputs and the initial outputs.
+ * @kernel: the name of the (first) kernel a case launches, as Nsight Compute shows it.
+ */
+struct CudaTwin {
+  bool (*validate) (const Case &c, std::string *why);
+  void (*prepare) (const Case &c, Buffers &b, uint64_t *rng);
+  int (*launch) (const Case &c, Buffers &b);
+  long (*check) (const Case &c, const Buffers &b);
+  std::string (*kernel) (const Case &c);
+};
+
+/* Shared helpers (harness.cu). */
+
+/* Fills @buf with mdl_splitmix64 numbers from @state. */
+void mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state);
+/* The 4-byte word @i of @v. */
+unsigned mdl_cuda_word (const std::vector<unsigned char> &v, size_t i);
+/* The bytes of @got that differ from @want (sizes must be equal). */
+long mdl_cuda_count_diff (const std::vector<unsigned char> &want,
+                          const std::vector<unsigned char> &got);
+
+/* The twins of the rows with TWIN cuda, declared for the harness's table. */
+#define MDL_CUDA_TWIN_DECLARE_cuda(sym) extern const CudaTwin cuda_twin_##sym;
+#define MDL_CUDA_TWIN_DECLARE_none(sym)
+#define MDL_CUDA_TWIN_DECLARE(sym, name, params, twin, n, block, checked, cases, summary)          \
+  MDL_CUDA_TWIN_DECLARE_##twin (sym)
+MDL_GPU_ALGOS (MDL_CUDA_TWIN_DECLARE)
+
+#endif

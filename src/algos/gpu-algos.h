@@ -1,0 +1,109 @@
+/* Private: the GPU algorithms, one row each. The C library (src/algos/algos.c) makes each row an
+ * algorithm of the registry with its SIMT entry points and its GPU descriptor (MdlGpuAlgo); the
+ * CUDA harness (src/algos/cuda/harness.cu) makes each row with a CUDA twin a case family it can
+ * check, time and profile. Both expand the same list, so they agree on names, default sizes, launch
+ * geometry and default cases by construction. Plain preprocessor text: read by nvcc and by the C
+ * compiler, no GLib.
+ *
+ * MDL_GPU_ALGOS (X) calls X (SYM, NAME, PARAMS, TWIN, DEFAULT_N, BLOCK, CHECKED_ON, CASES, SUMMARY):
+ *   SYM         the C symbol stem: the SIMT entry points are mdl_algo_gpu_SYM_run and _native, the
+ *               CUDA twin (src/algos/cuda/) is the CudaTwin cuda_twin_SYM;
+ *   NAME        the registry name, as `models run` and the cases spell it;
+ *   PARAMS      the SIMT twin's parameter table (an MdlParamSpec array);
+ *   TWIN        cuda when a CUDA twin exists, none when only the SIMT twin does;
+ *   DEFAULT_N   n of a case that names none;
+ *   BLOCK       threads per block of its launches at the default parameters;
+ *   CHECKED_ON  the engines whose counters are compared with Nsight Compute's metrics;
+ *   CASES       the default cases as a parameter grid: key=v1|v2|... joined by ',' give every
+ *               combination (the last key varying fastest); grids joined by ';' are listed one
+ *               after the other;
+ *   SUMMARY     one line for `models list`.
+ * Adding a GPU algorithm: its SIMT file, its CUDA file, and a row here. */
+#ifndef MDL_GPU_ALGOS_H
+#define MDL_GPU_ALGOS_H
+
+#include "gpu-sizes.h"
+
+/* The engines that predict what Nsight Compute counts. */
+#define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
+
+/* The strides of the micro-kernels' cases: unit, powers of two up to a whole warp, and 33 (odd,
+ * so every lane lands in another bank). */
+#define MDL_GPU_STRIDES "stride=1|2|4|8|16|32|33"
+
+/* The lane patterns of gpu/shared-gather that pin down the bank rules (docs/models/gpu.md), in
+ * order: one broadcast; lanes 16..31 repeating lanes 0..15; pairs of lanes sharing a word; lanes
+ * 0..15 all in bank group 0, 16..31 unit stride; the warp's halves swapping halves of a row;
+ * quarter-warps repeating the first quarter; two words per bank pair; two broadcasts; two words of
+ * one bank; lanes 4..7 repeating lanes 0..3 in each quarter (4-lane or 8-lane merging). */
+#define MDL_GPU_GATHER_PATTERNS                                                                    \
+  "idx=0"                                                                                          \
+  "|0.1.2.3.4.5.6.7.8.9.10.11.12.13.14.15"                                                         \
+  "|0.0.1.1.2.2.3.3.4.4.5.5.6.6.7.7.8.8.9.9.10.10.11.11.12.12.13.13.14.14.15.15"                   \
+  "|0.32.64.96.128.160.192.224.256.288.320.352.384.416.448.480.16.17.18.19.20.21.22.23.24.25.26."  \
+  "27.28.29.30.31"                                                                                 \
+  "|16.17.18.19.20.21.22.23.24.25.26.27.28.29.30.31.0.1.2.3.4.5.6.7.8.9.10.11.12.13.14.15"        \
+  "|0.1.2.3.4.5.6.7"                                                                               \
+  "|0.2.4.6.8.10.12.14.48.50.52.54.56.58.60.62.1.3.5.7.9.11.13.15.49.51.53.55.57.59.61.63"        \
+  "|0.1"                                                                                           \
+  "|0.32"                                                                                          \
+  "|0.1.2.3.0.1.2.3.4.5.6.7.4.5.6.7.8.9.10.11.8.9.10.11.12.13.14.15.12.13.14.15"
+
+#define MDL_GPU_ALGOS(X)                                                                           \
+  X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
+     MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
+     "op=ld|st,width=4|8|16," MDL_GPU_STRIDES ",misalign=0|1",                                         \
+     "SIMT: lane i loads (op=ld) or stores (op=st) element first + i*stride of width bytes")      \
+  X (global_atomic, "gpu/global-atomic", mdl_gpu_global_atomic_params, cuda, MDL_GPU_N_GLOBAL,     \
+     MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES, "stride=1|32",                                       \
+     "SIMT: lane i adds atomically into word i*stride")                                            \
+  X (shared_stride, "gpu/shared-stride", mdl_gpu_shared_stride_params, cuda, MDL_GPU_N_SHARED,     \
+     32, MDL_GPU_HW_ENGINES, "op=ld|st,width=4|8|16," MDL_GPU_STRIDES,                              \
+     "SIMT: one warp per block loads or stores shared element lane*stride")                        \
+  X (shared_gather, "gpu/shared-gather", mdl_gpu_shared_gather_params, cuda, MDL_GPU_N_SHARED,     \
+     32, MDL_GPU_HW_ENGINES, "width=4|8|16," MDL_GPU_GATHER_PATTERNS,                               \
+     "SIMT: lane l loads shared element idx[l] (broadcasts, bank probes)")                         \
+  X (transpose, "gpu/transpose", mdl_gpu_transpose_params, cuda, MDL_GPU_N_TRANSPOSE,              \
+     MDL_GPU_TILE * MDL_GPU_TILE_ROWS, MDL_GPU_HW_ENGINES, "variant=naive;variant=shared,pad=0|1",  \
+     "SIMT: N x N transpose, naive or through a (padded) shared tile")                             \
+  X (reduce, "gpu/reduce", mdl_gpu_reduce_params, cuda, MDL_GPU_N_REDUCE, MDL_GPU_REDUCE_BLOCK,    \
+     MDL_GPU_HW_ENGINES, "variant=interleaved|divergent|sequential",                                \
+     "SIMT: block sums by a shared-memory tree, interleaved or sequential addressing")             \
+  X (branch, "gpu/branch", mdl_gpu_branch_params, cuda, MDL_GPU_N_BRANCH, MDL_GPU_BRANCH_BLOCK,    \
+     MDL_GPU_HW_ENGINES, "variant=half|if|nested|uniform|loop",                                     \
+     "SIMT: divergent, nested, uniform branches and a divergent loop")                             \
+  X (reduce_tree, "reduce/tree", mdl_reduce_tree_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
+     "b=32",                                                                                       \
+     "SIMT: AGPU tree-based reduction (Koike & Sadakane Algorithm 1), chunks of 2b words per "     \
+     "block of b threads")                                                                         \
+  X (reduce_cascade, "reduce/cascade", mdl_reduce_cascade_params, none, 1 << 20, 32,               \
+     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+     "SIMT: AGPU cascading reduction (Koike & Sadakane Algorithms 2-3): k blocks sum columns of "  \
+     "the n/p x p matrix, then reduce/tree")                                                       \
+  X (reduce_pipeline, "reduce/pipeline", mdl_reduce_pipeline_params, none, 1 << 20, 32,            \
+     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+     "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & Sadakane Algorithms "   \
+     "4-6, order fixed), on affine maps")                                                          \
+  X (reduce_matrix, "reduce/matrix", mdl_reduce_matrix_params, none, 1 << 20, 32,                  \
+     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+     "SIMT: AGPU matrix-based reduction for non-commutative operators (Koike & Sadakane 5.2.1): "  \
+     "b x (b+1) transposed tiles, each core folds a contiguous run, on affine maps")               \
+  X (scan_nopad, "scan/nopad", mdl_scan_nopad_params, none, 1 << 20, 1024, MDL_GPU_HW_ENGINES,     \
+     "block=2048",                                                                                 \
+     "SIMT: work-efficient exclusive scan (Blelloch/Harris up-sweep and down-sweep) in shared "    \
+     "memory, no padding")                                                                         \
+  X (scan_padding, "scan/padding", mdl_scan_padding_params, none, 1 << 20, 1024,                   \
+     MDL_GPU_HW_ENGINES, "block=2048,k=16|32",                                                     \
+     "SIMT: the same scan with Harris's padding, element i at word i + i/k")                       \
+  X (scan_leftright, "scan/leftright", mdl_scan_leftright_params, none, 1 << 20, 1024,             \
+     MDL_GPU_HW_ENGINES, "block=2048,k=16|32",                                                     \
+     "SIMT: the same scan with Capannini's LeftRight tree layout (Eq. 3.2), conflict-free stores") \
+  X (scan_hillis_steele, "scan/hillis-steele", mdl_scan_hillis_steele_params, none, 1 << 20, 1024, \
+     MDL_GPU_HW_ENGINES, "block=2048",                                                             \
+     "SIMT: Hillis-Steele (CM) inclusive scan, log n steps of load, add, store")                   \
+  X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
+     "b=32,k=16,alpha=16",                                                                         \
+     "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+
+#endif
