@@ -129,10 +129,18 @@ transpose_shared (unsigned *out, unsigned *in, int n)
 
 /* ---- tree reductions of MDL_GPU_REDUCE_BLOCK words per block into out[block] ---- */
 
-/* Interleaved addressing with a strided index: at distance d, thread t adds s[2dt + d] into
- * s[2dt]; the active threads stay packed at the front, but their addresses spread over banks. */
+/* The three addressings of one tree, as in the SIMT twin (micro.c). At distance d = 1, 2, 4, ...:
+ * interleaved, thread t adds s[2dt + d] into s[2dt] (the active threads stay packed at the front,
+ * but their addresses spread over banks); divergent, the threads that are multiples of 2d add
+ * s[t + d] into s[t] (every warp stays half-active or less from the first step on); sequential,
+ * threads t < h = MDL_GPU_REDUCE_BLOCK / 2d add s[t + h] into s[t] (consecutive threads touch
+ * consecutive words, and whole warps drop out until h < 32). V is a constant, so each
+ * instantiation compiles to the loop of its addressing alone. */
+enum { REDUCE_INTERLEAVED, REDUCE_DIVERGENT, REDUCE_SEQUENTIAL };
+
+template <int V>
 __global__ void
-reduce_interleaved (unsigned *out, unsigned *in)
+reduce_tree (unsigned *out, unsigned *in)
 {
   __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
   unsigned t = threadIdx.x;
@@ -141,49 +149,23 @@ reduce_interleaved (unsigned *out, unsigned *in)
 #pragma unroll
   for (unsigned d = 1; d < MDL_GPU_REDUCE_BLOCK; d *= 2)
     {
-      unsigned k = 2 * d * t;
-      if (k < MDL_GPU_REDUCE_BLOCK)
-        s[k] += s[k + d];
-      __syncthreads ();
-    }
-  if (t == 0)
-    out[blockIdx.x] = s[0];
-}
-
-/* Interleaved addressing with a divergent test: at distance d, the threads that are multiples of
- * 2d add s[t + d] into s[t]; every warp stays half-active or less from the first step on. */
-__global__ void
-reduce_divergent (unsigned *out, unsigned *in)
-{
-  __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
-  unsigned t = threadIdx.x;
-  s[t] = in[blockIdx.x * MDL_GPU_REDUCE_BLOCK + t];
-  __syncthreads ();
-#pragma unroll
-  for (unsigned d = 1; d < MDL_GPU_REDUCE_BLOCK; d *= 2)
-    {
-      if ((t & (2 * d - 1)) == 0)
-        s[t] += s[t + d];
-      __syncthreads ();
-    }
-  if (t == 0)
-    out[blockIdx.x] = s[0];
-}
-
-/* Sequential addressing: at half-width h, threads t < h add s[t + h] into s[t]; consecutive
- * threads touch consecutive words, and whole warps drop out until h < 32. */
-__global__ void
-reduce_sequential (unsigned *out, unsigned *in)
-{
-  __shared__ unsigned s[MDL_GPU_REDUCE_BLOCK];
-  unsigned t = threadIdx.x;
-  s[t] = in[blockIdx.x * MDL_GPU_REDUCE_BLOCK + t];
-  __syncthreads ();
-#pragma unroll
-  for (unsigned h = MDL_GPU_REDUCE_BLOCK / 2; h > 0; h /= 2)
-    {
-      if (t < h)
-        s[t] += s[t + h];
+      if (V == REDUCE_INTERLEAVED)
+        {
+          unsigned k = 2 * d * t;
+          if (k < MDL_GPU_REDUCE_BLOCK)
+            s[k] += s[k + d];
+        }
+      else if (V == REDUCE_DIVERGENT)
+        {
+          if ((t & (2 * d - 1)) == 0)
+            s[t] += s[t + d];
+        }
+      else
+        {
+          unsigned h = MDL_GPU_REDUCE_BLOCK / 2 / d;
+          if (t < h)
+            s[t] += s[t + h];
+        }
       __syncthreads ();
     }
   if (t == 0)
@@ -640,13 +622,65 @@ const CudaTwin cuda_twin_transpose = {
   transpose_validate, transpose_prepare, transpose_launch, transpose_check, transpose_kernel,
 };
 
+/* reduce and branch: word kernels (out, in) chosen by the case's variant */
+
+struct WordVariant {
+  const char *name;                       /* the variant= value */
+  void (*kernel) (unsigned *, unsigned *);
+  const char *ncu_name;                   /* as Nsight Compute shows the kernel */
+};
+
+/* Each family's default variant comes first. */
+static const WordVariant reduce_variants[] = {
+  { "sequential", reduce_tree<REDUCE_SEQUENTIAL>, "reduce_tree<2>" },
+  { "interleaved", reduce_tree<REDUCE_INTERLEAVED>, "reduce_tree<0>" },
+  { "divergent", reduce_tree<REDUCE_DIVERGENT>, "reduce_tree<1>" },
+};
+
+static const WordVariant branch_variants[] = {
+  { "half", branch_half, "branch_half" },
+  { "if", branch_if, "branch_if" },
+  { "nested", branch_nested, "branch_nested" },
+  { "uniform", branch_uniform, "branch_uniform" },
+  { "loop", branch_loop, "branch_loop" },
+};
+
+/* The variant the case names (its first, the default, when it names none), or nullptr. */
+template <size_t N>
+static const WordVariant *
+variant_of (const Case &c, const WordVariant (&table)[N])
+{
+  std::string name = c.text ("variant", table[0].name);
+  for (const WordVariant &v : table)
+    if (name == v.name)
+      return &v;
+  return nullptr;
+}
+
+template <size_t N>
+static bool
+variant_validate (const Case &c, const WordVariant (&table)[N], long block, std::string *why)
+{
+  std::string names;
+  if (variant_of (c, table))
+    return micro_validate (c, block, why);
+  for (const WordVariant &v : table)
+    names += (names.empty () ? "" : "|") + std::string (v.name);
+  return refuse (why, "variant must be one of " + names);
+}
+
+static void
+variant_launch (const Case &c, Buffers &b, const WordVariant *v, unsigned block)
+{
+  v->kernel<<<(unsigned) (c.n / block), block>>> ((unsigned *) b.d_out, (unsigned *) b.d_in);
+}
+
 /* reduce: block sums */
 
 static bool
 reduce_validate (const Case &c, std::string *why)
 {
-  return choice_ok (c, "variant", "sequential", "interleaved|divergent|sequential", why)
-         && micro_validate (c, MDL_GPU_REDUCE_BLOCK, why);
+  return variant_validate (c, reduce_variants, MDL_GPU_REDUCE_BLOCK, why);
 }
 
 static void
@@ -658,15 +692,7 @@ reduce_prepare (const Case &c, Buffers &b, uint64_t *rng)
 static int
 reduce_launch (const Case &c, Buffers &b)
 {
-  unsigned grid = (unsigned) (c.n / MDL_GPU_REDUCE_BLOCK);
-  unsigned *out = (unsigned *) b.d_out, *in = (unsigned *) b.d_in;
-  std::string variant = c.text ("variant", "sequential");
-  if (variant == "interleaved")
-    reduce_interleaved<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
-  else if (variant == "divergent")
-    reduce_divergent<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
-  else
-    reduce_sequential<<<grid, MDL_GPU_REDUCE_BLOCK>>> (out, in);
+  variant_launch (c, b, variant_of (c, reduce_variants), MDL_GPU_REDUCE_BLOCK);
   return 1;
 }
 
@@ -687,7 +713,7 @@ reduce_check (const Case &c, const Buffers &b)
 static std::string
 reduce_kernel (const Case &c)
 {
-  return "reduce_" + c.text ("variant", "sequential");
+  return variant_of (c, reduce_variants)->ncu_name;
 }
 
 const CudaTwin cuda_twin_reduce = {
@@ -699,8 +725,7 @@ const CudaTwin cuda_twin_reduce = {
 static bool
 branch_validate (const Case &c, std::string *why)
 {
-  return choice_ok (c, "variant", "half", "half|if|nested|uniform|loop", why)
-         && micro_validate (c, MDL_GPU_BRANCH_BLOCK, why);
+  return variant_validate (c, branch_variants, MDL_GPU_BRANCH_BLOCK, why);
 }
 
 static void
@@ -712,19 +737,7 @@ branch_prepare (const Case &c, Buffers &b, uint64_t *rng)
 static int
 branch_launch (const Case &c, Buffers &b)
 {
-  unsigned grid = (unsigned) (c.n / MDL_GPU_BRANCH_BLOCK);
-  unsigned *out = (unsigned *) b.d_out, *in = (unsigned *) b.d_in;
-  std::string variant = c.text ("variant", "half");
-  if (variant == "half")
-    branch_half<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
-  else if (variant == "if")
-    branch_if<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
-  else if (variant == "nested")
-    branch_nested<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
-  else if (variant == "uniform")
-    branch_uniform<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
-  else
-    branch_loop<<<grid, MDL_GPU_BRANCH_BLOCK>>> (out, in);
+  variant_launch (c, b, variant_of (c, branch_variants), MDL_GPU_BRANCH_BLOCK);
   return 1;
 }
 
@@ -756,7 +769,7 @@ branch_check (const Case &c, const Buffers &b)
 static std::string
 branch_kernel (const Case &c)
 {
-  return "branch_" + c.text ("variant", "half");
+  return variant_of (c, branch_variants)->ncu_name;
 }
 
 const CudaTwin cuda_twin_branch = {

@@ -54,6 +54,53 @@ gpu_buffer (MdlSimt *gpu, gsize bytes, guint64 *addr, GError **error)
   return *addr ? mdl_simt_host (gpu, *addr) : NULL;
 }
 
+/* The host side of a micro-kernel with one input and one output (every one but global-atomic):
+ * the simulated GPU, @in_bytes of random input, @out_bytes of poisoned output, and the CPU
+ * reference's expected output, poisoned too until the caller fills it. */
+typedef struct {
+  MdlSimt *gpu;
+  guint8 *in, *out, *want;
+  guint64 in_addr, out_addr;
+  gsize out_bytes;
+} Micro;
+
+static void
+micro_clear (Micro *m)
+{
+  g_clear_pointer (&m->gpu, mdl_simt_free);
+  g_clear_pointer (&m->want, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Micro, micro_clear)
+
+static gboolean
+micro_setup (Micro *m, MdlRecorder *rec, gsize in_bytes, gsize out_bytes, guint64 seed,
+             GError **error)
+{
+  guint64 state = seed;
+  m->gpu = mdl_simt_algo_gpu_new (rec);
+  if (!(m->in = gpu_buffer (m->gpu, in_bytes, &m->in_addr, error))
+      || !(m->out = gpu_buffer (m->gpu, out_bytes, &m->out_addr, error)))
+    return FALSE;
+  fill_random (m->in, in_bytes, &state);
+  memset (m->out, POISON, out_bytes);
+  m->want = g_malloc (out_bytes);
+  memset (m->want, POISON, out_bytes);
+  m->out_bytes = out_bytes;
+  return TRUE;
+}
+
+/* Launches @kernel over @shape and compares the output with the expected one. */
+static gboolean
+micro_launch_check (Micro *m, const char *algo, const MdlSimtLaunch *shape, MdlSimtKernel kernel,
+                    void *args, guint64 *checksum, GError **error)
+{
+  if (!mdl_simt_launch (m->gpu, shape, kernel, args, error))
+    return FALSE;
+  *checksum = mdl_simt_algo_checksum (m->out, m->out_bytes);
+  return compare (algo, m->out, m->want, m->out_bytes, error);
+}
+
 static const guint global_width_ok[] = { 4, 8, 16 };
 
 static gboolean
@@ -112,12 +159,9 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
                     guint64 *checksum, GError **error)
 {
   const char *algo = "gpu/global-stride";
-  g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint8 *want = NULL;
+  g_auto (Micro) m = { 0 };
   GlobalArgs a = { 0 };
-  guint8 *in, *out;
-  gsize spread, in_bytes, out_bytes;
-  guint64 state = seed;
+  gsize spread;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_GLOBAL_BLOCK };
 
   if (!width_param (algo, params, &a.width, error)
@@ -128,26 +172,19 @@ global_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   a.stride = (guint) mdl_params_uint (params, "stride");
   a.first = (guint) mdl_params_uint (params, "misalign");
   spread = (a.first + (n - 1) * a.stride + 1) * a.width;
-  in_bytes = a.store ? n * a.width : spread;
-  out_bytes = a.store ? spread : n * a.width;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = gpu_buffer (gpu, in_bytes, &a.in, error)) || !(out = gpu_buffer (gpu, out_bytes, &a.out, error)))
+  if (!micro_setup (&m, rec, a.store ? n * a.width : spread, a.store ? spread : n * a.width, seed,
+                    error))
     return FALSE;
-  fill_random (in, in_bytes, &state);
-  memset (out, POISON, out_bytes);
-  shape.grid_x = (guint32) (n / MDL_GPU_GLOBAL_BLOCK);
-  if (!mdl_simt_launch (gpu, &shape, global_stride_kernel, &a, error))
-    return FALSE;
-  want = g_malloc (out_bytes);
-  memset (want, POISON, out_bytes);
+  a.in = m.in_addr;
+  a.out = m.out_addr;
   for (guint64 i = 0; i < n; i++)
     {
       guint64 spread_i = a.first + i * a.stride;
-      memcpy (want + (a.store ? spread_i : i) * a.width, in + (a.store ? i : spread_i) * a.width,
+      memcpy (m.want + (a.store ? spread_i : i) * a.width, m.in + (a.store ? i : spread_i) * a.width,
               a.width);
     }
-  *checksum = mdl_simt_algo_checksum (out, out_bytes);
-  return compare (algo, out, want, out_bytes, error);
+  shape.grid_x = (guint32) (n / MDL_GPU_GLOBAL_BLOCK);
+  return micro_launch_check (&m, algo, &shape, global_stride_kernel, &a, checksum, error);
 }
 
 MDL_SIMT_ENTRY_POINTS (global_stride, global_stride_body)
@@ -315,35 +352,26 @@ static gboolean
 shared_run (const char *algo, SharedArgs *a, guint64 n, guint64 seed, MdlRecorder *rec,
             guint64 *checksum, GError **error)
 {
-  g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint8 *want = NULL;
-  guint8 *in, *out;
+  g_auto (Micro) m = { 0 };
   gsize blocks, in_elems, w = a->width;
-  guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = 32, .shared_bytes = MDL_GPU_SHARED_ELEMS * a->width };
 
   if (!mdl_simt_algo_size_ok (algo, n, 1 << 20, error))
     return FALSE;
   blocks = round_up (n, 32) / 32;
   in_elems = (a->store ? 32 : MDL_GPU_SHARED_ELEMS) * blocks;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = gpu_buffer (gpu, in_elems * w, &a->in, error))
-      || !(out = gpu_buffer (gpu, blocks * 32 * w, &a->out, error)))
+  if (!micro_setup (&m, rec, in_elems * w, blocks * 32 * w, seed, error))
     return FALSE;
-  fill_random (in, in_elems * w, &state);
-  memset (out, POISON, blocks * 32 * w);
-  shape.grid_x = (guint32) blocks;
-  if (!mdl_simt_launch (gpu, &shape, shared_kernel, a, error))
-    return FALSE;
-  want = g_malloc (blocks * 32 * w);
+  a->in = m.in_addr;
+  a->out = m.out_addr;
   for (gsize i = 0; i < blocks * 32; i++)
     {
       gsize blk = i / 32, lane = i % 32;
       gsize from = a->store ? i : blk * MDL_GPU_SHARED_ELEMS + shared_elem (a, (guint) lane);
-      memcpy (want + i * w, in + from * w, w);
+      memcpy (m.want + i * w, m.in + from * w, w);
     }
-  *checksum = mdl_simt_algo_checksum (out, blocks * 32 * w);
-  return compare (algo, out, want, blocks * 32 * w, error);
+  shape.grid_x = (guint32) blocks;
+  return micro_launch_check (&m, algo, &shape, shared_kernel, a, checksum, error);
 }
 
 static gboolean
@@ -472,13 +500,10 @@ transpose_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *r
                 guint64 *checksum, GError **error)
 {
   const char *algo = "gpu/transpose";
-  g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint8 *want = NULL;
+  g_auto (Micro) m = { 0 };
   TransposeArgs a = { 0 };
   gboolean shared = mdl_params_choice (params, "variant") == 1;
-  guint8 *in, *out;
   gsize bytes;
-  guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_TILE, .block_y = MDL_GPU_TILE_ROWS };
 
   if (!mdl_simt_algo_size_ok (algo, n, 1 << 26, error))
@@ -486,22 +511,18 @@ transpose_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *r
   a.side = (guint) round_up ((guint64) ceil (sqrt ((double) n)), MDL_GPU_TILE);
   a.pad = (guint) mdl_params_uint (params, "pad");
   bytes = (gsize) a.side * a.side * 4;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = gpu_buffer (gpu, bytes, &a.in, error)) || !(out = gpu_buffer (gpu, bytes, &a.out, error)))
+  if (!micro_setup (&m, rec, bytes, bytes, seed, error))
     return FALSE;
-  fill_random (in, bytes, &state);
-  memset (out, POISON, bytes);
-  shape.grid_x = shape.grid_y = a.side / MDL_GPU_TILE;
-  shape.shared_bytes = shared ? MDL_GPU_TILE * (MDL_GPU_TILE + a.pad) * 4 : 0;
-  if (!mdl_simt_launch (gpu, &shape, shared ? transpose_shared_kernel : transpose_naive_kernel, &a,
-                        error))
-    return FALSE;
-  want = g_malloc (bytes);
+  a.in = m.in_addr;
+  a.out = m.out_addr;
   for (gsize y = 0; y < a.side; y++)
     for (gsize x = 0; x < a.side; x++)
-      memcpy (want + 4 * (x * a.side + y), in + 4 * (y * a.side + x), 4);
-  *checksum = mdl_simt_algo_checksum (out, bytes);
-  return compare (algo, out, want, bytes, error);
+      memcpy (m.want + 4 * (x * a.side + y), m.in + 4 * (y * a.side + x), 4);
+  shape.grid_x = shape.grid_y = a.side / MDL_GPU_TILE;
+  shape.shared_bytes = shared ? MDL_GPU_TILE * (MDL_GPU_TILE + a.pad) * 4 : 0;
+  return micro_launch_check (&m, algo, &shape,
+                             shared ? transpose_shared_kernel : transpose_naive_kernel, &a,
+                             checksum, error);
 }
 
 MDL_SIMT_ENTRY_POINTS (transpose, transpose_body)
@@ -607,39 +628,30 @@ reduce_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
              guint64 *checksum, GError **error)
 {
   const char *algo = "gpu/reduce";
-  g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint8 *want = NULL;
+  g_auto (Micro) m = { 0 };
   ReduceArgs a = { .variant = mdl_params_choice (params, "variant") };
-  guint8 *in, *out;
   gsize blocks;
-  guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_REDUCE_BLOCK, .shared_bytes = 4 * MDL_GPU_REDUCE_BLOCK };
 
   if (!mdl_simt_algo_size_ok (algo, n, 1 << 24, error))
     return FALSE;
   blocks = round_up (n, MDL_GPU_REDUCE_BLOCK) / MDL_GPU_REDUCE_BLOCK;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = gpu_buffer (gpu, blocks * MDL_GPU_REDUCE_BLOCK * 4, &a.in, error))
-      || !(out = gpu_buffer (gpu, blocks * 4, &a.out, error)))
+  if (!micro_setup (&m, rec, blocks * MDL_GPU_REDUCE_BLOCK * 4, blocks * 4, seed, error))
     return FALSE;
-  fill_random (in, blocks * MDL_GPU_REDUCE_BLOCK * 4, &state);
-  memset (out, POISON, blocks * 4);
-  shape.grid_x = (guint32) blocks;
-  if (!mdl_simt_launch (gpu, &shape, reduce_kernel, &a, error))
-    return FALSE;
-  want = g_malloc (blocks * 4);
+  a.in = m.in_addr;
+  a.out = m.out_addr;
   for (gsize blk = 0; blk < blocks; blk++)
     {
       guint32 sum = 0, w;
       for (gsize t = 0; t < MDL_GPU_REDUCE_BLOCK; t++)
         {
-          memcpy (&w, in + 4 * (blk * MDL_GPU_REDUCE_BLOCK + t), 4);
+          memcpy (&w, m.in + 4 * (blk * MDL_GPU_REDUCE_BLOCK + t), 4);
           sum += w;
         }
-      memcpy (want + 4 * blk, &sum, 4);
+      memcpy (m.want + 4 * blk, &sum, 4);
     }
-  *checksum = mdl_simt_algo_checksum (out, blocks * 4);
-  return compare (algo, out, want, blocks * 4, error);
+  shape.grid_x = (guint32) blocks;
+  return micro_launch_check (&m, algo, &shape, reduce_kernel, &a, checksum, error);
 }
 
 MDL_SIMT_ENTRY_POINTS (reduce, reduce_body)
@@ -775,30 +787,22 @@ branch_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
              guint64 *checksum, GError **error)
 {
   const char *algo = "gpu/branch";
-  g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint8 *want = NULL;
+  g_auto (Micro) m = { 0 };
   BranchArgs a = { .variant = mdl_params_choice (params, "variant") };
-  guint8 *in, *out;
-  guint64 state = seed;
   MdlSimtLaunch shape = { .block_x = MDL_GPU_BRANCH_BLOCK };
 
   if (!mdl_simt_algo_size_ok (algo, n, 1 << 22, error))
     return FALSE;
   n = round_up (n, MDL_GPU_BRANCH_BLOCK);
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = gpu_buffer (gpu, n * 4, &a.in, error)) || !(out = gpu_buffer (gpu, n * 4, &a.out, error)))
+  if (!micro_setup (&m, rec, n * 4, n * 4, seed, error))
     return FALSE;
-  fill_random (in, n * 4, &state);
-  memset (out, POISON, n * 4);
-  shape.grid_x = (guint32) (n / MDL_GPU_BRANCH_BLOCK);
-  if (!mdl_simt_launch (gpu, &shape, branch_kernel, &a, error))
-    return FALSE;
-  want = g_malloc (n * 4);
+  a.in = m.in_addr;
+  a.out = m.out_addr;
   for (guint64 i = 0; i < n; i++)
     {
       guint32 v, lane = (guint32) (i % MDL_GPU_BRANCH_BLOCK) & 31;
       guint64 block = i / MDL_GPU_BRANCH_BLOCK;
-      memcpy (&v, in + 4 * i, 4);
+      memcpy (&v, m.in + 4 * i, 4);
       switch (a.variant)
         {
         case BR_HALF: v = mdl_mix (v, lane < 16 ? 0 : 1); break;
@@ -810,10 +814,10 @@ branch_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
             v = mdl_mix (v, 0);
           break;
         }
-      memcpy (want + 4 * i, &v, 4);
+      memcpy (m.want + 4 * i, &v, 4);
     }
-  *checksum = mdl_simt_algo_checksum (out, n * 4);
-  return compare (algo, out, want, n * 4, error);
+  shape.grid_x = (guint32) (n / MDL_GPU_BRANCH_BLOCK);
+  return micro_launch_check (&m, algo, &shape, branch_kernel, &a, checksum, error);
 }
 
 MDL_SIMT_ENTRY_POINTS (branch, branch_body)
