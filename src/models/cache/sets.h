@@ -50,7 +50,9 @@ typedef struct CacheSets CacheSets;
  * @ref: looks @tag up in set @set. A hit updates the policy's state and returns TRUE. A miss with
  *   @allocate places @tag, into an empty way if there is one, else over the policy's victim, and
  *   sets *@evicted to the tag it replaced (CACHE_INVALID for an empty way); a miss without
- *   @allocate changes nothing and sets *@evicted to CACHE_INVALID.
+ *   @allocate changes nothing and sets *@evicted to CACHE_INVALID. A hit on the tag its set saw
+ *   last must change nothing: the engines skip such references (cache.c's last_line, tlb.c's
+ *   last_page).
  * @invalidate: removes @tag from set @set; TRUE when it was there.
  */
 typedef struct {
