@@ -240,10 +240,14 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             continue;
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
             {
+              guint segs;
               n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
               for (guint j = 0; j < n; j++)
                 m->reqs[j] /= m->k;
-              m->G += mdl_gpu_sort_unique (m->reqs, n);
+              /* At least one: a group whose every access wraps past the top of the address
+               * space lists no word, and has always counted one segment. */
+              segs = mdl_gpu_sort_unique (m->reqs, n);
+              m->G += MAX (segs, 1u);
               continue;
             }
           m->instructions++;
