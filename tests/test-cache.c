@@ -390,13 +390,15 @@ random_config (GRand *rand, RefCacheConfig *c)
   c->n_data = (guint) g_rand_int_range (rand, 1, 4);
   for (guint i = 0; i < c->n_data; i++)
     {
-      random_level (rand, &c->data[i], min_line, (RefCachePolicy) g_rand_int_range (rand, 0, 4));
+      random_level (rand, &c->data[i], min_line,
+                    (RefCachePolicy) g_rand_int_range (rand, 0, REF_CACHE_N_POLICIES));
       /* Lines must not shrink going down. */
       min_line = c->data[i].line;
     }
   c->has_icache = g_rand_boolean (rand);
   if (c->has_icache)
-    random_level (rand, &c->icache, 16, (RefCachePolicy) g_rand_int_range (rand, 0, 4));
+    random_level (rand, &c->icache, 16,
+                  (RefCachePolicy) g_rand_int_range (rand, 0, REF_CACHE_N_POLICIES));
   if (c->has_icache && c->n_data > 1 && c->icache.line > c->data[1].line)
     c->icache.line = c->data[1].line;
   if (c->has_icache)

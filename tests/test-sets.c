@@ -1,7 +1,7 @@
 /* Tests of the set-associative arrays under the hardware engines (src/models/cache/sets.h): the
- * fingerprint compares against a byte loop, and every policy against the slow reference array
- * (tests/ref/cache-ref.c) on random references, removals included, over geometries that reach
- * every path of the ring search: one group of 16 fingerprints or several, partial groups, the
+ * lists of policies against each other, the fingerprint compares against a byte loop, and every
+ * policy against the slow reference array (tests/ref/cache-ref.c) on random references, removals
+ * included, over geometries that reach every path of the ring search: one group of 16 fingerprints or several, partial groups, the
  * filter of wide fully associative arrays, and tags whose fingerprints collide. */
 #include "helpers.h"
 #include "ref/cache-ref.h"
@@ -41,6 +41,26 @@ test_fp_match_flags_equal_bytes (void **state)
   g_rand_free (rand);
 }
 
+/* Ensure the policy table, the choice string of the engines' policy parameter, the lookup by name
+ * and the reference all list the policies alike: the name of entry i is word i of the choice
+ * string and of the reference's names (which the agreement test below indexes the table with). */
+static void
+test_policy_lists_agree (void **state)
+{
+  g_auto (GStrv) words = g_strsplit (CACHE_POLICY_CHOICES, "|", -1);
+  (void) state;
+  assert_int_equal (g_strv_length (words), CACHE_N_POLICIES);
+  assert_true (REF_CACHE_N_POLICIES <= CACHE_N_POLICIES);
+  for (guint i = 0; i < CACHE_N_POLICIES; i++)
+    {
+      assert_string_equal (mdl_cache_policies[i]->name, words[i]);
+      assert_ptr_equal (mdl_cache_policy_lookup (words[i]), mdl_cache_policies[i]);
+      if (i < REF_CACHE_N_POLICIES)
+        assert_string_equal (ref_cache_policy_names[i], words[i]);
+    }
+  assert_null (mdl_cache_policy_lookup ("lfu"));
+}
+
 /* @n tags of set @set (of @n_sets) whose fingerprints all equal @f. */
 static void
 colliding_tags (guint64 set, guint64 n_sets, guint8 f, guint64 first_k, guint64 *out, guint n)
@@ -63,7 +83,7 @@ test_arrays_agree_with_reference (void **state)
   (void) state;
   for (guint iter = 0; iter < 600; iter++)
     {
-      RefCachePolicy policy = (RefCachePolicy) g_rand_int_range (rand, 0, 4);
+      RefCachePolicy policy = (RefCachePolicy) g_rand_int_range (rand, 0, REF_CACHE_N_POLICIES);
       guint assoc = assocs[g_rand_int_range (rand, 0, G_N_ELEMENTS (assocs))];
       guint64 n_sets = (guint64) 1 << g_rand_int_range (rand, 0, 4);
       guint64 array_seed = g_rand_int (rand);
@@ -136,6 +156,7 @@ int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_policy_lists_agree),
     cmocka_unit_test (test_fp_match_flags_equal_bytes),
     cmocka_unit_test (test_arrays_agree_with_reference),
   };

@@ -215,7 +215,7 @@ test_agrees_with_reference (void **state)
       guint64 spans[3];
       const char *l1_key, *l2_key;
       cfg.page_bytes = pages[g_rand_int_range (rand, 0, 3)];
-      cfg.policy = (RefCachePolicy) g_rand_int_range (rand, 0, 4);
+      cfg.policy = (RefCachePolicy) g_rand_int_range (rand, 0, REF_CACHE_N_POLICIES);
       cfg.l1_assoc = (guint64) 1 << g_rand_int_range (rand, 0, 3);
       cfg.l1_entries = cfg.l1_assoc << g_rand_int_range (rand, 0, 3);
       cfg.l2_entries = g_rand_boolean (rand) ? 0 : cfg.l1_entries << g_rand_int_range (rand, 1, 3);
@@ -366,7 +366,7 @@ test_large_and_straddling_agree_with_reference (void **state)
       guint64 spans[4];
       RefTlb *ref;
       cfg.page_bytes = pages[g_rand_int_range (rand, 0, 3)];
-      cfg.policy = (RefCachePolicy) g_rand_int_range (rand, 0, 4);
+      cfg.policy = (RefCachePolicy) g_rand_int_range (rand, 0, REF_CACHE_N_POLICIES);
       cfg.l1_entries = l1s[a1].entries;
       cfg.l1_assoc = l1s[a1].assoc;
       cfg.l2_entries = l2s[a2].entries;

@@ -16,10 +16,10 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 #include "models/u64map.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MAX_B 1024
@@ -31,6 +31,7 @@ typedef struct {
   guint64 k;                 /* multiprocessors, p / b */
   guint64 M;                 /* shared words per MP */
   guint word_bytes;          /* w / 8 */
+  guint word_shift;          /* log2 word_bytes */
   gboolean broadcast;
   gboolean volatile_;
   gboolean virtual_;
@@ -83,6 +84,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   a->k = mdl_params_uint (params, "k");
   a->M = mdl_params_uint (params, "M");
   a->word_bytes = (guint) mdl_params_uint (params, "w") / 8;
+  a->word_shift = (guint) __builtin_ctz (a->word_bytes);
   a->broadcast = mdl_params_bool (params, "broadcast");
   a->volatile_ = mdl_params_bool (params, "volatile");
   a->virtual_ = mdl_params_bool (params, "virtual");
@@ -174,40 +176,17 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
   a->launches++;
 }
 
-static int
-cmp_u64 (const void *x, const void *y)
-{
-  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
-  return u < v ? -1 : u > v;
-}
-
-/* Collects the words touched by the lanes of @group into a->words; returns how many (with
- * repeats: one per lane and word). */
-static guint
-group_words (Agpu *a, const MdlWarpEvent *e, guint64 group)
-{
-  guint n = 0;
-  for (guint64 r = group; r; r &= r - 1)
-    {
-      guint64 addr = a->addrs[__builtin_ctzll (r)];
-      guint64 first = addr / a->word_bytes, last = (addr + MAX (e->width, 1u) - 1) / a->word_bytes;
-      for (guint64 w = first; w <= last; w++)
-        a->words[n++] = w;
-    }
-  return n;
-}
-
 /* Cost of one MP instruction: the lanes of @group of event @e. */
 static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
 {
-  guint n, worst;
+  guint n;
   guint64 c;
   if (!mdl_warp_is_memory (e))
     return e->op == MDL_WARP_BARRIER ? 0 : 1;
   if (e->space == MDL_SPACE_LOCAL)
     return 1;
-  n = group_words (a, e, group);
+  n = gpu_group_words (a->addrs, group, e->width, a->word_shift, a->words);
   if (e->space == MDL_SPACE_GLOBAL)
     {
       for (guint i = 0; i < n; i++)
@@ -219,10 +198,7 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
           *bits |= bit;
           a->words[i] /= a->b;
         }
-      qsort (a->words, n, sizeof a->words[0], cmp_u64);
-      c = n > 0;
-      for (guint i = 1; i < n; i++)
-        c += a->words[i] != a->words[i - 1];
+      c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
       return c;
     }
@@ -242,23 +218,8 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
                            &inserted);
       }
   if (a->broadcast)
-    {
-      guint u = n > 0;
-      qsort (a->words, n, sizeof a->words[0], cmp_u64);
-      for (guint i = 1; i < n; i++)
-        if (a->words[i] != a->words[i - 1])
-          a->words[u++] = a->words[i];
-      n = u;
-    }
-  worst = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      guint lanes = ++a->bank_count[a->words[i] & (a->b - 1)];
-      worst = MAX (worst, lanes);
-    }
-  for (guint i = 0; i < n; i++)
-    a->bank_count[a->words[i] & (a->b - 1)] = 0;
-  return worst;
+    n = mdl_gpu_sort_unique (a->words, n);
+  return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
 }
 
 static gboolean
@@ -270,7 +231,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
     {
       const MdlWarpEvent *e = &batch->warp[i];
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
-      guint64 group_mask = span >= 64 ? G_MAXUINT64 : ((guint64) 1 << span) - 1;
+      guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0;
       gboolean inserted;
       if (!a->open || e->launch != a->launch)

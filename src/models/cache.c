@@ -148,10 +148,7 @@ parse_level (const char *what, const char *text, const CachePolicy *policy, Leve
     return FALSE;
   if (n == 4)
     {
-      out->policy = NULL;
-      for (guint i = 0; i < G_N_ELEMENTS (mdl_cache_policies); i++)
-        if (strcmp (mdl_cache_policies[i]->name, f[3]) == 0)
-          out->policy = mdl_cache_policies[i];
+      out->policy = mdl_cache_policy_lookup (f[3]);
       if (out->policy == NULL)
         {
           g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: unknown policy \"%s\" (valid: %s)",
@@ -774,7 +771,8 @@ cache_report (void *state, MdlReport *out)
 const MdlEngineClass mdl_cache_class = {
   .abi = MDL_ENGINE_ABI,
   .name = "cache",
-  .summary = "set-associative cache levels (lru, fifo, random, plru): misses by kind and by cause",
+  .summary = "set-associative cache levels (" CACHE_POLICY_ROWS (CACHE_POLICY_NAME, ", ")
+             "): misses by kind and by cause",
   .params = cache_params,
   .state_size = sizeof (Cache),
   .init = cache_init,

@@ -19,13 +19,15 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_K 64
 #define MAX_WARPS 64
-#define WORD_BYTES 4
+#define WORD_SHIFT 2   /* words are 4 bytes */
+#define WORD_BYTES (1u << WORD_SHIFT)
 #define LANE_WORDS 17   /* words one lane's access touches at most: 64 bytes, misaligned */
 #define MAX_REQS (2 * MDL_WARP_MAX_LANES * LANE_WORDS)   /* two fused loads of 64 lanes */
 
@@ -108,49 +110,13 @@ kmodel_finalize (void *state)
     g_free (m->pending[i].words);
 }
 
-static int
-cmp_u64 (const void *x, const void *y)
-{
-  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
-  return u < v ? -1 : u > v;
-}
-
-/* The longest bank queue of @n word requests. */
+/* The longest bank queue of @n word requests (broadcast=1: of the distinct words). */
 static guint
 bank_latency (Kmodel *m, guint64 *req, guint n)
 {
-  guint worst = 0;
-  if (m->broadcast && n > 1)
-    {
-      guint u = 1;
-      qsort (req, n, sizeof req[0], cmp_u64);
-      for (guint i = 1; i < n; i++)
-        if (req[i] != req[i - 1])
-          req[u++] = req[i];
-      n = u;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      guint q = ++m->bank_count[req[i] & (m->k - 1)];
-      worst = MAX (worst, q);
-    }
-  for (guint i = 0; i < n; i++)
-    m->bank_count[req[i] & (m->k - 1)] = 0;
-  return worst;
-}
-
-/* Appends the words the lanes of @group touch to @out; returns how many. */
-static guint
-group_words (Kmodel *m, const MdlWarpEvent *e, guint64 group, guint64 *out)
-{
-  guint n = 0;
-  for (guint64 r = group; r; r &= r - 1)
-    {
-      guint64 addr = m->addrs[__builtin_ctzll (r)];
-      for (guint64 w = addr / WORD_BYTES; w <= (addr + MAX (e->width, 1u) - 1) / WORD_BYTES; w++)
-        out[n++] = w;
-    }
-  return n;
+  if (m->broadcast)
+    n = mdl_gpu_sort_unique (req, n);
+  return gpu_bank_queue (m->bank_count, req, n, m->k - 1);
 }
 
 /* The T of a pending load issued alone. */
@@ -174,7 +140,7 @@ pending_groups (Kmodel *m, const Pending *p, guint64 *lanes)
   *lanes = 0;
   for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
     {
-      guint64 mask = m->span >= 64 ? G_MAXUINT64 : (((guint64) 1 << m->span) - 1) << g;
+      guint64 mask = gpu_group_mask (m->span) << g;
       if (p->active & mask)
         {
           g_count++;
@@ -229,7 +195,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       const MdlWarpEvent *e = &batch->warp[i];
       Pending *p = &m->pending[e->warp % MAX_WARPS];
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
-      guint64 group_mask = m->span >= 64 ? G_MAXUINT64 : ((guint64) 1 << m->span) - 1;
+      guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
@@ -257,7 +223,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                 p->n[gi] = 0;
               if (!group)
                 continue;
-              n = group_words (m, e, group, slot + p->n[gi]);
+              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, slot + p->n[gi]);
               if (!check_sigma (m, e, slot + p->n[gi], n, error))
                 return FALSE;
               p->n[gi] += n;
@@ -274,21 +240,21 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             continue;
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
             {
-              guint64 segs = 1;
-              n = group_words (m, e, group, m->reqs);
+              guint segs;
+              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
               for (guint j = 0; j < n; j++)
                 m->reqs[j] /= m->k;
-              qsort (m->reqs, n, sizeof m->reqs[0], cmp_u64);
-              for (guint j = 1; j < n; j++)
-                segs += m->reqs[j] != m->reqs[j - 1];
-              m->G += segs;
+              /* At least one: a group whose every access wraps past the top of the address
+               * space lists no word, and has always counted one segment. */
+              segs = mdl_gpu_sort_unique (m->reqs, n);
+              m->G += MAX (segs, 1u);
               continue;
             }
           m->instructions++;
           m->W[cls] += (guint64) __builtin_popcountll (group);
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
-              n = group_words (m, e, group, m->reqs);
+              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
               if (!check_sigma (m, e, m->reqs, n, error))
                 return FALSE;
               m->T[cls] += bank_latency (m, m->reqs, n);

@@ -18,12 +18,13 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 #include "models/u64map.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#define CELL_BYTES 4
+#define CELL_SHIFT 2   /* cells are 4 bytes */
+#define CELL_BYTES (1u << CELL_SHIFT)
 #define NONE G_MAXUINT32
 #define LANE_CELLS 17   /* cells one lane's access touches at most: 64 bytes, misaligned */
 
@@ -124,13 +125,6 @@ close_epoch (Msimd *m)
   m->epoch++;
 }
 
-static int
-cmp_u64 (const void *x, const void *y)
-{
-  guint64 u = *(const guint64 *) x, v = *(const guint64 *) y;
-  return u < v ? -1 : u > v;
-}
-
 /* Records that processor @p reads (@write FALSE) or writes cell @cell; checks the race rule. */
 static gboolean
 touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
@@ -190,13 +184,10 @@ touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
 static guint64
 chunk_ops (Msimd *m, guint n, guint lanes)
 {
-  guint64 chunks = n > 0;
-  guint64 *tmp = m->chunks_buf;
+  guint64 chunks;
   for (guint i = 0; i < n; i++)
-    tmp[i] = m->cells_buf[i] / m->S;
-  qsort (tmp, n, sizeof tmp[0], cmp_u64);
-  for (guint i = 1; i < n; i++)
-    chunks += tmp[i] != tmp[i - 1];
+    m->chunks_buf[i] = m->cells_buf[i] / m->S;
+  chunks = mdl_gpu_sort_unique (m->chunks_buf, n);
   if (m->policy == POLICY_SERIAL && chunks > 1)
     return lanes;
   return chunks;
@@ -210,7 +201,7 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
     {
       const MdlWarpEvent *e = &batch->warp[i];
       guint span = (guint) MIN (m->S, (guint64) m->warp_width);
-      guint64 group_mask = span >= 64 ? G_MAXUINT64 : ((guint64) 1 << span) - 1;
+      guint64 group_mask = gpu_group_mask (span);
       gboolean global = mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL;
       if (e->op == MDL_WARP_BARRIER)
         continue;
@@ -222,7 +213,7 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
           guint64 thread = (guint64) e->block * m->block_threads + (guint64) e->warp * m->warp_width + g;
           guint32 p = (guint32) ((thread / m->S) % m->P);
           Proc *q = &m->procs[p];
-          guint n = 0, lanes = 0;
+          guint n;
           guint64 ops;
           if (!group)
             continue;
@@ -232,13 +223,8 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
               m->steps++;
               continue;
             }
-          for (guint64 r = group; r; r &= r - 1, lanes++)
-            {
-              guint64 addr = m->addrs[__builtin_ctzll (r)];
-              for (guint64 c = addr / CELL_BYTES; c <= (addr + MAX (e->width, 1u) - 1) / CELL_BYTES; c++)
-                m->cells_buf[n++] = c;
-            }
-          ops = chunk_ops (m, n, lanes);
+          n = gpu_group_words (m->addrs, group, e->width, CELL_SHIFT, m->cells_buf);
+          ops = chunk_ops (m, n, (guint) __builtin_popcountll (group));
           if (e->op != MDL_WARP_STORE)
             q->reads += ops, m->reads += ops;
           if (e->op != MDL_WARP_LOAD)

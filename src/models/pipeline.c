@@ -55,15 +55,16 @@ mdl_pipeline_add_sink (MdlPipeline *pipeline, const MdlSink *sink)
   g_array_append_val (pipeline->sinks, *sink);
 }
 
+/* Hands @batch, or when it is NULL @marker, to every engine and then every sink, in order; an
+ * engine's error is prefixed with its spec. */
 static gboolean
-pipeline_batch (void *data, const MdlEventBatch *batch, GError **error)
+deliver (MdlPipeline *p, const MdlEventBatch *batch, const MdlMarker *marker, GError **error)
 {
-  MdlPipeline *p = data;
-  p->n_events += batch->n_cpu + batch->n_warp;
+  p->n_events += batch ? batch->n_cpu + batch->n_warp : 1;
   for (guint i = 0; i < p->engines->len; i++)
     {
       MdlEngine *e = g_ptr_array_index (p->engines, i);
-      if (!mdl_engine_consume (e, batch, error))
+      if (!(batch ? mdl_engine_consume (e, batch, error) : mdl_engine_marker (e, marker, error)))
         {
           g_prefix_error (error, "%s: ", mdl_engine_spec (e));
           return FALSE;
@@ -72,33 +73,22 @@ pipeline_batch (void *data, const MdlEventBatch *batch, GError **error)
   for (guint i = 0; i < p->sinks->len; i++)
     {
       const MdlSink *s = &g_array_index (p->sinks, MdlSink, i);
-      if (!s->batch (s->data, batch, error))
+      if (!(batch ? s->batch (s->data, batch, error) : s->marker (s->data, marker, error)))
         return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
+pipeline_batch (void *data, const MdlEventBatch *batch, GError **error)
+{
+  return deliver (data, batch, NULL, error);
+}
+
+static gboolean
 pipeline_marker (void *data, const MdlMarker *marker, GError **error)
 {
-  MdlPipeline *p = data;
-  p->n_events++;
-  for (guint i = 0; i < p->engines->len; i++)
-    {
-      MdlEngine *e = g_ptr_array_index (p->engines, i);
-      if (!mdl_engine_marker (e, marker, error))
-        {
-          g_prefix_error (error, "%s: ", mdl_engine_spec (e));
-          return FALSE;
-        }
-    }
-  for (guint i = 0; i < p->sinks->len; i++)
-    {
-      const MdlSink *s = &g_array_index (p->sinks, MdlSink, i);
-      if (!s->marker (s->data, marker, error))
-        return FALSE;
-    }
-  return TRUE;
+  return deliver (data, NULL, marker, error);
 }
 
 MdlSink

@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-const char *const ref_cache_policy_names[4] = { "lru", "fifo", "random", "plru" };
+const char *const ref_cache_policy_names[REF_CACHE_N_POLICIES] = {
+  "lru", "fifo", "random", "plru",
+};
 
 /* ---- one array ---- */
 

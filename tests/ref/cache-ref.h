@@ -17,8 +17,11 @@ typedef enum {
   REF_CACHE_PLRU,
 } RefCachePolicy;
 
-/* The spec words, in RefCachePolicy order. */
-extern const char *const ref_cache_policy_names[4];
+#define REF_CACHE_N_POLICIES (REF_CACHE_PLRU + 1)
+
+/* The spec words, in RefCachePolicy order, which is also that of the engines' table
+ * (test-sets.c checks). */
+extern const char *const ref_cache_policy_names[REF_CACHE_N_POLICIES];
 
 /* One set-associative array. */
 typedef struct {

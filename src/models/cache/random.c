@@ -4,44 +4,21 @@
  * reproducible from the seed and the reference model in tests/ref can follow it draw for draw. */
 #include "models/cache/sets.h"
 
-static gboolean
-random_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
+static inline guint
+random_victim (CacheSets *s, guint64 set)
 {
-  guint64 *way = mdl_cache_set_ways (s, set);
-  guint n = s->assoc;
-  guint empty = n;
-  guint v;
-  for (guint i = 0; i < n; i++)
-    {
-      if (way[i] == tag)
-        return TRUE;
-      if (way[i] == CACHE_INVALID && empty == n)
-        empty = i;
-    }
-  *evicted = CACHE_INVALID;
-  if (!allocate)
-    return FALSE;
-  v = empty < n ? empty : (guint) (mdl_cache_rng_next (s) % n);
-  *evicted = way[v];
-  way[v] = tag;
-  return FALSE;
+  (void) set;
+  return (guint) (mdl_cache_rng_next (s) % s->assoc);
 }
 
 static gboolean
-random_invalidate (CacheSets *s, guint64 set, guint64 tag)
+random_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted)
 {
-  guint64 *way = mdl_cache_set_ways (s, set);
-  for (guint i = 0; i < s->assoc; i++)
-    if (way[i] == tag)
-      {
-        way[i] = CACHE_INVALID;
-        return TRUE;
-      }
-  return FALSE;
+  return mdl_cache_ways_ref (s, set, tag, allocate, evicted, NULL, random_victim);
 }
 
 const CachePolicy mdl_cache_random = {
   .name = "random",
   .ref = random_ref,
-  .invalidate = random_invalidate,
+  .invalidate = mdl_cache_ways_remove,
 };

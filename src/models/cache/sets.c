@@ -1,11 +1,22 @@
-/* The set-associative array of sets.h: allocation, reset, and the table of policies. */
+/* The set-associative array of sets.h: allocation, reset, the removals that several policies share,
+ * and the table of policies. Nothing here knows a policy by name: each states what it needs (its
+ * flags, its per-set state) in its CachePolicy. */
 #include "models/cache/sets.h"
 
 #include <string.h>
 
-const CachePolicy *const mdl_cache_policies[4] = {
-  &mdl_cache_lru, &mdl_cache_fifo, &mdl_cache_random, &mdl_cache_plru,
+const CachePolicy *const mdl_cache_policies[CACHE_N_POLICIES] = {
+  CACHE_POLICY_ROWS (CACHE_POLICY_ADDRESS, CACHE_POLICY_COMMA)
 };
+
+const CachePolicy *
+mdl_cache_policy_lookup (const char *name)
+{
+  for (guint i = 0; i < CACHE_N_POLICIES; i++)
+    if (strcmp (mdl_cache_policies[i]->name, name) == 0)
+      return mdl_cache_policies[i];
+  return NULL;
+}
 
 char *
 mdl_cache_policy_problem (const CachePolicy *policy, guint64 assoc)
@@ -42,7 +53,7 @@ mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, gu
    * a cache line, measured no faster). */
   s->block_bytes = (s->block_bytes + 15) / 16 * 16;
   s->blocks = g_malloc_n (n_sets, s->block_bytes);
-  s->bits = policy == &mdl_cache_plru ? g_new (guint64, n_sets) : NULL;
+  s->state = policy->set_state_bytes ? g_malloc_n (n_sets, policy->set_state_bytes) : NULL;
   s->filter = NULL;
   if ((policy->flags & CACHE_POLICY_RING) && n_sets == 1 && assoc >= CACHE_FILTER_MIN_ASSOC)
     {
@@ -63,8 +74,8 @@ mdl_cache_sets_clear (CacheSets *s)
   memset (s->blocks, 0, n_sets * s->block_bytes);
   for (guint64 set = 0; set < n_sets; set++)
     memset (mdl_cache_set_ways (s, set), 0xff, s->assoc * sizeof (guint64));
-  if (s->bits)
-    memset (s->bits, 0, n_sets * sizeof (guint64));
+  if (s->state)
+    memset (s->state, 0, n_sets * s->policy->set_state_bytes);
   if (s->filter)
     memset (s->filter, 0, ((gsize) 1 << (64 - s->filter_shift)) * sizeof (guint32));
   s->rng = s->rng_seed;
@@ -74,7 +85,7 @@ void
 mdl_cache_sets_destroy (CacheSets *s)
 {
   g_clear_pointer (&s->blocks, g_free);
-  g_clear_pointer (&s->bits, g_free);
+  g_clear_pointer (&s->state, g_free);
   g_clear_pointer (&s->filter, g_free);
 }
 
@@ -103,4 +114,17 @@ mdl_cache_ring_remove (CacheSets *s, guint64 set, guint64 tag)
   if (s->filter)
     s->filter[mdl_cache_filter_bucket (s, tag)]--;
   return TRUE;
+}
+
+gboolean
+mdl_cache_ways_remove (CacheSets *s, guint64 set, guint64 tag)
+{
+  guint64 *way = mdl_cache_set_ways (s, set);
+  for (guint i = 0; i < s->assoc; i++)
+    if (way[i] == tag)
+      {
+        way[i] = CACHE_INVALID;
+        return TRUE;
+      }
+  return FALSE;
 }

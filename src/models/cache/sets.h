@@ -1,5 +1,6 @@
 /* Private to the hardware engines (cache.c, tlb.c): a set-associative array of tags and the
- * replacement policies that run it, one file each (lru.c, fifo.c, random.c, plru.c).
+ * replacement policies that run it, one file each (lru.c, fifo.c, random.c, plru.c), listed once
+ * in CACHE_POLICY_ROWS below. Adding a policy: its file, and its row there.
  *
  * A tag is the whole line (or page) number, as Cachegrind keeps it: the set index bits are part of
  * it, which costs nothing and saves a shift. Empty ways hold CACHE_INVALID, which no line number
@@ -40,20 +41,25 @@ typedef struct CacheSets CacheSets;
 #define CACHE_POLICY_RING 0x2         /* the sets are rings with fingerprints (lru, fifo) */
 
 /**
- * CachePolicy: one replacement policy.
- * @name: as spelled in specs (`lru`).
+ * CachePolicy: one replacement policy, `mdl_cache_NAME` in its own file NAME.c.
+ * @name: as spelled in specs (`lru`): NAME, the word of its row in CACHE_POLICY_ROWS.
  * @flags: CACHE_POLICY_*.
  * @max_assoc: the largest associativity it supports; 0: no limit.
+ * @set_state_bytes: bytes of state of its own per set (plru: the tree bits), which the array
+ *   allocates and zeroes as the engine core does an engine's state (CacheSets.state); 0: none.
  * @ref: looks @tag up in set @set. A hit updates the policy's state and returns TRUE. A miss with
  *   @allocate places @tag, into an empty way if there is one, else over the policy's victim, and
  *   sets *@evicted to the tag it replaced (CACHE_INVALID for an empty way); a miss without
- *   @allocate changes nothing and sets *@evicted to CACHE_INVALID.
+ *   @allocate changes nothing and sets *@evicted to CACHE_INVALID. A hit on the tag its set saw
+ *   last must change nothing: the engines skip such references (cache.c's last_line, tlb.c's
+ *   last_page).
  * @invalidate: removes @tag from set @set; TRUE when it was there.
  */
 typedef struct {
   const char *name;
   guint flags;
   guint max_assoc;
+  guint set_state_bytes;
   gboolean (*ref) (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted);
   gboolean (*invalidate) (CacheSets *s, guint64 set, guint64 tag);
 } CachePolicy;
@@ -73,13 +79,14 @@ typedef struct {
  *   associative ones, whose search is long): resident tags per hash bucket of the tag, 16 buckets
  *   per way so that a miss is rarely taken for a possible hit, letting most misses skip the search;
  *   NULL otherwise.
- * @bits: [n_sets] plru's tree bits; NULL for the other policies.
- * @rng: random's generator state (splitmix64).
+ * @state: [n_sets * policy->set_state_bytes] the policy's own state of each set, zero after
+ *   init and clear; NULL for a policy without any.
+ * @rng: the generator of policies that draw (random): splitmix64, from the seed at init and clear.
  */
 struct CacheSets {
   guint8 *blocks;
   guint32 *filter;
-  guint64 *bits;
+  guint8 *state;
   const CachePolicy *policy;
   guint64 set_mask;     /* n_sets - 1 */
   guint64 block_bytes;
@@ -106,14 +113,32 @@ mdl_cache_filter_bucket (const CacheSets *s, guint64 tag)
   return (guint) ((tag * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> s->filter_shift);
 }
 
-extern const CachePolicy mdl_cache_lru;
-extern const CachePolicy mdl_cache_fifo;
-extern const CachePolicy mdl_cache_random;
-extern const CachePolicy mdl_cache_plru;
+/* The policies, one row each: X (NAME) for the policy mdl_cache_NAME, spelled NAME in specs; SEP
+ * goes between rows. lru comes first: it is the engines' default. Every list of the policies is
+ * made from these rows (the table mdl_cache_policies, the choice string of the engines' policy
+ * parameter, the names in the cache engine's summary), so none can fall out of step. */
+#define CACHE_POLICY_ROWS(X, SEP) \
+  X (lru)                         \
+  SEP X (fifo)                    \
+  SEP X (random)                  \
+  SEP X (plru)                    \
+  /* (the rows end here) */
 
-/* The policies in the order of the choice string CACHE_POLICY_CHOICES. */
-#define CACHE_POLICY_CHOICES "lru|fifo|random|plru"
-extern const CachePolicy *const mdl_cache_policies[4];
+#define CACHE_POLICY_EXTERN(name) extern const CachePolicy mdl_cache_##name;
+#define CACHE_POLICY_ADDRESS(name) &mdl_cache_##name
+#define CACHE_POLICY_NAME(name) #name
+#define CACHE_POLICY_ONE(name) 1
+#define CACHE_POLICY_COMMA ,
+
+CACHE_POLICY_ROWS (CACHE_POLICY_EXTERN, )
+
+#define CACHE_N_POLICIES (CACHE_POLICY_ROWS (CACHE_POLICY_ONE, +))
+/* "lru|fifo|random|plru": the policies in the order of mdl_cache_policies. */
+#define CACHE_POLICY_CHOICES CACHE_POLICY_ROWS (CACHE_POLICY_NAME, "|")
+extern const CachePolicy *const mdl_cache_policies[CACHE_N_POLICIES];
+
+/* The policy spelled @name, or NULL. */
+const CachePolicy *mdl_cache_policy_lookup (const char *name);
 
 /* Checks that @policy can run @assoc ways ("plru needs a power-of-two associativity of at most 64,
  * got 12"); returns NULL or a message to free. */
@@ -148,6 +173,50 @@ mdl_cache_rng_next (CacheSets *s)
 {
   return mdl_splitmix64 (&s->rng);
 }
+
+/* ---- ways in fixed places (random, plru) ---------------------------------------------------- */
+
+/* What a policy whose ways keep their places decides: @touch, that way @way of set @set was just
+ * hit or filled; @victim, the way to replace in the full set @set. */
+typedef void (*CacheTouchFn) (CacheSets *s, guint64 set, guint way);
+typedef guint (*CacheVictimFn) (CacheSets *s, guint64 set);
+
+/* The reference (CachePolicy.ref) of a policy whose ways keep their places, written once: the ways
+ * are searched in order; a hit calls @touch (NULL: a hit changes nothing); a miss with @allocate
+ * fills the lowest empty way, or in a full set the way @victim names, and calls @touch for it.
+ * Inline, so that a policy's ref passing its own functions compiles them in. */
+CACHE_INLINE gboolean
+mdl_cache_ways_ref (CacheSets *s, guint64 set, guint64 tag, gboolean allocate, guint64 *evicted,
+                    CacheTouchFn touch, CacheVictimFn victim)
+{
+  guint64 *way = mdl_cache_set_ways (s, set);
+  guint n = s->assoc, empty = n, v;
+  for (guint i = 0; i < n; i++)
+    {
+      if (way[i] == tag)
+        {
+          if (touch)
+            touch (s, set, i);
+          return TRUE;
+        }
+      /* empty == n first: that test goes one way until an empty way is found, where the test of
+       * the way would follow the data (the other order ran random's TLB workload 20% slower). */
+      if (empty == n && way[i] == CACHE_INVALID)
+        empty = i;
+    }
+  *evicted = CACHE_INVALID;
+  if (!allocate)
+    return FALSE;
+  v = empty < n ? empty : victim (s, set);
+  *evicted = way[v];
+  way[v] = tag;
+  if (touch)
+    touch (s, set, v);
+  return FALSE;
+}
+
+/* Removes @tag from ways that keep their places (CachePolicy.invalidate); TRUE when it was there. */
+gboolean mdl_cache_ways_remove (CacheSets *s, guint64 set, guint64 tag);
 
 /* ---- the ring of lru and fifo --------------------------------------------------------------- */
 

@@ -94,7 +94,7 @@ cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
 {
   for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
     {
-      guint64 part = active & (group >= 64 ? G_MAXUINT64 : (((guint64) 1 << group) - 1) << g);
+      guint64 part = active & (gpu_group_mask (group) << g);
       guint n = 0;
       if (part == 0)
         continue;
@@ -190,7 +190,8 @@ banks_report (void *state, MdlReport *out)
   for (guint i = 0; i < N_KINDS; i++)
     {
       const Counts *k = &b->c[i];
-      char name[64], desc[160], m1[128], m2[128], m3[128];
+      const char *p = kinds[i].prefix, *what = kinds[i].what;
+      char m1[128], m2[128], m3[128];
       gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
       if (ncu)
         {
@@ -200,26 +201,16 @@ banks_report (void *state, MdlReport *out)
           g_snprintf (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum",
                       kinds[i].op);
         }
-      g_snprintf (name, sizeof name, "%s_requests", kinds[i].prefix);
-      g_snprintf (desc, sizeof desc, "%s: warp instructions", kinds[i].what);
-      mdl_report_add_count (out, name, "count", desc, ncu ? m1 : NULL, k->requests);
-      g_snprintf (name, sizeof name, "%s_wavefronts", kinds[i].prefix);
-      g_snprintf (desc, sizeof desc, "%s: wavefronts (bank-row accesses)", kinds[i].what);
-      mdl_report_add_count (out, name, "count", desc, ncu ? m2 : NULL, k->wavefronts);
-      g_snprintf (name, sizeof name, "%s_bank_conflicts", kinds[i].prefix);
-      g_snprintf (desc, sizeof desc, "%s: wavefronts beyond the conflict-free ideal", kinds[i].what);
-      mdl_report_add_count (out, name, "count", desc, ncu ? m3 : NULL, k->wavefronts - k->passes);
-      g_snprintf (name, sizeof name, "%s_ideal_wavefronts", kinds[i].prefix);
-      g_snprintf (desc, sizeof desc, "%s: wavefronts with no bank conflict (passes)", kinds[i].what);
-      mdl_report_add_count (out, name, "count", desc, NULL, k->passes);
+      mdl_gpu_report_add (out, p, "requests", "count", what, "warp instructions",
+                          ncu ? m1 : NULL, k->requests);
+      mdl_gpu_report_add (out, p, "wavefronts", "count", what, "wavefronts (bank-row accesses)",
+                          ncu ? m2 : NULL, k->wavefronts);
+      mdl_gpu_report_add (out, p, "bank_conflicts", "count", what,
+                          "wavefronts beyond the conflict-free ideal", ncu ? m3 : NULL,
+                          k->wavefronts - k->passes);
+      mdl_gpu_report_add (out, p, "ideal_wavefronts", "count", what,
+                          "wavefronts with no bank conflict (passes)", NULL, k->passes);
     }
-}
-
-static void
-banks_reset (void *state)
-{
-  Banks *b = state;
-  memset (b->c, 0, sizeof b->c);
 }
 
 const MdlEngineClass mdl_banks_class = {
@@ -231,5 +222,4 @@ const MdlEngineClass mdl_banks_class = {
   .init = banks_init,
   .consume = banks_consume,
   .report = banks_report,
-  .reset = banks_reset,
 };

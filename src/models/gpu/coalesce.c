@@ -20,9 +20,6 @@
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
 
-#include <math.h>
-#include <string.h>
-
 enum { RULE_SECTORS, RULE_CC10, RULE_CC12, RULE_L1LINES };
 enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, N_KINDS };
 
@@ -199,7 +196,7 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
             guint shift = load ? c->line_shift : c->sector_shift;
             for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
               {
-                guint64 part = e->active & ((((guint64) 1 << group) - 1) << g);
+                guint64 part = e->active & (gpu_group_mask (group) << g);
                 guint64 n;
                 if (part == 0)
                   continue;
@@ -213,17 +210,6 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
         }
     }
   return TRUE;
-}
-
-/* Appends "PREFIX_KEY"; @metric NULL for none. */
-static void
-add (MdlReport *out, const char *prefix, const char *key, const char *unit, const char *what,
-     const char *text, const char *metric, guint64 value)
-{
-  char name[64], desc[160];
-  g_snprintf (name, sizeof name, "%s_%s", prefix, key);
-  g_snprintf (desc, sizeof desc, "%s: %s", what, text);
-  mdl_report_add_count (out, name, unit, desc, metric, value);
 }
 
 static void
@@ -250,29 +236,26 @@ coalesce_report (void *state, MdlReport *out)
                   kinds[i].space, kinds[i].op);
       g_snprintf (sectors, sizeof sectors, "l1tex__t_sectors_pipe_lsu_mem_%s_op_%s.sum",
                   kinds[i].space, kinds[i].op);
-      add (out, p, "requests", "count", what, "requests (warp instructions, split per the rule)",
-           ncu ? requests : NULL, k->requests);
-      add (out, p, "sectors", "count", what, "distinct 32-byte sectors per instruction, summed",
-           ncu ? sectors : NULL, k->sectors);
+      mdl_gpu_report_add (out, p, "requests", "count", what,
+                          "requests (warp instructions, split per the rule)",
+                          ncu ? requests : NULL, k->requests);
+      mdl_gpu_report_add (out, p, "sectors", "count", what,
+                          "distinct 32-byte sectors per instruction, summed",
+                          ncu ? sectors : NULL, k->sectors);
       /* Nsight Compute counts the L1 tag lookups of global loads, stores and atomics together:
        * the three global line counters carry the same metric, which `models measure` compares
        * with their sum. */
-      add (out, p, "lines", "count", what, "distinct 128-byte lines per instruction, summed",
-           ncu && i <= K_GATOM ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL, k->lines);
-      add (out, p, "transactions", "count", what, "memory transactions under the rule", NULL,
-           k->transactions);
-      add (out, p, "transaction_bytes", "bytes", what, "bytes moved by those transactions", NULL,
-           k->transaction_bytes);
-      add (out, p, "requested_bytes", "bytes", what, "bytes the active lanes asked for", NULL,
-           k->requested_bytes);
+      mdl_gpu_report_add (out, p, "lines", "count", what,
+                          "distinct 128-byte lines per instruction, summed",
+                          ncu && i <= K_GATOM ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL,
+                          k->lines);
+      mdl_gpu_report_add (out, p, "transactions", "count", what,
+                          "memory transactions under the rule", NULL, k->transactions);
+      mdl_gpu_report_add (out, p, "transaction_bytes", "bytes", what,
+                          "bytes moved by those transactions", NULL, k->transaction_bytes);
+      mdl_gpu_report_add (out, p, "requested_bytes", "bytes", what,
+                          "bytes the active lanes asked for", NULL, k->requested_bytes);
     }
-}
-
-static void
-coalesce_reset (void *state)
-{
-  Coalesce *c = state;
-  memset (c->c, 0, sizeof c->c);
 }
 
 const MdlEngineClass mdl_coalesce_class = {
@@ -284,5 +267,4 @@ const MdlEngineClass mdl_coalesce_class = {
   .init = coalesce_init,
   .consume = coalesce_consume,
   .report = coalesce_report,
-  .reset = coalesce_reset,
 };

@@ -13,7 +13,6 @@
 #include "models/engines.h"
 
 #include <math.h>
-#include <string.h>
 
 enum { COUNT_SASS, COUNT_SOURCE };
 
@@ -107,13 +106,6 @@ divergence_report (void *state, MdlReport *out)
 #undef NCU
 }
 
-static void
-divergence_reset (void *state)
-{
-  Divergence *d = state;
-  d->branches = d->divergent = d->insts = d->thread_insts = 0;
-}
-
 const MdlEngineClass mdl_divergence_class = {
   .abi = MDL_ENGINE_ABI,
   .name = "divergence",
@@ -123,5 +115,4 @@ const MdlEngineClass mdl_divergence_class = {
   .init = divergence_init,
   .consume = divergence_consume,
   .report = divergence_report,
-  .reset = divergence_reset,
 };

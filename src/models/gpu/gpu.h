@@ -1,11 +1,18 @@
-/* Private to the GPU engines (coalesce, banks, divergence): a small set of 64-bit keys for
- * counting distinct sectors, lines and bank words within one warp instruction. It is cleared in
- * O(1) by bumping a generation stamp, since the engines use it once per instruction and a memset
- * of the table would cost more than the lookups. */
+/* Private to the engines of the warp stream (gpu/coalesce.c, banks.c, divergence.c, and agpu.c,
+ * kmodel.c, msimd.c): what several of them do alike, written once.
+ *  - GpuSet, a small set of 64-bit keys for counting distinct sectors, lines and bank words within
+ *    one warp instruction. It is cleared in O(1) by bumping a generation stamp, since the engines
+ *    use it once per instruction and a memset of the table would cost more than the lookups.
+ *  - Cutting a warp instruction into groups of lanes, and the words a group touches.
+ *  - Distinct values of a group's words, and the longest bank queue they make.
+ *  - Report counters named PREFIX_KEY and described "WHAT: TEXT" (coalesce, banks). */
 #ifndef MDL_MODELS_GPU_H
 #define MDL_MODELS_GPU_H
 
 #include <glib.h>
+#include <models/report.h>
+
+#include <string.h>
 
 /* Slots of the set: a power of two, more than twice the most keys one instruction adds
  * (64 lanes x 2 sectors each for a misaligned access). */
@@ -45,5 +52,53 @@ gpu_set_add (GpuSet *s, guint64 key)
   s->n++;
   return TRUE;
 }
+
+/* The lanes 0..@span-1 (1 <= @span <= 64): shifted left by g, the group of lanes g..g+@span-1 when
+ * an instruction is cut into groups of @span consecutive lanes. */
+static inline guint64
+gpu_group_mask (guint span)
+{
+  return span >= 64 ? G_MAXUINT64 : ((guint64) 1 << span) - 1;
+}
+
+/* Writes to @out the words of 2^@word_shift bytes that the lanes of @group touch, lane l the bytes
+ * [@addrs[l], @addrs[l] + max(@width, 1)), in lane order and one per lane and word (a word two
+ * lanes touch comes twice); returns how many. */
+static inline guint
+gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_shift, guint64 *out)
+{
+  guint n = 0;
+  for (guint64 r = group; r; r &= r - 1)
+    {
+      guint64 addr = addrs[__builtin_ctzll (r)];
+      guint64 last = (addr + MAX (width, 1u) - 1) >> word_shift;
+      for (guint64 w = addr >> word_shift; w <= last; w++)
+        out[n++] = w;
+    }
+  return n;
+}
+
+/* The longest bank queue of the @n word requests @words: the most of them that any one bank
+ * (word & @bank_mask) serves. @count: [@bank_mask + 1] zeros, left as zeros. */
+static inline guint
+gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
+{
+  guint worst = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint q = ++count[words[i] & bank_mask];
+      worst = MAX (worst, q);
+    }
+  for (guint i = 0; i < n; i++)
+    count[words[i] & bank_mask] = 0;
+  return worst;
+}
+
+/* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
+guint mdl_gpu_sort_unique (guint64 *v, guint n);
+
+/* Appends the count PREFIX_KEY of @unit, described "WHAT: TEXT"; @metric NULL for none. */
+void mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const char *unit,
+                         const char *what, const char *text, const char *metric, guint64 value);
 
 #endif
