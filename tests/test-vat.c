@@ -693,6 +693,43 @@ test_phases (void **state)
     }
 }
 
+/* Ensure nested phases are listed in order of their first begin, as every engine lists them, and
+ * that an outer phase holds its inner one (outer: every miss; inner: the second half's 50
+ * accesses, some of their misses), for an online and an offline policy. */
+static void
+test_nested_phases (void **state)
+{
+  static const char *const specs[] = { "vat:policy=lru,P=16,K=4,d=5,W=8",
+                                       "vat:policy=min,P=16,K=4,d=5,W=8" };
+  (void) state;
+  for (guint s = 0; s < G_N_ELEMENTS (specs); s++)
+    {
+      g_autoptr (MdlEngine) e = mdl_engine_new (specs[s], NULL);
+      MdlCpuEvent ev[100];
+      MdlEventBatch first = { .cpu = ev, .n_cpu = 50 }, second = { .cpu = ev + 50, .n_cpu = 50 };
+      MdlMarker markers[] = { { .kind = MDL_MARK_PHASE_BEGIN, .name = "outer" },
+                              { .kind = MDL_MARK_PHASE_BEGIN, .name = "inner" },
+                              { .kind = MDL_MARK_PHASE_END, .name = "inner" },
+                              { .kind = MDL_MARK_PHASE_END, .name = "outer" } };
+      g_autoptr (MdlReport) r = NULL;
+      for (guint i = 0; i < 100; i++)
+        ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 1, .addr = (i * 997u) % 4096 };
+      assert_true (mdl_engine_marker (e, &markers[0], NULL));
+      assert_true (mdl_engine_consume (e, &first, NULL));
+      assert_true (mdl_engine_marker (e, &markers[1], NULL));
+      assert_true (mdl_engine_consume (e, &second, NULL));
+      assert_true (mdl_engine_marker (e, &markers[2], NULL));
+      assert_true (mdl_engine_marker (e, &markers[3], NULL));
+      r = mdl_engine_report (e);
+      assert_int_equal (mdl_report_n_phases (r), 2);
+      assert_string_equal (mdl_report_engine (mdl_report_phase (r, 0)), "outer");
+      assert_string_equal (mdl_report_engine (mdl_report_phase (r, 1)), "inner");
+      assert_int_equal (counter (mdl_report_phase (r, 0), "tc_misses"), counter (r, "tc_misses"));
+      assert_int_equal (counter (mdl_report_phase (r, 1), "accesses"), 50);
+      assert_true (counter (mdl_report_phase (r, 1), "tc_misses") < counter (r, "tc_misses"));
+    }
+}
+
 /* Ensure mdl_engine_reset() leaves a vat engine as new: the same input then gives the same report,
  * for an online and an offline policy. */
 static void
@@ -741,6 +778,7 @@ main (void)
     cmocka_unit_test (test_invariants_after_every_operation),
     cmocka_unit_test (test_huge_and_vm),
     cmocka_unit_test (test_phases),
+    cmocka_unit_test (test_nested_phases),
     cmocka_unit_test (test_reset),
   };
   return cmocka_run_group_tests_name ("vat", tests, NULL, NULL);
