@@ -16,20 +16,21 @@
 #include "core/ledger.h"
 #include "models/engines.h"
 #include "models/vat/curve.h"
-#include "models/vat/policy.h"
 #include "models/vat/seen.h"
+#include "models/vat/vat.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The policy table, in the order of the `policy` parameter's choices. */
-static const VatPolicy *const policies[] = {
-  &mdl_vat_lru, &mdl_vat_islru, &mdl_vat_min, &mdl_vat_ismin,
-  &mdl_vat_fifo, &mdl_vat_random, &mdl_vat_levels,
-};
+/* The policy table and the `policy` parameter's choices, both from policy.h's list, so that the
+ * n-th choice is the n-th policy. */
+#define POLICY_ADDRESS(name) &mdl_vat_##name
+#define POLICY_WORD(name) #name
+#define COMMA ,
+static const VatPolicy *const policies[] = { VAT_POLICIES (POLICY_ADDRESS, COMMA) };
 
 static const MdlParamSpec vat_params[] = {
-  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, "lru|islru|min|ismin|fifo|random|levels", 0,
+  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, VAT_POLICIES (POLICY_WORD, "|"), 0,
     "TC replacement policy" },
   { "P", MDL_PARAM_UINT, "4096", "page_bytes", 1, G_GUINT64_CONSTANT (1) << 40, NULL,
     MDL_PARAM_POW2, "page size in bytes" },
@@ -208,17 +209,21 @@ vat_init (void *state, const MdlParams *params, GError **error)
     }
   if (curve)
     {
+      /* The stack policies (curve.h): online ones order by recency (lru, islru), offline ones by
+       * next use (min, ismin), each in a plain and an ISP variant. */
+      gboolean isp = (policy->flags & VAT_POLICY_ISP) != 0;
       v->curve_misses = g_new0 (guint64, v->curve_max + 1);
       if (v->offline)
-        v->curve_min = mdl_vat_curve_min_new (v->curve_max, policy == &mdl_vat_ismin);
+        v->curve_min = mdl_vat_curve_min_new (v->curve_max, isp);
       else
-        v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, policy == &mdl_vat_islru);
+        v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, isp);
     }
   mdl_vat_seen_init (&v->seen, d, k_bits);
   /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
   v->tc.memo = v->collapse;
-  return mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
-                          mdl_params_uint (params, "seed"), error);
+  mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
+                   mdl_params_uint (params, "seed"));
+  return TRUE;
 }
 
 static void
@@ -585,8 +590,8 @@ vat_report (void *state, MdlReport *out)
 const MdlEngineClass mdl_vat_class = {
   .abi = MDL_ENGINE_ABI,
   .name = "vat",
-  .summary = "translation cache of the VAT model: misses under lru, islru, min, ismin, fifo, "
-             "random, levels; every W in one pass",
+  .summary = "translation cache of the VAT model: misses under " VAT_POLICIES (POLICY_WORD, ", ")
+             "; every W in one pass",
   .params = vat_params,
   .state_size = sizeof (Vat),
   .init = vat_init,
@@ -638,12 +643,6 @@ mdl_vat_consume (Vat *vat, const MdlEventBatch *batch, GError **error)
   return vat_consume (vat, batch, error);
 }
 
-gboolean
-mdl_vat_marker (Vat *vat, const MdlMarker *marker, GError **error)
-{
-  return vat_marker (vat, marker, error);
-}
-
 MdlReport *
 mdl_vat_report (Vat *vat)
 {
@@ -681,12 +680,6 @@ const VatTc *
 mdl_vat_tc (const Vat *vat)
 {
   return &vat->tc;
-}
-
-guint
-mdl_vat_page_shift (const Vat *vat)
-{
-  return vat->page_shift;
 }
 
 guint
