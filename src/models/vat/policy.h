@@ -146,7 +146,14 @@ struct VatPolicy {
  * between rows. vat.c makes the policy table, the parameter's choices and the engine's summary from
  * this list, so a new policy is its file and a row here. */
 #define VAT_POLICIES(X, SEP) \
-  X (lru) SEP X (islru) SEP X (min) SEP X (ismin) SEP X (fifo) SEP X (random) SEP X (levels)
+  X (lru)                    \
+  SEP X (islru)              \
+  SEP X (min)                \
+  SEP X (ismin)              \
+  SEP X (fifo)               \
+  SEP X (random)             \
+  SEP X (levels)             \
+  /* a new row goes above */
 
 #define VAT_POLICY_DECLARE(name) extern const VatPolicy mdl_vat_##name;
 VAT_POLICIES (VAT_POLICY_DECLARE, )
