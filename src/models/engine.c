@@ -227,12 +227,17 @@ mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
     engine->site_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
-/* The engine's counts now, to the ledger at a begin or end of phase @name. */
-static void
-phase_mark (MdlEngine *e, gboolean begin, const char *name)
+/* Phase marker @name to the ledger, with the engine's counts now; fails as
+ * mdl_phase_ledger_nest (a begin never does). */
+static gboolean
+phase_mark (MdlEngine *e, gboolean begin, const char *name, GError **error)
 {
-  g_autoptr (GArray) now = snapshot (e);
+  g_autoptr (GArray) now = NULL;
+  if (!mdl_phase_ledger_nest (e->phases, begin, name, error))
+    return FALSE;
+  now = snapshot (e);
   mdl_phase_ledger_mark (e->phases, begin, name, (const guint64 *) (gpointer) now->data, now->len);
+  return TRUE;
 }
 
 gboolean
@@ -249,23 +254,13 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
   /* A begin is counted before the class sees the marker, an end after: the phase holds what the
    * class counts for its own markers. */
   if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
-    {
-      mdl_phase_ledger_nest (engine->phases, TRUE, marker->name, NULL);
-      phase_mark (engine, TRUE, marker->name);
-    }
-  if (engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
+    phase_mark (engine, TRUE, marker->name, NULL);
+  if ((engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
+      || (core_phases && marker->kind == MDL_MARK_PHASE_END
+          && !phase_mark (engine, FALSE, marker->name, error)))
     {
       engine->failed = TRUE;
       return FALSE;
-    }
-  if (core_phases && marker->kind == MDL_MARK_PHASE_END)
-    {
-      if (!mdl_phase_ledger_nest (engine->phases, FALSE, marker->name, error))
-        {
-          engine->failed = TRUE;
-          return FALSE;
-        }
-      phase_mark (engine, FALSE, marker->name);
     }
   return TRUE;
 }
