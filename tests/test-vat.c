@@ -256,6 +256,41 @@ test_parameter_errors (void **state)
     }
 }
 
+/* Ensure every choice of the `policy` parameter selects the policy of that name (the choices and
+ * the policy table are made from one list, policy.h), and that each runs: a scattered trace keeps
+ * the TC consistent after every operation and counts d+1 node visits per access. */
+static void
+test_every_policy_choice_runs (void **state)
+{
+  const MdlParamSpec *p = mdl_engine_class_lookup ("vat")->params;
+  g_auto (GStrv) choices = NULL;
+  guint64 pages[200];
+  (void) state;
+  while (strcmp (p->key, "policy") != 0)
+    p++;
+  choices = g_strsplit (p->choices, "|", -1);
+  assert_true (g_strv_length (choices) >= 7);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    pages[i] = (i * 37 + i / 9) % 64;
+  for (guint c = 0; choices[c]; c++)
+    {
+      g_autofree char *spec = g_strdup_printf ("policy=%s,K=4,d=3,W=8", choices[c]);
+      Vat *v = vat_or_fail (spec);
+      Watch w = { .outcome = g_string_new (NULL), .check = TRUE, .root_layer = 3 };
+      g_autoptr (MdlReport) r = NULL;
+      assert_string_equal (mdl_vat_tc (v)->policy->name, choices[c]);
+      mdl_vat_set_hook (v, watch_hook, &w);
+      assert_true (mdl_vat_pages (v, pages, G_N_ELEMENTS (pages), NULL));
+      r = mdl_vat_report (v);
+      if (w.check_error)
+        fail_msg ("%s: %s", spec, w.check_error->message);
+      assert_int_equal (counter (r, "tc_hits") + counter (r, "tc_misses"), 4 * G_N_ELEMENTS (pages));
+      assert_int_equal (w.outcome->len, 4 * G_N_ELEMENTS (pages));
+      g_string_free (w.outcome, TRUE);
+      mdl_vat_free (v);
+    }
+}
+
 /* Ensure an access beyond the tree (a page number that needs more than d levels) is a model error
  * naming the record and the address, and that the engine refuses to go on. */
 static void
@@ -693,6 +728,43 @@ test_phases (void **state)
     }
 }
 
+/* Ensure nested phases are listed in order of their first begin, as every engine lists them, and
+ * that an outer phase holds its inner one (outer: every miss; inner: the second half's 50
+ * accesses, some of their misses), for an online and an offline policy. */
+static void
+test_nested_phases (void **state)
+{
+  static const char *const specs[] = { "vat:policy=lru,P=16,K=4,d=5,W=8",
+                                       "vat:policy=min,P=16,K=4,d=5,W=8" };
+  (void) state;
+  for (guint s = 0; s < G_N_ELEMENTS (specs); s++)
+    {
+      g_autoptr (MdlEngine) e = mdl_engine_new (specs[s], NULL);
+      MdlCpuEvent ev[100];
+      MdlEventBatch first = { .cpu = ev, .n_cpu = 50 }, second = { .cpu = ev + 50, .n_cpu = 50 };
+      MdlMarker markers[] = { { .kind = MDL_MARK_PHASE_BEGIN, .name = "outer" },
+                              { .kind = MDL_MARK_PHASE_BEGIN, .name = "inner" },
+                              { .kind = MDL_MARK_PHASE_END, .name = "inner" },
+                              { .kind = MDL_MARK_PHASE_END, .name = "outer" } };
+      g_autoptr (MdlReport) r = NULL;
+      for (guint i = 0; i < 100; i++)
+        ev[i] = (MdlCpuEvent) { .kind = MDL_CPU_READ, .size = 1, .addr = (i * 997u) % 4096 };
+      assert_true (mdl_engine_marker (e, &markers[0], NULL));
+      assert_true (mdl_engine_consume (e, &first, NULL));
+      assert_true (mdl_engine_marker (e, &markers[1], NULL));
+      assert_true (mdl_engine_consume (e, &second, NULL));
+      assert_true (mdl_engine_marker (e, &markers[2], NULL));
+      assert_true (mdl_engine_marker (e, &markers[3], NULL));
+      r = mdl_engine_report (e);
+      assert_int_equal (mdl_report_n_phases (r), 2);
+      assert_string_equal (mdl_report_engine (mdl_report_phase (r, 0)), "outer");
+      assert_string_equal (mdl_report_engine (mdl_report_phase (r, 1)), "inner");
+      assert_int_equal (counter (mdl_report_phase (r, 0), "tc_misses"), counter (r, "tc_misses"));
+      assert_int_equal (counter (mdl_report_phase (r, 1), "accesses"), 50);
+      assert_true (counter (mdl_report_phase (r, 1), "tc_misses") < counter (r, "tc_misses"));
+    }
+}
+
 /* Ensure mdl_engine_reset() leaves a vat engine as new: the same input then gives the same report,
  * for an online and an offline policy. */
 static void
@@ -731,6 +803,7 @@ main (void)
     cmocka_unit_test (test_micro_traces),
     cmocka_unit_test (test_machine_preset),
     cmocka_unit_test (test_parameter_errors),
+    cmocka_unit_test (test_every_policy_choice_runs),
     cmocka_unit_test (test_address_beyond_tree),
     cmocka_unit_test (test_report_counters),
     cmocka_unit_test (test_compulsory_in_wide_trees),
@@ -741,6 +814,7 @@ main (void)
     cmocka_unit_test (test_invariants_after_every_operation),
     cmocka_unit_test (test_huge_and_vm),
     cmocka_unit_test (test_phases),
+    cmocka_unit_test (test_nested_phases),
     cmocka_unit_test (test_reset),
   };
   return cmocka_run_group_tests_name ("vat", tests, NULL, NULL);

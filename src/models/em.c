@@ -14,6 +14,7 @@
  * scan) and docs/models/memory.md. */
 #include <models/error.h>
 
+#include "core/ledger.h"
 #include "models/engines.h"
 #include "models/cache/falru.h"
 #include "models/u64map.h"
@@ -35,6 +36,9 @@ typedef struct {
   guint64 fetches_ignored;
 } EmCounts;
 
+#define N_COUNTS ((guint) (sizeof (EmCounts) / sizeof (guint64)))
+G_STATIC_ASSERT (sizeof (EmCounts) % sizeof (guint64) == 0);
+
 typedef struct {
   guint64 at;        /* block references before the marker */
   EmCounts snap;     /* counts at the marker (opt: filled in by the run) */
@@ -48,7 +52,7 @@ typedef struct {
   guint8 *dirty;             /* [capacity] per node (lru) or slot (opt) */
   GArray *stored;            /* opt: guint64 block | WRITE_BIT of every reference */
   GArray *marks;             /* EmMark, in order */
-  GPtrArray *open;           /* char *, names of the open phases, innermost last */
+  MdlPhaseLedger *phases;    /* EmCounts by phase, from the marks */
   guint64 fetches_ignored;   /* opt: counted as they come */
   guint64 distinct;          /* opt: of the last run */
   guint64 dirty_at_end;      /* opt: of the last run */
@@ -95,7 +99,7 @@ em_init (void *state, const MdlParams *params, GError **error)
   m->dirty = g_new0 (guint8, m->capacity);
   m->marks = g_array_new (FALSE, TRUE, sizeof (EmMark));
   g_array_set_clear_func (m->marks, mark_clear);
-  m->open = g_ptr_array_new_with_free_func (g_free);
+  m->phases = mdl_phase_ledger_new ();
   m->run_len = G_MAXSIZE;
   if (m->policy == POLICY_LRU)
     mdl_falru_init (&m->lru, m->capacity);
@@ -112,7 +116,7 @@ em_finalize (void *state)
     mdl_falru_destroy (&m->lru);
   g_clear_pointer (&m->stored, g_array_unref);
   g_clear_pointer (&m->marks, g_array_unref);
-  g_clear_pointer (&m->open, g_ptr_array_unref);
+  g_clear_pointer (&m->phases, mdl_phase_ledger_free);
   g_clear_pointer (&m->dirty, g_free);
 }
 
@@ -123,7 +127,7 @@ em_reset (void *state)
   memset (&m->counts, 0, sizeof m->counts);
   memset (m->dirty, 0, m->capacity);
   g_array_set_size (m->marks, 0);
-  g_ptr_array_set_size (m->open, 0);
+  mdl_phase_ledger_clear (m->phases);
   m->fetches_ignored = m->distinct = m->dirty_at_end = 0;
   m->run_len = G_MAXSIZE;
   if (m->policy == POLICY_LRU)
@@ -203,25 +207,12 @@ static gboolean
 em_marker (void *state, const MdlMarker *mk, GError **error)
 {
   Em *m = state;
-  EmMark mark = { 0 };
-  if (mk->kind != MDL_MARK_PHASE_BEGIN && mk->kind != MDL_MARK_PHASE_END)
+  EmMark mark = { .begin = mk->kind == MDL_MARK_PHASE_BEGIN };
+  if (!mark.begin && mk->kind != MDL_MARK_PHASE_END)
     return TRUE;
-  if (mk->kind == MDL_MARK_PHASE_END)
-    {
-      const char *top = m->open->len ? g_ptr_array_index (m->open, m->open->len - 1) : NULL;
-      if (top == NULL || strcmp (top, mk->name ? mk->name : "") != 0)
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "phase end \"%s\" does not match %s%s%s",
-                       mk->name ? mk->name : "", top ? "the open phase \"" : "any open phase",
-                       top ? top : "", top ? "\"" : "");
-          return FALSE;
-        }
-      g_ptr_array_set_size (m->open, m->open->len - 1);
-    }
-  else
-    g_ptr_array_add (m->open, g_strdup (mk->name ? mk->name : ""));
-  mark.begin = mk->kind == MDL_MARK_PHASE_BEGIN;
-  mark.name = g_strdup (mk->name ? mk->name : "");
+  if (!mdl_phase_ledger_nest (m->phases, mark.begin, mk->name, error))
+    return FALSE;
+  mark.name = g_strdup (mk->name);
   if (m->policy == POLICY_LRU)
     {
       mark.at = m->counts.refs;
@@ -407,73 +398,26 @@ counts_report (const EmCounts *c, MdlReport *out)
 }
 
 static void
-counts_sub (EmCounts *d, const EmCounts *a, const EmCounts *b)
+phase_fill (const guint64 *totals, MdlReport *phase, void *data)
 {
-  d->refs = a->refs - b->refs;
-  d->hits = a->hits - b->hits;
-  d->misses = a->misses - b->misses;
-  d->writebacks = a->writebacks - b->writebacks;
-  d->fetches_ignored = a->fetches_ignored - b->fetches_ignored;
+  EmCounts c;
+  (void) data;
+  memcpy (&c, totals, sizeof c);
+  counts_report (&c, phase);
 }
 
-typedef struct {
-  char *name;
-  EmCounts total;
-  gboolean closed;
-} PhaseTotal;
-
+/* The phases, from the marks and the counts at each. */
 static void
 phases_report (Em *m, MdlReport *out)
 {
-  g_autoptr (GPtrArray) totals = g_ptr_array_new ();
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint));
+  mdl_phase_ledger_restart (m->phases);
   for (guint i = 0; i < m->marks->len; i++)
     {
       const EmMark *mk = &g_array_index (m->marks, EmMark, i);
-      PhaseTotal *p = NULL;
-      if (mk->begin)
-        {
-          g_array_append_val (stack, i);
-          for (guint k = 0; k < totals->len && !p; k++)
-            if (strcmp (((PhaseTotal *) g_ptr_array_index (totals, k))->name, mk->name) == 0)
-              p = g_ptr_array_index (totals, k);
-          if (p == NULL)
-            {
-              p = g_new0 (PhaseTotal, 1);
-              p->name = mk->name;
-              g_ptr_array_add (totals, p);
-            }
-          continue;
-        }
-      /* Why the stack is not empty: em_marker refused an end without a matching begin. */
-      {
-        guint b = g_array_index (stack, guint, stack->len - 1);
-        const EmMark *begin = &g_array_index (m->marks, EmMark, b);
-        EmCounts d;
-        g_array_set_size (stack, stack->len - 1);
-        for (guint k = 0; k < totals->len && !p; k++)
-          if (strcmp (((PhaseTotal *) g_ptr_array_index (totals, k))->name, mk->name) == 0)
-            p = g_ptr_array_index (totals, k);
-        counts_sub (&d, &mk->snap, &begin->snap);
-        p->total.refs += d.refs;
-        p->total.hits += d.hits;
-        p->total.misses += d.misses;
-        p->total.writebacks += d.writebacks;
-        p->total.fetches_ignored += d.fetches_ignored;
-        p->closed = TRUE;
-      }
+      mdl_phase_ledger_mark (m->phases, mk->begin, mk->name,
+                             (const guint64 *) (gconstpointer) &mk->snap, N_COUNTS);
     }
-  for (guint k = 0; k < totals->len; k++)
-    {
-      PhaseTotal *p = g_ptr_array_index (totals, k);
-      if (p->closed)
-        {
-          MdlReport *r = mdl_report_new (p->name, mdl_report_spec (out));
-          counts_report (&p->total, r);
-          mdl_report_add_phase (out, r);
-        }
-      g_free (p);
-    }
+  mdl_phase_ledger_report (m->phases, out, phase_fill, NULL);
 }
 
 static void

@@ -1,25 +1,15 @@
 /* Engine instances (include/models/engine.h): spec parsing, the class's state, and the per-phase
  * breakdown that every engine gets for free. At a phase begin the engine's counts are snapshot;
- * at the matching end the change is added to that phase's totals. Phases nest, and a phase entered
- * several times accumulates. Only exact counts are broken down; derived reals are not additive.
- * With site phases on, each run of events with one site id is a phase too, named after the site:
- * batches are split where the site changes and the counts are snapshot there. */
+ * at the matching end the change is added to that phase's totals (the phase ledger, core/ledger.h,
+ * which also checks the nesting). Only exact counts are broken down; derived reals are not
+ * additive. With site phases on, each run of events with one site id is a phase too, named after
+ * the site: batches are split where the site changes and the counts are snapshot there. */
 #include <models/error.h>
 
+#include "core/ledger.h"
 #include "models/engines.h"
 
 #include <string.h>
-
-typedef struct {
-  char *name;
-  GArray *at_begin;  /* guint64 per counter, in report order */
-} OpenPhase;
-
-typedef struct {
-  char *name;
-  GArray *totals;    /* guint64 per counter, in report order */
-  guint64 n_closed;  /* phases still open for the first time are not reported */
-} PhaseTotal;
 
 struct MdlEngine {
   const MdlEngineClass *klass;
@@ -27,29 +17,13 @@ struct MdlEngine {
   MdlParams *params;
   char *spec;
   gboolean failed;
-  GArray *open;           /* OpenPhase, innermost last */
-  GPtrArray *phases;      /* PhaseTotal *, in order of first appearance */
+  MdlPhaseLedger *phases; /* marker phases and site phases, by counter in report order */
   MdlReport *layout;      /* the counter names and units, from the first snapshot */
   gboolean by_site;       /* site phases on */
   guint16 site;           /* the site of the run in progress; 0: none */
   GArray *site_begin;     /* counts at the start of that run */
   GHashTable *site_names; /* site id -> name, from MDL_MARK_SITE */
 };
-
-static void
-open_phase_clear (OpenPhase *p)
-{
-  g_free (p->name);
-  g_array_unref (p->at_begin);
-}
-
-static void
-phase_total_free (PhaseTotal *p)
-{
-  g_free (p->name);
-  g_array_unref (p->totals);
-  g_free (p);
-}
 
 static gboolean
 engine_init (MdlEngine *e, GError **error)
@@ -98,9 +72,7 @@ mdl_engine_new (const char *spec, GError **error)
   normalized = mdl_params_normalized (e->params);
   e->spec = *normalized ? g_strdup_printf ("%s:%s", klass->name, normalized)
                         : g_strdup (klass->name);
-  e->open = g_array_new (FALSE, FALSE, sizeof (OpenPhase));
-  g_array_set_clear_func (e->open, (GDestroyNotify) open_phase_clear);
-  e->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) phase_total_free);
+  e->phases = mdl_phase_ledger_new ();
   return e;
 }
 
@@ -114,10 +86,7 @@ mdl_engine_free (MdlEngine *engine)
   g_free (engine->state);
   mdl_params_free (engine->params);
   g_free (engine->spec);
-  if (engine->open)
-    g_array_unref (engine->open);
-  if (engine->phases)
-    g_ptr_array_unref (engine->phases);
+  mdl_phase_ledger_free (engine->phases);
   if (engine->site_begin)
     g_array_unref (engine->site_begin);
   if (engine->site_names)
@@ -225,24 +194,6 @@ snapshot (MdlEngine *e)
   return counts;
 }
 
-static PhaseTotal *
-phase_total (MdlEngine *e, const char *name, guint n_counters)
-{
-  PhaseTotal *p;
-  for (guint i = 0; i < e->phases->len; i++)
-    {
-      p = g_ptr_array_index (e->phases, i);
-      if (strcmp (p->name, name) == 0)
-        return p;
-    }
-  p = g_new0 (PhaseTotal, 1);
-  p->name = g_strdup (name);
-  p->totals = g_array_sized_new (FALSE, TRUE, sizeof (guint64), n_counters);
-  g_array_set_size (p->totals, n_counters);
-  g_ptr_array_add (e->phases, p);
-  return p;
-}
-
 /* Adds the counts since the current site run began to that site's phase; then starts a run of
  * @site. Nothing is attributed to site 0 (no site). */
 static void
@@ -256,11 +207,8 @@ site_switch (MdlEngine *e, guint16 site)
     {
       const char *named = g_hash_table_lookup (e->site_names, GUINT_TO_POINTER (e->site));
       g_autofree char *name = named ? g_strdup (named) : g_strdup_printf ("site %u", e->site);
-      PhaseTotal *total = phase_total (e, name, now->len);
-      for (guint i = 0; i < now->len; i++)
-        g_array_index (total->totals, guint64, i)
-          += g_array_index (now, guint64, i) - g_array_index (e->site_begin, guint64, i);
-      total->n_closed++;
+      mdl_phase_ledger_add (e->phases, name, (const guint64 *) (gpointer) now->data,
+                            (const guint64 *) (gpointer) e->site_begin->data, now->len);
     }
   if (e->site_begin)
     g_array_unref (e->site_begin);
@@ -279,30 +227,16 @@ mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
     engine->site_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
+/* Phase marker @name to the ledger, with the engine's counts now; fails as
+ * mdl_phase_ledger_nest (a begin never does). */
 static gboolean
-phase_end (MdlEngine *e, const char *name, GError **error)
+phase_mark (MdlEngine *e, gboolean begin, const char *name, GError **error)
 {
-  OpenPhase *top;
   g_autoptr (GArray) now = NULL;
-  PhaseTotal *total;
-  if (e->open->len == 0 || strcmp ((top = &g_array_index (e->open, OpenPhase, e->open->len - 1))->name,
-                                   name) != 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "phase end \"%s\" does not match %s%s%s",
-                   name, e->open->len ? "the open phase \"" : "any open phase",
-                   e->open->len ? g_array_index (e->open, OpenPhase, e->open->len - 1).name : "",
-                   e->open->len ? "\"" : "");
-      return FALSE;
-    }
+  if (!mdl_phase_ledger_nest (e->phases, begin, name, error))
+    return FALSE;
   now = snapshot (e);
-  total = phase_total (e, name, now->len);
-  /* Why equal lengths: an engine's counter list depends only on its parameters. */
-  g_assert (now->len == top->at_begin->len && now->len == total->totals->len);
-  for (guint i = 0; i < now->len; i++)
-    g_array_index (total->totals, guint64, i)
-      += g_array_index (now, guint64, i) - g_array_index (top->at_begin, guint64, i);
-  total->n_closed++;
-  g_array_set_size (e->open, e->open->len - 1);
+  mdl_phase_ledger_mark (e->phases, begin, name, (const guint64 *) (gpointer) now->data, now->len);
   return TRUE;
 }
 
@@ -317,25 +251,31 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
   if (engine->by_site && marker->kind == MDL_MARK_SITE && marker->name)
     g_hash_table_replace (engine->site_names, GUINT_TO_POINTER (marker->site),
                           g_strdup (marker->name));
+  /* A begin is counted before the class sees the marker, an end after: the phase holds what the
+   * class counts for its own markers. */
   if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
-    {
-      OpenPhase p = { g_strdup (marker->name ? marker->name : ""), snapshot (engine) };
-      g_array_append_val (engine->open, p);
-      /* Created at the begin so that phases are reported in order of first appearance. */
-      phase_total (engine, p.name, p.at_begin->len);
-    }
-  if (engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
-    {
-      engine->failed = TRUE;
-      return FALSE;
-    }
-  if (core_phases && marker->kind == MDL_MARK_PHASE_END
-      && !phase_end (engine, marker->name ? marker->name : "", error))
+    phase_mark (engine, TRUE, marker->name, NULL);
+  if ((engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
+      || (core_phases && marker->kind == MDL_MARK_PHASE_END
+          && !phase_mark (engine, FALSE, marker->name, error)))
     {
       engine->failed = TRUE;
       return FALSE;
     }
   return TRUE;
+}
+
+/* Fills a phase sub-report with the counts of @data's layout, leaving out reals and peaks. */
+static void
+phase_fill (const guint64 *totals, MdlReport *phase, void *data)
+{
+  const MdlReport *layout = data;
+  for (guint c = 0; c < mdl_report_n_counters (layout); c++)
+    {
+      const MdlCounter *k = mdl_report_counter (layout, c);
+      if (!k->is_real && !k->is_peak)
+        mdl_report_add_count (phase, k->name, k->unit, k->description, k->metric, totals[c]);
+    }
 }
 
 MdlReport *
@@ -347,22 +287,7 @@ mdl_engine_report (MdlEngine *engine)
     site_switch (engine, 0); /* the run in progress counts up to now */
   r = mdl_report_new (engine->klass->name, engine->spec);
   engine->klass->report (engine->state, r);
-  for (guint i = 0; i < engine->phases->len; i++)
-    {
-      const PhaseTotal *p = g_ptr_array_index (engine->phases, i);
-      MdlReport *ph;
-      if (p->n_closed == 0)
-        continue;
-      ph = mdl_report_new (p->name, engine->spec);
-      for (guint c = 0; c < p->totals->len; c++)
-        {
-          const MdlCounter *k = mdl_report_counter (engine->layout, c);
-          if (!k->is_real && !k->is_peak)
-            mdl_report_add_count (ph, k->name, k->unit, k->description, k->metric,
-                                  g_array_index (p->totals, guint64, c));
-        }
-      mdl_report_add_phase (r, ph);
-    }
+  mdl_phase_ledger_report (engine->phases, r, phase_fill, engine->layout);
   return r;
 }
 
@@ -370,8 +295,7 @@ void
 mdl_engine_reset (MdlEngine *engine)
 {
   g_return_if_fail (engine != NULL);
-  g_array_set_size (engine->open, 0);
-  g_ptr_array_set_size (engine->phases, 0);
+  mdl_phase_ledger_clear (engine->phases);
   engine->failed = FALSE;
   engine->site = 0;
   g_clear_pointer (&engine->site_begin, g_array_unref);

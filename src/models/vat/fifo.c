@@ -4,8 +4,6 @@
  * sequential scan costs more than the distinct nodes it touches. */
 #include "models/vat/policy.h"
 
-#define FIFO_FLAGS 0
-
 typedef struct {
   guint32 next_out;   /* the cell inserted longest ago, once the TC is full */
 } Fifo;
@@ -16,52 +14,15 @@ fifo_reset (VatTc *tc)
   ((Fifo *) tc->ps)->next_out = 0;
 }
 
-static gboolean
-fifo_init (VatTc *tc, GError **error)
-{
-  (void) error;
-  tc->ps = g_new0 (Fifo, 1);
-  return TRUE;
-}
-
-static void
-fifo_finalize (VatTc *tc)
-{
-  g_clear_pointer (&tc->ps, g_free);
-}
-
-static inline void
-fifo_access (VatTc *tc, guint32 s, gboolean hit)
-{
-  (void) tc, (void) s, (void) hit;
-}
-
 static inline guint32
 fifo_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   Fifo *f = tc->ps;
-  guint32 s = vat_free_slot (tc);
+  guint32 s = f->next_out;
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
-  s = f->next_out;
   f->next_out = s + 1 == tc->n_slots ? 0 : s + 1;
   return s;
 }
 
-static void
-fifo_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, fifo_access, fifo_victim, FIFO_FLAGS);
-}
-
-const VatPolicy mdl_vat_fifo = {
-  .name = "fifo",
-  .flags = FIFO_FLAGS,
-  .init = fifo_init,
-  .access = fifo_access,
-  .victim = fifo_victim,
-  .reset = fifo_reset,
-  .finalize = fifo_finalize,
-  .run = fifo_run,
-};
+VAT_POLICY_DEFINE (fifo, VAT_POLICY_FREE_FIRST, vat_no_access, fifo_victim,
+                   .state_size = sizeof (Fifo), .reset = fifo_reset);

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "models/vat/vat.h"
+#include "models/vat/node.h"
 
 #define VAT_NO_SLOT G_MAXUINT32
 

@@ -11,8 +11,6 @@
  * reason. */
 #include "models/vat/policy.h"
 
-#define ISLRU_FLAGS (VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
-
 /* Free cells are the least recent and childless, so they go first. */
 static inline guint32
 islru_victim (VatTc *tc, guint64 node, guint32 parent)
@@ -27,27 +25,5 @@ islru_victim (VatTc *tc, guint64 node, guint32 parent)
   return s;
 }
 
-static void
-islru_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, vat_recency_access, islru_victim, ISLRU_FLAGS);
-}
-
-static gboolean
-islru_check (const VatTc *tc, GError **error)
-{
-  return mdl_vat_recency_check (tc, "islru", error);
-}
-
-const VatPolicy mdl_vat_islru = {
-  .name = "islru",
-  .flags = ISLRU_FLAGS,
-  .min_cells_extra = 1,
-  .init = mdl_vat_recency_init,
-  .access = vat_recency_access,
-  .victim = islru_victim,
-  .reset = mdl_vat_recency_reset,
-  .finalize = mdl_vat_recency_finalize,
-  .run = islru_run,
-  .check = islru_check,
-};
+VAT_POLICY_DEFINE (islru, VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,
+                   vat_recency_access, islru_victim, .min_cells_extra = 1, VAT_RECENCY_METHODS);

@@ -13,42 +13,31 @@
 #include "models/vat/policy.h"
 #include "models/vat/tourney.h"
 
-#define ISMIN_FLAGS (VAT_POLICY_ISP | VAT_POLICY_OFFLINE | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH \
-                     | VAT_POLICY_GAP)
-
 typedef struct {
   guint64 *key;    /* [W] next-use key of each cell's node (vat_cell_key) */
   VatTourney tree; /* the keys of the childless cells, 0 for the others */
 } Ismin;
 
 static void
-ismin_reset (VatTc *tc)
+ismin_init (VatTc *tc)
 {
   Ismin *m = tc->ps;
-  vat_tourney_clear (&m->tree);
-}
-
-static gboolean
-ismin_init (VatTc *tc, GError **error)
-{
-  Ismin *m = g_new0 (Ismin, 1);
-  (void) error;
   m->key = g_new0 (guint64, tc->n_slots);
   vat_tourney_init (&m->tree, tc->n_slots);
-  tc->ps = m;
-  return TRUE;
+}
+
+static void
+ismin_reset (VatTc *tc)
+{
+  vat_tourney_clear (&((Ismin *) tc->ps)->tree);
 }
 
 static void
 ismin_finalize (VatTc *tc)
 {
   Ismin *m = tc->ps;
-  if (m == NULL)
-    return;
   vat_tourney_free (&m->tree);
   g_free (m->key);
-  g_free (m);
-  tc->ps = NULL;
 }
 
 /* A hit changes the key of a candidate; an insertion adds a candidate and takes its parent out,
@@ -69,11 +58,8 @@ static inline guint32
 ismin_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   Ismin *m = tc->ps;
-  guint32 s = vat_free_slot (tc), up;
+  guint32 s = vat_tourney_top (&m->tree), up;
   (void) node;
-  if (s != VAT_NO_SLOT)
-    return s;
-  s = vat_tourney_top (&m->tree);
   if (s == parent)
     {
       vat_tourney_set (&m->tree, parent, 0);
@@ -86,12 +72,6 @@ ismin_victim (VatTc *tc, guint64 node, guint32 parent)
   if (up != VAT_NO_SLOT && tc->n_children[up] == 1)
     vat_tourney_set (&m->tree, up, m->key[up]);
   return s;
-}
-
-static void
-ismin_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, ismin_access, ismin_victim, ISMIN_FLAGS);
 }
 
 /* The tree holds its key for every childless used cell and 0 for every cell with children (a free
@@ -119,15 +99,8 @@ ismin_check (const VatTc *tc, GError **error)
   return TRUE;
 }
 
-const VatPolicy mdl_vat_ismin = {
-  .name = "ismin",
-  .flags = ISMIN_FLAGS,
-  .min_cells_extra = 1,
-  .init = ismin_init,
-  .access = ismin_access,
-  .victim = ismin_victim,
-  .reset = ismin_reset,
-  .finalize = ismin_finalize,
-  .run = ismin_run,
-  .check = ismin_check,
-};
+VAT_POLICY_DEFINE (ismin, VAT_POLICY_ISP | VAT_POLICY_OFFLINE | VAT_POLICY_STACK
+                            | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP | VAT_POLICY_FREE_FIRST,
+                   ismin_access, ismin_victim, .min_cells_extra = 1, .state_size = sizeof (Ismin),
+                   .init = ismin_init, .reset = ismin_reset, .finalize = ismin_finalize,
+                   .check = ismin_check);

@@ -7,8 +7,6 @@
 
 #include "models/vat/policy.h"
 
-#define LEVELS_FLAGS (VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE)
-
 typedef struct {
   guint32 *prev;            /* [W]: a recency ring per layer (policy.h) */
   guint32 *next;
@@ -18,19 +16,10 @@ typedef struct {
 } Levels;
 
 static void
-levels_reset (VatTc *tc)
+levels_init (VatTc *tc)
 {
   Levels *v = tc->ps;
-  for (guint l = 0; l <= tc->depth; l++)
-    mdl_vat_ring_init (v->prev, v->next, &v->head[l], v->offset[l], v->cap[l]);
-}
-
-static gboolean
-levels_init (VatTc *tc, GError **error)
-{
-  Levels *v = g_new0 (Levels, 1);
   guint32 rest = tc->n_slots - tc->n_trees, at = 0;
-  (void) error;
   g_assert (tc->n_slots >= tc->depth + tc->n_trees); /* vat.c checks W first */
   for (guint l = 0; l < tc->depth; l++)
     {
@@ -42,21 +31,22 @@ levels_init (VatTc *tc, GError **error)
   v->offset[tc->depth] = at;
   v->prev = g_new (guint32, tc->n_slots);
   v->next = g_new (guint32, tc->n_slots);
-  tc->ps = v;
-  levels_reset (tc);
-  return TRUE;
+}
+
+static void
+levels_reset (VatTc *tc)
+{
+  Levels *v = tc->ps;
+  for (guint l = 0; l <= tc->depth; l++)
+    mdl_vat_ring_init (v->prev, v->next, &v->head[l], v->offset[l], v->cap[l]);
 }
 
 static void
 levels_finalize (VatTc *tc)
 {
   Levels *v = tc->ps;
-  if (v == NULL)
-    return;
   g_free (v->prev);
   g_free (v->next);
-  g_free (v);
-  tc->ps = NULL;
 }
 
 static inline void
@@ -74,12 +64,6 @@ levels_victim (VatTc *tc, guint64 node, guint32 parent)
   Levels *v = tc->ps;
   (void) parent;
   return v->prev[v->head[vat_node_layer (node)]];
-}
-
-static void
-levels_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, levels_access, levels_victim, LEVELS_FLAGS);
 }
 
 static gboolean
@@ -105,15 +89,7 @@ levels_check (const VatTc *tc, GError **error)
   return TRUE;
 }
 
-const VatPolicy mdl_vat_levels = {
-  .name = "levels",
-  .flags = LEVELS_FLAGS,
-  .min_cells_extra = 1,
-  .init = levels_init,
-  .access = levels_access,
-  .victim = levels_victim,
-  .reset = levels_reset,
-  .finalize = levels_finalize,
-  .run = levels_run,
-  .check = levels_check,
-};
+VAT_POLICY_DEFINE (levels, VAT_POLICY_KEEPS_PATH | VAT_POLICY_ROOT_PER_TREE, levels_access,
+                   levels_victim, .min_cells_extra = 1, .state_size = sizeof (Levels),
+                   .init = levels_init, .reset = levels_reset, .finalize = levels_finalize,
+                   .check = levels_check);

@@ -6,8 +6,6 @@
  * docs/models/vat.md). */
 #include "models/vat/policy.h"
 
-#define LRU_FLAGS (VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP)
-
 /* The least recent cell (a free one while there is one); the insertion then makes it the most
  * recent by moving the ring's head. */
 static inline guint32
@@ -18,26 +16,5 @@ lru_victim (VatTc *tc, guint64 node, guint32 parent)
   return r->prev[r->head];
 }
 
-static void
-lru_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, vat_recency_access, lru_victim, LRU_FLAGS);
-}
-
-static gboolean
-lru_check (const VatTc *tc, GError **error)
-{
-  return mdl_vat_recency_check (tc, "lru", error);
-}
-
-const VatPolicy mdl_vat_lru = {
-  .name = "lru",
-  .flags = LRU_FLAGS,
-  .init = mdl_vat_recency_init,
-  .access = vat_recency_access,
-  .victim = lru_victim,
-  .reset = mdl_vat_recency_reset,
-  .finalize = mdl_vat_recency_finalize,
-  .run = lru_run,
-  .check = lru_check,
-};
+VAT_POLICY_DEFINE (lru, VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,
+                   vat_recency_access, lru_victim, VAT_RECENCY_METHODS);

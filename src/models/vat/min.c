@@ -12,7 +12,11 @@
 #include "models/vat/policy.h"
 #include "models/vat/tourney.h"
 
-#define MIN_FLAGS (VAT_POLICY_OFFLINE | VAT_POLICY_STACK)
+static void
+min_init (VatTc *tc)
+{
+  vat_tourney_init (tc->ps, tc->n_slots);
+}
 
 static void
 min_reset (VatTc *tc)
@@ -20,25 +24,10 @@ min_reset (VatTc *tc)
   vat_tourney_clear (tc->ps);
 }
 
-static gboolean
-min_init (VatTc *tc, GError **error)
-{
-  VatTourney *t = g_new0 (VatTourney, 1);
-  (void) error;
-  vat_tourney_init (t, tc->n_slots);
-  tc->ps = t;
-  return TRUE;
-}
-
 static void
 min_finalize (VatTc *tc)
 {
-  VatTourney *t = tc->ps;
-  if (t == NULL)
-    return;
-  vat_tourney_free (t);
-  g_free (t);
-  tc->ps = NULL;
+  vat_tourney_free (tc->ps);
 }
 
 static inline void
@@ -48,20 +37,12 @@ min_access (VatTc *tc, guint32 s, gboolean hit)
   vat_tourney_set (tc->ps, s, vat_cell_key (tc->next_key, s));
 }
 
-/* A free cell while there is one, else the node used furthest ahead; its cell's key is replaced
- * when the new node's access sets it. */
+/* The node used furthest ahead; its cell's key is replaced when the new node's access sets it. */
 static inline guint32
 min_victim (VatTc *tc, guint64 node, guint32 parent)
 {
-  guint32 s = vat_free_slot (tc);
   (void) node, (void) parent;
-  return s != VAT_NO_SLOT ? s : vat_tourney_top (tc->ps);
-}
-
-static void
-min_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, min_access, min_victim, MIN_FLAGS);
+  return vat_tourney_top (tc->ps);
 }
 
 /* Every used cell has a key in the tree (the next uses themselves are the pre-pass's), the padding
@@ -87,14 +68,6 @@ min_check (const VatTc *tc, GError **error)
   return TRUE;
 }
 
-const VatPolicy mdl_vat_min = {
-  .name = "min",
-  .flags = MIN_FLAGS,
-  .init = min_init,
-  .access = min_access,
-  .victim = min_victim,
-  .reset = min_reset,
-  .finalize = min_finalize,
-  .run = min_run,
-  .check = min_check,
-};
+VAT_POLICY_DEFINE (min, VAT_POLICY_OFFLINE | VAT_POLICY_STACK | VAT_POLICY_FREE_FIRST, min_access,
+                   min_victim, .state_size = sizeof (VatTourney), .init = min_init,
+                   .reset = min_reset, .finalize = min_finalize, .check = min_check);

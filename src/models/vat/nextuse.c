@@ -18,7 +18,7 @@
 #endif
 
 #define PREFETCH 16
-#define EMPTY G_MAXUINT64
+#define EMPTY VAT_NO_NODE  /* the key of a free pair (vat_pair_find) */
 
 typedef struct {
   guint64 *kv;     /* [2 * (mask + 1)]: key (node number), value (first access of its run) */
@@ -66,10 +66,7 @@ table_home (const RunTable *t, guint64 key)
 static inline guint64 *
 table_slot (const RunTable *t, guint64 key)
 {
-  gsize i = table_home (t, key);
-  while (t->kv[2 * i] != key && t->kv[2 * i] != EMPTY)
-    i = (i + 1) & t->mask;
-  return &t->kv[2 * i];
+  return vat_pair_find (t->kv, t->mask, table_home (t, key), key);
 }
 
 /* The caller's count of distinct nodes sized the table: it stays at most half full. */

@@ -10,20 +10,21 @@
  * Layout: W cells ("slots"), each holding one node, found through an index (index.h). A cell is
  * only ever emptied to be refilled at once. Cells fill in order 0, 1, ... (levels fills each
  * layer's own range instead), so `filled` is both the count of cached nodes and the next free cell.
- * Policies keep their own per-cell arrays behind `ps`.
+ * Policies keep their own state behind `ps`.
  *
  * The walk and the loop over a batch of accesses are written once, below, and each policy file
- * instantiates them with its own access and victim functions and its flags as constants (STYLE
- * "specialise at init"): the per-node work compiles to straight-line code without calls, and what
- * a policy does not use (ISP bookkeeping, next-use keys, the gap shortcut, the hook) is compiled
- * out. */
+ * instantiates them (VAT_POLICY_DEFINE) with its own access and victim functions and its flags as
+ * constants (STYLE "specialise at init"): the per-node work compiles to straight-line code without
+ * calls, and what a policy does not use (ISP bookkeeping, next-use keys, the gap shortcut, the
+ * hook) is compiled out. A new policy is one file that ends in VAT_POLICY_DEFINE, and its row in
+ * VAT_POLICIES. */
 #ifndef MDL_VAT_POLICY_H
 #define MDL_VAT_POLICY_H
 
 #include <glib.h>
 
 #include "models/vat/index.h"
-#include "models/vat/vat.h"
+#include "models/vat/node.h"
 
 /* Keys of offline policies: the position of a node's next use in the flattened node sequence
  * (smaller = sooner). A node never used again gets a dead key, larger than every position, and
@@ -42,6 +43,26 @@ vat_cell_key (guint64 key, guint32 cell)
 }
 
 typedef struct VatPolicy VatPolicy;
+typedef struct VatTc VatTc;
+
+/**
+ * VatEventKind: what the observation hook is told, in the order it happens.
+ * @VAT_EV_HIT: the walk found @node cached.
+ * @VAT_EV_EVICT: the policy evicted @node to make room (the insertion follows).
+ * @VAT_EV_MISS: @node was inserted (one TC miss).
+ */
+typedef enum {
+  VAT_EV_HIT = 0,
+  VAT_EV_EVICT,
+  VAT_EV_MISS,
+} VatEventKind;
+
+/* Called after every TC operation when set (the tests set it, through vat.h); @tc may be inspected
+ * (mdl_vat_tc_cached/check). An access collapsed into the previous one (same page, a policy that
+ * keeps the whole path) reports its d+1 hits too, so hit/miss sequences compare with an
+ * uncollapsed reference. Offline policies (min, ismin) run when the report is made, and call the
+ * hook then. */
+typedef void (*VatHook) (void *data, const VatTc *tc, VatEventKind kind, guint64 node);
 
 struct VatTc {
   VatIndex index;         /* the node in each cell (index.node[s], VAT_NO_NODE while free) */
@@ -82,60 +103,82 @@ enum {
                                      walking it again changes nothing: repeats may be skipped */
   VAT_POLICY_ROOT_PER_TREE = 1 << 4, /* the root layer needs a cell per tree (levels, vm=1) */
   VAT_POLICY_GAP = 1 << 5,        /* below the first missing node of a path every node misses */
+  VAT_POLICY_FREE_FIRST = 1 << 6, /* free cells are filled in order before the victim is asked,
+                                     which then only ever sees a full TC */
 };
 
 /* With the flags of a policy, the walk's variant for a batch that a hook watches (vat_run_inline). */
 #define VAT_WALK_HOOK (1u << 31)
 
 /**
- * VatPolicy: a replacement policy, one file each, listed in vat.c.
+ * VatPolicy: a replacement policy, one file each, defined with VAT_POLICY_DEFINE and listed in
+ * VAT_POLICIES below.
  * @name: the spec word.
  * @flags: VAT_POLICY_*.
  * @min_cells_extra: the smallest valid W is d + @min_cells_extra (0: any W >= 1).
- * @init: allocates @tc->ps for @tc->n_slots cells (the TC itself is ready).
- * @access: the node in @slot was just hit, or (@hit FALSE) just inserted into it.
- * @victim: the cell for a new node @node whose parent sits in cell @parent (VAT_NO_SLOT for a root
- *   or when the policy does not track parents): a free cell while there is one, else the cell to
- *   evict, which the policy has already dropped from its own structures.
- * @reset: back to empty (the TC is emptied by the caller).
- * @finalize: frees @tc->ps.
+ * @state_size: the size of @tc->ps, which the TC allocates zeroed before @init and frees after
+ *   @finalize.
+ * @init: (nullable) allocates what @tc->ps points to for @tc->n_slots cells (the TC itself is
+ *   ready; vat.c has checked the parameters, so it cannot fail).
+ * @reset: back to empty; also called once after @init.
+ * @finalize: (nullable) frees what @init allocated.
  * @run: the translations of @pages[0..@n), in order, each walking every tree (@tc->n_trees), and
  *   @hist[m] += 1 for each with m misses in all. Offline policies get @next: for access i and layer
  *   l, the number of the next access that uses the same node, @next[i * (d+1) + l] (G_MAXUINT32 for
  *   none); other policies get NULL. The per-access loop of every policy, written once as
- *   vat_run_inline() below.
+ *   vat_run_inline() below and instantiated by VAT_POLICY_DEFINE.
  * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
  */
 struct VatPolicy {
   const char *name;
   guint flags;
   guint min_cells_extra;
-  gboolean (*init) (VatTc *tc, GError **error);
-  VatAccessFn access;
-  VatVictimFn victim;
+  gsize state_size;
+  void (*init) (VatTc *tc);
   void (*reset) (VatTc *tc);
   void (*finalize) (VatTc *tc);
   void (*run) (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist);
   gboolean (*check) (const VatTc *tc, GError **error);
 };
 
-extern const VatPolicy mdl_vat_lru;
-extern const VatPolicy mdl_vat_islru;
-extern const VatPolicy mdl_vat_min;
-extern const VatPolicy mdl_vat_ismin;
-extern const VatPolicy mdl_vat_fifo;
-extern const VatPolicy mdl_vat_random;
-extern const VatPolicy mdl_vat_levels;
+/* Every policy, one row each, in the order of the `policy` parameter's choices: X (NAME) stands
+ * for the policy whose spec word is NAME and whose VatPolicy is mdl_vat_NAME (in NAME.c); SEP goes
+ * between rows. vat.c makes the policy table, the parameter's choices and the engine's summary from
+ * this list, so a new policy is its file and a row here. */
+#define VAT_POLICIES(X, SEP) \
+  X (lru)                    \
+  SEP X (islru)              \
+  SEP X (min)                \
+  SEP X (ismin)              \
+  SEP X (fifo)               \
+  SEP X (random)             \
+  SEP X (levels)             \
+  /* a new row goes above */
+
+#define VAT_POLICY_DECLARE(name) extern const VatPolicy mdl_vat_##name;
+VAT_POLICIES (VAT_POLICY_DECLARE, )
+#undef VAT_POLICY_DECLARE
 
 /* tc.c */
-gboolean mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth,
-                          guint k_bits, guint n_trees, guint64 seed, GError **error);
+void mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth,
+                      guint k_bits, guint n_trees, guint64 seed);
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
 
 /* The insertions so far: all, or of tree @tree only. */
 guint64 mdl_vat_tc_misses (const VatTc *tc);
 guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
+
+/* TRUE when @node is cached. */
+gboolean mdl_vat_tc_cached (const VatTc *tc, guint64 node);
+/**
+ * mdl_vat_tc_check: checks the TC's invariants: the index finds every cached node in its cell and
+ * nothing else; no node is cached twice; under an ISP policy (islru, ismin) every cached non-root
+ * node has its parent cached (the initial segment property), and the child counts are right; the
+ * policy's own structures hold exactly the cached cells.
+ * @error: MDL_ERROR_MODEL naming the broken invariant and the node.
+ */
+gboolean mdl_vat_tc_check (const VatTc *tc, GError **error);
 
 /* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
  * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. @distinct[l]: the number of distinct layer-l
@@ -155,13 +198,6 @@ static inline guint64
 vat_path_node (const VatTc *tc, guint64 page, guint tree, guint layer)
 {
   return vat_node_make (layer, tree, page >> (tc->k_bits * layer));
-}
-
-/* The first free cell, or VAT_NO_SLOT when the TC is full. */
-static inline guint32
-vat_free_slot (const VatTc *tc)
-{
-  return tc->filled < tc->n_slots ? tc->filled : VAT_NO_SLOT;
 }
 
 /* The inline pieces of the walk take the policy's flags and VAT_WALK_HOOK as @flags, a constant
@@ -229,17 +265,23 @@ gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 h
                              guint32 n, const char *what, GError **error);
 
 /* The one recency ring of lru and islru, kept as @tc->ps. The two policies differ only in which
- * cell they evict. */
+ * cell they evict; these are their VatPolicy methods. */
 typedef struct {
   guint32 *prev;   /* [W] */
   guint32 *next;   /* [W] */
   guint32 head;
 } VatRecency;
 
-gboolean mdl_vat_recency_init (VatTc *tc, GError **error);
+void mdl_vat_recency_init (VatTc *tc);
 void mdl_vat_recency_reset (VatTc *tc);
 void mdl_vat_recency_finalize (VatTc *tc);
-gboolean mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error);
+gboolean mdl_vat_recency_check (const VatTc *tc, GError **error);
+
+/* The VatPolicy fields of a policy kept on the recency ring (VAT_POLICY_DEFINE's last arguments). */
+#define VAT_RECENCY_METHODS                                                                       \
+  .state_size = sizeof (VatRecency), .init = mdl_vat_recency_init,                                \
+  .reset = mdl_vat_recency_reset, .finalize = mdl_vat_recency_finalize,                           \
+  .check = mdl_vat_recency_check
 
 /* A hit or an insertion makes the cell the most recent. */
 static inline void
@@ -250,13 +292,21 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
   vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
-/* One insertion of @node, of bucket @b: the policy's cell, its old node evicted, the new node in.
- * Returns the cell. */
+/* The access method of a policy that keeps no recency or keys (fifo, random). */
+static inline void
+vat_no_access (VatTc *tc, guint32 s, gboolean hit)
+{
+  (void) tc, (void) s, (void) hit;
+}
+
+/* One insertion of @node, of bucket @b: the policy's cell (the next free one first, under
+ * VAT_POLICY_FREE_FIRST), its old node evicted, the new node in. Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
 vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn access,
             VatVictimFn victim, guint flags)
 {
-  guint32 s = victim (tc, node, parent);
+  guint32 s = (flags & VAT_POLICY_FREE_FIRST) && tc->filled < tc->n_slots
+              ? tc->filled : victim (tc, node, parent);
   if (tc->index.node[s] != VAT_NO_NODE)
     vat_evict (tc, s, flags);
   vat_fill (tc, s, b, node, parent, flags);
@@ -372,5 +422,27 @@ vat_run_inline (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, g
   else
     vat_run_loop (tc, pages, n, next, hist, access, victim, flags);
 }
+
+/**
+ * VAT_POLICY_DEFINE: defines policy @NAME's VatPolicy, mdl_vat_@NAME, named "@NAME", with the walk
+ * instantiated for it as its run.
+ * @FLAGS: its VatPolicy flags, a constant.
+ * @ACCESS: its VatAccessFn: the cell was just hit, or just filled by an insertion.
+ * @VICTIM: its VatVictimFn: the cell for a new node @node whose parent sits in cell @parent
+ *   (VAT_NO_SLOT for a root, or when the policy does not keep the ISP): a free cell while there is
+ *   one (under VAT_POLICY_FREE_FIRST it is asked only when the TC is full), else the cell to evict,
+ *   whose node the policy has already dropped from its own structures.
+ * ...: the other VatPolicy fields, as designated initializers.
+ * A macro because the instantiation is the point: with @ACCESS and @VICTIM known where
+ * vat_run_inline expands, each policy's walk compiles to straight-line code (a shared walk calling
+ * them through pointers would pay two calls per node).
+ */
+#define VAT_POLICY_DEFINE(NAME, FLAGS, ACCESS, VICTIM, ...)                                     \
+  static void NAME##_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next,        \
+                          guint64 *hist)                                                         \
+  {                                                                                              \
+    vat_run_inline (tc, pages, n, next, hist, ACCESS, VICTIM, FLAGS);                            \
+  }                                                                                              \
+  const VatPolicy mdl_vat_##NAME = { .name = #NAME, .flags = FLAGS, .run = NAME##_run, __VA_ARGS__ }
 
 #endif

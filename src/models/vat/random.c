@@ -4,70 +4,36 @@
  * sequence of misses. */
 #include "models/vat/policy.h"
 
-#define RANDOM_FLAGS 0
-
 typedef struct {
   GRand *rand;
 } Random;
 
 static void
-random_reset (VatTc *tc)
+random_init (VatTc *tc)
 {
-  Random *r = tc->ps;
-  g_rand_set_seed (r->rand, (guint32) tc->seed);
+  ((Random *) tc->ps)->rand = g_rand_new_with_seed ((guint32) tc->seed);
 }
 
-static gboolean
-random_init (VatTc *tc, GError **error)
+static void
+random_reset (VatTc *tc)
 {
-  Random *r = g_new0 (Random, 1);
-  (void) error;
-  r->rand = g_rand_new_with_seed ((guint32) tc->seed);
-  tc->ps = r;
-  return TRUE;
+  g_rand_set_seed (((Random *) tc->ps)->rand, (guint32) tc->seed);
 }
 
 static void
 random_finalize (VatTc *tc)
 {
-  Random *r = tc->ps;
-  if (r == NULL)
-    return;
-  g_rand_free (r->rand);
-  g_free (r);
-  tc->ps = NULL;
-}
-
-static inline void
-random_access (VatTc *tc, guint32 s, gboolean hit)
-{
-  (void) tc, (void) s, (void) hit;
+  g_rand_free (((Random *) tc->ps)->rand);
 }
 
 static inline guint32
 random_victim (VatTc *tc, guint64 node, guint32 parent)
 {
   Random *r = tc->ps;
-  guint32 s = vat_free_slot (tc);
   (void) node, (void) parent;
-  if (s != VAT_NO_SLOT)
-    return s;
   return (guint32) g_rand_int_range (r->rand, 0, (gint32) tc->n_slots);
 }
 
-static void
-random_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
-{
-  vat_run_inline (tc, pages, n, next, hist, random_access, random_victim, RANDOM_FLAGS);
-}
-
-const VatPolicy mdl_vat_random = {
-  .name = "random",
-  .flags = RANDOM_FLAGS,
-  .init = random_init,
-  .access = random_access,
-  .victim = random_victim,
-  .reset = random_reset,
-  .finalize = random_finalize,
-  .run = random_run,
-};
+VAT_POLICY_DEFINE (random, VAT_POLICY_FREE_FIRST, vat_no_access, random_victim,
+                   .state_size = sizeof (Random), .init = random_init, .reset = random_reset,
+                   .finalize = random_finalize);

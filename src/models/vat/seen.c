@@ -94,10 +94,7 @@ home (const VatSeen *seen, guint64 key)
 static inline guint64 *
 slot_of (const VatSeen *seen, guint64 key)
 {
-  gsize i = home (seen, key);
-  while (seen->slots[2 * i] != key && seen->slots[2 * i] != VAT_NO_NODE)
-    i = (i + 1) & seen->mask;
-  return &seen->slots[2 * i];
+  return vat_pair_find (seen->slots, seen->mask, home (seen, key), key);
 }
 
 static void

@@ -18,7 +18,7 @@
 
 #include <glib.h>
 
-#include "models/vat/vat.h"
+#include "models/vat/node.h"
 
 #define SEEN_DIRECT_BITS 28
 

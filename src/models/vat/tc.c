@@ -6,9 +6,9 @@
 
 #include <string.h>
 
-gboolean
+void
 mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint depth, guint k_bits,
-                 guint n_trees, guint64 seed, GError **error)
+                 guint n_trees, guint64 seed)
 {
   tc->policy = policy;
   tc->n_slots = n_slots;
@@ -25,8 +25,10 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
       tc->parent = g_new (guint32, n_slots);
       tc->n_children = g_new0 (guint32, n_slots);
     }
+  tc->ps = g_malloc0 (MAX (policy->state_size, 1));
+  if (policy->init)
+    policy->init (tc);
   mdl_vat_tc_reset (tc);
-  return policy->init (tc, error);
 }
 
 void
@@ -38,15 +40,15 @@ mdl_vat_tc_reset (VatTc *tc)
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
-  if (tc->ps && tc->policy->reset)
-    tc->policy->reset (tc);
+  tc->policy->reset (tc);
 }
 
 void
 mdl_vat_tc_finalize (VatTc *tc)
 {
-  if (tc->policy && tc->policy->finalize)
+  if (tc->ps && tc->policy->finalize)
     tc->policy->finalize (tc);
+  g_free (tc->ps);
   if (tc->index.node)
     mdl_vat_index_free (&tc->index);
   g_free (tc->parent);
@@ -73,19 +75,6 @@ gboolean
 mdl_vat_tc_cached (const VatTc *tc, guint64 node)
 {
   return vat_index_find (&tc->index, node) != VAT_NO_SLOT;
-}
-
-guint
-mdl_vat_tc_len (const VatTc *tc)
-{
-  return tc->filled;
-}
-
-guint64
-mdl_vat_tc_cell (const VatTc *tc, guint i)
-{
-  g_return_val_if_fail (i < tc->n_slots, VAT_NO_NODE);
-  return tc->index.node[i];
 }
 
 static gboolean
@@ -178,39 +167,31 @@ mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guin
 }
 
 void
+mdl_vat_recency_init (VatTc *tc)
+{
+  VatRecency *r = tc->ps;
+  r->prev = g_new (guint32, tc->n_slots);
+  r->next = g_new (guint32, tc->n_slots);
+}
+
+void
 mdl_vat_recency_reset (VatTc *tc)
 {
   VatRecency *r = tc->ps;
   mdl_vat_ring_init (r->prev, r->next, &r->head, 0, tc->n_slots);
 }
 
-gboolean
-mdl_vat_recency_init (VatTc *tc, GError **error)
-{
-  VatRecency *r = g_new0 (VatRecency, 1);
-  (void) error;
-  r->prev = g_new (guint32, tc->n_slots);
-  r->next = g_new (guint32, tc->n_slots);
-  tc->ps = r;
-  mdl_vat_recency_reset (tc);
-  return TRUE;
-}
-
 void
 mdl_vat_recency_finalize (VatTc *tc)
 {
   VatRecency *r = tc->ps;
-  if (r == NULL)
-    return;
   g_free (r->prev);
   g_free (r->next);
-  g_free (r);
-  tc->ps = NULL;
 }
 
 gboolean
-mdl_vat_recency_check (const VatTc *tc, const char *what, GError **error)
+mdl_vat_recency_check (const VatTc *tc, GError **error)
 {
   const VatRecency *r = tc->ps;
-  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, what, error);
+  return mdl_vat_ring_check (r->prev, r->next, r->head, 0, tc->n_slots, tc->policy->name, error);
 }

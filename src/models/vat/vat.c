@@ -8,27 +8,29 @@
  *
  * Online policies run as events arrive. Offline ones (min, ismin) store the page sequence and run
  * in `report`, after a next-use pre-pass; the engine therefore keeps its own per-phase breakdown
- * (MDL_ENGINE_OWN_PHASES), for every policy alike. An access to the page just translated is all
- * hits and changes nothing under a policy that keeps the whole path (lru, islru, ismin, levels with
- * W >= d+1, and no vm), so it is only counted. */
+ * (MDL_ENGINE_OWN_PHASES, in a core phase ledger), for every policy alike. An access to the page
+ * just translated is all hits and changes nothing under a policy that keeps the whole path (lru,
+ * islru, ismin, levels with W >= d+1, and no vm), so it is only counted. */
 #include <models/error.h>
 
+#include "core/ledger.h"
 #include "models/engines.h"
 #include "models/vat/curve.h"
-#include "models/vat/policy.h"
 #include "models/vat/seen.h"
+#include "models/vat/vat.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The policy table, in the order of the `policy` parameter's choices. */
-static const VatPolicy *const policies[] = {
-  &mdl_vat_lru, &mdl_vat_islru, &mdl_vat_min, &mdl_vat_ismin,
-  &mdl_vat_fifo, &mdl_vat_random, &mdl_vat_levels,
-};
+/* The policy table and the `policy` parameter's choices, both from policy.h's list, so that the
+ * n-th choice is the n-th policy. */
+#define POLICY_ADDRESS(name) &mdl_vat_##name
+#define POLICY_WORD(name) #name
+#define COMMA ,
+static const VatPolicy *const policies[] = { VAT_POLICIES (POLICY_ADDRESS, COMMA) };
 
 static const MdlParamSpec vat_params[] = {
-  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, "lru|islru|min|ismin|fifo|random|levels", 0,
+  { "policy", MDL_PARAM_CHOICE, "lru", NULL, 0, 0, VAT_POLICIES (POLICY_WORD, "|"), 0,
     "TC replacement policy" },
   { "P", MDL_PARAM_UINT, "4096", "page_bytes", 1, G_GUINT64_CONSTANT (1) << 40, NULL,
     MDL_PARAM_POW2, "page size in bytes" },
@@ -71,22 +73,16 @@ typedef struct {
   guint64 hist[HIST_MAX];
 } VatCounts;
 
+/* A phase marker as it came: online policies apply it at once, offline ones replay it in the run. */
 typedef struct {
   gboolean begin;
-  char *name;
+  char *name;            /* offline: the marker's (owned) */
   gsize at;              /* offline: accesses stored before the marker */
   guint64 accesses, repeats, ram_ops, compulsory;
 } VatMark;
 
-typedef struct {
-  char *name;
-  VatCounts at_begin;
-} VatOpen;
-
-typedef struct {
-  char *name;
-  VatCounts total;
-} VatPhase;
+#define N_COUNTS ((guint) (sizeof (VatCounts) / sizeof (guint64)))
+G_STATIC_ASSERT (sizeof (VatCounts) % sizeof (guint64) == 0);
 
 struct Vat {
   VatTc tc;                /* first: the hot part */
@@ -120,10 +116,8 @@ struct Vat {
   gsize sim_pages;         /* offline: stored accesses and marks the last run covered */
   guint sim_marks;
   gboolean sim_valid;
-  GPtrArray *open_names;   /* char *, the phases open now (for checking ends) */
   GArray *marks;           /* offline: VatMark, resolved in the run */
-  GArray *open;            /* VatOpen, innermost last */
-  GPtrArray *phases;       /* VatPhase *, in order of first appearance */
+  MdlPhaseLedger *phases;  /* VatCounts by phase */
   MdlParams *own_params;   /* mdl_vat_new() only */
   char *own_spec;
 };
@@ -132,19 +126,6 @@ static void
 mark_clear (VatMark *m)
 {
   g_free (m->name);
-}
-
-static void
-open_clear (VatOpen *o)
-{
-  g_free (o->name);
-}
-
-static void
-phase_free (VatPhase *p)
-{
-  g_free (p->name);
-  g_free (p);
 }
 
 /* ---- init and teardown ---------------------------------------------------------------------- */
@@ -217,12 +198,9 @@ vat_init (void *state, const MdlParams *params, GError **error)
   /* Why not with vm: the host walk between two guest walks may evict guest nodes. */
   v->collapse = (policy->flags & VAT_POLICY_KEEPS_PATH) && w >= d + 1 && !vm;
   v->last_page = VAT_NO_NODE;
-  v->open_names = g_ptr_array_new_with_free_func (g_free);
   v->marks = g_array_new (FALSE, FALSE, sizeof (VatMark));
   g_array_set_clear_func (v->marks, (GDestroyNotify) mark_clear);
-  v->open = g_array_new (FALSE, FALSE, sizeof (VatOpen));
-  g_array_set_clear_func (v->open, (GDestroyNotify) open_clear);
-  v->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) phase_free);
+  v->phases = mdl_phase_ledger_new ();
   if (v->offline)
     {
       v->pages = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -231,17 +209,21 @@ vat_init (void *state, const MdlParams *params, GError **error)
     }
   if (curve)
     {
+      /* The stack policies (curve.h): online ones order by recency (lru, islru), offline ones by
+       * next use (min, ismin), each in a plain and an ISP variant. */
+      gboolean isp = (policy->flags & VAT_POLICY_ISP) != 0;
       v->curve_misses = g_new0 (guint64, v->curve_max + 1);
       if (v->offline)
-        v->curve_min = mdl_vat_curve_min_new (v->curve_max, policy == &mdl_vat_ismin);
+        v->curve_min = mdl_vat_curve_min_new (v->curve_max, isp);
       else
-        v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, policy == &mdl_vat_islru);
+        v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, isp);
     }
   mdl_vat_seen_init (&v->seen, d, k_bits);
   /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
   v->tc.memo = v->collapse;
-  return mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
-                          mdl_params_uint (params, "seed"), error);
+  mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
+                   mdl_params_uint (params, "seed"));
+  return TRUE;
 }
 
 static void
@@ -257,14 +239,9 @@ vat_finalize (void *state)
     g_array_unref (v->pages);
   if (v->reps)
     g_array_unref (v->reps);
-  if (v->open_names)
-    g_ptr_array_unref (v->open_names);
   if (v->marks)
     g_array_unref (v->marks);
-  if (v->open)
-    g_array_unref (v->open);
-  if (v->phases)
-    g_ptr_array_unref (v->phases);
+  mdl_phase_ledger_free (v->phases);
 }
 
 /* ---- the stream --------------------------------------------------------------------------------- */
@@ -430,79 +407,39 @@ compulsory (const Vat *v)
   return v->seen.distinct * v->n_trees;
 }
 
+/* The counts at phase marker @m to the ledger: the TC's now, the stream's as @m recorded them.
+ * @name: @m's (an online mark is applied as it comes, and does not copy the marker's name). */
 static void
-counts_add_diff (VatCounts *total, const VatCounts *now, const VatCounts *then)
+apply_mark (Vat *v, const VatMark *m, const char *name)
 {
-  const guint64 *a = (const guint64 *) now, *b = (const guint64 *) then;
-  guint64 *t = (guint64 *) total;
-  G_STATIC_ASSERT (sizeof (VatCounts) % sizeof (guint64) == 0);
-  for (gsize i = 0; i < sizeof (VatCounts) / sizeof (guint64); i++)
-    t[i] += a[i] - b[i];
-}
-
-static void
-apply_mark (Vat *v, gboolean begin, const char *name, const VatCounts *now)
-{
-  if (begin)
-    {
-      VatOpen o = { g_strdup (name), *now };
-      g_array_append_val (v->open, o);
-      return;
-    }
-  /* Why there is a matching open phase: vat_marker checked it when the marker came. */
-  g_assert (v->open->len > 0);
-  {
-    VatOpen *top = &g_array_index (v->open, VatOpen, v->open->len - 1);
-    VatPhase *p = NULL;
-    for (guint i = 0; i < v->phases->len && !p; i++)
-      if (strcmp (((VatPhase *) g_ptr_array_index (v->phases, i))->name, top->name) == 0)
-        p = g_ptr_array_index (v->phases, i);
-    if (p == NULL)
-      {
-        p = g_new0 (VatPhase, 1);
-        p->name = g_strdup (top->name);
-        g_ptr_array_add (v->phases, p);
-      }
-    counts_add_diff (&p->total, now, &top->at_begin);
-    g_array_set_size (v->open, v->open->len - 1);
-  }
+  VatCounts now;
+  counts_now (v, m->accesses, m->repeats, m->ram_ops, m->compulsory, &now);
+  mdl_phase_ledger_mark (v->phases, m->begin, name, (const guint64 *) (gconstpointer) &now,
+                         N_COUNTS);
 }
 
 static gboolean
 vat_marker (void *state, const MdlMarker *m, GError **error)
 {
   Vat *v = state;
-  const char *name = m->name ? m->name : "";
-  if (m->kind != MDL_MARK_PHASE_BEGIN && m->kind != MDL_MARK_PHASE_END)
+  VatMark mark = { .begin = m->kind == MDL_MARK_PHASE_BEGIN };
+  if (!mark.begin && m->kind != MDL_MARK_PHASE_END)
     return TRUE;
-  if (m->kind == MDL_MARK_PHASE_END)
-    {
-      const char *top = v->open_names->len
-                        ? g_ptr_array_index (v->open_names, v->open_names->len - 1) : NULL;
-      if (top == NULL || strcmp (top, name) != 0)
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "phase end \"%s\" does not match %s%s%s",
-                       name, top ? "the open phase \"" : "any open phase", top ? top : "",
-                       top ? "\"" : "");
-          return FALSE;
-        }
-      g_ptr_array_set_size (v->open_names, v->open_names->len - 1);
-    }
-  else
-    g_ptr_array_add (v->open_names, g_strdup (name));
+  if (!mdl_phase_ledger_nest (v->phases, mark.begin, m->name, error))
+    return FALSE;
   flush (v);
-  if (v->offline)
+  mark.accesses = v->accesses;
+  mark.repeats = v->repeats;
+  mark.ram_ops = v->ram_ops;
+  mark.compulsory = compulsory (v);
+  if (!v->offline)
     {
-      VatMark mark = { m->kind == MDL_MARK_PHASE_BEGIN, g_strdup (name), v->pages->len,
-                       v->accesses, v->repeats, v->ram_ops, compulsory (v) };
-      g_array_append_val (v->marks, mark);
+      apply_mark (v, &mark, m->name);
+      return TRUE;
     }
-  else
-    {
-      VatCounts now;
-      counts_now (v, v->accesses, v->repeats, v->ram_ops, compulsory (v), &now);
-      apply_mark (v, m->kind == MDL_MARK_PHASE_BEGIN, name, &now);
-    }
+  mark.name = g_strdup (m->name);
+  mark.at = v->pages->len;
+  g_array_append_val (v->marks, mark);
   return TRUE;
 }
 
@@ -514,9 +451,7 @@ resolve_marks (Vat *v, guint *next_mark, gsize at)
   while (*next_mark < v->marks->len && g_array_index (v->marks, VatMark, *next_mark).at == at)
     {
       const VatMark *m = &g_array_index (v->marks, VatMark, (*next_mark)++);
-      VatCounts now;
-      counts_now (v, m->accesses, m->repeats, m->ram_ops, m->compulsory, &now);
-      apply_mark (v, m->begin, m->name, &now);
+      apply_mark (v, m, m->name);
     }
 }
 
@@ -561,8 +496,7 @@ offline_run (Vat *v)
   memset (v->hist, 0, sizeof v->hist);
   if (v->curve_min)
     mdl_vat_curve_min_reset (v->curve_min);
-  g_array_set_size (v->open, 0);
-  g_ptr_array_set_size (v->phases, 0);
+  mdl_phase_ledger_restart (v->phases);
 
   next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits, v->seen.distinct_layer);
   for (gsize t = 0, end; t < n; t = end)
@@ -623,6 +557,14 @@ add_counts (const Vat *v, const VatCounts *c, MdlReport *out)
 }
 
 static void
+phase_fill (const guint64 *totals, MdlReport *phase, void *data)
+{
+  VatCounts c;
+  memcpy (&c, totals, sizeof c);
+  add_counts (data, &c, phase);
+}
+
+static void
 vat_report (void *state, MdlReport *out)
 {
   Vat *v = state;
@@ -642,20 +584,14 @@ vat_report (void *state, MdlReport *out)
         g_autofree char *desc = g_strdup_printf ("TC misses with W=%u (one-pass curve)", w);
         mdl_report_add_count (out, name, "count", desc, NULL, v->curve_misses[w]);
       }
-  for (guint i = 0; i < v->phases->len; i++)
-    {
-      const VatPhase *p = g_ptr_array_index (v->phases, i);
-      MdlReport *r = mdl_report_new (p->name, mdl_report_spec (out));
-      add_counts (v, &p->total, r);
-      mdl_report_add_phase (out, r);
-    }
+  mdl_phase_ledger_report (v->phases, out, phase_fill, v);
 }
 
 const MdlEngineClass mdl_vat_class = {
   .abi = MDL_ENGINE_ABI,
   .name = "vat",
-  .summary = "translation cache of the VAT model: misses under lru, islru, min, ismin, fifo, "
-             "random, levels; every W in one pass",
+  .summary = "translation cache of the VAT model: misses under " VAT_POLICIES (POLICY_WORD, ", ")
+             "; every W in one pass",
   .params = vat_params,
   .state_size = sizeof (Vat),
   .init = vat_init,
@@ -707,12 +643,6 @@ mdl_vat_consume (Vat *vat, const MdlEventBatch *batch, GError **error)
   return vat_consume (vat, batch, error);
 }
 
-gboolean
-mdl_vat_marker (Vat *vat, const MdlMarker *marker, GError **error)
-{
-  return vat_marker (vat, marker, error);
-}
-
 MdlReport *
 mdl_vat_report (Vat *vat)
 {
@@ -750,12 +680,6 @@ const VatTc *
 mdl_vat_tc (const Vat *vat)
 {
   return &vat->tc;
-}
-
-guint
-mdl_vat_page_shift (const Vat *vat)
-{
-  return vat->page_shift;
 }
 
 guint
