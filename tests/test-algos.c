@@ -226,6 +226,47 @@ test_bad_sizes_are_param_errors (void **state)
       }
 }
 
+/* A sink that refuses every batch, as a full disk would. */
+static gboolean
+refuse_batch (void *data, const MdlEventBatch *batch, GError **error)
+{
+  (void) data, (void) batch;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "sink: disk full");
+  return FALSE;
+}
+
+static gboolean
+refuse_marker (void *data, const MdlMarker *marker, GError **error)
+{
+  return refuse_batch (data, NULL, error) && marker;
+}
+
+/* Ensure mdl_algo_run_into keeps one rule: the stream is finished even when the algorithm fails
+ * (its events reach the sink), the algorithm's own error is reported when the sink took
+ * everything, and a sink failure is reported before it. scan/leftright with mapping=literal runs
+ * to the end and then fails its check past k^2 elements (64 > 4^2). */
+static void
+test_run_into_finishes_and_orders_errors (void **state)
+{
+  const MdlAlgo *a = mdl_algo_lookup ("scan/leftright", NULL);
+  const char *const literal[] = { "mapping=literal", "k=4", NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse (a->name, a->params, literal, NULL);
+  TestCollector *c = test_collector_new ();
+  MdlSink collect = test_collector_sink (c);
+  MdlSink refuse = { refuse_batch, refuse_marker, NULL };
+  GError *error = NULL;
+  guint64 sum = 7;
+  (void) state;
+  assert_false (mdl_algo_run_into (a, params, 64, 1, &collect, &sum, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "mapping=literal");
+  assert_true (c->warp->len > 0);
+  assert_int_equal (sum, 7);
+  error = NULL;
+  assert_false (mdl_algo_run_into (a, params, 64, 1, &refuse, NULL, &error));
+  assert_mdl_error (error, MDL_ERROR_IO, "sink: disk full");
+  test_collector_free (c);
+}
+
 int
 main (void)
 {
@@ -235,6 +276,7 @@ main (void)
     cmocka_unit_test (test_scan_random_reads_2n),
     cmocka_unit_test (test_lookup_error_lists_names),
     cmocka_unit_test (test_bad_sizes_are_param_errors),
+    cmocka_unit_test (test_run_into_finishes_and_orders_errors),
   };
   return cmocka_run_group_tests_name ("algos", tests, NULL, NULL);
 }

@@ -332,6 +332,51 @@ test_bad_parameters_name_the_engine (void **state)
     }
 }
 
+/* Rows: a spec, a default machine, and the engine's spec (or the error's text). */
+static const struct {
+  const char *spec;
+  const char *machine;
+  const char *expect;
+} machine_rows[] = {
+  { "footprint", "h100", "footprint:machine=h100,page_bytes=4096,line_bytes=128,buckets=22" },
+  { "footprint:machine=x86-64", "h100",
+    "footprint:machine=x86-64,page_bytes=4096,line_bytes=64,buckets=22" },
+  { "footprint:line_bytes=32", "h100",
+    "footprint:machine=h100,page_bytes=4096,line_bytes=32,buckets=22" },
+  { "footprint", NULL, "footprint:page_bytes=4096,line_bytes=64,buckets=22" },
+  { "footprint", "z80", "footprint: unknown machine \"z80\"" },
+};
+
+/* Ensure mdl_engine_new_on puts an engine on the machine given, unless its spec names its own, and
+ * that a pipeline's machine does the same for the engines added by spec. */
+static void
+test_default_machine_yields_to_the_spec (void **state)
+{
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (machine_rows); i++)
+    {
+      GError *error = NULL;
+      g_autoptr (MdlEngine) e = mdl_engine_new_on (machine_rows[i].spec, machine_rows[i].machine,
+                                                   &error);
+      g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+      GError *pipe_error = NULL;
+      mdl_pipeline_set_machine (p, machine_rows[i].machine);
+      if (e == NULL)
+        {
+          assert_false (mdl_pipeline_add_engine_spec (p, machine_rows[i].spec, &pipe_error));
+          assert_mdl_error (pipe_error, MDL_ERROR_UNKNOWN_NAME, machine_rows[i].expect);
+          assert_mdl_error (error, MDL_ERROR_UNKNOWN_NAME, machine_rows[i].expect);
+          continue;
+        }
+      if (strcmp (mdl_engine_spec (e), machine_rows[i].expect) != 0)
+        fail_msg ("%s on %s: spec %s, expected %s", machine_rows[i].spec,
+                  machine_rows[i].machine ? machine_rows[i].machine : "(none)", mdl_engine_spec (e),
+                  machine_rows[i].expect);
+      assert_true (mdl_pipeline_add_engine_spec (p, machine_rows[i].spec, NULL));
+      assert_string_equal (mdl_engine_spec (mdl_pipeline_engine (p, 0)), machine_rows[i].expect);
+    }
+}
+
 /* Ensure every built-in class passes the check that user classes must pass. */
 static void
 test_builtin_classes_pass_the_class_check (void **state)
@@ -795,6 +840,7 @@ main (void)
     cmocka_unit_test (test_unknown_engine_suggests_close_name),
     cmocka_unit_test (test_spec_is_full_and_normalized),
     cmocka_unit_test (test_bad_parameters_name_the_engine),
+    cmocka_unit_test (test_default_machine_yields_to_the_spec),
     cmocka_unit_test (test_builtin_classes_pass_the_class_check),
     cmocka_unit_test (test_user_class_is_listed_and_found),
     cmocka_unit_test (test_duplicate_engine_name_is_rejected),

@@ -96,6 +96,15 @@ typedef struct MdlEngine MdlEngine;
  */
 MDL_API MdlEngine *mdl_engine_new (const char *spec, GError **error);
 
+/**
+ * mdl_engine_new_on: as mdl_engine_new(), on the machine preset @machine unless @spec chooses one
+ * itself (a value the spec gives wins, as it wins over a preset everywhere).
+ * @machine: (nullable) a preset name; NULL makes this mdl_engine_new().
+ * @error: as for mdl_engine_new(); MDL_ERROR_UNKNOWN_NAME also for an unknown @machine.
+ * Returns: (transfer full) the engine, or NULL.
+ */
+MDL_API MdlEngine *mdl_engine_new_on (const char *spec, const char *machine, GError **error);
+
 /** mdl_engine_free: NULL is fine. */
 MDL_API void mdl_engine_free (MdlEngine *engine);
 

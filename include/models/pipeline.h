@@ -24,7 +24,15 @@ MDL_API void mdl_pipeline_free (MdlPipeline *pipeline);
 MDL_API void mdl_pipeline_add_engine (MdlPipeline *pipeline, MdlEngine *engine);
 
 /**
- * mdl_pipeline_add_engine_spec: creates an engine from @spec and appends it.
+ * mdl_pipeline_set_machine: makes @machine the preset of the engines added by spec from now on,
+ * unless a spec chooses its own (mdl_engine_new_on()).
+ * @machine: (nullable) a preset name (copied); NULL: none.
+ */
+MDL_API void mdl_pipeline_set_machine (MdlPipeline *pipeline, const char *machine);
+
+/**
+ * mdl_pipeline_add_engine_spec: creates an engine from @spec (on the pipeline's machine, if it has
+ * one) and appends it.
  * @error: as for mdl_engine_new().
  * Returns: FALSE on error (the pipeline is unchanged).
  */

@@ -34,27 +34,6 @@ mdl_cli_machine_check (const char *machine, GError **error)
   return keys != NULL;
 }
 
-/* @spec with machine=@machine added, unless it chooses a machine itself: the spec's own choice
- * wins, as an explicit value wins over a preset everywhere else. */
-static char *
-spec_with_machine (const char *spec, const char *machine, GError **error)
-{
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assignments = NULL;
-  const char *colon;
-  if (!mdl_spec_split (spec, &name, &assignments, error))
-    return NULL;
-  if (machine == NULL)
-    return g_strdup (spec);
-  for (char **a = assignments; *a; a++)
-    if (g_str_has_prefix (*a, "machine="))
-      return g_strdup (spec);
-  colon = strchr (spec, ':');
-  if (colon == NULL)
-    return g_strdup_printf ("%s:machine=%s", spec, machine);
-  return g_strdup_printf ("%s%smachine=%s", spec, colon[1] ? "," : "", machine);
-}
-
 MdlPipeline *
 mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error)
 {
@@ -62,12 +41,10 @@ mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **er
   g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
   if (specs == NULL || specs[0] == NULL)
     specs = defaults;
+  mdl_pipeline_set_machine (pipeline, machine);
   for (const char *const *s = specs; *s; s++)
-    {
-      g_autofree char *spec = spec_with_machine (*s, machine, error);
-      if (spec == NULL || !mdl_pipeline_add_engine_spec (pipeline, spec, error))
-        return NULL;
-    }
+    if (!mdl_pipeline_add_engine_spec (pipeline, *s, error))
+      return NULL;
   return g_steal_pointer (&pipeline);
 }
 

@@ -228,12 +228,10 @@ predict (const char *spec, const char *machine, GError **error)
                                    error)))
     return NULL;
   engines = g_strsplit (algo->gpu->checked_on, ",", -1);
+  mdl_pipeline_set_machine (pipeline, machine);
   for (char **e = engines; *e; e++)
-    {
-      g_autofree char *engine_spec = g_strdup_printf ("%s:machine=%s", *e, machine);
-      if (!mdl_pipeline_add_engine_spec (pipeline, engine_spec, error))
-        return NULL;
-    }
+    if (!mdl_pipeline_add_engine_spec (pipeline, *e, error))
+      return NULL;
   sink = mdl_pipeline_sink (pipeline);
   if (!mdl_algo_run_into (algo, params, n, 1, &sink, NULL, error))
     return NULL;
@@ -480,12 +478,12 @@ mdl_gpu_comparison_write (const MdlGpuComparison *cmp, MdlFormat format, GString
 
 /* ---- what to profile ---- */
 
-/* Adds the metrics that the counters of engine @spec name to @metrics (once each); nothing when
- * @machine lacks what the engine needs. */
+/* Adds the metrics that the counters of engine @spec on @machine name to @metrics (once each);
+ * nothing when @machine lacks what the engine needs. */
 static void
-add_engine_metrics (const char *spec, GPtrArray *metrics)
+add_engine_metrics (const char *spec, const char *machine, GPtrArray *metrics)
 {
-  g_autoptr (MdlEngine) engine = mdl_engine_new (spec, NULL);
+  g_autoptr (MdlEngine) engine = mdl_engine_new_on (spec, machine, NULL);
   g_autoptr (MdlReport) report = NULL;
   if (engine == NULL)
     return;
@@ -509,10 +507,7 @@ mdl_gpu_profile_metrics (const char *machine)
       {
         g_auto (GStrv) engines = g_strsplit (algos[i].gpu->checked_on, ",", -1);
         for (char **e = engines; *e; e++)
-          {
-            g_autofree char *spec = g_strdup_printf ("%s:machine=%s", *e, machine);
-            add_engine_metrics (spec, metrics);
-          }
+          add_engine_metrics (*e, machine, metrics);
       }
   for (guint i = 0; i < G_N_ELEMENTS (explaining_metrics); i++)
     if (!g_ptr_array_find_with_equal_func (metrics, explaining_metrics[i], g_str_equal, NULL))

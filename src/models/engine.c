@@ -42,6 +42,28 @@ engine_init (MdlEngine *e, GError **error)
 MdlEngine *
 mdl_engine_new (const char *spec, GError **error)
 {
+  return mdl_engine_new_on (spec, NULL, error);
+}
+
+/* @assignments with machine=@machine appended, unless @machine is NULL or one of them sets it. */
+static char **
+with_machine (char **assignments, const char *machine)
+{
+  guint n = g_strv_length (assignments);
+  if (machine == NULL)
+    return assignments;
+  for (guint i = 0; i < n; i++)
+    if (g_str_has_prefix (assignments[i], "machine="))
+      return assignments;
+  assignments = g_renew (char *, assignments, n + 2);
+  assignments[n] = g_strdup_printf ("machine=%s", machine);
+  assignments[n + 1] = NULL;
+  return assignments;
+}
+
+MdlEngine *
+mdl_engine_new_on (const char *spec, const char *machine, GError **error)
+{
   g_autofree char *name = NULL;
   g_auto (GStrv) assignments = NULL;
   const MdlEngineClass *klass;
@@ -51,6 +73,7 @@ mdl_engine_new (const char *spec, GError **error)
   g_return_val_if_fail (spec != NULL, NULL);
   if (!mdl_spec_split (spec, &name, &assignments, error))
     return NULL;
+  assignments = with_machine (assignments, machine);
   klass = mdl_engine_class_lookup (name);
   if (klass == NULL)
     {

@@ -7,6 +7,7 @@
 struct MdlPipeline {
   GPtrArray *engines;   /* MdlEngine *, owned */
   GArray *sinks;        /* MdlSink */
+  char *machine;        /* the preset of engines added by spec, or NULL */
   guint64 n_events;
 };
 
@@ -26,6 +27,7 @@ mdl_pipeline_free (MdlPipeline *pipeline)
     return;
   g_ptr_array_unref (pipeline->engines);
   g_array_unref (pipeline->sinks);
+  g_free (pipeline->machine);
   g_free (pipeline);
 }
 
@@ -36,12 +38,20 @@ mdl_pipeline_add_engine (MdlPipeline *pipeline, MdlEngine *engine)
   g_ptr_array_add (pipeline->engines, engine);
 }
 
+void
+mdl_pipeline_set_machine (MdlPipeline *pipeline, const char *machine)
+{
+  g_return_if_fail (pipeline != NULL);
+  g_free (pipeline->machine);
+  pipeline->machine = g_strdup (machine);
+}
+
 gboolean
 mdl_pipeline_add_engine_spec (MdlPipeline *pipeline, const char *spec, GError **error)
 {
   MdlEngine *e;
   g_return_val_if_fail (pipeline != NULL && spec != NULL, FALSE);
-  e = mdl_engine_new (spec, error);
+  e = mdl_engine_new_on (spec, pipeline->machine, error);
   if (e == NULL)
     return FALSE;
   mdl_pipeline_add_engine (pipeline, e);
