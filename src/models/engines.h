@@ -1,21 +1,28 @@
-/* Private: the built-in engine classes, one per file, listed in registry.c. */
+/* Private: the built-in engine classes, one per file, listed once below. */
 #ifndef MDL_ENGINES_H
 #define MDL_ENGINES_H
 
 #include <models/engine.h>
 
-extern const MdlEngineClass mdl_count_class;
-extern const MdlEngineClass mdl_footprint_class;
-extern const MdlEngineClass mdl_vat_class;
-extern const MdlEngineClass mdl_em_class;
-extern const MdlEngineClass mdl_cache_class;
-extern const MdlEngineClass mdl_tlb_class;
-extern const MdlEngineClass mdl_coalesce_class;
-extern const MdlEngineClass mdl_banks_class;
-extern const MdlEngineClass mdl_divergence_class;
-extern const MdlEngineClass mdl_agpu_class;
-extern const MdlEngineClass mdl_kmodel_class;
-extern const MdlEngineClass mdl_msimd_class;
+/* The built-in engines, in the order `models list` shows them: X (NAME) for the class
+ * mdl_NAME_class, defined in NAME.c (or a folder of that name). Adding an engine: its file and a
+ * row here. */
+#define MDL_BUILTIN_ENGINES(X)                                                                     \
+  X (count)                                                                                        \
+  X (footprint)                                                                                    \
+  X (vat)                                                                                          \
+  X (em)                                                                                           \
+  X (cache)                                                                                        \
+  X (tlb)                                                                                          \
+  X (coalesce)                                                                                     \
+  X (banks)                                                                                        \
+  X (divergence)                                                                                   \
+  X (agpu)                                                                                         \
+  X (kmodel)                                                                                       \
+  X (msimd)
+
+#define MDL_ENGINE_EXTERN(name) extern const MdlEngineClass mdl_##name##_class;
+MDL_BUILTIN_ENGINES (MDL_ENGINE_EXTERN)
 
 /* Checks a class as mdl_engine_register() does (ABI, methods, name, parameter table). */
 gboolean mdl_engine_class_check (const MdlEngineClass *klass, GError **error);

@@ -9,20 +9,8 @@
 
 #include <string.h>
 
-static const MdlEngineClass *const builtin_classes[] = {
-  &mdl_count_class,
-  &mdl_footprint_class,
-  &mdl_vat_class,
-  &mdl_em_class,
-  &mdl_cache_class,
-  &mdl_tlb_class,
-  &mdl_coalesce_class,
-  &mdl_banks_class,
-  &mdl_divergence_class,
-  &mdl_agpu_class,
-  &mdl_kmodel_class,
-  &mdl_msimd_class,
-};
+#define ENGINE_ADDRESS(name) &mdl_##name##_class,
+static const MdlEngineClass *const builtin_classes[] = { MDL_BUILTIN_ENGINES (ENGINE_ADDRESS) };
 
 static GMutex user_lock;
 static GPtrArray *user_classes; /* const MdlEngineClass *, not owned */
