@@ -192,6 +192,7 @@ test_small_experiment_holds_together (void **state)
   const char *const algos[] = { "scan/seq", "scan/random", NULL };
   MdlVatExperimentConfig cfg;
   g_autoptr (MdlVatExperiment) exp = NULL;
+  const MdlVatResults *results;
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) csv = g_string_new (NULL);
   g_autoptr (GString) json = g_string_new (NULL);
@@ -208,9 +209,10 @@ test_small_experiment_holds_together (void **state)
   exp = mdl_vat_experiment_run (&cfg, &error);
   if (exp == NULL)
     fail_msg ("%s", error->message);
-  for (guint i = 0; i < mdl_vat_experiment_n_points (exp); i++)
+  results = mdl_vat_experiment_results (exp);
+  for (guint i = 0; i < results->n_points; i++)
     {
-      const MdlVatPoint *p = mdl_vat_experiment_point (exp, i);
+      const MdlVatPoint *p = &results->points[i];
       assert_false (p->huge_pages);
       assert_true (p->ram_ops == p->n);   /* one operation per element in both scans */
       assert_float_equal (p->norm_ns, p->seconds * 1e9 / (double) p->ram_ops, 1e-9);
@@ -219,10 +221,11 @@ test_small_experiment_holds_together (void **state)
     }
   /* 1024 * 1.4^k up to 32k elements (scan/seq) and 16k (scan/random): 11 and 9 sizes. */
   assert_int_equal (n4k, 11 + 9);
-  assert_int_equal (mdl_vat_experiment_n_slopes (exp), 2);
-  for (guint i = 0; i < mdl_vat_experiment_n_fits (exp); i++)
+  assert_int_equal (results->n_slopes, 2);
+  assert_int_equal (results->n_fits, 7);
+  for (guint i = 0; i < results->n_fits; i++)
     {
-      const MdlVatFitInfo *f = mdl_vat_experiment_fit (exp, i);
+      const MdlVatFitInfo *f = &results->fits[i];
       assert_true (isnan (f->r2) || f->r2 <= 1 + 1e-12);
     }
   mdl_vat_experiment_write (exp, MDL_FORMAT_CSV, csv);

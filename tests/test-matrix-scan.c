@@ -423,8 +423,8 @@ test_reduce_matrix_multiplicity (void **state)
 }
 
 /* The sequential in-order product of the first @n inputs of @seed under "f, then g" on affine
- * maps x -> a x + c (mod 2^16), packed (a << 16 | c), a made odd (mdl_simt_affine_input's
- * inputs); @reversed folds from the last input. */
+ * maps x -> a x + c (mod 2^16), packed (a << 16 | c), a made odd (the inputs of affine_input
+ * in reduce.c); @reversed folds from the last input. */
 static guint64
 affine_reference (guint64 n, guint64 seed, gboolean reversed)
 {

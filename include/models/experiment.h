@@ -193,18 +193,25 @@ MDL_API MdlVatExperiment *mdl_vat_experiment_run (const MdlVatExperimentConfig *
 /** mdl_vat_experiment_free: NULL is fine. */
 MDL_API void mdl_vat_experiment_free (MdlVatExperiment *exp);
 
-/** mdl_vat_experiment_n_points: measured points, both series. */
-MDL_API guint mdl_vat_experiment_n_points (const MdlVatExperiment *exp);
-/** mdl_vat_experiment_point: the @i-th point (borrowed), by algorithm, then series, then n. */
-MDL_API const MdlVatPoint *mdl_vat_experiment_point (const MdlVatExperiment *exp, guint i);
-/** mdl_vat_experiment_n_fits: number of fits. */
-MDL_API guint mdl_vat_experiment_n_fits (const MdlVatExperiment *exp);
-/** mdl_vat_experiment_fit: the @i-th fit (borrowed). */
-MDL_API const MdlVatFitInfo *mdl_vat_experiment_fit (const MdlVatExperiment *exp, guint i);
-/** mdl_vat_experiment_n_slopes: number of algorithms with slopes. */
-MDL_API guint mdl_vat_experiment_n_slopes (const MdlVatExperiment *exp);
-/** mdl_vat_experiment_slope: the @i-th algorithm's slopes (borrowed). */
-MDL_API const MdlVatSlope *mdl_vat_experiment_slope (const MdlVatExperiment *exp, guint i);
+/**
+ * MdlVatResults: a finished experiment's results, read-only, borrowed from the experiment (they
+ * live as long as it does).
+ * @points: @n_points measured points of both series, by algorithm, then series (4 KiB pages
+ *   first), then n.
+ * @fits: @n_fits fits, in the order MdlVatFitInfo lists the models.
+ * @slopes: @n_slopes per-algorithm slopes, one per algorithm run, in the experiment's order.
+ */
+typedef struct {
+  const MdlVatPoint *points;
+  guint n_points;
+  const MdlVatFitInfo *fits;
+  guint n_fits;
+  const MdlVatSlope *slopes;
+  guint n_slopes;
+} MdlVatResults;
+
+/** mdl_vat_experiment_results: the results of @exp. Returns: (transfer none) */
+MDL_API const MdlVatResults *mdl_vat_experiment_results (const MdlVatExperiment *exp);
 
 /**
  * mdl_vat_experiment_notes: what was measured where: the host, the model's parameters and how W

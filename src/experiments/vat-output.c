@@ -48,6 +48,18 @@ append_real (GString *out, double v, const char *missing)
     g_string_append (out, missing);
 }
 
+/* Appends each of the @n values after @sep: a run of CSV fields (missing "") or of gnuplot data
+ * columns (missing "?"). */
+static void
+append_reals (GString *out, char sep, const double *v, guint n, const char *missing)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_c (out, sep);
+      append_real (out, v[i], missing);
+    }
+}
+
 static const MdlVatPoint *
 point_at (const MdlVatExperiment *exp, guint i)
 {
@@ -209,13 +221,13 @@ write_csv (const MdlVatExperiment *exp, GString *out)
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = point_at (exp, i);
+      const double times[] = { p->seconds, p->seconds_median };
+      const double norm[] = { p->norm_ns, p->vat_ns, p->em_ns };
       g_string_append_printf (out, "%s,%" G_GUINT64_FORMAT ",", p->algorithm, p->n);
       append_real (out, log2 ((double) p->n), "");
-      g_string_append_printf (out, ",%s,%" G_GUINT64_FORMAT ",%u,", p->huge_pages ? "2M" : "4K",
+      g_string_append_printf (out, ",%s,%" G_GUINT64_FORMAT ",%u", p->huge_pages ? "2M" : "4K",
                               p->bytes, p->reps);
-      append_real (out, p->seconds, "");
-      g_string_append_c (out, ',');
-      append_real (out, p->seconds_median, "");
+      append_reals (out, ',', times, G_N_ELEMENTS (times), "");
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
                               ",", p->ram_ops, p->accesses, p->tc_misses);
       if (p->huge_pages)
@@ -230,76 +242,154 @@ write_csv (const MdlVatExperiment *exp, GString *out)
               g_string_append_c (out, ',');
           g_string_append_printf (out, ",%" G_GUINT64_FORMAT, p->lines);
         }
-      g_string_append_c (out, ',');
-      append_real (out, p->norm_ns, "");
-      g_string_append_c (out, ',');
-      append_real (out, p->vat_ns, "");
-      g_string_append_c (out, ',');
-      append_real (out, p->em_ns, "");
+      append_reals (out, ',', norm, G_N_ELEMENTS (norm), "");
       g_string_append_c (out, '\n');
     }
 }
 
-static void
-write_fits_csv (const MdlVatExperiment *exp, GString *out)
+/* The fits and the slopes are two tables of one shape, which one CSV and one JSON writer print: a
+ * name, a text and a count, then reals, the last few of which JSON groups in an array. */
+#define SUMMARY_REALS_MAX 8
+
+typedef struct {
+  const char *key;          /* JSON key */
+  gsize at;                 /* offset in the record */
+} SummaryField;
+
+typedef struct {
+  const char *csv_header;
+  gboolean text_last;       /* CSV: the text is the last column, not the second */
+  SummaryField name, text, count;         /* const char *, const char *, guint */
+  SummaryField reals[SUMMARY_REALS_MAX];  /* doubles, in CSV order */
+  guint n_reals;
+  guint n_keyed;            /* JSON: reals[0..n_keyed-1] are members, the rest the array */
+  const char *array_key;
+} Summary;
+
+#define FIT_FIELD(key, field) { key, G_STRUCT_OFFSET (MdlVatFitInfo, field) }
+#define SLOPE_FIELD(key, field) { key, G_STRUCT_OFFSET (MdlVatSlope, field) }
+
+static const Summary fit_summary = {
+  .csv_header = "model,params,r2,per_op_ns,miss_ns,tau,level_ns_l1,level_ns_l2,level_ns_l3,"
+                "description\n",
+  .text_last = TRUE,
+  .name = FIT_FIELD ("model", model),
+  .text = FIT_FIELD ("description", description),
+  .count = FIT_FIELD ("params", n_params),
+  .reals = { FIT_FIELD ("r2", r2), FIT_FIELD ("per_op_ns", per_op_ns),
+             FIT_FIELD ("miss_ns", miss_ns), FIT_FIELD ("tau", tau), FIT_FIELD (NULL, level_ns[0]),
+             FIT_FIELD (NULL, level_ns[1]), FIT_FIELD (NULL, level_ns[2]) },
+  .n_reals = 4 + VAT_EM_LEVELS,
+  .n_keyed = 4,
+  .array_key = "level_ns",
+};
+
+static const Summary slope_summary = {
+  .csv_header = "algorithm,thesis,points,mean_ns,measured,vat,em,measured_large,vat_large,"
+                "em_large\n",
+  .name = SLOPE_FIELD ("algorithm", algorithm),
+  .text = SLOPE_FIELD ("thesis", thesis),
+  .count = SLOPE_FIELD ("points", n_points),
+  .reals = { SLOPE_FIELD ("mean_ns", mean_ns), SLOPE_FIELD ("measured", measured),
+             SLOPE_FIELD ("vat", vat), SLOPE_FIELD ("em", em),
+             SLOPE_FIELD ("measured_large", measured_large), SLOPE_FIELD ("vat_large", vat_large),
+             SLOPE_FIELD ("em_large", em_large) },
+  .n_reals = 7,
+  .n_keyed = 7,
+};
+
+/* Record @i of @table (an array of the records @s describes), read through @s. */
+typedef struct {
+  const char *name, *text;
+  guint count;
+  double v[SUMMARY_REALS_MAX];
+} SummaryRow;
+
+static SummaryRow
+summary_row (const Summary *s, const GArray *table, guint i)
 {
-  g_string_append (out, "model,params,r2,per_op_ns,miss_ns,tau,level_ns_l1,level_ns_l2,"
-                   "level_ns_l3,description\n");
-  for (guint i = 0; i < exp->fits->len; i++)
-    {
-      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
-      g_string_append_printf (out, "%s,%u,", f->model, f->n_params);
-      append_real (out, f->r2, "");
-      g_string_append_c (out, ',');
-      append_real (out, f->per_op_ns, "");
-      g_string_append_c (out, ',');
-      append_real (out, f->miss_ns, "");
-      g_string_append_c (out, ',');
-      append_real (out, f->tau, "");
-      for (guint l = 0; l < VAT_EM_LEVELS; l++)
-        {
-          g_string_append_c (out, ',');
-          append_real (out, f->level_ns[l], "");
-        }
-      g_string_append_printf (out, ",\"%s\"\n", f->description);
-    }
+  const char *rec = table->data + (gsize) i * g_array_get_element_size ((GArray *) table);
+  SummaryRow row;
+  memcpy (&row.name, rec + s->name.at, sizeof row.name);
+  memcpy (&row.text, rec + s->text.at, sizeof row.text);
+  memcpy (&row.count, rec + s->count.at, sizeof row.count);
+  for (guint j = 0; j < s->n_reals; j++)
+    memcpy (&row.v[j], rec + s->reals[j].at, sizeof row.v[j]);
+  return row;
 }
 
 static void
-write_slopes_csv (const MdlVatExperiment *exp, GString *out)
+write_summary_csv (const Summary *s, const GArray *table, GString *out)
 {
-  g_string_append (out, "algorithm,thesis,points,mean_ns,measured,vat,em,measured_large,vat_large,"
-                   "em_large\n");
-  for (guint i = 0; i < exp->slopes->len; i++)
+  g_string_append (out, s->csv_header);
+  for (guint i = 0; i < table->len; i++)
     {
-      const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
-      const double v[] = { s->mean_ns, s->measured, s->vat, s->em, s->measured_large,
-                           s->vat_large, s->em_large };
-      g_string_append_printf (out, "%s,\"%s\",%u", s->algorithm, s->thesis, s->n_points);
-      for (guint j = 0; j < G_N_ELEMENTS (v); j++)
-        {
-          g_string_append_c (out, ',');
-          append_real (out, v[j], "");
-        }
+      SummaryRow row = summary_row (s, table, i);
+      g_string_append (out, row.name);
+      if (!s->text_last)
+        g_string_append_printf (out, ",\"%s\"", row.text);
+      g_string_append_printf (out, ",%u", row.count);
+      append_reals (out, ',', row.v, s->n_reals, "");
+      if (s->text_last)
+        g_string_append_printf (out, ",\"%s\"", row.text);
       g_string_append_c (out, '\n');
     }
 }
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-
+/* Appends "KEY": VALUE for each of the @n reals, separated by ", " (NaN as null). */
 static void
-json_real (GString *out, const char *key, double v, gboolean comma)
+json_reals (GString *out, const char *const *keys, const double *v, guint n)
 {
-  g_string_append_printf (out, "\"%s\": ", key);
-  append_real (out, v, "null");
-  if (comma)
-    g_string_append (out, ", ");
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "%s\"%s\": ", i ? ", " : "", keys[i]);
+      append_real (out, v[i], "null");
+    }
+}
+
+/* Opens object @i of an array with its first member, a string. */
+static void
+json_open (GString *out, guint i, const char *key, const char *value)
+{
+  g_string_append_printf (out, "%s{\"%s\": ", i ? ",\n    " : "\n    ", key);
+  mdl_json_string (out, value);
+}
+
+/* The "KEY": [...] array of @table for JSON: its objects in the style of the points. */
+static void
+write_summary_json (const Summary *s, const GArray *table, GString *out)
+{
+  const char *keys[SUMMARY_REALS_MAX];
+  for (guint j = 0; j < s->n_keyed; j++)
+    keys[j] = s->reals[j].key;
+  for (guint i = 0; i < table->len; i++)
+    {
+      SummaryRow row = summary_row (s, table, i);
+      json_open (out, i, s->name.key, row.name);
+      g_string_append_printf (out, ", \"%s\": ", s->text.key);
+      mdl_json_string (out, row.text);
+      g_string_append_printf (out, ", \"%s\": %u, ", s->count.key, row.count);
+      json_reals (out, keys, row.v, s->n_keyed);
+      if (s->array_key)
+        {
+          g_string_append_printf (out, ", \"%s\": [", s->array_key);
+          for (guint j = s->n_keyed; j < s->n_reals; j++)
+            {
+              append_real (out, row.v[j], "null");
+              g_string_append (out, j + 1 < s->n_reals ? ", " : "]");
+            }
+        }
+      g_string_append_c (out, '}');
+    }
 }
 
 static void
 write_json (const MdlVatExperiment *exp, GString *out)
 {
+  static const char *const time_keys[] = { "seconds_min", "seconds_median" };
+  static const char *const norm_keys[] = { "norm_ns", "vat_ns", "em_ns" };
   g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
   g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
   mdl_json_string (out, exp->machine);
@@ -324,15 +414,14 @@ write_json (const MdlVatExperiment *exp, GString *out)
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = point_at (exp, i);
-      g_string_append (out, i ? ",\n    {" : "\n    {");
-      g_string_append (out, "\"algorithm\": ");
-      mdl_json_string (out, p->algorithm);
+      const double times[] = { p->seconds, p->seconds_median };
+      const double norm[] = { p->norm_ns, p->vat_ns, p->em_ns };
+      json_open (out, i, "algorithm", p->algorithm);
       g_string_append_printf (out, ", \"n\": %" G_GUINT64_FORMAT ", \"pages\": \"%s\", \"bytes\": %"
                               G_GUINT64_FORMAT ", \"reps\": %u, ", p->n, p->huge_pages ? "2M" : "4K",
                               p->bytes, p->reps);
-      json_real (out, "seconds_min", p->seconds, TRUE);
-      json_real (out, "seconds_median", p->seconds_median, TRUE);
-      g_string_append_printf (out, "\"ram_ops\": %" G_GUINT64_FORMAT ", \"accesses\": %"
+      json_reals (out, time_keys, times, G_N_ELEMENTS (times));
+      g_string_append_printf (out, ", \"ram_ops\": %" G_GUINT64_FORMAT ", \"accesses\": %"
                               G_GUINT64_FORMAT ", \"tc_misses\": %" G_GUINT64_FORMAT ", ",
                               p->ram_ops, p->accesses, p->tc_misses);
       if (!p->huge_pages)
@@ -340,49 +429,13 @@ write_json (const MdlVatExperiment *exp, GString *out)
                                 G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
                                 "], \"lines\": %" G_GUINT64_FORMAT ", ", p->tc_misses_small,
                                 p->em_misses[0], p->em_misses[1], p->em_misses[2], p->lines);
-      json_real (out, "norm_ns", p->norm_ns, TRUE);
-      json_real (out, "vat_ns", p->vat_ns, TRUE);
-      json_real (out, "em_ns", p->em_ns, FALSE);
+      json_reals (out, norm_keys, norm, G_N_ELEMENTS (norm));
       g_string_append_c (out, '}');
     }
   g_string_append (out, "\n  ],\n  \"fits\": [");
-  for (guint i = 0; i < exp->fits->len; i++)
-    {
-      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
-      g_string_append (out, i ? ",\n    {\"model\": " : "\n    {\"model\": ");
-      mdl_json_string (out, f->model);
-      g_string_append (out, ", \"description\": ");
-      mdl_json_string (out, f->description);
-      g_string_append_printf (out, ", \"params\": %u, ", f->n_params);
-      json_real (out, "r2", f->r2, TRUE);
-      json_real (out, "per_op_ns", f->per_op_ns, TRUE);
-      json_real (out, "miss_ns", f->miss_ns, TRUE);
-      json_real (out, "tau", f->tau, TRUE);
-      g_string_append (out, "\"level_ns\": [");
-      for (guint l = 0; l < VAT_EM_LEVELS; l++)
-        {
-          append_real (out, f->level_ns[l], "null");
-          g_string_append (out, l + 1 < VAT_EM_LEVELS ? ", " : "]}");
-        }
-    }
+  write_summary_json (&fit_summary, exp->fits, out);
   g_string_append (out, "\n  ],\n  \"slopes\": [");
-  for (guint i = 0; i < exp->slopes->len; i++)
-    {
-      const MdlVatSlope *s = &g_array_index (exp->slopes, MdlVatSlope, i);
-      g_string_append (out, i ? ",\n    {\"algorithm\": " : "\n    {\"algorithm\": ");
-      mdl_json_string (out, s->algorithm);
-      g_string_append (out, ", \"thesis\": ");
-      mdl_json_string (out, s->thesis);
-      g_string_append_printf (out, ", \"points\": %u, ", s->n_points);
-      json_real (out, "mean_ns", s->mean_ns, TRUE);
-      json_real (out, "measured", s->measured, TRUE);
-      json_real (out, "vat", s->vat, TRUE);
-      json_real (out, "em", s->em, TRUE);
-      json_real (out, "measured_large", s->measured_large, TRUE);
-      json_real (out, "vat_large", s->vat_large, TRUE);
-      json_real (out, "em_large", s->em_large, FALSE);
-      g_string_append_c (out, '}');
-    }
+  write_summary_json (&slope_summary, exp->slopes, out);
   g_string_append (out, "\n  ]\n}\n");
 }
 
@@ -431,9 +484,12 @@ plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_al
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = point_at (exp, i);
+      const double norm[] = { p->norm_ns, p->vat_ns, p->em_ns };
       if (p->huge_pages)
         {
           const MdlVatPoint *s = small_twin (exp, p);
+          const double v[] = { s ? 100 * p->seconds / s->seconds : NAN,
+                               s ? 100 * p->vat_ns / s->vat_ns : NAN };
           if (huge_algos->len == 0
               || strcmp (g_ptr_array_index (huge_algos, huge_algos->len - 1), p->algorithm) != 0)
             {
@@ -444,10 +500,7 @@ plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_al
               g_ptr_array_add (huge_algos, (gpointer) p->algorithm);
             }
           append_real (huge, log2 ((double) p->n), "?");
-          g_string_append_c (huge, ' ');
-          append_real (huge, s ? 100 * p->seconds / s->seconds : NAN, "?");
-          g_string_append_c (huge, ' ');
-          append_real (huge, s ? 100 * p->vat_ns / s->vat_ns : NAN, "?");
+          append_reals (huge, ' ', v, G_N_ELEMENTS (v), "?");
           g_string_append_c (huge, '\n');
           continue;
         }
@@ -460,12 +513,7 @@ plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_al
           (*n_algos)++;
         }
       append_real (dat, log2 ((double) p->n), "?");
-      g_string_append_c (dat, ' ');
-      append_real (dat, p->norm_ns, "?");
-      g_string_append_c (dat, ' ');
-      append_real (dat, p->vat_ns, "?");
-      g_string_append_c (dat, ' ');
-      append_real (dat, p->em_ns, "?");
+      append_reals (dat, ' ', norm, G_N_ELEMENTS (norm), "?");
       g_string_append_printf (dat, " %" G_GUINT64_FORMAT "\n", p->n);
     }
 }
@@ -548,8 +596,8 @@ mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GE
     }
   write_table (exp, text);
   write_csv (exp, csv);
-  write_fits_csv (exp, fits);
-  write_slopes_csv (exp, slopes);
+  write_summary_csv (&fit_summary, exp->fits, fits);
+  write_summary_csv (&slope_summary, exp->slopes, slopes);
   write_json (exp, json);
   plot_data (exp, dat, huge, &n_algos, huge_algos);
   plot_panels (exp, panels, n_algos, huge_algos);

@@ -25,6 +25,7 @@ struct MdlVatExperiment {
   guint reps;
   gboolean huge_measured;
   char *cpu_model;
+  MdlVatResults results;     /* the public view of points, fits and slopes, once final */
 };
 
 #endif

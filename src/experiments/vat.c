@@ -479,6 +479,309 @@ plan_clear (Plan *p)
   g_clear_pointer (&p->sizes, g_array_unref);
 }
 
+/* How the model and the host were set up: what the notes report beside the model's parameters. */
+typedef struct {
+  double load;               /* the 1-minute load average at the start */
+  guint64 psc;               /* paging-structure cache entries counted in W; 0 when W was given */
+  const char *cache_source;  /* where the cache sizes came from */
+  char *thp_status;          /* what became of the huge-page series, and why */
+  gboolean huge;             /* the huge-page series runs */
+} Setup;
+
+static void
+setup_clear (Setup *setup)
+{
+  g_clear_pointer (&setup->thp_status, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Setup, setup_clear)
+
+static MdlVatExperiment *
+experiment_new (const MdlVatExperimentConfig *cfg)
+{
+  MdlVatExperiment *exp = g_new0 (MdlVatExperiment, 1);
+  exp->points = g_array_new (FALSE, TRUE, sizeof (MdlVatPoint));
+  exp->fits = g_array_new (FALSE, TRUE, sizeof (MdlVatFitInfo));
+  exp->slopes = g_array_new (FALSE, TRUE, sizeof (MdlVatSlope));
+  exp->notes = g_string_new (NULL);
+  exp->machine = g_strdup (cfg->machine ? cfg->machine : "x86-64");
+  exp->max_bytes = cfg->max_bytes;
+  exp->growth = cfg->growth;
+  exp->reps = cfg->reps;
+  exp->cpu_model = mdl_host_cpu_model ();
+  return exp;
+}
+
+/* P, K and d from the preset, and the two models' W: the TLBs and paging-structure caches unless
+ * the configuration gives W, and the L1 DTLB alone (at least a whole path, d + 1). */
+static gboolean
+model_from_preset (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *setup,
+                   GError **error)
+{
+  guint64 l1_tlb = 0, l2_tlb = 0;
+  if (!preset_uint (exp->machine, "page_bytes", TRUE, &exp->page_bytes, error)
+      || !preset_uint (exp->machine, "tree_arity", TRUE, &exp->arity, error)
+      || !preset_uint (exp->machine, "tree_depth", TRUE, &exp->depth, error)
+      || !preset_uint (exp->machine, "l1_dtlb_entries", TRUE, &l1_tlb, error)
+      || !preset_uint (exp->machine, "l2_tlb_entries", FALSE, &l2_tlb, error))
+    return FALSE;
+  exp->tc_small = MAX (l1_tlb, exp->depth + 1);
+  exp->tc_cells = cfg->tc_cells ? cfg->tc_cells : l1_tlb + l2_tlb + PSC_CELLS;
+  setup->psc = cfg->tc_cells ? 0 : PSC_CELLS;
+  return TRUE;
+}
+
+/* The sizes of the ideal caches: this machine's (sysfs), else the preset's L1 and L2, each
+ * replaced by the configuration's where it gives one. */
+static gboolean
+cache_sizes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *setup,
+             GError **error)
+{
+  guint64 preset_cache[2] = { 0, 0 };
+  if (!preset_uint (exp->machine, "l1d_bytes", FALSE, &preset_cache[0], error)
+      || !preset_uint (exp->machine, "l2_bytes", FALSE, &preset_cache[1], error))
+    return FALSE;
+  /* The caches of the machine measured, not of the preset: the EM model is about this one. */
+  setup->cache_source = "sizes from sysfs";
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    exp->cache_bytes[l] = mdl_host_cache_bytes (l + 1);
+  if (exp->cache_bytes[0] == 0)
+    {
+      exp->cache_bytes[0] = preset_cache[0];
+      exp->cache_bytes[1] = preset_cache[1];
+      exp->cache_bytes[2] = 0;
+      setup->cache_source = "sysfs unreadable: L1 and L2 from the preset, no L3";
+    }
+  if (cfg->cache_bytes[0] || cfg->cache_bytes[1] || cfg->cache_bytes[2])
+    {
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        if (cfg->cache_bytes[l])
+          exp->cache_bytes[l] = cfg->cache_bytes[l];
+      setup->cache_source = "sizes given, the others from sysfs";
+    }
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    if (exp->cache_bytes[l] && exp->cache_bytes[l] < LINE_BYTES)
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: an L%u of %" G_GUINT64_FORMAT
+                     " bytes holds no 64-byte line", l + 1, exp->cache_bytes[l]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* Whether the huge-page series can run: asked for, and a probe of 16 MiB got 2 MiB pages. */
+static void
+probe_huge_pages (const MdlVatExperimentConfig *cfg, Setup *setup)
+{
+  g_autofree char *thp = NULL;
+  gint64 got;
+  setup->huge = FALSE;
+  if (!cfg->huge)
+    {
+      setup->thp_status = g_strdup ("not measured (not asked for)");
+      return;
+    }
+  thp = mdl_host_thp_mode ();
+  if (thp == NULL)
+    {
+      setup->thp_status = g_strdup ("not measured: this kernel has no transparent huge pages");
+      return;
+    }
+  if (strcmp (thp, "never") == 0)
+    {
+      setup->thp_status = g_strdup ("not measured: transparent huge pages are disabled "
+                                    "(/sys/kernel/mm/transparent_hugepage/enabled is \"never\")");
+      return;
+    }
+  got = mdl_host_thp_probe ((guint64) 16 << 20);
+  setup->huge = got > 0;
+  setup->thp_status = g_strdup_printf ("transparent huge pages in mode \"%s\"; probe: %"
+                                       G_GINT64_FORMAT " of 16 MiB madvised got 2 MiB pages%s",
+                                       thp, got < 0 ? (gint64) -1 : got >> 20,
+                                       setup->huge ? "" : ", so the series is not measured");
+}
+
+/* The plan of algorithm @names[@i]: its table row, its registry entry (which must have a timed
+ * native build), listed once. */
+static gboolean
+plan_lookup (const char *const *names, guint i, Plan *plan, GError **error)
+{
+  if ((plan->info = info_lookup (names[i], error)) == NULL
+      || (plan->algo = mdl_algo_lookup (names[i], error)) == NULL)
+    return FALSE;
+  if (plan->algo->run_timed == NULL)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "experiment vat: algorithm %s has no "
+                   "timed native build", names[i]);
+      return FALSE;
+    }
+  for (guint j = 0; j < i; j++)
+    if (strcmp (names[j], names[i]) == 0)
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: algorithm %s is listed "
+                     "twice", names[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The sizes of @plan: from min_n, growing by the factor, up to what max_bytes and the algorithm's
+ * cap allow (distinct after rounding); counts their steps and estimated work in @c for the ETA. */
+static void
+plan_sizes (Ctx *c, Plan *plan, gboolean huge)
+{
+  const MdlVatExperimentConfig *cfg = c->cfg;
+  gboolean both = huge && plan->info->huge_series;
+  guint64 cap = cfg->max_bytes / plan->info->bytes_per_elem;
+  double size = (double) cfg->min_n;
+  if (plan->info->max_n)
+    cap = MIN (cap, plan->info->max_n);
+  plan->sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint64 n = cfg->min_n; n <= cap; size *= cfg->growth, n = (guint64) llround (size))
+    if (plan->sizes->len == 0 || n > g_array_index (plan->sizes, guint64, plan->sizes->len - 1))
+      {
+        g_array_append_val (plan->sizes, n);
+        c->n_steps += (both ? 2 : 1) * (1 + cfg->reps);
+        c->work_total += ops_estimate (plan->info, n) * (stage_weight ("model", cfg->reps)
+                                                         + stage_weight ("time", cfg->reps))
+                         * (both ? 2 : 1);
+      }
+}
+
+/* Appends to @plans the plans of the algorithms asked for, in their order; an algorithm whose cap
+ * leaves no size is skipped with a note. */
+static gboolean
+make_plans (Ctx *c, GArray *plans, gboolean huge, GError **error)
+{
+  const char *const *names = c->cfg->algorithms ? c->cfg->algorithms
+                                                : mdl_vat_experiment_algorithms ();
+  for (guint i = 0; names[i]; i++)
+    {
+      Plan plan = { 0 };
+      if (!plan_lookup (names, i, &plan, error))
+        return FALSE;
+      plan_sizes (c, &plan, huge);
+      if (plan.sizes->len == 0)
+        {
+          g_string_append_printf (c->exp->notes, "skipped %s: its size cap leaves no size from %"
+                                  G_GUINT64_FORMAT " elements\n", names[i], c->cfg->min_n);
+          plan_clear (&plan);
+          continue;
+        }
+      g_array_append_val (plans, plan);
+    }
+  if (plans->len == 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: no algorithm to run");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Setup *setup,
+             guint64 clock_ns)
+{
+  GString *n = exp->notes;
+  g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
+                          exp->cpu_model, g_get_num_processors (),
+                          mdl_host_is_vm () ? ", under a hypervisor (2-level address translation)"
+                                            : "", setup->load);
+  g_string_append_printf (n, "model: machine=%s: P=%" G_GUINT64_FORMAT " K=%" G_GUINT64_FORMAT
+                          " d=%" G_GUINT64_FORMAT ", policy lru; W=%" G_GUINT64_FORMAT " (%s)\n",
+                          exp->machine, exp->page_bytes, exp->arity, exp->depth, exp->tc_cells,
+                          cfg->tc_cells ? "given" : "L1 DTLB + L2 TLB + paging-structure caches");
+  if (!cfg->tc_cells)
+    g_string_append_printf (n, "  W = %" G_GUINT64_FORMAT " L1 DTLB + %" G_GUINT64_FORMAT
+                            " L2 TLB + %" G_GUINT64_FORMAT " paging-structure cache entries; "
+                            "second model W=%" G_GUINT64_FORMAT " (L1 DTLB alone)\n",
+                            exp->tc_small, exp->tc_cells - exp->tc_small - setup->psc, setup->psc,
+                            exp->tc_small);
+  g_string_append (n, "external memory: ideal caches (fully associative LRU, 64-byte lines) of");
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    if (exp->cache_bytes[l])
+      g_string_append_printf (n, " L%u %" G_GUINT64_FORMAT " KiB", l + 1,
+                              exp->cache_bytes[l] >> 10);
+  g_string_append_printf (n, " (%s)\n", setup->cache_source);
+  g_string_append_printf (n, "sizes: from %" G_GUINT64_FORMAT " elements, x%.2f, arrays up to %"
+                          G_GUINT64_FORMAT " MiB; time: minimum of at least %u repetitions "
+                          "(clock overhead %" G_GUINT64_FORMAT " ns subtracted)\n", cfg->min_n,
+                          cfg->growth, cfg->max_bytes >> 20, cfg->reps, clock_ns);
+  g_string_append_printf (n, "huge pages: %s\n", setup->thp_status);
+}
+
+/* ---- the passes --------------------------------------------------------------------------- */
+
+/* Pass 0: every point of every plan runs instrumented and is timed once, which appends it to the
+ * experiment; returns the timings, one per point, in the points' order. The two page sizes of one
+ * n run back to back, so that both see the same machine. */
+static GArray *
+first_passes (Ctx *c, GArray *plans, gboolean huge, GError **error)
+{
+  g_autoptr (GArray) timings = g_array_new (FALSE, TRUE, sizeof (Timing));
+  g_array_set_clear_func (timings, (GDestroyNotify) timing_clear);
+  for (guint a = 0; a < plans->len; a++)
+    {
+      const Plan *plan = &g_array_index (plans, Plan, a);
+      gboolean both = huge && plan->info->huge_series;
+      for (guint s = 0; s < plan->sizes->len; s++)
+        for (int series = 0; series < (both ? 2 : 1); series++)
+          {
+            guint64 n = g_array_index (plan->sizes, guint64, s);
+            Timing t = { 0 };
+            gboolean ok = first_pass (c, plan, n, series == 1, &t, error);
+            g_array_append_val (timings, t);
+            if (!ok)
+              {
+                g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT "%s: ",
+                                plan->algo->name, n, series ? " (2 MiB pages)" : "");
+                return NULL;
+              }
+          }
+    }
+  return g_steal_pointer (&timings);
+}
+
+/* Passes 1..reps-1 time every point again, in the same order as pass 0. */
+static gboolean
+later_passes (Ctx *c, GArray *timings, GError **error)
+{
+  for (guint pass = 1; pass < c->cfg->reps; pass++)
+    for (guint i = 0; i < timings->len; i++)
+      {
+        Timing *t = &g_array_index (timings, Timing, i);
+        report_progress (c, t->plan->algo->name, t->n, t->huge ? "huge" : "time", 0);
+        if (!time_reps (c, t, t->per_pass, error))
+          {
+            g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT ": ",
+                            t->plan->algo->name, t->n);
+            return FALSE;
+          }
+        c->step++;
+        c->work_done += ops_estimate (t->plan->info, t->n) * stage_weight ("time", 1);
+      }
+  return TRUE;
+}
+
+/* Puts each algorithm's huge points behind its 4 KiB points (pass 0 interleaves them). */
+static void
+order_points (MdlVatExperiment *exp, GArray *plans)
+{
+  g_autoptr (GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (MdlVatPoint),
+                                                 exp->points->len);
+  for (guint a = 0; a < plans->len; a++)
+    for (int series = 0; series < 2; series++)
+      for (guint i = 0; i < exp->points->len; i++)
+        {
+          const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+          if (p->huge_pages == (series == 1)
+              && strcmp (p->algorithm, g_array_index (plans, Plan, a).algo->name) == 0)
+            g_array_append_val (sorted, *p);
+        }
+  g_array_set_size (exp->points, 0);
+  g_array_append_vals (exp->points, sorted->data, sorted->len);
+}
+
 /* ---- fits --------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -487,9 +790,36 @@ typedef struct {
   guint *algo_of;          /* per fitted row: the algorithm's index in the plans */
 } FitData;
 
-/* Fits y = [per-algorithm intercepts or one intercept] + the chosen per-op regressors. Fills
- * @info; writes the prediction of each fitted row into @pred (may be NULL). Returns FALSE (and
- * NaN R^2) when the fit is impossible. */
+/* The 4 KiB points, the rows of every fit, and the algorithm of each. */
+static void
+fit_data_init (FitData *d, const MdlVatExperiment *exp, GArray *plans)
+{
+  d->rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  d->n_algos = plans->len;
+  for (guint i = 0; i < exp->points->len; i++)
+    if (!g_array_index (exp->points, MdlVatPoint, i).huge_pages)
+      g_array_append_val (d->rows, i);
+  d->algo_of = g_new (guint, MAX (d->rows->len, 1));
+  for (guint r = 0; r < d->rows->len; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (d->rows, guint, r));
+      for (guint a = 0; a < plans->len; a++)
+        if (strcmp (g_array_index (plans, Plan, a).algo->name, p->algorithm) == 0)
+          d->algo_of[r] = a;
+    }
+}
+
+static void
+fit_data_clear (FitData *d)
+{
+  g_clear_pointer (&d->rows, g_array_unref);
+  g_clear_pointer (&d->algo_of, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitData, fit_data_clear)
+
+/* The per-operation regressors a fit may take beside its intercepts. */
 typedef enum { REG_TC = 1, REG_SMALL = 2, REG_EM = 4 } Regressors;
 
 /* The regressor of cache level @l, per operation: the ideal cache's misses, less the first touches
@@ -520,6 +850,8 @@ level_active (const MdlVatExperiment *exp, guint l)
   return FALSE;
 }
 
+/* Fits y = [per-algorithm intercepts or one intercept] + the chosen per-op regressors. Fills
+ * @info and, when the fit is possible, @out; returns FALSE (with NaN R^2) when it is not. */
 static gboolean
 fit_model (MdlVatExperiment *exp, const FitData *d, gboolean per_algo, Regressors regs,
            MdlVatFitInfo *info, MdlFit *out)
@@ -582,8 +914,40 @@ fit_model (MdlVatExperiment *exp, const FitData *d, gboolean per_algo, Regressor
   return TRUE;
 }
 
+/* Every point's normalized time as the per-algorithm fit @fit predicts it: the VAT fit's into
+ * vat_ns (huge points too, with their huge=1 misses), the EM fit's into em_ns (4 KiB points). */
 static void
-add_fits (MdlVatExperiment *exp, const FitData *d)
+predict_points (MdlVatExperiment *exp, const FitData *d, const MdlFit *fit, gboolean vat)
+{
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+      double ops = (double) p->ram_ops, pred;
+      gint a = -1;
+      guint c = d->n_algos;
+      for (guint r = 0; r < d->rows->len && a < 0; r++)
+        if (strcmp (g_array_index (exp->points, MdlVatPoint,
+                                   g_array_index (d->rows, guint, r)).algorithm,
+                    p->algorithm) == 0)
+          a = (gint) d->algo_of[r];
+      if (a < 0 || ops == 0)
+        continue;
+      pred = fit->coef[a];
+      if (vat)
+        pred += fit->coef[c] * (double) p->tc_misses / ops;
+      else if (!p->huge_pages)
+        for (guint l = 0; l < VAT_EM_LEVELS; l++)
+          if (level_active (exp, l))
+            pred += fit->coef[c++] * em_per_op_of (exp, p, l);
+      if (vat)
+        p->vat_ns = pred;
+      else if (!p->huge_pages)
+        p->em_ns = pred;
+    }
+}
+
+static void
+add_fits (MdlVatExperiment *exp, GArray *plans)
 {
   static const struct {
     const char *model;
@@ -604,43 +968,17 @@ add_fits (MdlVatExperiment *exp, const FitData *d)
     { "vat+em", "both: per-algorithm per-op cost + TC misses + cache misses per level", TRUE,
       REG_TC | REG_EM },
   };
+  g_auto (FitData) d = { 0 };
+  fit_data_init (&d, exp, plans);
   for (guint m = 0; m < G_N_ELEMENTS (models); m++)
     {
       MdlVatFitInfo info = { .model = models[m].model, .description = models[m].description };
       MdlFit fit;
-      gboolean ok = fit_model (exp, d, models[m].per_algo, models[m].regs, &info, &fit);
+      gboolean ok = fit_model (exp, &d, models[m].per_algo, models[m].regs, &info, &fit);
       g_array_append_val (exp->fits, info);
       /* The curves drawn and the slopes predicted use the per-algorithm VAT and EM fits. */
       if (ok && (strcmp (models[m].model, "vat") == 0 || strcmp (models[m].model, "em") == 0))
-        {
-          gboolean vat = models[m].model[0] == 'v';
-          guint n_int = d->n_algos;
-          for (guint i = 0; i < exp->points->len; i++)
-            {
-              MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
-              double ops = (double) p->ram_ops, pred;
-              gint a = -1;
-              guint c = n_int;
-              for (guint r = 0; r < d->rows->len && a < 0; r++)
-                if (strcmp (g_array_index (exp->points, MdlVatPoint,
-                                           g_array_index (d->rows, guint, r)).algorithm,
-                            p->algorithm) == 0)
-                  a = (gint) d->algo_of[r];
-              if (a < 0 || ops == 0)
-                continue;
-              pred = fit.coef[a];
-              if (vat)
-                pred += fit.coef[c] * (double) p->tc_misses / ops;
-              else if (!p->huge_pages)
-                for (guint l = 0; l < VAT_EM_LEVELS; l++)
-                  if (level_active (exp, l))
-                    pred += fit.coef[c++] * em_per_op_of (exp, p, l);
-              if (vat)
-                p->vat_ns = pred;
-              else if (!p->huge_pages)
-                p->em_ns = pred;
-            }
-        }
+        predict_points (exp, &d, &fit, models[m].model[0] == 'v');
     }
 }
 
@@ -708,259 +1046,50 @@ add_slopes (MdlVatExperiment *exp, GArray *plans)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
+/* The public view of the results, once they are final. */
 static void
-write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const char *thp_status,
-             double load, guint64 clock_ns, gboolean vm, guint64 psc, const char *cache_source)
+publish_results (MdlVatExperiment *exp)
 {
-  GString *n = exp->notes;
-  g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
-                          exp->cpu_model, g_get_num_processors (),
-                          vm ? ", under a hypervisor (2-level address translation)" : "", load);
-  g_string_append_printf (n, "model: machine=%s: P=%" G_GUINT64_FORMAT " K=%" G_GUINT64_FORMAT
-                          " d=%" G_GUINT64_FORMAT ", policy lru; W=%" G_GUINT64_FORMAT " (%s)\n",
-                          exp->machine, exp->page_bytes, exp->arity, exp->depth, exp->tc_cells,
-                          cfg->tc_cells ? "given" : "L1 DTLB + L2 TLB + paging-structure caches");
-  if (!cfg->tc_cells)
-    g_string_append_printf (n, "  W = %" G_GUINT64_FORMAT " L1 DTLB + %" G_GUINT64_FORMAT
-                            " L2 TLB + %" G_GUINT64_FORMAT " paging-structure cache entries; "
-                            "second model W=%" G_GUINT64_FORMAT " (L1 DTLB alone)\n",
-                            exp->tc_small, exp->tc_cells - exp->tc_small - psc, psc,
-                            exp->tc_small);
-  g_string_append (n, "external memory: ideal caches (fully associative LRU, 64-byte lines) of");
-  for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    if (exp->cache_bytes[l])
-      g_string_append_printf (n, " L%u %" G_GUINT64_FORMAT " KiB", l + 1,
-                              exp->cache_bytes[l] >> 10);
-  g_string_append_printf (n, " (%s)\n", cache_source);
-  g_string_append_printf (n, "sizes: from %" G_GUINT64_FORMAT " elements, x%.2f, arrays up to %"
-                          G_GUINT64_FORMAT " MiB; time: minimum of at least %u repetitions "
-                          "(clock overhead %" G_GUINT64_FORMAT " ns subtracted)\n", cfg->min_n,
-                          cfg->growth, cfg->max_bytes >> 20, cfg->reps, clock_ns);
-  g_string_append_printf (n, "huge pages: %s\n", thp_status);
+  exp->results = (MdlVatResults) {
+    .points = (const MdlVatPoint *) (void *) exp->points->data, .n_points = exp->points->len,
+    .fits = (const MdlVatFitInfo *) (void *) exp->fits->data, .n_fits = exp->fits->len,
+    .slopes = (const MdlVatSlope *) (void *) exp->slopes->data, .n_slopes = exp->slopes->len,
+  };
 }
 
 MdlVatExperiment *
 mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
 {
-  g_autoptr (MdlVatExperiment) exp = NULL;
   g_autoptr (GArray) plans = g_array_new (FALSE, TRUE, sizeof (Plan));
-  const char *const *names;
-  const char *machine;
-  guint64 l1_tlb = 0, l2_tlb = 0, psc = PSC_CELLS, preset_cache[2] = { 0, 0 };
-  g_autofree char *thp = NULL;
-  g_autofree char *thp_status = NULL;
-  const char *cache_source = "sizes from sysfs";
-  gboolean huge = FALSE;
-  Ctx c = { .cfg = cfg };
-  FitData fd = { 0 };
+  g_auto (Setup) setup = { .load = mdl_host_load () };
+  g_autoptr (MdlVatExperiment) exp = NULL;
   g_autoptr (GArray) timings = NULL;
-  double load = mdl_host_load ();
+  Ctx c = { .cfg = cfg };
 
   g_return_val_if_fail (cfg != NULL, NULL);
+  g_array_set_clear_func (plans, (GDestroyNotify) plan_clear);
   if (!check_config (cfg, error))
     return NULL;
-  g_array_set_clear_func (plans, (GDestroyNotify) plan_clear);
-  exp = g_new0 (MdlVatExperiment, 1);
-  exp->points = g_array_new (FALSE, TRUE, sizeof (MdlVatPoint));
-  exp->fits = g_array_new (FALSE, TRUE, sizeof (MdlVatFitInfo));
-  exp->slopes = g_array_new (FALSE, TRUE, sizeof (MdlVatSlope));
-  exp->notes = g_string_new (NULL);
-  machine = cfg->machine ? cfg->machine : "x86-64";
-  exp->machine = g_strdup (machine);
-  exp->max_bytes = cfg->max_bytes;
-  exp->growth = cfg->growth;
-  exp->reps = cfg->reps;
-  exp->cpu_model = mdl_host_cpu_model ();
-  c.exp = exp;
-
-  if (!preset_uint (machine, "page_bytes", TRUE, &exp->page_bytes, error)
-      || !preset_uint (machine, "tree_arity", TRUE, &exp->arity, error)
-      || !preset_uint (machine, "tree_depth", TRUE, &exp->depth, error)
-      || !preset_uint (machine, "l1_dtlb_entries", TRUE, &l1_tlb, error)
-      || !preset_uint (machine, "l2_tlb_entries", FALSE, &l2_tlb, error)
-      || !preset_uint (machine, "l1d_bytes", FALSE, &preset_cache[0], error)
-      || !preset_uint (machine, "l2_bytes", FALSE, &preset_cache[1], error))
+  exp = c.exp = experiment_new (cfg);
+  if (!model_from_preset (exp, cfg, &setup, error) || !cache_sizes (exp, cfg, &setup, error))
     return NULL;
-  exp->tc_small = MAX (l1_tlb, exp->depth + 1);
-  exp->tc_cells = cfg->tc_cells ? cfg->tc_cells : l1_tlb + l2_tlb + psc;
-  /* The caches of the machine measured, not of the preset: the EM model is about this one. */
-  for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    exp->cache_bytes[l] = mdl_host_cache_bytes (l + 1);
-  if (exp->cache_bytes[0] == 0)
-    {
-      exp->cache_bytes[0] = preset_cache[0];
-      exp->cache_bytes[1] = preset_cache[1];
-      exp->cache_bytes[2] = 0;
-      cache_source = "sysfs unreadable: L1 and L2 from the preset, no L3";
-    }
-  if (cfg->cache_bytes[0] || cfg->cache_bytes[1] || cfg->cache_bytes[2])
-    {
-      for (guint l = 0; l < VAT_EM_LEVELS; l++)
-        if (cfg->cache_bytes[l])
-          exp->cache_bytes[l] = cfg->cache_bytes[l];
-      cache_source = "sizes given, the others from sysfs";
-    }
-  for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    if (exp->cache_bytes[l] && exp->cache_bytes[l] < LINE_BYTES)
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: an L%u of %" G_GUINT64_FORMAT
-                     " bytes holds no 64-byte line", l + 1, exp->cache_bytes[l]);
-        return NULL;
-      }
-
-  if (cfg->huge)
-    {
-      thp = mdl_host_thp_mode ();
-      if (thp == NULL)
-        thp_status = g_strdup ("not measured: this kernel has no transparent huge pages");
-      else if (strcmp (thp, "never") == 0)
-        thp_status = g_strdup ("not measured: transparent huge pages are disabled "
-                               "(/sys/kernel/mm/transparent_hugepage/enabled is \"never\")");
-      else
-        {
-          gint64 got = mdl_host_thp_probe ((guint64) 16 << 20);
-          huge = got > 0;
-          thp_status = g_strdup_printf ("transparent huge pages in mode \"%s\"; probe: %"
-                                        G_GINT64_FORMAT " of 16 MiB madvised got 2 MiB pages%s",
-                                        thp,
-                                        got < 0 ? (gint64) -1 : got >> 20,
-                                        huge ? "" : ", so the series is not measured");
-        }
-    }
-  else
-    thp_status = g_strdup ("not measured (not asked for)");
-  exp->huge_measured = huge;
-
-  names = cfg->algorithms ? cfg->algorithms : mdl_vat_experiment_algorithms ();
-  for (guint i = 0; names[i]; i++)
-    {
-      Plan plan = { 0 };
-      guint64 cap;
-      double size = (double) cfg->min_n;
-      if ((plan.info = info_lookup (names[i], error)) == NULL
-          || (plan.algo = mdl_algo_lookup (names[i], error)) == NULL)
-        return NULL;
-      if (plan.algo->run_timed == NULL)
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "experiment vat: algorithm %s has "
-                       "no timed native build", names[i]);
-          return NULL;
-        }
-      for (guint j = 0; j < i; j++)
-        if (strcmp (names[j], names[i]) == 0)
-          {
-            g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: algorithm %s is "
-                         "listed twice", names[i]);
-            return NULL;
-          }
-      cap = cfg->max_bytes / plan.info->bytes_per_elem;
-      if (plan.info->max_n)
-        cap = MIN (cap, plan.info->max_n);
-      plan.sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
-      for (guint64 n = cfg->min_n; n <= cap; size *= cfg->growth, n = (guint64) llround (size))
-        if (plan.sizes->len == 0 || n > g_array_index (plan.sizes, guint64, plan.sizes->len - 1))
-          {
-            gboolean both = huge && plan.info->huge_series;
-            g_array_append_val (plan.sizes, n);
-            c.n_steps += (both ? 2 : 1) * (1 + cfg->reps);
-            c.work_total += ops_estimate (plan.info, n) * (stage_weight ("model", cfg->reps)
-                                                           + stage_weight ("time", cfg->reps))
-                            * (both ? 2 : 1);
-          }
-      if (plan.sizes->len == 0)
-        {
-          g_string_append_printf (exp->notes, "skipped %s: its size cap leaves no size from %"
-                                  G_GUINT64_FORMAT " elements\n", names[i], cfg->min_n);
-          plan_clear (&plan);
-          continue;
-        }
-      g_array_append_val (plans, plan);
-    }
-  if (plans->len == 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: no algorithm to run");
-      return NULL;
-    }
-
+  probe_huge_pages (cfg, &setup);
+  exp->huge_measured = setup.huge;
+  if (!make_plans (&c, plans, setup.huge, error))
+    return NULL;
   c.clock_overhead_ns = clock_overhead_ns ();
-  write_notes (exp, cfg, thp_status, load, c.clock_overhead_ns, mdl_host_is_vm (),
-               cfg->tc_cells ? 0 : psc, cache_source);
+  write_notes (exp, cfg, &setup, c.clock_overhead_ns);
 
-  /* Pass 0 runs every point instrumented and times it once; passes 1..reps-1 time every point
-   * again, in the same order. The two page sizes of one n run back to back in every pass, so
-   * that both see the same machine. */
-  timings = g_array_new (FALSE, TRUE, sizeof (Timing));
-  g_array_set_clear_func (timings, (GDestroyNotify) timing_clear);
-  for (guint a = 0; a < plans->len; a++)
-    {
-      const Plan *plan = &g_array_index (plans, Plan, a);
-      gboolean both = huge && plan->info->huge_series;
-      for (guint s = 0; s < plan->sizes->len; s++)
-        for (int series = 0; series < (both ? 2 : 1); series++)
-          {
-            guint64 n = g_array_index (plan->sizes, guint64, s);
-            Timing t = { 0 };
-            gboolean ok = first_pass (&c, plan, n, series == 1, &t, error);
-            g_array_append_val (timings, t);
-            if (!ok)
-              {
-                g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT "%s: ",
-                                plan->algo->name, n, series ? " (2 MiB pages)" : "");
-                return NULL;
-              }
-          }
-    }
-  for (guint pass = 1; pass < cfg->reps; pass++)
-    for (guint i = 0; i < timings->len; i++)
-      {
-        Timing *t = &g_array_index (timings, Timing, i);
-        report_progress (&c, t->plan->algo->name, t->n, t->huge ? "huge" : "time", 0);
-        if (!time_reps (&c, t, t->per_pass, error))
-          {
-            g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT ": ",
-                            t->plan->algo->name, t->n);
-            return NULL;
-          }
-        c.step++;
-        c.work_done += ops_estimate (t->plan->info, t->n) * stage_weight ("time", 1);
-      }
+  if ((timings = first_passes (&c, plans, setup.huge, error)) == NULL
+      || !later_passes (&c, timings, error))
+    return NULL;
   for (guint i = 0; i < timings->len; i++)
     finish_timing (&g_array_index (exp->points, MdlVatPoint, i),
                    &g_array_index (timings, Timing, i));
-  /* Each algorithm's huge points go behind its 4 KiB points. */
-  {
-    g_autoptr (GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (MdlVatPoint),
-                                                   exp->points->len);
-    for (guint a = 0; a < plans->len; a++)
-      for (int series = 0; series < 2; series++)
-        for (guint i = 0; i < exp->points->len; i++)
-          {
-            const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
-            if (p->huge_pages == (series == 1)
-                && strcmp (p->algorithm, g_array_index (plans, Plan, a).algo->name) == 0)
-              g_array_append_val (sorted, *p);
-          }
-    g_array_set_size (exp->points, 0);
-    g_array_append_vals (exp->points, sorted->data, sorted->len);
-  }
-  fd.rows = g_array_new (FALSE, FALSE, sizeof (guint));
-  fd.n_algos = plans->len;
-  for (guint i = 0; i < exp->points->len; i++)
-    if (!g_array_index (exp->points, MdlVatPoint, i).huge_pages)
-      g_array_append_val (fd.rows, i);
-  fd.algo_of = g_new (guint, MAX (fd.rows->len, 1));
-  for (guint r = 0; r < fd.rows->len; r++)
-    {
-      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
-                                             g_array_index (fd.rows, guint, r));
-      for (guint a = 0; a < plans->len; a++)
-        if (strcmp (g_array_index (plans, Plan, a).algo->name, p->algorithm) == 0)
-          fd.algo_of[r] = a;
-    }
-  add_fits (exp, &fd);
+  order_points (exp, plans);
+  add_fits (exp, plans);
   add_slopes (exp, plans);
-  g_array_unref (fd.rows);
-  g_free (fd.algo_of);
+  publish_results (exp);
   report_progress (&c, NULL, 0, "done", 0);
   return g_steal_pointer (&exp);
 }
@@ -979,46 +1108,11 @@ mdl_vat_experiment_free (MdlVatExperiment *exp)
   g_free (exp);
 }
 
-guint
-mdl_vat_experiment_n_points (const MdlVatExperiment *exp)
+const MdlVatResults *
+mdl_vat_experiment_results (const MdlVatExperiment *exp)
 {
-  g_return_val_if_fail (exp != NULL, 0);
-  return exp->points->len;
-}
-
-const MdlVatPoint *
-mdl_vat_experiment_point (const MdlVatExperiment *exp, guint i)
-{
-  g_return_val_if_fail (exp != NULL && i < exp->points->len, NULL);
-  return &g_array_index (exp->points, MdlVatPoint, i);
-}
-
-guint
-mdl_vat_experiment_n_fits (const MdlVatExperiment *exp)
-{
-  g_return_val_if_fail (exp != NULL, 0);
-  return exp->fits->len;
-}
-
-const MdlVatFitInfo *
-mdl_vat_experiment_fit (const MdlVatExperiment *exp, guint i)
-{
-  g_return_val_if_fail (exp != NULL && i < exp->fits->len, NULL);
-  return &g_array_index (exp->fits, MdlVatFitInfo, i);
-}
-
-guint
-mdl_vat_experiment_n_slopes (const MdlVatExperiment *exp)
-{
-  g_return_val_if_fail (exp != NULL, 0);
-  return exp->slopes->len;
-}
-
-const MdlVatSlope *
-mdl_vat_experiment_slope (const MdlVatExperiment *exp, guint i)
-{
-  g_return_val_if_fail (exp != NULL && i < exp->slopes->len, NULL);
-  return &g_array_index (exp->slopes, MdlVatSlope, i);
+  g_return_val_if_fail (exp != NULL, NULL);
+  return &exp->results;
 }
 
 const char *

@@ -384,11 +384,54 @@ width_ok (SimtBlock *blk, guint width, MdlSpace space)
   return FALSE;
 }
 
-void
-mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+/* What one lane of a memory instruction does at @p, where its bytes live (NULL after a fault: a
+ * load then yields 0 and the rest does nothing). @op is a constant in each caller of
+ * memory_op(), so the switch is resolved at compile time. */
+static inline void
+lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guint64 *src)
 {
+  guint words = width > 8 ? 2 : 1;
+  guint64 v = 0;
+  switch (op)
+    {
+    case MDL_WARP_LOAD:
+      dst[(gsize) t * words] = 0;
+      if (words == 2)
+        dst[(gsize) t * 2 + 1] = 0;
+      if (p)
+        memcpy (&dst[(gsize) t * words], p, width);   /* little-endian hosts only */
+      break;
+    case MDL_WARP_STORE:
+      if (p)
+        memcpy (p, &src[(gsize) t * words], width);
+      break;
+    case MDL_WARP_ATOMIC:
+    default:
+      if (p)
+        memcpy (&v, p, width);
+      if (dst)
+        dst[t] = v;
+      if (p)
+        {
+          v += src[t];
+          memcpy (p, &v, width);
+        }
+      break;
+    }
+}
+
+/* Every memory instruction: for each warp, the lanes in effect locate their bytes and do their
+ * part (lane_access), and one event carries the warp's addresses; a warp with all its lanes
+ * predicated off issues an ALU event. @dst: the loaded values, or an atomic's old ones (may then
+ * be NULL); @src: the stored values, or an atomic's addends. */
+static inline __attribute__ ((always_inline)) void
+memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64 *addr,
+           guint64 *dst, const guint64 *src)
+{
+  static const char *const what[] = { [MDL_WARP_LOAD] = "load", [MDL_WARP_STORE] = "store",
+                                      [MDL_WARP_ATOMIC] = "atomic" };
   SimtBlock *blk = block_of (b);
-  guint ww = b->warp_width, words = width > 8 ? 2 : 1;
+  guint ww = b->warp_width;
   guint64 lane_addr[MDL_WARP_MAX_LANES];
   if (!width_ok (blk, width, space))
     return;
@@ -403,95 +446,38 @@ mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, 
       for (guint64 r = active; r; r &= r - 1)
         {
           guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-          const guint8 *p = blk->gpu->error ? NULL
-                                            : locate (blk, space, t, addr[t], width, &lane_addr[l], "load");
-          dst[(gsize) t * words] = 0;
-          if (words == 2)
-            dst[(gsize) t * 2 + 1] = 0;
-          if (p)
-            memcpy (&dst[(gsize) t * words], p, width);   /* little-endian hosts only */
-          else
+          guint8 *p = blk->gpu->error ? NULL : locate (blk, space, t, addr[t], width,
+                                                       &lane_addr[l], what[op]);
+          if (p == NULL)
             lane_addr[l] = addr[t];
+          lane_access (op, p, t, width, dst, src);
         }
-      emit (blk, MDL_WARP_LOAD, space, width, w, active, 0, lane_addr);
+      emit (blk, op, space, width, w, active, 0, lane_addr);
     }
+}
+
+void
+mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+{
+  memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
 }
 
 void
 mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
-  SimtBlock *blk = block_of (b);
-  guint ww = b->warp_width, words = width > 8 ? 2 : 1;
-  guint64 lane_addr[MDL_WARP_MAX_LANES];
-  if (!width_ok (blk, width, space))
-    return;
-  for (guint w = 0; w < blk->n_warps; w++)
-    {
-      guint64 active = blk->mask[w];
-      if (active == 0)
-        {
-          predicated_off (blk, w);
-          continue;
-        }
-      for (guint64 r = active; r; r &= r - 1)
-        {
-          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-          guint8 *p = blk->gpu->error ? NULL
-                                      : locate (blk, space, t, addr[t], width, &lane_addr[l], "store");
-          if (p)
-            memcpy (p, &src[(gsize) t * words], width);
-          else
-            lane_addr[l] = addr[t];
-        }
-      emit (blk, MDL_WARP_STORE, space, width, w, active, 0, lane_addr);
-    }
+  memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
 }
 
 void
 mdl_simt_atom_add (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr,
                    const guint64 *val, guint64 *old)
 {
-  SimtBlock *blk = block_of (b);
-  guint ww = b->warp_width;
-  guint64 lane_addr[MDL_WARP_MAX_LANES];
   if (width != 4 && width != 8)
     {
-      fail (blk->gpu, "an atomic add of width %u (4 or 8)", width);
+      fail (block_of (b)->gpu, "an atomic add of width %u (4 or 8)", width);
       return;
     }
-  if (!width_ok (blk, width, space))
-    return;
-  for (guint w = 0; w < blk->n_warps; w++)
-    {
-      guint64 active = blk->mask[w];
-      if (active == 0)
-        {
-          predicated_off (blk, w);
-          continue;
-        }
-      for (guint64 r = active; r; r &= r - 1)
-        {
-          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-          guint8 *p = blk->gpu->error ? NULL
-                                      : locate (blk, space, t, addr[t], width, &lane_addr[l], "atomic");
-          guint64 v = 0;
-          if (p)
-            {
-              memcpy (&v, p, width);
-              if (old)
-                old[t] = v;
-              v += val[t];
-              memcpy (p, &v, width);
-            }
-          else
-            {
-              lane_addr[l] = addr[t];
-              if (old)
-                old[t] = 0;
-            }
-        }
-      emit (blk, MDL_WARP_ATOMIC, space, width, w, active, 0, lane_addr);
-    }
+  memory_op (b, MDL_WARP_ATOMIC, space, width, addr, old, val);
 }
 
 void

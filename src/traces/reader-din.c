@@ -219,27 +219,8 @@ din_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
   return mdl_text_batch_deliver (r, b, sink, error);
 }
 
-static gboolean
-din_start (MdlTraceReader *r, GError **error)
-{
-  DinReader *d = g_new0 (DinReader, 1);
-  (void) error;
-  mdl_text_batch_init (&d->batch);
-  r->priv = d;
-  return TRUE;
-}
-
-static void
-din_finalize (MdlTraceReader *r)
-{
-  DinReader *d = r->priv;
-  if (d)
-    mdl_text_batch_clear (&d->batch);
-  g_clear_pointer (&r->priv, g_free);
-}
-
 const MdlTraceReaderClass mdl_trace_reader_din_class = {
-  .start = din_start,
+  .priv_bytes = sizeof (DinReader),
+  .start = mdl_text_reader_start,
   .pump = din_pump,
-  .finalize = din_finalize,
 };

@@ -173,26 +173,8 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
   return mdl_text_batch_deliver (r, k, sink, error);
 }
 
-static gboolean
-lackey_start (MdlTraceReader *r, GError **error)
-{
-  MdlTextBatch *k = g_new0 (MdlTextBatch, 1);
-  (void) error;
-  mdl_text_batch_init (k);
-  r->priv = k;
-  return TRUE;
-}
-
-static void
-lackey_finalize (MdlTraceReader *r)
-{
-  if (r->priv)
-    mdl_text_batch_clear (r->priv);
-  g_clear_pointer (&r->priv, g_free);
-}
-
 const MdlTraceReaderClass mdl_trace_reader_lackey_class = {
-  .start = lackey_start,
+  .priv_bytes = sizeof (MdlTextBatch),
+  .start = mdl_text_reader_start,
   .pump = lackey_pump,
-  .finalize = lackey_finalize,
 };

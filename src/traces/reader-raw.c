@@ -10,7 +10,7 @@
 #define OUT_BATCH 4096
 
 typedef struct {
-  MdlCpuEvent *out;
+  MdlCpuEvent out[OUT_BATCH];
 } RawReader;
 
 static gboolean
@@ -47,29 +47,7 @@ raw_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
   return TRUE;
 }
 
-static gboolean
-raw_start (MdlTraceReader *r, GError **error)
-{
-  RawReader *k = g_new0 (RawReader, 1);
-  (void) error;
-  k->out = g_new (MdlCpuEvent, OUT_BATCH);
-  r->priv = k;
-  return TRUE;
-}
-
-static void
-raw_finalize (MdlTraceReader *r)
-{
-  RawReader *k = r->priv;
-  if (k == NULL)
-    return;
-  g_free (k->out);
-  g_free (k);
-  r->priv = NULL;
-}
-
 const MdlTraceReaderClass mdl_trace_reader_raw_class = {
-  .start = raw_start,
+  .priv_bytes = sizeof (RawReader),
   .pump = raw_pump,
-  .finalize = raw_finalize,
 };

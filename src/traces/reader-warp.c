@@ -21,13 +21,12 @@
 #define MAX_TOKENS (8 + MDL_WARP_MAX_LANES)
 
 typedef struct {
-  MdlWarpEvent *out;
-  guint64 *addrs;
+  MdlWarpEvent out[OUT_EVENTS];
+  guint64 addrs[OUT_EVENTS * 8];
   gsize n_out;
   gsize n_addrs;
   guint64 line;
   guint32 launch;
-  MdlTraceCheck check;
 } WarpReader;
 
 static gboolean
@@ -98,7 +97,7 @@ emit_marker (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const MdlMar
              const char *s, gsize len, GError **error)
 {
   GError *local = NULL;
-  if (!mdl_trace_check_marker (&k->check, m, &local))
+  if (!mdl_trace_check_marker (&r->check, m, &local))
     {
       line_error (r, error, s, len, "%s", local->message);
       g_error_free (local);
@@ -241,7 +240,7 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
   view = (MdlEventBatch) { .warp = &e, .n_warp = 1, .lane_addrs = k->addrs,
                            .n_lane_addrs = k->n_addrs + (mdl_warp_is_memory (&e)
                                                          ? (gsize) __builtin_popcountll (e.active) : 0) };
-  if (!mdl_warp_event_check (&view, &e, mdl_trace_check_warp_width (&k->check, e.launch), &local))
+  if (!mdl_warp_event_check (&view, &e, mdl_trace_check_warp_width (&r->check, e.launch), &local))
     {
       const char *colon = strstr (local->message, "): ");
       line_error (r, error, s, len, "%s", colon ? colon + 3 : local->message);
@@ -272,7 +271,7 @@ warp_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **erro
                              MDL_LACKEY_LINE_MAX);
         case MDL_TEXT_FAILED: return FALSE;
         case MDL_TEXT_END:
-          if (!mdl_trace_check_end (&k->check, &local))
+          if (!mdl_trace_check_end (&r->check, &local))
             {
               g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: %s", r->name, local->message);
               g_error_free (local);
@@ -296,33 +295,7 @@ warp_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **erro
   return deliver (r, k, sink, error);
 }
 
-static gboolean
-warp_start (MdlTraceReader *r, GError **error)
-{
-  WarpReader *k = g_new0 (WarpReader, 1);
-  (void) error;
-  k->out = g_new (MdlWarpEvent, OUT_EVENTS);
-  k->addrs = g_new (guint64, (gsize) OUT_EVENTS * 8);
-  mdl_trace_check_init (&k->check);
-  r->priv = k;
-  return TRUE;
-}
-
-static void
-warp_finalize (MdlTraceReader *r)
-{
-  WarpReader *k = r->priv;
-  if (k == NULL)
-    return;
-  mdl_trace_check_clear (&k->check);
-  g_free (k->out);
-  g_free (k->addrs);
-  g_free (k);
-  r->priv = NULL;
-}
-
 const MdlTraceReaderClass mdl_trace_reader_warp_class = {
-  .start = warp_start,
+  .priv_bytes = sizeof (WarpReader),
   .pump = warp_pump,
-  .finalize = warp_finalize,
 };

@@ -210,6 +210,7 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
   r = g_new0 (MdlTraceReader, 1);
   r->name = g_strdup (name ? name : "<stream>");
   r->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  mdl_trace_check_init (&r->check);
   r->cap = MDL_TRACE_BUF_MIN;   /* >= ZBUF_BYTES, for open_stream() */
   r->buf = g_malloc (r->cap);
   if (!open_stream (r, stream, error) || !mdl_trace_reader_fill (r, r->cap, error))
@@ -236,7 +237,8 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
              : detected == MDL_TRACE_RAW ? &mdl_trace_reader_raw_class
              : detected == MDL_TRACE_WARP ? &mdl_trace_reader_warp_class
                                          : &mdl_trace_reader_lackey_class;
-  if (!r->klass->start (r, error))
+  r->priv = g_malloc0 (r->klass->priv_bytes);
+  if (r->klass->start && !r->klass->start (r, error))
     {
       mdl_trace_reader_free (r);
       return NULL;
@@ -280,11 +282,13 @@ mdl_trace_reader_free (MdlTraceReader *r)
 {
   if (r == NULL)
     return;
-  if (r->klass && r->klass->finalize)
-    r->klass->finalize (r);
   g_clear_object (&r->stream);
   g_clear_object (&r->gunzip);
   g_free (r->zbuf);
+  if (r->priv && r->klass->finalize)
+    r->klass->finalize (r);
+  mdl_trace_check_clear (&r->check);
+  g_free (r->priv);
   g_hash_table_unref (r->meta);
   g_free (r->buf);
   g_free (r->name);

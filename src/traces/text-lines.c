@@ -60,19 +60,13 @@ mdl_text_quote (const char *s, gsize len)
   return g_string_free (q, FALSE);
 }
 
-void
-mdl_text_batch_init (MdlTextBatch *b)
+gboolean
+mdl_text_reader_start (MdlTraceReader *r, GError **error)
 {
-  b->out = g_new (MdlCpuEvent, MDL_TEXT_BATCH);
-  b->n_out = 0;
+  MdlTextBatch *b = r->priv;
+  (void) error;
   b->ops_at = G_MAXSIZE;
-  b->line = 0;
-}
-
-void
-mdl_text_batch_clear (MdlTextBatch *b)
-{
-  g_clear_pointer (&b->out, g_free);
+  return TRUE;
 }
 
 gboolean

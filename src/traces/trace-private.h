@@ -55,50 +55,23 @@ mdl_round16 (gsize n)
   return (n + 15) & ~(gsize) 15;
 }
 
-static inline guint16
-mdl_load16 (const guint8 *p)
-{
-  guint16 v;
-  memcpy (&v, p, sizeof v);
-  return GUINT16_FROM_LE (v);
-}
-
-static inline guint32
-mdl_load32 (const guint8 *p)
-{
-  guint32 v;
-  memcpy (&v, p, sizeof v);
-  return GUINT32_FROM_LE (v);
-}
-
-static inline guint64
-mdl_load64 (const guint8 *p)
-{
-  guint64 v;
-  memcpy (&v, p, sizeof v);
-  return GUINT64_FROM_LE (v);
-}
-
-static inline void
-mdl_store16 (guint8 *p, guint16 v)
-{
-  v = GUINT16_TO_LE (v);
-  memcpy (p, &v, sizeof v);
-}
-
-static inline void
-mdl_store32 (guint8 *p, guint32 v)
-{
-  v = GUINT32_TO_LE (v);
-  memcpy (p, &v, sizeof v);
-}
-
-static inline void
-mdl_store64 (guint8 *p, guint64 v)
-{
-  v = GUINT64_TO_LE (v);
-  memcpy (p, &v, sizeof v);
-}
+/* mdl_loadN (p) and mdl_storeN (p, v): little-endian N-bit fields at any alignment, for N = 16,
+ * 32 and 64 (a macro because the three differ only in their type; memcpy compiles to one move). */
+#define MDL_LE_FIELD(bits)                                                                         \
+  static inline guint##bits mdl_load##bits (const guint8 *p)                                       \
+  {                                                                                                \
+    guint##bits v;                                                                                 \
+    memcpy (&v, p, sizeof v);                                                                      \
+    return GUINT##bits##_FROM_LE (v);                                                              \
+  }                                                                                                \
+  static inline void mdl_store##bits (guint8 *p, guint##bits v)                                    \
+  {                                                                                                \
+    v = GUINT##bits##_TO_LE (v);                                                                   \
+    memcpy (p, &v, sizeof v);                                                                      \
+  }
+MDL_LE_FIELD (16)
+MDL_LE_FIELD (32)
+MDL_LE_FIELD (64)
 
 /* TRUE when the 16 bytes of a CPU record obey its rules (flags 0; size 1..65535 for accesses,
  * 0 for op counts); @head is the record's first 32-bit word, @kind already known to be <= OPS.
@@ -152,7 +125,7 @@ typedef struct MdlTraceReaderClass MdlTraceReaderClass;
 
 /* The records a text reader has built from its lines and not yet delivered. */
 typedef struct {
-  MdlCpuEvent *out;         /* MDL_TEXT_BATCH records */
+  MdlCpuEvent out[MDL_TEXT_BATCH];
   gsize n_out;
   gsize ops_at;             /* index in out of the op count that further instruction lines
                                extend, or G_MAXSIZE */
@@ -174,8 +147,8 @@ MdlTextLine mdl_text_next_line (MdlTraceReader *r, guint64 *line_no, const char 
                                 gsize *consumed, GError **error);
 /* The first MDL_TEXT_QUOTE_MAX bytes of a line, printable: other bytes as \xNN (transfer full). */
 char *mdl_text_quote (const char *s, gsize len);
-void mdl_text_batch_init (MdlTextBatch *b);
-void mdl_text_batch_clear (MdlTextBatch *b);
+/* The start of the text readers whose state (reader->priv) begins with their MdlTextBatch. */
+gboolean mdl_text_reader_start (MdlTraceReader *r, GError **error);
 /* Hands the pending records to @sink (nothing when there are none) and counts them in @r. */
 gboolean mdl_text_batch_deliver (MdlTraceReader *r, MdlTextBatch *b, const MdlSink *sink,
                                  GError **error);
@@ -208,16 +181,20 @@ struct MdlTraceReader {
   gboolean done;            /* the trace ended and was verified */
   gboolean failed;
   gboolean fetches;         /* keep instruction fetches as flagged reads (set_fetches) */
-  void *priv;               /* the format's state */
+  MdlTraceCheck check;      /* the stream rules, for the formats with markers and warp events */
+  void *priv;               /* the format's state: klass->priv_bytes, zeroed at the start */
 };
 
-/* One input format. */
+/* One input format. Its state, reader->priv, is a block of @priv_bytes that the reader allocates
+ * zeroed before start and frees with itself. */
 struct MdlTraceReaderClass {
-  /* Reads the header, if the format has one; the buffer already holds the first chunk. */
+  gsize priv_bytes;
+  /* Reads the header, if the format has one, and sets up reader->priv beyond its zeros; the
+   * buffer already holds the first chunk. NULL: nothing to do. */
   gboolean (*start) (MdlTraceReader *reader, GError **error);
   /* Delivers at most @budget records (>= 1) to @sink; sets reader->done at the verified end. */
   gboolean (*pump) (MdlTraceReader *reader, const MdlSink *sink, guint64 budget, GError **error);
-  /* Frees reader->priv. */
+  /* Frees what reader->priv points to, also after a failed start. NULL: it points to nothing. */
   void (*finalize) (MdlTraceReader *reader);
 };
 
@@ -258,11 +235,17 @@ struct MdlTraceWriter {
   guint32 latest_launch;    /* warp text: the id of the latest launch marker (0 before any) */
 };
 
-/* One output format. */
+/* One output format. The writer refuses the events the format cannot carry, and checks every
+ * marker against the stream rules before the format sees it. */
 struct MdlTraceWriterClass {
+  const char *name;         /* for messages: "lackey text" */
+  gboolean cpu, warp;       /* the format carries CPU events, warp events */
+  /* Writes the header. NULL: the format has none. */
   gboolean (*start) (MdlTraceWriter *writer, GError **error);
   gboolean (*batch) (MdlTraceWriter *writer, const MdlEventBatch *batch, GError **error);
+  /* Writes a valid marker. NULL: the format has no markers; they are dropped and counted. */
   gboolean (*marker) (MdlTraceWriter *writer, const MdlMarker *marker, GError **error);
+  /* Ends the trace. NULL: nothing to write. */
   gboolean (*finish) (MdlTraceWriter *writer, GError **error);
 };
 
@@ -288,8 +271,25 @@ mdl_trace_writer_reserve (MdlTraceWriter *writer, gsize n, GError **error)
   return writer->buf + writer->len;
 }
 
-/* Sets MDL_ERROR_FORMAT "NAME: cannot write record N: MESSAGE" for the next record. */
-gboolean mdl_trace_writer_fail (MdlTraceWriter *writer, GError **error, const char *format, ...)
-  G_GNUC_PRINTF (3, 4);
+/* Sets MDL_ERROR_FORMAT "NAME: cannot write record N: WHY" for the next record; returns FALSE. */
+gboolean mdl_trace_writer_fail (MdlTraceWriter *writer, GError **error, const char *why);
+/* The same for CPU record @e, which breaks a rule: WHY says which. */
+gboolean mdl_trace_writer_fail_cpu (MdlTraceWriter *writer, const MdlCpuEvent *e, GError **error);
+
+/* Checks warp event @e of @batch against the event rules and its launch's warp width; FALSE with
+ * the writer's error naming the record. Inline: writers run it once per warp event. */
+static inline gboolean
+mdl_trace_writer_check_warp (MdlTraceWriter *writer, const MdlEventBatch *batch,
+                             const MdlWarpEvent *e, GError **error)
+{
+  GError *local = NULL;
+  if (G_LIKELY (mdl_warp_event_check (batch, e,
+                                      mdl_trace_check_warp_width (&writer->check, e->launch),
+                                      &local)))
+    return TRUE;
+  mdl_trace_writer_fail (writer, error, local->message);
+  g_error_free (local);
+  return FALSE;
+}
 
 #endif

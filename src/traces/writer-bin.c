@@ -38,15 +38,6 @@ bin_start (MdlTraceWriter *w, GError **error)
 }
 
 static gboolean
-cpu_error (MdlTraceWriter *w, const MdlCpuEvent *e, GError **error)
-{
-  char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
-  mdl_trace_writer_fail (w, error, "%s", why);
-  g_free (why);
-  return FALSE;
-}
-
-static gboolean
 write_cpu (MdlTraceWriter *w, const MdlCpuEvent *cpu, gsize n, GError **error)
 {
   while (n > 0)
@@ -86,7 +77,7 @@ write_cpu (MdlTraceWriter *w, const MdlCpuEvent *cpu, gsize n, GError **error)
       w->len += 16 * i;
       w->n_records += i;
       if (i < run)
-        return cpu_error (w, &cpu[i], error);
+        return mdl_trace_writer_fail_cpu (w, &cpu[i], error);
       cpu += run;
       n -= run;
     }
@@ -126,7 +117,6 @@ find_stride (guint64 active, const guint64 *addrs, guint n, guint64 *base, gint6
 static gboolean
 write_warp (MdlTraceWriter *w, const MdlEventBatch *batch, const MdlWarpEvent *e, GError **error)
 {
-  GError *local = NULL;
   gboolean memory = mdl_warp_is_memory (e);
   guint n = (guint) __builtin_popcountll (e->active);
   gboolean strided = memory && (e->flags & MDL_WARP_STRIDED);
@@ -136,12 +126,8 @@ write_warp (MdlTraceWriter *w, const MdlEventBatch *batch, const MdlWarpEvent *e
   gsize body, total;
   guint8 *p;
 
-  if (!mdl_warp_event_check (batch, e, mdl_trace_check_warp_width (&w->check, e->launch), &local))
-    {
-      mdl_trace_writer_fail (w, error, "%s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
+  if (!mdl_trace_writer_check_warp (w, batch, e, error))
+    return FALSE;
   if (memory && !strided)
     {
       addrs = batch->lane_addrs + e->first_addr;
@@ -192,16 +178,9 @@ bin_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 static gboolean
 bin_marker (MdlTraceWriter *w, const MdlMarker *m, GError **error)
 {
-  GError *local = NULL;
   gsize name_len = 0, total;
   guint8 *p;
 
-  if (!mdl_trace_check_marker (&w->check, m, &local))
-    {
-      mdl_trace_writer_fail (w, error, "%s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
   switch (m->kind)
     {
     case MDL_MARK_LAUNCH:
@@ -269,6 +248,9 @@ bin_finish (MdlTraceWriter *w, GError **error)
 }
 
 const MdlTraceWriterClass mdl_trace_writer_bin_class = {
+  .name = "binary",
+  .cpu = TRUE,
+  .warp = TRUE,
   .start = bin_start,
   .batch = bin_batch,
   .marker = bin_marker,

@@ -10,14 +10,6 @@
 /* The longest line: "r " + 16 hex digits + " " + 4 hex digits + "\n". */
 #define LINE_MAX_BYTES 32
 
-static gboolean
-din_start (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
 /* Writes "T ADDR SIZE\n" at @p; returns the bytes written. */
 static gsize
 format_line (char *p, char type, guint64 addr, guint size)
@@ -50,13 +42,6 @@ put (MdlTraceWriter *w, char type, const MdlCpuEvent *e, GError **error)
 static gboolean
 din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 {
-  if (batch->n_warp > 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
-                   "%s: cannot write record %" G_GUINT64_FORMAT ": din text cannot carry warp "
-                   "events", w->name, w->n_records + batch->n_cpu + 1);
-      return FALSE;
-    }
   for (gsize i = 0; i < batch->n_cpu; i++)
     {
       const MdlCpuEvent *e = &batch->cpu[i];
@@ -65,7 +50,7 @@ din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
       char *why = mdl_trace_cpu_problem (e->kind, fetch ? 0 : e->flags, e->size);
       if (why)
         {
-          mdl_trace_writer_fail (w, error, "%s", why);
+          mdl_trace_writer_fail (w, error, why);
           g_free (why);
           return FALSE;
         }
@@ -92,26 +77,8 @@ din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
   return TRUE;
 }
 
-static gboolean
-din_marker (MdlTraceWriter *w, const MdlMarker *marker, GError **error)
-{
-  (void) marker;
-  (void) error;
-  w->n_dropped++;
-  return TRUE;
-}
-
-static gboolean
-din_finish (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
 const MdlTraceWriterClass mdl_trace_writer_din_class = {
-  .start = din_start,
+  .name = "din text",
+  .cpu = TRUE,
   .batch = din_batch,
-  .marker = din_marker,
-  .finish = din_finish,
 };

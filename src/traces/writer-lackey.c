@@ -16,14 +16,6 @@
 static const char instruction_line[] = "I  00000000,0\n";
 #define INSTRUCTION_BYTES (sizeof instruction_line - 1)
 
-static gboolean
-lackey_start (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
 /* Writes " K ADDR,SIZE\n" at @p, the address in at least 8 lower-case hex digits as Lackey prints
  * it; returns the bytes written. */
 static gsize
@@ -76,25 +68,12 @@ lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 {
   static const char kind_letter[] = { 'L', 'S', 'M' };
 
-  if (batch->n_warp > 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
-                   "%s: cannot write record %" G_GUINT64_FORMAT
-                   ": lackey text cannot carry warp events", w->name,
-                   w->n_records + batch->n_cpu + 1);
-      return FALSE;
-    }
   for (gsize i = 0; i < batch->n_cpu; i++)
     {
       const MdlCpuEvent *e = &batch->cpu[i];
       guint32 head = (guint32) e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
       if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head))
-        {
-          char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
-          mdl_trace_writer_fail (w, error, "%s", why);
-          g_free (why);
-          return FALSE;
-        }
+        return mdl_trace_writer_fail_cpu (w, e, error);
       if (e->kind == MDL_CPU_OPS && e->addr > OPS_MAX)
         {
           g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
@@ -120,26 +99,8 @@ lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
   return TRUE;
 }
 
-static gboolean
-lackey_marker (MdlTraceWriter *w, const MdlMarker *marker, GError **error)
-{
-  (void) marker;
-  (void) error;
-  w->n_dropped++;
-  return TRUE;
-}
-
-static gboolean
-lackey_finish (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
 const MdlTraceWriterClass mdl_trace_writer_lackey_class = {
-  .start = lackey_start,
+  .name = "lackey text",
+  .cpu = TRUE,
   .batch = lackey_batch,
-  .marker = lackey_marker,
-  .finish = lackey_finish,
 };

@@ -13,39 +13,23 @@
 #define LINE_MAX_BYTES (64 + 17 + 17 * MDL_WARP_MAX_LANES)
 
 static gboolean
-warp_start (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
-static gboolean
 warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 {
-  if (batch->n_cpu > 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "%s: cannot write record %"
-                   G_GUINT64_FORMAT ": warp text cannot carry CPU events", w->name, w->n_records + 1);
-      return FALSE;
-    }
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
-      GError *local = NULL;
       guint64 addrs[MDL_WARP_MAX_LANES];
       guint8 *p;
       int n;
-      if (!mdl_warp_event_check (batch, e, mdl_trace_check_warp_width (&w->check, e->launch), &local))
-        {
-          mdl_trace_writer_fail (w, error, "%s", local->message);
-          g_error_free (local);
-          return FALSE;
-        }
+      if (!mdl_trace_writer_check_warp (w, batch, e, error))
+        return FALSE;
       if (e->launch != w->latest_launch)
-        return mdl_trace_writer_fail (w, error, "warp event of launch %u where the latest launch is "
-                                      "%u (warp text puts events in the latest launch)", e->launch,
-                                      w->latest_launch);
+        {
+          g_autofree char *why = g_strdup_printf ("warp event of launch %u where the latest launch "
+                                                  "is %u (warp text puts events in the latest "
+                                                  "launch)", e->launch, w->latest_launch);
+          return mdl_trace_writer_fail (w, error, why);
+        }
       p = mdl_trace_writer_reserve (w, LINE_MAX_BYTES, error);
       if (p == NULL)
         return FALSE;
@@ -78,13 +62,6 @@ warp_marker (MdlTraceWriter *w, const MdlMarker *m, GError **error)
 {
   char line[160];
   int n = 0;
-  GError *local = NULL;
-  if (!mdl_trace_check_marker (&w->check, m, &local))
-    {
-      mdl_trace_writer_fail (w, error, "%s", local->message);
-      g_error_free (local);
-      return FALSE;
-    }
   switch (m->kind)
     {
     case MDL_MARK_LAUNCH:
@@ -109,17 +86,9 @@ warp_marker (MdlTraceWriter *w, const MdlMarker *m, GError **error)
   return mdl_trace_writer_write (w, line, (gsize) n, error);
 }
 
-static gboolean
-warp_finish (MdlTraceWriter *w, GError **error)
-{
-  (void) w;
-  (void) error;
-  return TRUE;
-}
-
 const MdlTraceWriterClass mdl_trace_writer_warp_class = {
-  .start = warp_start,
+  .name = "warp text",
+  .warp = TRUE,
   .batch = warp_batch,
   .marker = warp_marker,
-  .finish = warp_finish,
 };

@@ -4,7 +4,6 @@
  * life cycle (header before the first record, end record at close, no writes after a failure). */
 #include "trace-private.h"
 
-#include <stdarg.h>
 #include <gio/gunixoutputstream.h>
 
 static gboolean
@@ -51,18 +50,18 @@ mdl_trace_writer_write (MdlTraceWriter *w, const void *data, gsize len, GError *
 }
 
 gboolean
-mdl_trace_writer_fail (MdlTraceWriter *w, GError **error, const char *format, ...)
+mdl_trace_writer_fail (MdlTraceWriter *w, GError **error, const char *why)
 {
-  va_list args;
-  char *message;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: cannot write record %" G_GUINT64_FORMAT
-               ": %s", w->name, w->n_records + 1, message);
-  g_free (message);
+               ": %s", w->name, w->n_records + 1, why);
   return FALSE;
+}
+
+gboolean
+mdl_trace_writer_fail_cpu (MdlTraceWriter *w, const MdlCpuEvent *e, GError **error)
+{
+  g_autofree char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
+  return mdl_trace_writer_fail (w, error, why);
 }
 
 MdlTraceWriter *
@@ -187,7 +186,7 @@ ready (MdlTraceWriter *w, GError **error)
   if (!w->started)
     {
       w->started = TRUE;
-      if (!w->klass->start (w, error))
+      if (w->klass->start && !w->klass->start (w, error))
         {
           w->failed = TRUE;
           return FALSE;
@@ -196,18 +195,49 @@ ready (MdlTraceWriter *w, GError **error)
   return TRUE;
 }
 
+/* Marks the writer unusable after a failed write (@ok FALSE); returns @ok. */
+static gboolean
+settle (MdlTraceWriter *w, gboolean ok)
+{
+  if (!ok)
+    w->failed = TRUE;
+  return ok;
+}
+
+/* FALSE, with MDL_ERROR_UNSUPPORTED naming the first record, when @batch holds events the format
+ * cannot carry (a batch's CPU events come before its warp events). */
+static gboolean
+carries (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
+{
+  gboolean cpu_bad = batch->n_cpu > 0 && !w->klass->cpu;
+  if (!cpu_bad && (batch->n_warp == 0 || w->klass->warp))
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "%s: cannot write record %"
+               G_GUINT64_FORMAT ": %s cannot carry %s events", w->name,
+               w->n_records + (cpu_bad ? 0 : batch->n_cpu) + 1, w->klass->name,
+               cpu_bad ? "CPU" : "warp");
+  return FALSE;
+}
+
 static gboolean
 sink_batch (void *data, const MdlEventBatch *batch, GError **error)
 {
   MdlTraceWriter *w = data;
   if (!ready (w, error))
     return FALSE;
-  if (!w->klass->batch (w, batch, error))
-    {
-      w->failed = TRUE;
-      return FALSE;
-    }
-  return TRUE;
+  return settle (w, carries (w, batch, error) && w->klass->batch (w, batch, error));
+}
+
+/* Checks @marker against the stream rules (phase nesting, launch widths), then applies them. */
+static gboolean
+check_marker (MdlTraceWriter *w, const MdlMarker *marker, GError **error)
+{
+  GError *local = NULL;
+  if (mdl_trace_check_marker (&w->check, marker, &local))
+    return TRUE;
+  mdl_trace_writer_fail (w, error, local->message);
+  g_error_free (local);
+  return FALSE;
 }
 
 static gboolean
@@ -216,12 +246,12 @@ sink_marker (void *data, const MdlMarker *marker, GError **error)
   MdlTraceWriter *w = data;
   if (!ready (w, error))
     return FALSE;
-  if (!w->klass->marker (w, marker, error))
+  if (w->klass->marker == NULL)
     {
-      w->failed = TRUE;
-      return FALSE;
+      w->n_dropped++;
+      return TRUE;
     }
-  return TRUE;
+  return settle (w, check_marker (w, marker, error) && w->klass->marker (w, marker, error));
 }
 
 MdlSink
@@ -254,7 +284,8 @@ mdl_trace_writer_close (MdlTraceWriter *w, GError **error)
   g_return_val_if_fail (w != NULL, FALSE);
   if (w->closed)
     return TRUE;
-  ok = ready (w, error) && w->klass->finish (w, error) && mdl_trace_writer_flush (w, error);
+  ok = ready (w, error) && (w->klass->finish == NULL || w->klass->finish (w, error))
+       && mdl_trace_writer_flush (w, error);
   w->closed = TRUE;
   /* Close even after a failure, so that the file descriptor goes; only the first error is kept. */
   if (!g_output_stream_close (w->out, NULL, &local))

@@ -19,65 +19,27 @@ n_searches (const MdlParams *params, guint64 n)
   return s ? s : n;
 }
 
-static gboolean
-report_misses (const char *layout, guint64 missed, guint64 first_rank, GError **error)
+/* The textbook search for @key over A[0..n-1]: its index, or @n when it is not there. */
+static inline guint64
+search_sorted (const guint64 *a, guint64 n, guint64 key, MdlRecorder *rec)
 {
-  if (missed == 0)
-    return TRUE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "binsearch/%s: %" G_GUINT64_FORMAT " searches "
-               "ended at the wrong key (the first one looked for rank %" G_GUINT64_FORMAT ")",
-               layout, missed, first_rank);
-  return FALSE;
-}
-
-static gboolean
-binsearch_sorted (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                  MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
-  guint64 state = seed ^ 0xB5EA4C11ull, sum = 0, missed = 0, first_bad = 0;
-  guint64 searches = n_searches (params, n);
+  guint64 lo = 0, hi = n;           /* the range is A[lo..hi-1]: hi is one past, so no -1 */
   (void) rec;
-  if (a == NULL)
-    return FALSE;
-  for (guint64 i = 0; i < n; i++)
-    a[i] = 2 * i + 1;
-  MDL_ALGO_ESCAPE (a);
-  mdl_algo_timer_start (timer);
-  MDL_PHASE_BEGIN (rec, "search");
-  for (guint64 s = 0; s < searches; s++)
+  while (lo < hi)
     {
-      guint64 rank = mdl_algo_below (&state, n), key = 2 * rank + 1;
-      guint64 lo = 0, hi = n;           /* the range is A[lo..hi-1]: hi is one past, so no -1 */
-      guint64 found = n;
+      guint64 mid = (lo + hi - 1) / 2; /* floor((lo + last) / 2), last = hi - 1 */
+      guint64 v = a[mid];
+      MDL_READ (rec, &a[mid]);
       MDL_OPS (rec, 1);
-      while (lo < hi)
-        {
-          guint64 mid = (lo + hi - 1) / 2; /* floor((lo + last) / 2), last = hi - 1 */
-          guint64 v = a[mid];
-          MDL_READ (rec, &a[mid]);
-          MDL_OPS (rec, 1);
-          if (v == key)
-            {
-              found = mid;
-              break;
-            }
-          if (v < key)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (G_UNLIKELY (found != rank) && missed++ == 0)
-        first_bad = rank;
-      sum += found;
+      if (v == key)
+        return mid;
+      if (v < key)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  MDL_PHASE_END (rec, "search");
-  mdl_algo_timer_stop (timer);
-  *checksum = sum;
-  return report_misses ("sorted", missed, first_bad, error);
+  return n;
 }
-
-MDL_ALGO_DEFINE (binsearch_sorted, binsearch_sorted)
 
 /* The van Emde Boas layout of a complete tree of height h: the top half of the levels is laid out
  * first, recursively, then each bottom subtree, recursively, left to right. Every depth d >= 1 is
@@ -144,6 +106,76 @@ veb_fill (VebFill *f, guint64 i, guint depth)
   veb_fill (f, 2 * i + 1, depth + 1);
 }
 
+/* The search for @key down the tree in van Emde Boas layout: its slot, or @none. @pos is scratch
+ * (the slots of the path so far). */
+static inline guint64
+search_veb (const VebTables *t, guint64 *pos, const guint64 *a, guint64 n, guint64 key,
+            guint64 none, MdlRecorder *rec)
+{
+  guint64 i = 1;
+  guint depth = 0;
+  (void) rec;
+  while (i <= n)
+    {
+      guint64 p = veb_pos (t, pos, depth, i);
+      guint64 v = a[p];
+      pos[depth] = p;
+      MDL_READ (rec, &a[p]);
+      MDL_OPS (rec, 1);
+      if (v == key)
+        return p;
+      i = 2 * i + (v < key);
+      depth++;
+    }
+  return none;
+}
+
+/* The searches both layouts run: `searches` queries for present keys drawn from one seeded
+ * sequence, through the sorted array (@veb NULL) or the van Emde Boas tree of tables @veb, @none
+ * being the slot count that stands for "not found". The checksum is the sum of the slots found. */
+static gboolean
+run_searches (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+              MdlAlgoTimer *timer, const guint64 *a, const VebTables *veb, guint64 none,
+              guint64 *checksum, GError **error)
+{
+  guint64 state = seed ^ 0xB5EA4C11ull, sum = 0, missed = 0, first_bad = 0;
+  guint64 searches = n_searches (params, n);
+  guint64 pos[VEB_MAX_DEPTH];
+  MDL_ALGO_ESCAPE (a);
+  mdl_algo_timer_start (timer);
+  MDL_PHASE_BEGIN (rec, "search");
+  for (guint64 s = 0; s < searches; s++)
+    {
+      guint64 rank = mdl_algo_below (&state, n), key = 2 * rank + 1, found;
+      MDL_OPS (rec, 1);
+      found = veb ? search_veb (veb, pos, a, n, key, none, rec) : search_sorted (a, n, key, rec);
+      if (G_UNLIKELY (found == none || a[found] != key) && missed++ == 0)
+        first_bad = rank;
+      sum += found;
+    }
+  MDL_PHASE_END (rec, "search");
+  mdl_algo_timer_stop (timer);
+  *checksum = sum;
+  if (missed == 0)
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "binsearch/%s: %" G_GUINT64_FORMAT " searches "
+               "ended at the wrong key (the first one looked for rank %" G_GUINT64_FORMAT ")",
+               veb ? "veb" : "sorted", missed, first_bad);
+  return FALSE;
+}
+
+static gboolean
+binsearch_sorted (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+                  MdlAlgoTimer *timer, guint64 *checksum, GError **error)
+{
+  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  if (a == NULL)
+    return FALSE;
+  for (guint64 i = 0; i < n; i++)
+    a[i] = 2 * i + 1;
+  return run_searches (params, n, seed, rec, timer, a, NULL, n, checksum, error);
+}
+
 static gboolean
 binsearch_veb (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
                MdlAlgoTimer *timer, guint64 *checksum, GError **error)
@@ -154,54 +186,20 @@ binsearch_veb (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *re
    * untouched, so their pages are never faulted in. Up to 2n slots: larger n cannot be indexed. */
   guint64 slots = height < 63 ? (G_GUINT64_CONSTANT (1) << height) - 1 : 0;
   g_autofree guint64 *a = NULL;
+  VebFill fill;
   if (n > G_MAXSIZE / (2 * sizeof *a))
     {
       mdl_algo_size_error (n, sizeof *a, "array", error);
       return FALSE;
     }
   a = mdl_algo_alloc_pages (params, n ? slots : 0, sizeof *a, "array", error);
-  guint64 state = seed ^ 0xB5EA4C11ull, sum = 0, missed = 0, first_bad = 0;
-  guint64 searches = n_searches (params, n);
-  guint64 pos[VEB_MAX_DEPTH];
-  VebFill fill = { 0 };
-  (void) rec;
   if (a == NULL)
     return FALSE;
   veb_split (&t, 0, height);
   fill = (VebFill) { .t = &t, .a = a, .n = n, .rank = 0 };
   veb_fill (&fill, 1, 0);
-  MDL_ALGO_ESCAPE (a);
-  mdl_algo_timer_start (timer);
-  MDL_PHASE_BEGIN (rec, "search");
-  for (guint64 s = 0; s < searches; s++)
-    {
-      guint64 rank = mdl_algo_below (&state, n), key = 2 * rank + 1;
-      guint64 i = 1, found = slots;
-      guint depth = 0;
-      MDL_OPS (rec, 1);
-      while (i <= n)
-        {
-          guint64 p = veb_pos (&t, pos, depth, i);
-          guint64 v = a[p];
-          pos[depth] = p;
-          MDL_READ (rec, &a[p]);
-          MDL_OPS (rec, 1);
-          if (v == key)
-            {
-              found = p;
-              break;
-            }
-          i = 2 * i + (v < key);
-          depth++;
-        }
-      if (G_UNLIKELY (found == slots || a[found] != key) && missed++ == 0)
-        first_bad = rank;
-      sum += found;
-    }
-  MDL_PHASE_END (rec, "search");
-  mdl_algo_timer_stop (timer);
-  *checksum = sum;
-  return report_misses ("veb", missed, first_bad, error);
+  return run_searches (params, n, seed, rec, timer, a, &t, slots, checksum, error);
 }
 
+MDL_ALGO_DEFINE (binsearch_sorted, binsearch_sorted)
 MDL_ALGO_DEFINE (binsearch_veb, binsearch_veb)

@@ -107,6 +107,18 @@ typedef gboolean (*MdlAlgoBody) (const MdlParams *params, guint64 n, guint64 see
   }
 #endif
 
+/* Defines algorithm NAME as one VARIANT of a body that several algorithms of a file share: BODY
+ * takes the variant after the timer, BODY (params, n, seed, rec, timer, VARIANT, checksum,
+ * error). */
+#define MDL_ALGO_DEFINE_VARIANT(name, body, variant)                                               \
+  static gboolean                                                                                  \
+  name##_variant (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,              \
+                  MdlAlgoTimer *timer, guint64 *checksum, GError **error)                          \
+  {                                                                                                \
+    return body (params, n, seed, rec, timer, variant, checksum, error);                           \
+  }                                                                                                \
+  MDL_ALGO_DEFINE (name, name##_variant)
+
 /* A uniform draw from 0..bound-1 (bound >= 1): the high half of a 64x64-bit product, which has no
  * division and a bias below bound/2^64. */
 static inline guint64
@@ -138,6 +150,35 @@ mdl_algo_multiset (const guint64 *a, guint64 n)
       sum += v ^ (v >> 32);
     }
   return sum;
+}
+
+/* TRUE when @a holds the elements whose fingerprint mdl_algo_multiset() gave before the run;
+ * else a MDL_ERROR_MODEL naming algorithm @name. */
+static inline gboolean
+mdl_algo_check_same (const char *name, const guint64 *a, guint64 n, guint64 fingerprint,
+                     GError **error)
+{
+  if (mdl_algo_multiset (a, n) == fingerprint)
+    return TRUE;
+  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the result does not hold the input's "
+               "elements (multiset fingerprints differ)", name);
+  return FALSE;
+}
+
+/* TRUE when @a is the input of @fingerprint in ascending order; else a MDL_ERROR_MODEL naming
+ * algorithm @name and the first pair out of order. */
+static inline gboolean
+mdl_algo_check_sorted (const char *name, const guint64 *a, guint64 n, guint64 fingerprint,
+                       GError **error)
+{
+  for (guint64 i = 1; i < n; i++)
+    if (a[i - 1] > a[i])
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: A[%" G_GUINT64_FORMAT "] > A[%"
+                     G_GUINT64_FORMAT "]: not sorted", name, i - 1, i);
+        return FALSE;
+      }
+  return mdl_algo_check_same (name, a, n, fingerprint, error);
 }
 
 /* A checksum that depends on every element and its position: sum of a[i] * (2i+1). */
@@ -179,5 +220,67 @@ void *mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes
 
 /* Allocates @n elements of @elem_bytes, or sets MDL_ERROR_PARAM naming the size. */
 void *mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error);
+
+/* One of the @count N x N matrices of a matrix algorithm, N = floor(sqrt(n)), allocated for
+ * algorithm @params; NULL with @error set when @count such matrices could not be indexed or this
+ * one cannot be had. */
+static inline guint64 *
+mdl_algo_alloc_matrix (const MdlParams *params, guint64 n, guint count, const char *what,
+                       GError **error)
+{
+  guint64 side = mdl_algo_isqrt (n);
+  if (n > G_MAXSIZE / (count * sizeof (guint64)))
+    {
+      mdl_algo_size_error (n, sizeof (guint64), "array", error);
+      return NULL;
+    }
+  return mdl_algo_alloc_pages (params, side * side, sizeof (guint64), what, error);
+}
+
+/* The input of the sorts and heaps: @n seeded random elements (mdl_algo_fill_random) in an array
+ * allocated for algorithm @params, with their multiset fingerprint in *fingerprint; NULL with
+ * @error set when the array cannot be had. */
+static inline guint64 *
+mdl_algo_random_input (const MdlParams *params, guint64 n, guint64 seed, guint64 *fingerprint,
+                       GError **error)
+{
+  guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  if (a)
+    {
+      mdl_algo_fill_random (a, n, seed);
+      *fingerprint = mdl_algo_multiset (a, n);
+    }
+  return a;
+}
+
+/* An algorithm that rearranges a random array in place (a sort, a heap construction): its name,
+ * its run over the array (which marks its own phases) and the check of the result, given the
+ * input's fingerprint. A file lists its rows and defines each algorithm with
+ * MDL_ALGO_DEFINE_VARIANT (NAME, mdl_algo_in_place, &ROW). */
+typedef struct {
+  const char *name;
+  void (*run) (guint64 *a, guint64 n, MdlRecorder *rec);
+  gboolean (*check) (const char *name, const guint64 *a, guint64 n, guint64 fingerprint,
+                     GError **error);
+} MdlAlgoInPlace;
+
+/* The body of every MdlAlgoInPlace: the random input (mdl_algo_random_input), the timed run, the
+ * checksum of the result (mdl_algo_weighted_sum) and its check. */
+static inline gboolean
+mdl_algo_in_place (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
+                   MdlAlgoTimer *timer, const MdlAlgoInPlace *algo, guint64 *checksum,
+                   GError **error)
+{
+  guint64 fingerprint = 0;
+  g_autofree guint64 *a = mdl_algo_random_input (params, n, seed, &fingerprint, error);
+  if (a == NULL)
+    return FALSE;
+  MDL_ALGO_ESCAPE (a);
+  mdl_algo_timer_start (timer);
+  algo->run (a, n, rec);
+  mdl_algo_timer_stop (timer);
+  *checksum = mdl_algo_weighted_sum (a, n);
+  return algo->check (algo->name, a, n, fingerprint, error);
+}
 
 #endif

@@ -40,76 +40,30 @@ sift (guint64 *a, guint64 n, guint64 i, gboolean less, MdlRecorder *rec)
   MDL_WRITE (rec, &a[i]);
 }
 
+/* The construction, phase "heapify" of a min-heap or "build" of heapsort's max-heap. */
 static void
 build (guint64 *a, guint64 n, gboolean less, MdlRecorder *rec)
 {
   (void) rec;
+  MDL_PHASE_BEGIN (rec, less ? "heapify" : "build");
   for (guint64 i = n / 2; i > 0; i--)
     sift (a, n, i - 1, less, rec);
+  MDL_PHASE_END (rec, less ? "heapify" : "build");
 }
 
-static guint64 *
-make_input (const MdlParams *params, guint64 n, guint64 seed, guint64 *fingerprint, GError **error)
+/* heap/heapify: the min-heap construction. */
+static void
+heapify (guint64 *a, guint64 n, MdlRecorder *rec)
 {
-  guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
-  if (a)
-    {
-      mdl_algo_fill_random (a, n, seed);
-      *fingerprint = mdl_algo_multiset (a, n);
-    }
-  return a;
-}
-
-static gboolean
-same_elements (const char *name, const guint64 *a, guint64 n, guint64 fingerprint, GError **error)
-{
-  if (mdl_algo_multiset (a, n) == fingerprint)
-    return TRUE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: the result does not hold the input's "
-               "elements (multiset fingerprints differ)", name);
-  return FALSE;
-}
-
-static gboolean
-run_heapify (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-             MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  guint64 fingerprint = 0;
-  g_autofree guint64 *a = make_input (params, n, seed, &fingerprint, error);
-  if (a == NULL)
-    return FALSE;
-  MDL_ALGO_ESCAPE (a);
-  mdl_algo_timer_start (timer);
-  MDL_PHASE_BEGIN (rec, "heapify");
   build (a, n, TRUE, rec);
-  MDL_PHASE_END (rec, "heapify");
-  mdl_algo_timer_stop (timer);
-  *checksum = mdl_algo_weighted_sum (a, n);
-  for (guint64 i = 1; i < n; i++)
-    if (a[(i - 1) / 2] > a[i])
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "heap/heapify: A[%" G_GUINT64_FORMAT "] "
-                     "is smaller than its parent A[%" G_GUINT64_FORMAT "]", i, (i - 1) / 2);
-        return FALSE;
-      }
-  return same_elements ("heap/heapify", a, n, fingerprint, error);
 }
 
-MDL_ALGO_DEFINE (heap_heapify, run_heapify)
-
-static gboolean
-run_heapsort (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-              MdlAlgoTimer *timer, guint64 *checksum, GError **error)
+/* heap/sort: a max-heap, then n-1 times the maximum swapped to the end of the shrinking heap and
+ * the new root sifted down. */
+static void
+heapsort (guint64 *a, guint64 n, MdlRecorder *rec)
 {
-  guint64 fingerprint = 0;
-  g_autofree guint64 *a = make_input (params, n, seed, &fingerprint, error);
-  if (a == NULL)
-    return FALSE;
-  MDL_ALGO_ESCAPE (a);
-  mdl_algo_timer_start (timer);
-  MDL_PHASE_BEGIN (rec, "build");
   build (a, n, FALSE, rec);
-  MDL_PHASE_END (rec, "build");
   MDL_PHASE_BEGIN (rec, "extract");
   for (guint64 end = n - 1; end > 0; end--)
     {
@@ -123,16 +77,24 @@ run_heapsort (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
       sift (a, end, 0, FALSE, rec);
     }
   MDL_PHASE_END (rec, "extract");
-  mdl_algo_timer_stop (timer);
-  *checksum = mdl_algo_weighted_sum (a, n);
-  for (guint64 i = 1; i < n; i++)
-    if (a[i - 1] > a[i])
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "heap/sort: A[%" G_GUINT64_FORMAT "] > A[%"
-                     G_GUINT64_FORMAT "]: not sorted", i - 1, i);
-        return FALSE;
-      }
-  return same_elements ("heap/sort", a, n, fingerprint, error);
 }
 
-MDL_ALGO_DEFINE (heap_sort, run_heapsort)
+static gboolean
+check_min_heap (const char *name, const guint64 *a, guint64 n, guint64 fingerprint,
+                GError **error)
+{
+  for (guint64 i = 1; i < n; i++)
+    if (a[(i - 1) / 2] > a[i])
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: A[%" G_GUINT64_FORMAT "] is smaller "
+                     "than its parent A[%" G_GUINT64_FORMAT "]", name, i, (i - 1) / 2);
+        return FALSE;
+      }
+  return mdl_algo_check_same (name, a, n, fingerprint, error);
+}
+
+static const MdlAlgoInPlace heapify_row = { "heap/heapify", heapify, check_min_heap };
+static const MdlAlgoInPlace heapsort_row = { "heap/sort", heapsort, mdl_algo_check_sorted };
+
+MDL_ALGO_DEFINE_VARIANT (heap_heapify, mdl_algo_in_place, &heapify_row)
+MDL_ALGO_DEFINE_VARIANT (heap_sort, mdl_algo_in_place, &heapsort_row)

@@ -119,14 +119,9 @@ matmul (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlA
   guint64 side = mdl_algo_isqrt (n), cells = side * side, bad;
   g_autofree guint64 *a = NULL, *b = NULL, *c = NULL;
   Matmul m;
-  if (n > G_MAXSIZE / (3 * sizeof *a))
-    {
-      mdl_algo_size_error (n, sizeof *a, "array", error);
-      return FALSE;
-    }
-  a = mdl_algo_alloc_pages (params, cells, sizeof *a, "array", error);
-  b = a ? mdl_algo_alloc_pages (params, cells, sizeof *b, "array B", error) : NULL;
-  c = b ? mdl_algo_alloc_pages (params, cells, sizeof *c, "array C", error) : NULL;
+  a = mdl_algo_alloc_matrix (params, n, 3, "array", error);
+  b = a ? mdl_algo_alloc_matrix (params, n, 3, "array B", error) : NULL;
+  c = b ? mdl_algo_alloc_matrix (params, n, 3, "array C", error) : NULL;
   if (c == NULL)
     return FALSE;
   m = (Matmul) { .a = a, .b = b, .c = c, .side = side, .rec = rec };
@@ -154,19 +149,5 @@ matmul (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlA
   return TRUE;
 }
 
-static gboolean
-matmul_naive (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-              MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  return matmul (params, n, seed, rec, timer, FALSE, checksum, error);
-}
-
-static gboolean
-matmul_recursive (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                  MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  return matmul (params, n, seed, rec, timer, TRUE, checksum, error);
-}
-
-MDL_ALGO_DEFINE (matmul_naive, matmul_naive)
-MDL_ALGO_DEFINE (matmul_recursive, matmul_recursive)
+MDL_ALGO_DEFINE_VARIANT (matmul_naive, matmul, FALSE)
+MDL_ALGO_DEFINE_VARIANT (matmul_recursive, matmul, TRUE)

@@ -8,6 +8,23 @@
 
 #include <string.h>
 
+/* Copies src[i..end-1] to dst from @k on, when the other run is exhausted: src[i], the head of
+ * its run, was read already. Returns the next k. */
+static inline guint64
+copy_rest (const guint64 *src, guint64 *dst, guint64 i, guint64 end, guint64 k, MdlRecorder *rec)
+{
+  (void) rec;
+  for (gboolean first = TRUE; i < end; i++, k++, first = FALSE)
+    {
+      if (!first)
+        MDL_READ (rec, &src[i]);
+      MDL_OPS (rec, 1);
+      dst[k] = src[i];
+      MDL_WRITE (rec, &dst[k]);
+    }
+  return k;
+}
+
 /* Merges src[lo..mid-1] and src[mid..hi-1] into dst[lo..hi-1]; each element is read once, when it
  * becomes the head of its run. */
 static void
@@ -37,38 +54,23 @@ merge (const guint64 *src, guint64 *dst, guint64 lo, guint64 mid, guint64 hi, Md
       MDL_WRITE (rec, &dst[k]);
       k++;
     }
-  /* One run is exhausted: the rest of the other is copied; its head was read already. */
-  for (gboolean first = TRUE; i < mid; i++, k++, first = FALSE)
-    {
-      if (!first)
-        MDL_READ (rec, &src[i]);
-      MDL_OPS (rec, 1);
-      dst[k] = src[i];
-      MDL_WRITE (rec, &dst[k]);
-    }
-  for (gboolean first = TRUE; j < hi; j++, k++, first = FALSE)
-    {
-      if (!first)
-        MDL_READ (rec, &src[j]);
-      MDL_OPS (rec, 1);
-      dst[k] = src[j];
-      MDL_WRITE (rec, &dst[k]);
-    }
+  /* One run is exhausted (one of the two copies is empty). */
+  k = copy_rest (src, dst, i, mid, k, rec);
+  copy_rest (src, dst, j, hi, k, rec);
 }
 
 static gboolean
 mergesort_bottom_up (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
                      MdlAlgoTimer *timer, guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  guint64 fingerprint = 0;
+  g_autofree guint64 *a = mdl_algo_random_input (params, n, seed, &fingerprint, error);
   g_autofree guint64 *tmp = a ? mdl_algo_alloc_pages (params, n, sizeof *tmp, "second array",
                                                       error) : NULL;
-  guint64 *src, *dst, fingerprint;
+  guint64 *src, *dst;
   if (tmp == NULL)
     return FALSE;
-  mdl_algo_fill_random (a, n, seed);
   memset (tmp, 0, n * sizeof *tmp);
-  fingerprint = mdl_algo_multiset (a, n);
   MDL_ALGO_ESCAPE (a);
   MDL_ALGO_ESCAPE (tmp);
   mdl_algo_timer_start (timer);
@@ -102,20 +104,7 @@ mergesort_bottom_up (const MdlParams *params, guint64 n, guint64 seed, MdlRecord
     }
   mdl_algo_timer_stop (timer);
   *checksum = mdl_algo_weighted_sum (a, n);
-  for (guint64 i = 1; i < n; i++)
-    if (a[i - 1] > a[i])
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "mergesort/bottom-up: A[%" G_GUINT64_FORMAT
-                     "] > A[%" G_GUINT64_FORMAT "]: not sorted", i - 1, i);
-        return FALSE;
-      }
-  if (mdl_algo_multiset (a, n) != fingerprint)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "mergesort/bottom-up: the result does not "
-                   "hold the input's elements (multiset fingerprints differ)");
-      return FALSE;
-    }
-  return TRUE;
+  return mdl_algo_check_sorted ("mergesort/bottom-up", a, n, fingerprint, error);
 }
 
 MDL_ALGO_DEFINE (mergesort_bottom_up, mergesort_bottom_up)

@@ -158,40 +158,17 @@ insertion_sort (guint64 *a, guint64 n, MdlRecorder *rec)
     }
 }
 
-static gboolean
-introsort (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlAlgoTimer *timer,
-           guint64 *checksum, GError **error)
+static void
+introsort (guint64 *a, guint64 n, MdlRecorder *rec)
 {
-  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
-  guint64 fingerprint;
-  if (a == NULL)
-    return FALSE;
-  mdl_algo_fill_random (a, n, seed);
-  fingerprint = mdl_algo_multiset (a, n);
-  MDL_ALGO_ESCAPE (a);
-  mdl_algo_timer_start (timer);
   MDL_PHASE_BEGIN (rec, "partition");
   intro_loop (a, 0, n, 2 * (guint) g_bit_nth_msf (n, -1), rec);
   MDL_PHASE_END (rec, "partition");
   MDL_PHASE_BEGIN (rec, "insertion");
   insertion_sort (a, n, rec);
   MDL_PHASE_END (rec, "insertion");
-  mdl_algo_timer_stop (timer);
-  *checksum = mdl_algo_weighted_sum (a, n);
-  for (guint64 i = 1; i < n; i++)
-    if (a[i - 1] > a[i])
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "quicksort/intro: A[%" G_GUINT64_FORMAT
-                     "] > A[%" G_GUINT64_FORMAT "]: not sorted", i - 1, i);
-        return FALSE;
-      }
-  if (mdl_algo_multiset (a, n) != fingerprint)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "quicksort/intro: the result does not hold "
-                   "the input's elements (multiset fingerprints differ)");
-      return FALSE;
-    }
-  return TRUE;
 }
 
-MDL_ALGO_DEFINE (quicksort_intro, introsort)
+static const MdlAlgoInPlace introsort_row = { "quicksort/intro", introsort, mdl_algo_check_sorted };
+
+MDL_ALGO_DEFINE_VARIANT (quicksort_intro, mdl_algo_in_place, &introsort_row)

@@ -69,13 +69,8 @@ transpose (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, M
   guint64 side = mdl_algo_isqrt (n), cells = side * side;
   g_autofree guint64 *a = NULL, *b = NULL;
   Transpose t;
-  if (n > G_MAXSIZE / (2 * sizeof *a))
-    {
-      mdl_algo_size_error (n, sizeof *a, "array", error);
-      return FALSE;
-    }
-  a = mdl_algo_alloc_pages (params, cells, sizeof *a, "array", error);
-  b = a ? mdl_algo_alloc_pages (params, cells, sizeof *b, "transposed array", error) : NULL;
+  a = mdl_algo_alloc_matrix (params, n, 2, "array", error);
+  b = a ? mdl_algo_alloc_matrix (params, n, 2, "transposed array", error) : NULL;
   if (b == NULL)
     return FALSE;
   t = (Transpose) { .a = a, .b = b, .side = side, .rec = rec };
@@ -104,19 +99,5 @@ transpose (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, M
   return TRUE;
 }
 
-static gboolean
-transpose_rows (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  return transpose (params, n, seed, rec, timer, FALSE, checksum, error);
-}
-
-static gboolean
-transpose_recursive (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
-                     MdlAlgoTimer *timer, guint64 *checksum, GError **error)
-{
-  return transpose (params, n, seed, rec, timer, TRUE, checksum, error);
-}
-
-MDL_ALGO_DEFINE (transpose_rows, transpose_rows)
-MDL_ALGO_DEFINE (transpose_recursive, transpose_recursive)
+MDL_ALGO_DEFINE_VARIANT (transpose_rows, transpose, FALSE)
+MDL_ALGO_DEFINE_VARIANT (transpose_recursive, transpose, TRUE)

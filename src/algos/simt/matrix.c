@@ -45,10 +45,9 @@
 
 const MdlParamSpec mdl_reduce_matrix_params[] = {
   /* Why at most 256: the tile of 512 x 513 words is more than the SIMT layer's 1 MiB. */
-  { "b", MDL_PARAM_UINT, "32", NULL, 2, 256, NULL, MDL_PARAM_POW2,
-    "threads per block = AGPU cores per multiprocessor; the tile is b x (b+1) words" },
-  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
-    "blocks of the local phase = AGPU multiprocessors" },
+  MDL_AGPU_B_ROW (256, "threads per block = AGPU cores per multiprocessor; the tile is b x (b+1) "
+                       "words"),
+  MDL_AGPU_K_ROW ("blocks of the local phase = AGPU multiprocessors"),
   { NULL }
 };
 
@@ -103,32 +102,20 @@ static gboolean
 reduce_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
              guint64 *checksum, GError **error)
 {
-  const char *algo = "reduce/matrix";
-  g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
-  guint64 p = (guint64) b * k, round = p * b, padded, want, result;   /* round: a tile per MP */
-  MatrixArgs a = { .b = b };
+  guint64 p = (guint64) b * k, round = p * b;   /* round: a tile per MP */
+  guint64 padded = (n + round - 1) / round * round;
+  MatrixArgs a = { .b = b, .run = padded / p };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * b * (b + 1) };
-  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
-    return FALSE;
-  padded = (n + round - 1) / round * round;
-  a.run = padded / p;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(a.in = mdl_simt_affine_input (gpu, n, padded, seed, &want, error))
-      || !(a.out = mdl_simt_affine_buffer (gpu, (k + b - 1) / b * b, error))
-      || !mdl_simt_launch (gpu, &shape, matrix_kernel, &a, error)
-      || !mdl_simt_affine_tree (gpu, b, a.out, k, &result, error))
-    return FALSE;
-  return mdl_simt_affine_check (algo, NULL, gpu, result, want, checksum, error);
+  return mdl_simt_affine_reduce ("reduce/matrix", NULL, rec, n, padded, seed, b, &shape,
+                                 matrix_kernel, &a, &a.in, &a.out, checksum, error);
 }
 
 /* ---- scan/matrix ---- */
 
 const MdlParamSpec mdl_scan_matrix_params[] = {
-  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
-    "threads per block = AGPU cores per multiprocessor = columns of a matrix" },
-  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
-    "blocks of the local phases = AGPU multiprocessors = segments of the input" },
+  MDL_AGPU_B_ROW (512, "threads per block = AGPU cores per multiprocessor = columns of a matrix"),
+  MDL_AGPU_K_ROW ("blocks of the local phases = AGPU multiprocessors = segments of the input"),
   /* Why 16: the power of two nearest the paper's best K20c value (18, §6.3); a power of two
    * keeps power-of-two n a multiple of k·α·b, so the paper's sizes need no padding. */
   { "alpha", MDL_PARAM_UINT, "16", NULL, 1, 512, NULL, 0,
@@ -153,6 +140,23 @@ static inline guint64
 cell (guint64 b, guint64 row, guint64 col)
 {
   return 4 * (row * (b + 1) + col);
+}
+
+/* Row @j of the transposed load or store of the matrix at element @e0 of segment ρ (its first
+ * element @seg0): lane t's element e = jb + t, its global word in the array at @array (@gat), its
+ * cell m[e mod α][⌊e/α⌋] (@at), and as the condition whether e lies inside the segment. */
+static void
+transposed_row (MdlSimtBlock *blk, const ScanArgs *a, guint64 array, guint64 seg0, guint64 e0,
+                guint64 j, guint64 *gat, guint64 *at)
+{
+  guint8 *cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    {
+      guint64 e = j * a->b + t;
+      cond[t] = e0 + e < a->seg;
+      gat[t] = array + 4 * (seg0 + e0 + e);
+      at[t] = cell (a->b, e % a->alpha, e / a->alpha);
+    }
 }
 
 /* Algorithm 8 (cleaned) for segment ρ = block idx_x: see the file's head. */
@@ -183,15 +187,9 @@ scan_kernel (MdlSimtBlock *blk, void *p)
       /* (1) Transposed load; past the segment's end a lane keeps the identity. */
       for (guint64 j = 0; j < alpha; j++)
         {
-          cond = mdl_simt_cond (blk);
+          transposed_row (blk, a, a->in, seg0, e0, j, gat, at);
           MDL_SIMT_EACH (blk, t)
-            {
-              guint64 e = j * b + t;
-              cond[t] = e0 + e < a->seg;
-              gat[t] = a->in + 4 * (seg0 + e0 + e);
-              at[t] = cell (b, e % alpha, e / alpha);
-              v[t] = 0;
-            }
+            v[t] = 0;
           mdl_simt_pred_begin (blk);
           mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, gat, v);
           mdl_simt_pred_end (blk);
@@ -208,16 +206,11 @@ scan_kernel (MdlSimtBlock *blk, void *p)
           MDL_SIMT_EACH (blk, t)
             at[t] = cell (b, j, t);
           mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, v);
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            sum[t] = (sum[t] + v[t]) & 0xffffffffu;
+          mdl_simt_algo_add32 (blk, sum, sum, v);
         }
-      mdl_simt_alu (blk, 1);
+      mdl_simt_algo_add32 (blk, sum, carry, sum);
       MDL_SIMT_EACH (blk, t)
-        {
-          sum[t] = (carry[t] + sum[t]) & 0xffffffffu;
-          at[t] = cell (b, 0, t);
-        }
+        at[t] = cell (b, 0, t);
       /* (3) Inclusive doubling scan of the column sums in row 0; lane ε keeps its own value in
        * sum, so a step is one load, one add and one store (lock step: all loads first). */
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, sum);
@@ -233,9 +226,7 @@ scan_kernel (MdlSimtBlock *blk, void *p)
               at[t] = cell (b, 0, t);
             }
           mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, gat, v);
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            sum[t] = (v[t] + sum[t]) & 0xffffffffu;
+          mdl_simt_algo_add32 (blk, sum, v, sum);
           mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, sum);
           mdl_simt_pred_end (blk);
         }
@@ -266,22 +257,13 @@ scan_kernel (MdlSimtBlock *blk, void *p)
           mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, next);
           if (j + 1 < alpha)
             {
-              mdl_simt_alu (blk, 1);
-              MDL_SIMT_EACH (blk, t)
-                next[t] = (next[t] + v[t]) & 0xffffffffu;
+              mdl_simt_algo_add32 (blk, next, next, v);
             }
         }
       /* (5) Transposed store, only inside the segment. */
       for (guint64 j = 0; j < alpha; j++)
         {
-          cond = mdl_simt_cond (blk);
-          MDL_SIMT_EACH (blk, t)
-            {
-              guint64 e = j * b + t;
-              cond[t] = e0 + e < a->seg;
-              gat[t] = a->out + 4 * (seg0 + e0 + e);
-              at[t] = cell (b, e % alpha, e / alpha);
-            }
+          transposed_row (blk, a, a->out, seg0, e0, j, gat, at);
           mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, v);
           mdl_simt_pred_begin (blk);
           mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, gat, v);

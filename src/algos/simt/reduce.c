@@ -15,16 +15,34 @@
 
 #include <string.h>
 
-const MdlParamSpec mdl_reduce_tree_params[] = {
-  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
-    "threads per block = AGPU cores per multiprocessor" },
-  { NULL }
-};
+#define CORES_ROW MDL_AGPU_B_ROW (512, "threads per block = AGPU cores per multiprocessor")
+#define MPS_ROW MDL_AGPU_K_ROW ("blocks of the local phase = AGPU multiprocessors")
+
+const MdlParamSpec mdl_reduce_tree_params[] = { CORES_ROW, { NULL } };
 
 typedef struct {
   guint64 in, out;   /* device addresses of this level's input and output */
   guint b;
 } TreeArgs;
+
+/* The last step of a block's reduction: lane 0 alone (predicated) loads shared byte offset @from
+ * and stores it at global @to. @x, @at and @at2 are scratch registers. */
+static void
+lane0_store (MdlSimtBlock *blk, guint64 from, guint64 to, guint64 *x, guint64 *at, guint64 *at2)
+{
+  guint8 *cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_pred_begin (blk);
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = from;
+      at2[t] = to;
+    }
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
+  mdl_simt_pred_end (blk);
+}
 
 /* The end of Algorithms 1 and 3: the b values in @x go to shared words 0..b−1, log b in-place
  * steps x[ε] += x[ε+δ] run on all b lanes (shared memory holds 3b/2 words, so lanes ε ≥ δ add
@@ -34,7 +52,6 @@ static void
 block_sum (MdlSimtBlock *blk, guint b, guint64 *x, guint64 *d, guint64 *at, guint64 *at2,
            guint64 out)
 {
-  guint8 *cond;
   MDL_SIMT_EACH (blk, t)
     at[t] = 4 * (guint64) t;
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
@@ -44,21 +61,11 @@ block_sum (MdlSimtBlock *blk, guint b, guint64 *x, guint64 *d, guint64 *at, guin
         at2[t] = 4 * ((guint64) t + delta);
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, d);
-      mdl_simt_alu (blk, 1);
-      MDL_SIMT_EACH (blk, t)
-        x[t] = (x[t] + d[t]) & 0xffffffffu;
+      mdl_simt_algo_add32 (blk, x, x, d);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
     }
   /* if ε == 0: Ω[ρ] ⇐ x[0] */
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_pred_begin (blk);
-  MDL_SIMT_EACH (blk, t)
-    at2[t] = out + 4 * (guint64) blk->idx_x;
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
-  mdl_simt_pred_end (blk);
+  lane0_store (blk, 0, out + 4 * (guint64) blk->idx_x, x, at, at2);
 }
 
 static void
@@ -76,9 +83,7 @@ tree_kernel (MdlSimtBlock *blk, void *p)
     }
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d1);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at2, d2);
-  mdl_simt_alu (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    d1[t] = (d1[t] + d2[t]) & 0xffffffffu;
+  mdl_simt_algo_add32 (blk, d1, d1, d2);
   block_sum (blk, a->b, d1, d2, at, at2, a->out);
 }
 
@@ -147,33 +152,38 @@ check_sum (const char *algo, MdlSimt *gpu, guint64 result, guint32 want, guint64
   return TRUE;
 }
 
+/* The start of reduce/tree and reduce/cascade: n checked, the simulated GPU and its input
+ * (input_new) at *in; NULL with @error set on failure. */
+static MdlSimt *
+sum_start (const char *algo, guint64 n, guint64 padded, guint64 seed, MdlRecorder *rec,
+           guint64 *in, guint32 *want, GError **error)
+{
+  g_autoptr (MdlSimt) gpu = NULL;
+  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
+    return NULL;
+  gpu = mdl_simt_algo_gpu_new (rec);
+  if (!(*in = input_new (gpu, n, padded, seed, want, error)))
+    return NULL;
+  return g_steal_pointer (&gpu);
+}
+
 static gboolean
 tree_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *checksum,
            GError **error)
 {
-  const char *algo = "reduce/tree";
-  g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b");
-  guint64 two_b = 2 * (guint64) b, in, result;
+  guint64 two_b = 2 * (guint64) b, in = 0, result;
   guint32 want;
-  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
+  g_autoptr (MdlSimt) gpu = sum_start ("reduce/tree", n, (n + two_b - 1) / two_b * two_b, seed,
+                                       rec, &in, &want, error);
+  if (gpu == NULL || !tree_levels (gpu, b, in, n, &result, error))
     return FALSE;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = input_new (gpu, n, (n + two_b - 1) / two_b * two_b, seed, &want, error))
-      || !tree_levels (gpu, b, in, n, &result, error))
-    return FALSE;
-  return check_sum (algo, gpu, result, want, checksum, error);
+  return check_sum ("reduce/tree", gpu, result, want, checksum, error);
 }
 
 /* ---- cascade (Algorithms 2 and 3) ---- */
 
-const MdlParamSpec mdl_reduce_cascade_params[] = {
-  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
-    "threads per block = AGPU cores per multiprocessor" },
-  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
-    "blocks of the local phase = AGPU multiprocessors" },
-  { NULL }
-};
+const MdlParamSpec mdl_reduce_cascade_params[] = { CORES_ROW, MPS_ROW, { NULL } };
 
 /* Algorithm 3: core (ρ, ε) sums its column of b-word rows (one aligned b-word read per row
  * and MP), the b partial sums are tree-reduced in shared memory, and lane 0 writes W[ρ]. The
@@ -190,9 +200,7 @@ mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *p)
       MDL_SIMT_EACH (blk, t)
         at[t] = a->in + 4 * (i * a->row_words + a->block_words * blk->idx_x + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d);
-      mdl_simt_alu (blk, 1);
-      MDL_SIMT_EACH (blk, t)
-        x[t] = (x[t] + d[t]) & 0xffffffffu;
+      mdl_simt_algo_add32 (blk, x, x, d);
     }
   block_sum (blk, a->b, x, d, at, at2, a->out);
 }
@@ -201,35 +209,26 @@ static gboolean
 cascade_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
               guint64 *checksum, GError **error)
 {
-  const char *algo = "reduce/cascade";
-  g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
-  guint64 p = (guint64) b * k, two_b = 2 * (guint64) b, in, w, result;
+  guint64 p = (guint64) b * k, two_b = 2 * (guint64) b, result;
   /* Row i of MP ρ: the b words at i·p + b·ρ (the n/p x p matrix of Fig. 5). */
   MdlSimtCascadeArgs a = { .b = b, .rows = (n + p - 1) / p, .row_words = p, .block_words = b };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * (b + b / 2) };
   guint32 want;
-  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
+  g_autoptr (MdlSimt) gpu = sum_start ("reduce/cascade", n, a.rows * p, seed, rec, &a.in, &want,
+                                       error);
+  if (gpu == NULL || !(a.out = mdl_simt_alloc (gpu, (k + two_b - 1) / two_b * two_b * 4, error))
+      || !mdl_simt_launch (gpu, &shape, mdl_simt_cascade_kernel, &a, error)
+      || !tree_levels (gpu, b, a.out, k, &result, error))
     return FALSE;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(in = input_new (gpu, n, a.rows * p, seed, &want, error))
-      || !(w = mdl_simt_alloc (gpu, (k + two_b - 1) / two_b * two_b * 4, error)))
-    return FALSE;
-  a.in = in;
-  a.out = w;
-  if (!mdl_simt_launch (gpu, &shape, mdl_simt_cascade_kernel, &a, error)
-      || !tree_levels (gpu, b, w, k, &result, error))
-    return FALSE;
-  return check_sum (algo, gpu, result, want, checksum, error);
+  return check_sum ("reduce/cascade", gpu, result, want, checksum, error);
 }
 
 /* ---- pipeline (Algorithms 4, 5 and 6), for a non-commutative operator ---- */
 
 const MdlParamSpec mdl_reduce_pipeline_params[] = {
-  { "b", MDL_PARAM_UINT, "32", NULL, 2, 512, NULL, MDL_PARAM_POW2,
-    "threads per block = AGPU cores per multiprocessor" },
-  { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0,
-    "blocks of the local phase = AGPU multiprocessors" },
+  CORES_ROW,
+  MPS_ROW,
   { "order", MDL_PARAM_CHOICE, "fixed", NULL, 0, 0, "fixed|printed", 0,
     "fixed: the accumulator computes acc (+) root; printed: root (+) acc as Algorithm 5 prints "
     "it, which reverses the rows (the run then fails its check)" },
@@ -256,7 +255,6 @@ pipe_kernel (MdlSimtBlock *blk, void *p)
   guint64 *at_s = mdl_simt_reg (blk, 1), *at_r = mdl_simt_reg (blk, 1);
   guint64 *at_1 = mdl_simt_reg (blk, 1), *at_2 = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint log_b = (guint) __builtin_ctz (b);
-  guint8 *cond;
 
   MDL_SIMT_EACH (blk, t)
     {
@@ -296,18 +294,7 @@ pipe_kernel (MdlSimtBlock *blk, void *p)
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at_r, y1);
     }
   /* if ε == 0: W[ρ] ⇐ y[3b/2 − 1] */
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_pred_begin (blk);
-  MDL_SIMT_EACH (blk, t)
-    {
-      at[t] = 4 * (guint64) (3 * b / 2 - 1);
-      at_r[t] = a->out + 4 * (guint64) blk->idx_x;
-    }
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at_r, x);
-  mdl_simt_pred_end (blk);
+  lane0_store (blk, 4 * (guint64) (3 * b / 2 - 1), a->out + 4 * (guint64) blk->idx_x, x, at, at_r);
 }
 
 /* Algorithm 6's in-block step, also the last step of reduce/matrix's blocks. */
@@ -316,10 +303,9 @@ mdl_simt_affine_combine (MdlSimtBlock *blk, guint b, guint64 out)
 {
   guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
   guint64 *at1 = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
-  guint8 *cond;
   for (guint live = b / 2; live > 0; live /= 2)
     {
-      cond = mdl_simt_cond (blk);
+      guint8 *cond = mdl_simt_cond (blk);
       MDL_SIMT_EACH (blk, t)
         {
           cond[t] = t < live;
@@ -336,18 +322,7 @@ mdl_simt_affine_combine (MdlSimtBlock *blk, guint b, guint64 out)
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
       mdl_simt_pred_end (blk);
     }
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_pred_begin (blk);
-  MDL_SIMT_EACH (blk, t)
-    {
-      at[t] = 0;
-      at1[t] = out;
-    }
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at1, x);
-  mdl_simt_pred_end (blk);
+  lane0_store (blk, 0, out, x, at, at1);
 }
 
 /* Algorithm 6 (cleaned): block ρ reads b consecutive values (1 I/O) into shared words 0..b−1 and
@@ -367,8 +342,9 @@ tree2_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_affine_combine (blk, a->b, a->out + 4 * (guint64) blk->idx_x);
 }
 
-guint64
-mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error)
+/* @words words of global memory holding the identity; 0 on error. */
+static guint64
+affine_buffer (MdlSimt *gpu, guint64 words, GError **error)
 {
   guint64 addr = mdl_simt_alloc (gpu, words * 4, error);
   guint32 *h;
@@ -380,11 +356,13 @@ mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error)
   return addr;
 }
 
-guint64
-mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint64 *want,
-                       GError **error)
+/* @padded identity words whose first @n are random maps with an odd a (mdl_splitmix64 from @seed,
+ * bit 16 set); *want receives their in-order product. Returns the device address, 0 on error. */
+static guint64
+affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, guint64 *want,
+              GError **error)
 {
-  guint64 addr = mdl_simt_affine_buffer (gpu, padded, error), state = seed;
+  guint64 addr = affine_buffer (gpu, padded, error), state = seed;
   guint32 *in;
   if (!addr)
     return 0;
@@ -400,9 +378,11 @@ mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed, gu
   return addr;
 }
 
-gboolean
-mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result,
-                      GError **error)
+/* Algorithm 6 (cleaned) over the @d values at @in (identity-padded to a multiple of b words):
+ * one launch per level of ⌈d/b⌉ blocks of b threads; *result receives the device address of the
+ * product (@in itself when @d <= 1). */
+static gboolean
+affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result, GError **error)
 {
   TreeArgs a = { .b = b, .in = in };
   MdlSimtLaunch shape = { .block_x = b, .shared_bytes = 4 * b };
@@ -410,7 +390,7 @@ mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *res
   while (d > 1)
     {
       guint64 chunks = (d + b - 1) / b;
-      if (!(a.out = mdl_simt_affine_buffer (gpu, (chunks + b - 1) / b * b, error)))
+      if (!(a.out = affine_buffer (gpu, (chunks + b - 1) / b * b, error)))
         return FALSE;
       shape.grid_x = (guint32) chunks;
       if (!mdl_simt_launch (gpu, &shape, tree2_kernel, &a, error))
@@ -421,9 +401,11 @@ mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *res
   return TRUE;
 }
 
-gboolean
-mdl_simt_affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64 result,
-                       guint64 want, guint64 *checksum, GError **error)
+/* Compares the word at @result with @want: TRUE and *checksum = the product, or a MDL_ERROR_MODEL
+ * naming @algo and, when not NULL, @note. */
+static gboolean
+affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64 result, guint64 want,
+              guint64 *checksum, GError **error)
 {
   guint64 got = *(guint32 *) mdl_simt_host (gpu, result);
   if (got != want)
@@ -437,26 +419,38 @@ mdl_simt_affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64
   return TRUE;
 }
 
+gboolean
+mdl_simt_affine_reduce (const char *algo, const char *note, MdlRecorder *rec, guint64 n,
+                        guint64 padded, guint64 seed, guint b, const MdlSimtLaunch *shape,
+                        MdlSimtKernel kernel, void *args, guint64 *in, guint64 *out,
+                        guint64 *checksum, GError **error)
+{
+  g_autoptr (MdlSimt) gpu = NULL;
+  guint k = shape->grid_x;
+  guint64 want, result;
+  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
+    return FALSE;
+  gpu = mdl_simt_algo_gpu_new (rec);
+  if (!(*in = affine_input (gpu, n, padded, seed, &want, error))
+      || !(*out = affine_buffer (gpu, (k + b - 1) / b * b, error))
+      || !mdl_simt_launch (gpu, shape, kernel, args, error)
+      || !affine_tree (gpu, b, *out, k, &result, error))
+    return FALSE;
+  return affine_check (algo, note, gpu, result, want, checksum, error);
+}
+
 static gboolean
 pipeline_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
                guint64 *checksum, GError **error)
 {
-  const char *algo = "reduce/pipeline";
-  g_autoptr (MdlSimt) gpu = NULL;
   guint b = (guint) mdl_params_uint (params, "b"), k = (guint) mdl_params_uint (params, "k");
-  guint64 pw = (guint64) b * k, want, result;
-  PipeArgs a = { .b = b, .rows = (n + pw - 1) / pw, .printed = mdl_params_choice (params, "order") == 1 };
+  guint64 pw = (guint64) b * k;
+  PipeArgs a = { .b = b, .rows = (n + pw - 1) / pw,
+                 .printed = mdl_params_choice (params, "order") == 1 };
   MdlSimtLaunch shape = { .grid_x = k, .block_x = b, .shared_bytes = 4 * 2 * b };
-  if (!mdl_simt_algo_size_ok (algo, n, G_GUINT64_CONSTANT (1) << 28, error))
-    return FALSE;
-  gpu = mdl_simt_algo_gpu_new (rec);
-  if (!(a.in = mdl_simt_affine_input (gpu, n, a.rows * pw, seed, &want, error))
-      || !(a.out = mdl_simt_affine_buffer (gpu, (k + b - 1) / b * b, error))
-      || !mdl_simt_launch (gpu, &shape, pipe_kernel, &a, error)
-      || !mdl_simt_affine_tree (gpu, b, a.out, k, &result, error))
-    return FALSE;
-  return mdl_simt_affine_check (algo, a.printed ? "order=printed" : "order=fixed", gpu, result,
-                                want, checksum, error);
+  return mdl_simt_affine_reduce ("reduce/pipeline", a.printed ? "order=printed" : "order=fixed",
+                                 rec, n, a.rows * pw, seed, b, &shape, pipe_kernel, &a, &a.in,
+                                 &a.out, checksum, error);
 }
 
 MDL_SIMT_ENTRY_POINTS (reduce_tree, tree_body)

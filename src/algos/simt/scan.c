@@ -134,46 +134,41 @@ if_in (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
   mdl_simt_if (blk);
 }
 
-/* Moves the block's elements from global memory to their leaf words, coalesced: round r moves
- * elements rP..rP+P−1 (P threads). Elements past the array stay 0, the identity. Element rP + t
- * stays in vals[rP + t] (a register of thread t). */
+/* Where lane t's element of round @first of the block at element @base lives in @space: its
+ * global word, or its leaf word in shared memory. */
 static void
-load_block (MdlSimtBlock *blk, const ScanArgs *a, guint64 *vals, guint64 *at)
+element_lanes (MdlSimtBlock *blk, const ScanArgs *a, MdlSpace space, guint64 base, guint64 first,
+               guint64 *at)
 {
-  guint P = blk->n_threads;
-  guint64 base = (guint64) blk->idx_x * a->m;
-  for (guint64 first = 0; first < a->m; first += P)
-    {
-      guint64 *v = vals + first;
-      if_in (blk, base + first, 0, a->n);
-      MDL_SIMT_EACH (blk, t)
-        at[t] = a->data + 4 * (base + first + t);
-      mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, v);
-      MDL_SIMT_EACH (blk, t)
-        at[t] = 4 * tree_slot (a->scan, first + t, 0);
-      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, v);
-      mdl_simt_endif (blk);
-    }
-  mdl_simt_sync (blk);
+  MDL_SIMT_EACH (blk, t)
+    at[t] = space == MDL_SPACE_GLOBAL ? a->data + 4 * (base + first + t)
+                                      : 4 * tree_slot (a->scan, first + t, 0);
 }
 
-/* The reverse of load_block(): the leaf words back to global memory. */
+/* Moves the block's elements between global memory and their leaf words, coalesced: round r moves
+ * elements rP..rP+P−1 (P threads), a load from one space and a store to the other.
+ * @load: global to shared, ending with a barrier; elements past the array stay 0, the identity,
+ * and element rP + t stays in vals[rP + t] (a register of thread t). Else shared to global (the
+ * reverse, at the end), through the one register @vals. */
 static void
-store_block (MdlSimtBlock *blk, const ScanArgs *a, guint64 *v, guint64 *at)
+move_block (MdlSimtBlock *blk, const ScanArgs *a, gboolean load, guint64 *vals, guint64 *at)
 {
+  MdlSpace from = load ? MDL_SPACE_GLOBAL : MDL_SPACE_SHARED;
+  MdlSpace to = load ? MDL_SPACE_SHARED : MDL_SPACE_GLOBAL;
   guint P = blk->n_threads;
   guint64 base = (guint64) blk->idx_x * a->m;
   for (guint64 first = 0; first < a->m; first += P)
     {
+      guint64 *v = load ? vals + first : vals;
       if_in (blk, base + first, 0, a->n);
-      MDL_SIMT_EACH (blk, t)
-        at[t] = 4 * tree_slot (a->scan, first + t, 0);
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, v);
-      MDL_SIMT_EACH (blk, t)
-        at[t] = a->data + 4 * (base + first + t);
-      mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at, v);
+      element_lanes (blk, a, from, base, first, at);
+      mdl_simt_ld (blk, from, 4, at, v);
+      element_lanes (blk, a, to, base, first, at);
+      mdl_simt_st (blk, to, 4, at, v);
       mdl_simt_endif (blk);
     }
+  if (load)
+    mdl_simt_sync (blk);
 }
 
 /* Registers of one tree kernel: lane vectors, and the left operand of every operation the thread
@@ -183,13 +178,54 @@ typedef struct {
   guint64 first_round[33];
 } TreeRegs;
 
-/* Algorithm 6's up-sweep on any layout: node i of level d+1 = node 2i + node 2i+1 of level d. */
+/* One operation of the up-sweep (Algorithm 6's, on any layout): node i of level d+1 = node 2i +
+ * node 2i+1 of level d, whose operands are loaded, the left one into @left (kept for the
+ * down-sweep). */
 static void
-upsweep (MdlSimtBlock *blk, const ScanArgs *a, TreeRegs *r)
+up_step (MdlSimtBlock *blk, TreeRegs *r, guint64 *left)
+{
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_l, left);
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
+  mdl_simt_algo_add32 (blk, r->x, left, r->y);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_p, r->x);
+}
+
+/* One operation of the down-sweep, the up-sweep's pairs in reverse order: Harris's step (load both
+ * operand slots, left child <- the parent's prefix p, right child <- p + the left child's sum).
+ * The parent's prefix is on whichever operand slot the up-sweep wrote the parent to. A parent
+ * written over its left operand (a LeftRight left-sum) destroyed that operand's sum, which no
+ * combination of the words left in shared memory gives back with + alone, so the thread keeps it
+ * in a register from the up-sweep (@left); NoPadding and Padding never need it. Which slot holds
+ * the parent depends only on the lane and the level (compile-time constants, as the thesis
+ * suggests for LeftRight), so choosing costs no instruction. A parent on neither slot (Eq. 3.2 as
+ * printed, n > k^2) breaks the step: the run's check then fails. */
+static void
+down_step (MdlSimtBlock *blk, TreeRegs *r, const guint64 *left)
+{
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_l, r->x);
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    {
+      gboolean on_right = r->at_p[t] == r->at_r[t];
+      guint64 prefix = on_right ? r->y[t] : r->x[t];
+      guint64 left_sum = on_right ? r->x[t] : left[t];
+      r->x[t] = prefix;
+      r->y[t] = (prefix + left_sum) & 0xffffffffu;
+    }
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_l, r->x);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
+}
+
+/* The up-sweep (@up, levels 0 up) or the down-sweep (levels down to 0): per level, rounds of P
+ * operations, thread t doing operation first + t of its round, then a barrier. */
+static void
+sweep (MdlSimtBlock *blk, const ScanArgs *a, TreeRegs *r, gboolean up)
 {
   guint P = blk->n_threads;
-  for (guint d = 0; d < a->levels; d++)
+  for (guint l = 0; l < a->levels; l++)
     {
+      guint d = up ? l : a->levels - 1 - l;
       guint64 count = a->m >> (d + 1), round = r->first_round[d];
       for (guint64 first = 0; first < count; first += P, round++)
         {
@@ -202,58 +238,10 @@ upsweep (MdlSimtBlock *blk, const ScanArgs *a, TreeRegs *r)
               r->at_r[t] = 4 * tree_slot (a->scan, 2 * op + 1, d);
               r->at_p[t] = 4 * tree_slot (a->scan, op, d + 1);
             }
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_l, left);
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            r->x[t] = (left[t] + r->y[t]) & 0xffffffffu;
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_p, r->x);
-          mdl_simt_endif (blk);
-        }
-      mdl_simt_sync (blk);
-    }
-}
-
-/* The down-sweep: the up-sweep's pairs in reverse order, each one Harris's step (load both
- * operand slots, left child <- the parent's prefix p, right child <- p + the left child's sum).
- * The parent's prefix is on whichever operand slot the up-sweep wrote the parent to. A parent
- * written over its left operand (a LeftRight left-sum) destroyed that operand's sum, which no
- * combination of the words left in shared memory gives back with + alone, so the thread keeps it
- * in a register from the up-sweep; NoPadding and Padding never need it. Which slot holds the
- * parent depends only on the lane and the level (compile-time constants, as the thesis suggests
- * for LeftRight), so choosing costs no instruction. A parent on neither slot (Eq. 3.2 as printed,
- * n > k^2) breaks the step: the run's check then fails. */
-static void
-downsweep (MdlSimtBlock *blk, const ScanArgs *a, TreeRegs *r)
-{
-  guint P = blk->n_threads;
-  for (guint d = a->levels; d-- > 0;)
-    {
-      guint64 count = a->m >> (d + 1), round = r->first_round[d];
-      for (guint64 first = 0; first < count; first += P, round++)
-        {
-          const guint64 *left = r->left + round * P;
-          if_in (blk, first, 0, count);
-          MDL_SIMT_EACH (blk, t)
-            {
-              guint64 op = first + t;
-              r->at_l[t] = 4 * tree_slot (a->scan, 2 * op, d);
-              r->at_r[t] = 4 * tree_slot (a->scan, 2 * op + 1, d);
-              r->at_p[t] = 4 * tree_slot (a->scan, op, d + 1);
-            }
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_l, r->x);
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            {
-              gboolean on_right = r->at_p[t] == r->at_r[t];
-              guint64 prefix = on_right ? r->y[t] : r->x[t];
-              guint64 left_sum = on_right ? r->x[t] : left[t];
-              r->x[t] = prefix;
-              r->y[t] = (prefix + left_sum) & 0xffffffffu;
-            }
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_l, r->x);
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at_r, r->y);
+          if (up)
+            up_step (blk, r, left);
+          else
+            down_step (blk, r, left);
           mdl_simt_endif (blk);
         }
       mdl_simt_sync (blk);
@@ -283,9 +271,9 @@ tree_kernel (MdlSimtBlock *blk, void *p)
   r.at_p = mdl_simt_reg (blk, 1);
   r.left = mdl_simt_reg (blk, (guint) MAX (rounds, 1));
 
-  load_block (blk, a, vals, r.at_l);
+  move_block (blk, a, TRUE, vals, r.at_l);
   mdl_simt_phase_begin (blk, "upsweep");
-  upsweep (blk, a, &r);
+  sweep (blk, a, &r, TRUE);
   mdl_simt_phase_end (blk, "upsweep");
 
   if_in (blk, 0, 0, 1);
@@ -312,9 +300,9 @@ tree_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_sync (blk);
 
   mdl_simt_phase_begin (blk, "downsweep");
-  downsweep (blk, a, &r);
+  sweep (blk, a, &r, FALSE);
   mdl_simt_phase_end (blk, "downsweep");
-  store_block (blk, a, r.x, r.at_l);
+  move_block (blk, a, FALSE, r.x, r.at_l);
 }
 
 /* One block of Hillis-Steele (Algorithm 5, cleaned: element e >= 2^(d−1) adds element e − 2^(d−1),
@@ -330,7 +318,7 @@ hs_kernel (MdlSimtBlock *blk, void *p)
   guint64 *vals = mdl_simt_reg (blk, (guint) ((a->m + P - 1) / P));
   guint64 *y = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
 
-  load_block (blk, a, vals, at);
+  move_block (blk, a, TRUE, vals, at);
   mdl_simt_phase_begin (blk, "steps");
   for (guint64 off = 1; off < a->m; off *= 2)
     {
@@ -341,9 +329,7 @@ hs_kernel (MdlSimtBlock *blk, void *p)
           MDL_SIMT_EACH (blk, t)
             at[t] = 4 * (first + t - off);
           mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, y);
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            v[t] = (v[t] + y[t]) & 0xffffffffu;
+          mdl_simt_algo_add32 (blk, v, v, y);
           mdl_simt_endif (blk);
         }
       mdl_simt_sync (blk);
@@ -395,9 +381,7 @@ carry_kernel (MdlSimtBlock *blk, void *p)
       MDL_SIMT_EACH (blk, t)
         at[t] = a->data + 4 * (base + first + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, v);
-      mdl_simt_alu (blk, 1);
-      MDL_SIMT_EACH (blk, t)
-        v[t] = (v[t] + c[t]) & 0xffffffffu;
+      mdl_simt_algo_add32 (blk, v, v, c);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at, v);
       mdl_simt_endif (blk);
     }

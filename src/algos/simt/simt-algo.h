@@ -48,6 +48,22 @@ guint64 mdl_simt_algo_checksum (const void *data, gsize bytes);
 /* TRUE when 1 <= @n <= @limit; otherwise a MDL_ERROR_PARAM naming @algo. */
 gboolean mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **error);
 
+/* The rows of the AGPU algorithms' parameter tables (reduce.c, matrix.c): b threads per block
+ * (a power of two up to @max) and k blocks, each described by @what. */
+#define MDL_AGPU_B_ROW(max, what)                                                                  \
+  { "b", MDL_PARAM_UINT, "32", NULL, 2, max, NULL, MDL_PARAM_POW2, what }
+#define MDL_AGPU_K_ROW(what) { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0, what }
+
+/* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
+ * then @dst = @a + @b mod 2^32 on the active lanes (@dst may be @a or @b). */
+static inline void
+mdl_simt_algo_add32 (MdlSimtBlock *blk, guint64 *dst, const guint64 *a, const guint64 *b)
+{
+  mdl_simt_alu (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    dst[t] = (a[t] + b[t]) & 0xffffffffu;
+}
+
 /* The parents of a LeftRight tree over @n elements (a power of two) with @k banks that sit on a
  * word that is neither of their two operands' words: 0 for the corrected mapping LR', and for
  * Eq. 3.2 as printed (@literal) 0 up to n = k^2, then more (2 at n = 32, k = 4). */
@@ -82,24 +98,18 @@ mdl_simt_affine (guint64 f, guint64 g)
   return (guint64) ((af * ag) & 0xffff) << 16 | ((ag * cf + cg) & 0xffff);
 }
 
-/* @words words of global memory holding the identity; 0 on error. */
-guint64 mdl_simt_affine_buffer (MdlSimt *gpu, guint64 words, GError **error);
-/* @padded identity words whose first @n are random maps with an odd a (mdl_splitmix64
- * from @seed, bit 16 set); *want receives their in-order product. Returns the device address, 0
- * on error. */
-guint64 mdl_simt_affine_input (MdlSimt *gpu, guint64 n, guint64 padded, guint64 seed,
-                               guint64 *want, GError **error);
 /* Inside a kernel of b threads: combines shared words 0..b−1 in order, in place (adjacent pairs,
  * log b predicated steps, conflict-free), and lane 0 stores the product at global @out. */
 void mdl_simt_affine_combine (MdlSimtBlock *blk, guint b, guint64 out);
-/* Algorithm 6 (cleaned) over the @d values at @in (identity-padded to a multiple of b words):
- * one launch per level of ⌈d/b⌉ blocks of b threads; *result receives the device address of the
- * product (@in itself when @d <= 1). */
-gboolean mdl_simt_affine_tree (MdlSimt *gpu, guint b, guint64 in, guint64 d, guint64 *result,
-                               GError **error);
-/* Compares the word at @result with @want: TRUE and *checksum = the product, or a MDL_ERROR_MODEL
- * naming @algo and, when not NULL, @note. */
-gboolean mdl_simt_affine_check (const char *algo, const char *note, MdlSimt *gpu, guint64 result,
-                                guint64 want, guint64 *checksum, GError **error);
+/* The host side of the order-preserving reductions (reduce/pipeline, reduce/matrix) of algorithm
+ * @algo: n checked, @padded identity words of input whose first @n are random maps, W of k =
+ * @shape->grid_x words, @kernel launched over @shape with @args (*@in and *@out, which point
+ * into @args, receive the input's and W's addresses first) leaving block ρ's product in W[ρ],
+ * then Algorithm 6 over W; TRUE with *checksum = the product when it equals the sequential one,
+ * else an error naming @algo and, when not NULL, @note. */
+gboolean mdl_simt_affine_reduce (const char *algo, const char *note, MdlRecorder *rec, guint64 n,
+                                 guint64 padded, guint64 seed, guint b,
+                                 const MdlSimtLaunch *shape, MdlSimtKernel kernel, void *args,
+                                 guint64 *in, guint64 *out, guint64 *checksum, GError **error);
 
 #endif
