@@ -52,9 +52,7 @@ record (Stream *s, const char *name, const char *assign, guint64 n)
   const char *assigns[] = { assign, NULL };
   g_autoptr (MdlParams) p = a ? mdl_params_parse (name, a->params, assign ? assigns : NULL, &error) : NULL;
   MdlSink sink = { keep_batch, skip_marker, s };
-  g_autoptr (MdlRecorder) rec = mdl_recorder_new (&sink, 0);
-  guint64 sum;
-  if (p == NULL || !a->run (p, n, 1, rec, &sum, &error) || !mdl_recorder_finish (rec, &error))
+  if (p == NULL || !mdl_algo_run_into (a, p, n, 1, &sink, NULL, &error))
     {
       fprintf (stderr, "bench-gpu-engines: %s\n", error->message);
       exit (1);

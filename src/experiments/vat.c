@@ -201,8 +201,6 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
   MdlVatExperiment *exp = c->exp;
   g_autoptr (MdlParams) params = algo_params (plan->algo, huge, error);
   g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
-  g_autoptr (MdlRecorder) rec = NULL;
-  g_autoptr (GError) run_error = NULL;
   g_autofree char *main_spec = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
                                                 "%s", exp->machine, exp->tc_cells,
                                                 huge ? ",huge=1" : "");
@@ -211,7 +209,6 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
   MdlReport **reports;
   MdlSink sink;
   guint n_reports;
-  gboolean ok;
 
   if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
     return FALSE;
@@ -242,15 +239,8 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
   c->cur_n = pt->n;
   c->cur_stage = huge ? "huge" : "model";
   sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = c };
-  rec = mdl_recorder_new (&sink, 0);
-  ok = plan->algo->run (params, pt->n, c->cfg->seed, rec, checksum, &run_error);
-  if (!mdl_recorder_finish (rec, error))
+  if (!mdl_algo_run_into (plan->algo, params, pt->n, c->cfg->seed, &sink, checksum, error))
     return FALSE;
-  if (!ok)
-    {
-      g_propagate_error (error, g_steal_pointer (&run_error));
-      return FALSE;
-    }
 
   reports = mdl_pipeline_reports (pipeline, &n_reports);
   g_assert (n_reports == n_engines);
