@@ -18,9 +18,10 @@ static const MdlParamSpec search_params[] = {
   { NULL }
 };
 
-#define ROW(NAME, SYMBOL, SUMMARY, PARAMS)                                                         \
-  { NAME, SUMMARY, PARAMS, mdl_algo_##SYMBOL##_run, mdl_algo_##SYMBOL##_native,                     \
-    mdl_algo_##SYMBOL##_timed, NULL }
+/* The CPU algorithms, from src/algos/cpu/cpu-algo.h. */
+#define CPU_ROW(sym, name, params, summary)                                                        \
+  { name, summary, params, mdl_algo_##sym##_run, mdl_algo_##sym##_native, mdl_algo_##sym##_timed,  \
+    NULL },
 
 /* The GPU algorithms: a descriptor and a row each, from src/algos/gpu-algos.h. */
 #define CUDA_FAMILY_cuda(sym) #sym
@@ -33,29 +34,7 @@ MDL_GPU_ALGOS (GPU_DESCRIPTOR)
     &gpu_##sym },
 
 static const MdlAlgo algos[] = {
-  ROW ("scan/seq", scan_seq, "sequential scan: sum of A[i], 8-byte elements", page_params),
-  ROW ("scan/random", scan_random, "random scan: sum of A[pi(i)] for a random permutation pi",
-       page_params),
-  ROW ("permute/fisher-yates", permute, "Fisher-Yates shuffle in place: swap A[j] with a random "
-       "A[0..j]", page_params),
-  ROW ("binsearch/sorted", binsearch_sorted, "n binary searches for random keys of a sorted array",
-       search_params),
-  ROW ("binsearch/veb", binsearch_veb, "the same searches in a search tree in van Emde Boas layout",
-       search_params),
-  ROW ("heap/heapify", heap_heapify, "bottom-up construction of a binary min-heap", page_params),
-  ROW ("heap/sort", heap_sort, "heapsort, phases build and extract", page_params),
-  ROW ("quicksort/intro", quicksort_intro, "introsort: median-of-3 quicksort, heapsort fallback, "
-       "final insertion sort", page_params),
-  ROW ("mergesort/bottom-up", mergesort_bottom_up, "bottom-up merge sort between two arrays",
-       page_params),
-  ROW ("transpose/rows", transpose_rows, "N x N transpose row by row, N = floor(sqrt(n))",
-       page_params),
-  ROW ("transpose/recursive", transpose_recursive, "N x N transpose in cache-oblivious order",
-       page_params),
-  ROW ("matmul/naive", matmul_naive, "N x N integer matrix product, i-j-k loops, N = floor(sqrt(n))",
-       page_params),
-  ROW ("matmul/recursive", matmul_recursive, "N x N integer matrix product, recursive halving",
-       page_params),
+  MDL_CPU_ALGOS (CPU_ROW)
   MDL_GPU_ALGOS (GPU_ROW)
 };
 

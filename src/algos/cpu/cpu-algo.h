@@ -26,19 +26,37 @@
   gboolean mdl_algo_##name##_timed (const MdlParams *, guint64, guint64, guint64 *, double *,      \
                                     GError **)
 
-MDL_ALGO_DECLARE (scan_seq);
-MDL_ALGO_DECLARE (scan_random);
-MDL_ALGO_DECLARE (permute);
-MDL_ALGO_DECLARE (binsearch_sorted);
-MDL_ALGO_DECLARE (binsearch_veb);
-MDL_ALGO_DECLARE (heap_heapify);
-MDL_ALGO_DECLARE (heap_sort);
-MDL_ALGO_DECLARE (quicksort_intro);
-MDL_ALGO_DECLARE (mergesort_bottom_up);
-MDL_ALGO_DECLARE (transpose_rows);
-MDL_ALGO_DECLARE (transpose_recursive);
-MDL_ALGO_DECLARE (matmul_naive);
-MDL_ALGO_DECLARE (matmul_recursive);
+/* The CPU algorithms, one row each: X (SYM, NAME, PARAMS, SUMMARY) for the algorithm NAME whose
+ * file defines the entry points mdl_algo_SYM_run, _native and _timed; PARAMS is one of the
+ * parameter tables of src/algos/algos.c (page_params, search_params). The registry's rows and
+ * the declarations below come from this list. Adding a CPU algorithm: its file and a row here. */
+#define MDL_CPU_ALGOS(X)                                                                           \
+  X (scan_seq, "scan/seq", page_params, "sequential scan: sum of A[i], 8-byte elements")           \
+  X (scan_random, "scan/random", page_params,                                                      \
+     "random scan: sum of A[pi(i)] for a random permutation pi")                                  \
+  X (permute, "permute/fisher-yates", page_params,                                                 \
+     "Fisher-Yates shuffle in place: swap A[j] with a random A[0..j]")                            \
+  X (binsearch_sorted, "binsearch/sorted", search_params,                                          \
+     "n binary searches for random keys of a sorted array")                                       \
+  X (binsearch_veb, "binsearch/veb", search_params,                                                \
+     "the same searches in a search tree in van Emde Boas layout")                                \
+  X (heap_heapify, "heap/heapify", page_params, "bottom-up construction of a binary min-heap")     \
+  X (heap_sort, "heap/sort", page_params, "heapsort, phases build and extract")                    \
+  X (quicksort_intro, "quicksort/intro", page_params,                                              \
+     "introsort: median-of-3 quicksort, heapsort fallback, final insertion sort")                 \
+  X (mergesort_bottom_up, "mergesort/bottom-up", page_params,                                      \
+     "bottom-up merge sort between two arrays")                                                    \
+  X (transpose_rows, "transpose/rows", page_params,                                                \
+     "N x N transpose row by row, N = floor(sqrt(n))")                                            \
+  X (transpose_recursive, "transpose/recursive", page_params,                                      \
+     "N x N transpose in cache-oblivious order")                                                   \
+  X (matmul_naive, "matmul/naive", page_params,                                                    \
+     "N x N integer matrix product, i-j-k loops, N = floor(sqrt(n))")                             \
+  X (matmul_recursive, "matmul/recursive", page_params,                                            \
+     "N x N integer matrix product, recursive halving")
+
+#define MDL_CPU_ALGO_DECLARE(sym, name, params, summary) MDL_ALGO_DECLARE (sym);
+MDL_CPU_ALGOS (MDL_CPU_ALGO_DECLARE)
 
 /* The timer of the native build's timed entry point: the algorithm proper runs between
  * mdl_algo_timer_start() and mdl_algo_timer_stop(); both do nothing on a NULL timer, which is what
