@@ -85,6 +85,21 @@ MDL_API MdlParams *mdl_params_parse (const char *owner, const MdlParamSpec *tabl
 MDL_API gboolean mdl_spec_split (const char *spec, char **name, char ***assignments,
                                  GError **error);
 
+/**
+ * mdl_params_parse_uint: parses one unsigned value as a UINT parameter row would, so that a size
+ * outside a spec ("--n 64k", a field of a compact list) reads exactly as `key=64k` does.
+ * @owner: starts error messages, as in mdl_params_parse().
+ * @key: the value's name in messages.
+ * @text: the value: decimal, 0x hex, or with a k, M or G suffix.
+ * @min, @max, @flags: as in an MdlParamSpec row (@max 0: no limit; MDL_PARAM_POW2).
+ * @out: (out) the value.
+ * @error: MDL_ERROR_PARAM naming @owner, @key and the valid range.
+ * Returns: FALSE on error.
+ */
+MDL_API gboolean mdl_params_parse_uint (const char *owner, const char *key, const char *text,
+                                        guint64 min, guint64 max, guint flags, guint64 *out,
+                                        GError **error);
+
 /** mdl_params_free: NULL is fine. */
 MDL_API void mdl_params_free (MdlParams *params);
 

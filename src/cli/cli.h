@@ -76,11 +76,6 @@ void mdl_cli_error_name (GError **error, const char *name);
 
 /* ---- shared steps of analyze, run and demo (setup.c) ---- */
 
-/* Parses an unsigned size such as 1000, 64k or 1M through the library's parameter parser, so that
- * --n reads exactly like an engine parameter. @owner and @key name it in messages ("run: bad
- * value \"x\" for n: ..."). Sets MDL_ERROR_PARAM on a bad value or one below @min. */
-gboolean mdl_cli_parse_uint (const char *owner, const char *key, const char *text, guint64 min,
-                             guint64 *out, GError **error);
 /* A pipeline with one engine per spec (@specs NULL or empty: the default engines); a non-NULL
  * @machine is added as machine=NAME to every spec that does not choose its own.
  * Returns: (transfer full) the pipeline, or NULL with the library's error. */

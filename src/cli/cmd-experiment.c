@@ -165,11 +165,11 @@ experiment_main (int argc, char **argv)
         return mdl_cli_fail (g_steal_pointer (&error));
       cfg.machine = machine;
     }
-  if (max_bytes && !mdl_cli_parse_uint ("experiment", "max-bytes", max_bytes, 1, &cfg.max_bytes,
-                                        &error))
+  if (max_bytes && !mdl_params_parse_uint ("experiment", "max-bytes", max_bytes, 1, 0, 0,
+                                           &cfg.max_bytes, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (tc_cells && !mdl_cli_parse_uint ("experiment", "tc-cells", tc_cells, 1, &cfg.tc_cells,
-                                       &error))
+  if (tc_cells && !mdl_params_parse_uint ("experiment", "tc-cells", tc_cells, 1, 0, 0,
+                                          &cfg.tc_cells, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (caches)
     {
@@ -178,8 +178,9 @@ experiment_main (int argc, char **argv)
         return mdl_cli_usage (&mdl_cli_cmd_experiment, "--caches takes at most three sizes "
                               "(L1,L2,L3), got \"%s\"", caches);
       for (guint l = 0; sizes[l]; l++)
-        if (*g_strstrip (sizes[l]) && !mdl_cli_parse_uint ("experiment", "caches", sizes[l], 64,
-                                                           &cfg.cache_bytes[l], &error))
+        if (*g_strstrip (sizes[l])
+            && !mdl_params_parse_uint ("experiment", "caches", sizes[l], 64, 0, 0,
+                                       &cfg.cache_bytes[l], &error))
           return mdl_cli_fail (g_steal_pointer (&error));
     }
   if (reps < 0)

@@ -170,8 +170,9 @@ run_main (int argc, char **argv)
   /* ALGORITHM may carry its parameters as a spec (scan/leftright:k=32), before any --param. */
   if (!mdl_spec_split (argv[1], &algo_name, &spec_params, &error)
       || !(algo = mdl_algo_lookup (algo_name, &error))
-      || (n_text && !mdl_cli_parse_uint ("run", "n", n_text, 1, &n, &error))
-      || (seed_text && !mdl_cli_parse_uint ("run", "seed", seed_text, 0, &seed, &error))
+      || (n_text && !mdl_params_parse_uint ("run", "n", n_text, 1, 0, 0, &n, &error))
+      || (seed_text
+          && !mdl_params_parse_uint ("run", "seed", seed_text, 0, 0, 0, &seed, &error))
       || !(params = mdl_params_parse (algo->name, algo->params,
                                       (const char *const *) (all_params = join_params (
                                         spec_params, param_list))->pdata, &error))

@@ -374,3 +374,21 @@ mdl_params_normalized (const MdlParams *params)
                             params->values[i].text);
   return g_string_free (s, FALSE);
 }
+
+gboolean
+mdl_params_parse_uint (const char *owner, const char *key, const char *text, guint64 min,
+                       guint64 max, guint flags, guint64 *out, GError **error)
+{
+  const MdlParamSpec table[] = {
+    { key, MDL_PARAM_UINT, NULL, NULL, min, max, NULL, flags,
+      "decimal, 0x hex, or a k, M or G suffix for powers of 1024" },
+    { NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL }
+  };
+  g_autofree char *assignment = g_strdup_printf ("%s=%s", key, text);
+  const char *const assignments[] = { assignment, NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse (owner, table, assignments, error);
+  if (params == NULL)
+    return FALSE;
+  *out = mdl_params_uint (params, key);
+  return TRUE;
+}

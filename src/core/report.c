@@ -47,53 +47,44 @@ mdl_report_free (MdlReport *report)
   g_free (report);
 }
 
-static MdlCounter *
+/* Appends a counter with the value and kind of @value (its strings are ignored); a second
+ * counter of the same name is a caller bug. */
+static void
 counter_append (MdlReport *r, const char *name, const char *unit, const char *description,
-                const char *metric)
+                const char *metric, const MdlCounter *value)
 {
-  MdlCounter c = { 0 };
-  g_return_val_if_fail (r != NULL && name != NULL && unit != NULL, NULL);
-  g_return_val_if_fail (mdl_report_lookup (r, name) == NULL, NULL);
+  MdlCounter c = *value;
+  g_return_if_fail (r != NULL && name != NULL && unit != NULL);
+  g_return_if_fail (mdl_report_lookup (r, name) == NULL);
   c.name = g_string_chunk_insert_const (r->strings, name);
   c.unit = g_string_chunk_insert_const (r->strings, unit);
   c.description = g_string_chunk_insert_const (r->strings, description ? description : "");
   c.metric = metric ? g_string_chunk_insert_const (r->strings, metric) : NULL;
   g_array_append_val (r->counters, c);
   g_hash_table_insert (r->index, (gpointer) c.name, GUINT_TO_POINTER (r->counters->len));
-  return &g_array_index (r->counters, MdlCounter, r->counters->len - 1);
 }
 
 void
 mdl_report_add_count (MdlReport *report, const char *name, const char *unit,
                       const char *description, const char *metric, guint64 value)
 {
-  MdlCounter *c = counter_append (report, name, unit, description, metric);
-  if (c)
-    c->count = value;
+  counter_append (report, name, unit, description, metric, &(MdlCounter) { .count = value });
 }
 
 void
 mdl_report_add_peak (MdlReport *report, const char *name, const char *unit,
                      const char *description, const char *metric, guint64 value)
 {
-  MdlCounter *c = counter_append (report, name, unit, description, metric);
-  if (c)
-    {
-      c->count = value;
-      c->is_peak = TRUE;
-    }
+  counter_append (report, name, unit, description, metric,
+                  &(MdlCounter) { .count = value, .is_peak = TRUE });
 }
 
 void
 mdl_report_add_real (MdlReport *report, const char *name, const char *unit,
                      const char *description, const char *metric, double value)
 {
-  MdlCounter *c = counter_append (report, name, unit, description, metric);
-  if (c)
-    {
-      c->is_real = TRUE;
-      c->real = value;
-    }
+  counter_append (report, name, unit, description, metric,
+                  &(MdlCounter) { .real = value, .is_real = TRUE });
 }
 
 const char *

@@ -187,10 +187,6 @@ measured_value (const Case *c, GPtrArray *ncu_header, const char *metric, double
 static GPtrArray *
 predict (const char *spec, const char *machine, GError **error)
 {
-  static const MdlParamSpec n_table[] = {
-    { "n", MDL_PARAM_UINT, NULL, NULL, 1, 0, NULL, 0, "problem size" },
-    { NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL }
-  };
   g_autofree char *name = NULL;
   g_auto (GStrv) assigns = NULL;
   g_auto (GStrv) engines = NULL;
@@ -215,11 +211,8 @@ predict (const char *spec, const char *machine, GError **error)
   for (char **a = assigns; *a; a++)
     if (g_str_has_prefix (*a, "n="))
       {
-        const char *const one[] = { *a, NULL };
-        g_autoptr (MdlParams) n_param = mdl_params_parse (algo->name, n_table, one, error);
-        if (n_param == NULL)
+        if (!mdl_params_parse_uint (algo->name, "n", *a + 2, 1, 0, 0, &n, error))
           return NULL;
-        n = mdl_params_uint (n_param, "n");
       }
     else
       g_ptr_array_add (rest, *a);

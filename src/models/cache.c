@@ -105,25 +105,6 @@ typedef struct {
   const CachePolicy *policy;
 } LevelConfig;
 
-/* Parses one field of a compact level through the library's parameter parser, so that "32k" reads
- * as it does in size=32k. */
-static gboolean
-parse_field (const char *what, const char *key, const char *text, guint64 min, guint64 max,
-             guint flags, guint64 *out, GError **error)
-{
-  const MdlParamSpec table[] = {
-    { key, MDL_PARAM_UINT, NULL, NULL, min, max, NULL, flags, "a size such as 64, 32k or 1M" },
-    { NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL }
-  };
-  g_autofree char *assignment = g_strdup_printf ("%s=%s", key, text);
-  const char *const assignments[] = { assignment, NULL };
-  g_autoptr (MdlParams) p = mdl_params_parse (what, table, assignments, error);
-  if (p == NULL)
-    return FALSE;
-  *out = mdl_params_uint (p, key);
-  return TRUE;
-}
-
 /* Parses "SIZE:ASSOC:LINE[:POLICY]"; @what names it in messages ("cache: levels, level 2"). */
 static gboolean
 parse_level (const char *what, const char *text, const CachePolicy *policy, LevelConfig *out,
@@ -138,13 +119,14 @@ parse_level (const char *what, const char *text, const CachePolicy *policy, Leve
       return FALSE;
     }
   out->policy = policy;
-  if (!parse_field (what, "size", f[0], 4, G_GUINT64_CONSTANT (1) << 40, 0, &out->size, error))
+  if (!mdl_params_parse_uint (what, "size", f[0], 4, G_GUINT64_CONSTANT (1) << 40, 0, &out->size,
+                              error))
     return FALSE;
   if (strcmp (f[1], "full") == 0)
     out->assoc = 0;
-  else if (!parse_field (what, "assoc", f[1], 0, 1u << 20, 0, &out->assoc, error))
+  else if (!mdl_params_parse_uint (what, "assoc", f[1], 0, 1u << 20, 0, &out->assoc, error))
     return FALSE;
-  if (!parse_field (what, "line", f[2], 4, 1u << 20, MDL_PARAM_POW2, &out->line, error))
+  if (!mdl_params_parse_uint (what, "line", f[2], 4, 1u << 20, MDL_PARAM_POW2, &out->line, error))
     return FALSE;
   if (n == 4)
     {
@@ -264,9 +246,10 @@ preset_levels (const MdlParams *params, LevelConfig *cfg, guint depth, GError **
             }
         }
       cfg[i] = cfg[0];
-      ok = parse_field ("cache", bytes_key, text[0], 4, G_GUINT64_CONSTANT (1) << 40, 0,
-                        &cfg[i].size, error)
-           && parse_field ("cache", assoc_key, text[1], 0, 1u << 20, 0, &cfg[i].assoc, error);
+      ok = mdl_params_parse_uint ("cache", bytes_key, text[0], 4, G_GUINT64_CONSTANT (1) << 40, 0,
+                                  &cfg[i].size, error)
+           && mdl_params_parse_uint ("cache", assoc_key, text[1], 0, 1u << 20, 0, &cfg[i].assoc,
+                                     error);
       g_free (text[0]);
       g_free (text[1]);
       if (!ok)
