@@ -94,7 +94,7 @@ test_collector_replay (const TestCollector *c, const MdlSink *sink, guint batch,
     {
       char k = c->order->str[pos];
       guint run = 0;
-      while (pos + run < c->order->len && c->order->str[pos + run] == k && (k == 'm' || run < batch))
+      while (pos + run < c->order->len && c->order->str[pos + run] == k && (k == 'm' || batch == 0 || run < batch))
         {
           run++;
           if (k == 'm')

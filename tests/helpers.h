@@ -33,7 +33,8 @@ typedef struct {
 TestCollector *test_collector_new (void);
 void test_collector_free (TestCollector *c);
 MdlSink test_collector_sink (TestCollector *c);
-/* Replays everything collected into @sink, in the original order, in batches of at most @batch. */
+/* Replays everything collected into @sink, in the original order, in batches of at most @batch
+ * events (0: runs as long as they were collected). */
 gboolean test_collector_replay (const TestCollector *c, const MdlSink *sink, guint batch,
                                 GError **error);
 /* Asserts that two collections hold the same events and markers in the same order. */

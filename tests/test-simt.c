@@ -295,6 +295,62 @@ test_algorithms_native_agree (void **state)
     }
 }
 
+/* One ALU of the algorithm, then in a machine scope two ALU and a load, then one ALU again. */
+static void
+machine_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  mdl_simt_alu (b, 1);
+  mdl_simt_machine_begin (b);
+  mdl_simt_alu (b, 2);
+  MDL_SIMT_EACH (b, t)
+    at[t] = a->buf + 4 * t;
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_machine_end (b);
+  mdl_simt_alu (b, 1);
+}
+
+/* Ensure a machine scope marks exactly its instructions MDL_WARP_MACHINE, that the hardware engines
+ * count them and the abstract models do not: divergence sees 5 warp instructions; agpu's time and
+ * msimd's steps count the algorithm's 2 ALU instructions alone, and neither sees the load; kmodel
+ * has T_arith 2. */
+static void
+test_machine_scope (void **state)
+{
+  static const guint8 machine[] = { 0, 1, 1, 1, 0 };
+  const char *const specs[] = { "divergence", "agpu:b=32,k=1", "msimd:P=1,S=32", "kmodel:k=32",
+                                NULL };
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlPipeline) pipe = mdl_pipeline_new ();
+  Args a = { .buf = mdl_simt_alloc (gpu, 256, NULL) };
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 32 };
+  MdlSink sink = mdl_pipeline_sink (pipe);
+  MdlReport **r;
+  guint n;
+  (void) state;
+  assert_true (mdl_simt_launch (gpu, &shape, machine_kernel, &a, &error));
+  assert_int_equal (c->warp->len, G_N_ELEMENTS (machine));
+  for (guint i = 0; i < G_N_ELEMENTS (machine); i++)
+    assert_int_equal ((ev (c, i)->flags & MDL_WARP_MACHINE) != 0, machine[i]);
+  for (const char *const *sp = specs; *sp; sp++)
+    assert_true (mdl_pipeline_add_engine_spec (pipe, *sp, NULL));
+  assert_true (test_collector_replay (c, &sink, 0, &error));
+  r = mdl_pipeline_reports (pipe, &n);
+  assert_int_equal (test_report_count (r[0], "warp_insts"), 5);
+  assert_int_equal (test_report_count (r[1], "time"), 2);
+  assert_int_equal (test_report_count (r[1], "io"), 0);
+  assert_int_equal (test_report_count (r[2], "steps"), 2);
+  assert_int_equal (test_report_count (r[2], "reads"), 0);
+  assert_int_equal (test_report_count (r[3], "T_arith"), 2);
+  for (guint i = 0; i < n; i++)
+    mdl_report_free (r[i]);
+  g_free (r);
+  test_collector_free (c);
+}
+
 int
 main (void)
 {
@@ -304,6 +360,7 @@ main (void)
     cmocka_unit_test (test_loop_and_predication),
     cmocka_unit_test (test_barrier_and_markers),
     cmocka_unit_test (test_kernel_errors),
+    cmocka_unit_test (test_machine_scope),
     cmocka_unit_test (test_algorithms_native_agree),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -67,6 +67,38 @@ test_read_every_line_kind (void **state)
   test_collector_free (c);
 }
 
+/* Ensure the ".m" suffix marks a machine instruction (MDL_WARP_MACHINE) on any op, and that the
+ * text writer writes it back. */
+static void
+test_machine_suffix_round_trip (void **state)
+{
+  static const char text[] =
+    "launch 0 grid=1 block=32 shared=0\n"
+    "0 0 alu.m ffffffff\n"
+    "0 0 ld.m global 4 3 1000 1004\n"
+    "0 0 branch.m ffffffff ffff\n"
+    "0 0 alu ffffffff\n"
+    "sync\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (MdlTraceWriter) w = mdl_trace_writer_new (out, "mem", MDL_TRACE_WARP, FALSE);
+  TestCollector *c = read_text (text, &error);
+  MdlSink sink = mdl_trace_writer_sink (w);
+  g_autofree char *back = NULL;
+  (void) state;
+  if (c == NULL)
+    fail_msg ("%s", error->message);
+  for (guint i = 0; i < 4; i++)
+    assert_int_equal (g_array_index (c->warp, MdlWarpEvent, i).flags & MDL_WARP_MACHINE,
+                      i < 3 ? MDL_WARP_MACHINE : 0);
+  assert_true (test_collector_replay (c, &sink, 0, &error));
+  assert_true (mdl_trace_writer_close (w, &error));
+  back = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                    g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+  assert_string_equal (back, text);
+  test_collector_free (c);
+}
+
 /* Ensure SIMT streams (branches, jumps, shared and global accesses, barriers) come back from the
  * text identical. */
 static void
@@ -120,7 +152,9 @@ test_bad_lines_name_the_line (void **state)
     { "sync\n\n0 0 branch f 1f\n", "t.warp:3: taken lanes that are not active" },
     { "sync\n0 0 alu 0\n", "t.warp:2: empty active mask" },
     { "sync\n0 0 ld shared 0 1 10\n", "t.warp:2: access width \"0\" is not a decimal 1..64" },
-    { "sync\n0 0 mov 1\n", "t.warp:2: unknown op \"mov\" (valid: ld, st, atom, alu, branch, jump, bar)" },
+    { "sync\n0 0 mov 1\n", "t.warp:2: unknown op \"mov\" (valid: ld, st, atom, alu, branch, jump, bar, "
+      "each with .m for a machine instruction)" },
+    { "sync\n0 0 alu.x 1\n", "t.warp:2: unknown op \"alu.x\"" },
     { "sync\n0 0 ld texture 4 1 10\n", "t.warp:2: unknown space \"texture\"" },
     { "launch 0 grid=1 block=32\n", "t.warp:1: expected \"launch ID grid=GX block=BX shared=BYTES" },
     { "launch 0 grid=1 block=32 shared=0 warp=8\n0 0 alu 100\n", "t.warp:2: active lanes beyond the warp width" },
@@ -162,6 +196,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_read_every_line_kind),
     cmocka_unit_test (test_simt_round_trip),
+    cmocka_unit_test (test_machine_suffix_round_trip),
     cmocka_unit_test (test_bad_lines_name_the_line),
     cmocka_unit_test (test_writer_limits),
   };

@@ -103,6 +103,15 @@ typedef enum {
 /** MDL_WARP_STRIDE_MAX: the largest stride magnitude, so that lane * stride fits in 64 bits. */
 #define MDL_WARP_STRIDE_MAX (G_MAXINT64 / MDL_WARP_MAX_LANES)
 #define MDL_WARP_STRIDED 0x01
+/**
+ * MDL_WARP_MACHINE: flag of an instruction of the machine code that the algorithm as a model
+ * writes it does not have: address arithmetic, loop control, the moves a compiler adds. A SIMT
+ * twin marks these (mdl_simt_machine_begin()) so that its instruction counts equal the GPU's SASS
+ * for the hardware engines (count, coalesce, banks, divergence count it like any instruction),
+ * while the abstract models (agpu, kmodel, msimd) cost the algorithm as its paper writes it and
+ * skip it.
+ */
+#define MDL_WARP_MACHINE 0x02
 
 /**
  * MdlWarpEvent: one instruction executed by one warp.
@@ -120,7 +129,7 @@ typedef enum {
  * @site: the site that issued it (see MdlCpuEvent).
  * @op: an MdlWarpOp.
  * @space: an MdlSpace; MDL_SPACE_NONE exactly when @op is not a memory op.
- * @flags: MDL_WARP_STRIDED or 0.
+ * @flags: MDL_WARP_STRIDED (memory ops only) and MDL_WARP_MACHINE, or 0.
  *
  * An inactive lane has no address: sources never encode it as address 0.
  */

@@ -198,6 +198,16 @@ MDL_API void mdl_simt_atom_add (MdlSimtBlock *block, MdlSpace space, guint width
 MDL_API void mdl_simt_alu (MdlSimtBlock *block, guint n);
 
 /**
+ * mdl_simt_machine_begin: the instructions emitted until the matching mdl_simt_machine_end() are
+ * the machine's, not the algorithm's (MDL_WARP_MACHINE): what the CUDA twin's SASS has beyond the
+ * algorithm as its paper writes it (address arithmetic, loop control). The hardware engines count
+ * them, the abstract models skip them. Scopes nest; a block starts outside any.
+ */
+MDL_API void mdl_simt_machine_begin (MdlSimtBlock *block);
+/** mdl_simt_machine_end: closes the innermost mdl_simt_machine_begin() scope. */
+MDL_API void mdl_simt_machine_end (MdlSimtBlock *block);
+
+/**
  * mdl_simt_if: a conditional branch on mdl_simt_cond(): one branch event per warp with active
  * lanes (taken: the lanes whose condition holds), then the if side runs under the taken lanes.
  * Must be closed by mdl_simt_endif(), with at most one mdl_simt_else() between.

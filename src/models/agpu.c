@@ -230,6 +230,9 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
+      /* The machine's instructions are not the algorithm's (MDL_WARP_MACHINE). */
+      if (e->flags & MDL_WARP_MACHINE)
+        continue;
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
       guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0;

@@ -193,6 +193,9 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
+      /* The machine's instructions are not the algorithm's (MDL_WARP_MACHINE). */
+      if (e->flags & MDL_WARP_MACHINE)
+        continue;
       Pending *p = &m->pending[e->warp % MAX_WARPS];
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
       guint64 group_mask = gpu_group_mask (m->span);

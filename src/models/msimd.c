@@ -200,6 +200,9 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
+      /* The machine's instructions are not the algorithm's (MDL_WARP_MACHINE). */
+      if (e->flags & MDL_WARP_MACHINE)
+        continue;
       guint span = (guint) MIN (m->S, (guint64) m->warp_width);
       guint64 group_mask = gpu_group_mask (span);
       gboolean global = mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL;

@@ -36,6 +36,7 @@ typedef struct {
   guint depth;
   gboolean bssy_pending;
   gboolean join_pending;
+  guint machine;            /* open mdl_simt_machine_begin() scopes: events get MDL_WARP_MACHINE */
   guint64 *frame_masks;     /* MDL_SIMT_MAX_DEPTH x 4 x n_warps */
   guint8 *cond;             /* n_threads condition bytes */
   guint8 *local;            /* n_threads x local_bytes */

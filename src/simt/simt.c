@@ -199,7 +199,8 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
   e = &gpu->events[gpu->n_events_pending++];
   *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
                         .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
-                        .site = gpu->site, .op = (guint8) op, .space = (guint8) space };
+                        .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
+                        .flags = blk->machine ? MDL_WARP_MACHINE : 0 };
   if (addrs)
     {
       /* The strided form when it holds: two words instead of one per lane. */
@@ -222,7 +223,7 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
         }
       if (strided)
         {
-          e->flags = MDL_WARP_STRIDED;
+          e->flags |= MDL_WARP_STRIDED;
           e->base = addrs[first] - (guint64) ((gint64) first * stride);
           e->stride = stride;
         }
@@ -484,6 +485,20 @@ void
 mdl_simt_alu (MdlSimtBlock *b, guint n)
 {
   emit_issue (block_of (b), MDL_WARP_ALU, n);
+}
+
+void
+mdl_simt_machine_begin (MdlSimtBlock *b)
+{
+  block_of (b)->machine++;
+}
+
+void
+mdl_simt_machine_end (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  g_return_if_fail (blk->machine > 0);
+  blk->machine--;
 }
 
 /* ---- the mask stack ---- */
@@ -817,6 +832,7 @@ mdl_simt_launch (MdlSimt *gpu, const MdlSimtLaunch *shape, MdlSimtKernel kernel,
         blk->depth = 0;
         blk->bssy_pending = FALSE;
         blk->join_pending = FALSE;
+        blk->machine = 0;
         for (guint w = 0; w < blk->n_warps; w++)
           blk->mask[w] = gpu->warp_width == 64 ? G_MAXUINT64 : (((guint64) 1 << gpu->warp_width) - 1);
         if (rest)
@@ -829,6 +845,8 @@ mdl_simt_launch (MdlSimt *gpu, const MdlSimtLaunch *shape, MdlSimtKernel kernel,
         kernel (&blk->pub, args);
         if (blk->depth != 0)
           fail (gpu, "the kernel returned with %u if, loop or predicate frames open", blk->depth);
+        else if (blk->machine != 0)
+          fail (gpu, "the kernel returned with %u machine scopes open", blk->machine);
       }
   m = (MdlMarker) { .kind = MDL_MARK_SYNC };
   marker (gpu, &m);

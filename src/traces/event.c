@@ -58,7 +58,7 @@ mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w, guint w
     why = "access width outside 1..64 bytes";
   else if (!memory && (w->width != 0 || (w->flags & MDL_WARP_STRIDED)))
     why = "addresses on an instruction that is not a memory access";
-  else if (w->flags & ~MDL_WARP_STRIDED)
+  else if (w->flags & ~(MDL_WARP_STRIDED | MDL_WARP_MACHINE))
     why = "unknown flags";
   /* Why the limit: mdl_warp_addrs computes lane * stride in 64 bits for lanes up to 63. */
   else if ((w->flags & MDL_WARP_STRIDED)

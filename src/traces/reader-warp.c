@@ -188,12 +188,17 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
   e.warp = (guint16) warp;
   e.launch = k->launch;
   e.op = MDL_WARP_N_OPS;
+  if (g_str_has_suffix (tok[2], ".m"))
+    {
+      e.flags = MDL_WARP_MACHINE;
+      tok[2][strlen (tok[2]) - 2] = '\0';
+    }
   for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
     if (strcmp (tok[2], ops[i]) == 0)
       e.op = (guint8) i;
   if (e.op == MDL_WARP_N_OPS)
     return line_error (r, error, s, len, "unknown op \"%s\" (valid: ld, st, atom, alu, branch, jump, "
-                       "bar)", tok[2]);
+                       "bar, each with .m for a machine instruction)", tok[2]);
   if (mdl_warp_is_memory (&e))
     {
       guint64 width;

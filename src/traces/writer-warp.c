@@ -33,8 +33,8 @@ warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
       p = mdl_trace_writer_reserve (w, LINE_MAX_BYTES, error);
       if (p == NULL)
         return FALSE;
-      n = g_snprintf ((char *) p, LINE_MAX_BYTES, "%u %u %s", e->block, e->warp,
-                      mdl_warp_op_name (e->op));
+      n = g_snprintf ((char *) p, LINE_MAX_BYTES, "%u %u %s%s", e->block, e->warp,
+                      mdl_warp_op_name (e->op), (e->flags & MDL_WARP_MACHINE) ? ".m" : "");
       if (mdl_warp_is_memory (e))
         {
           mdl_warp_addrs (batch, e, addrs);
