@@ -1,6 +1,6 @@
 /* Tests of the GPU comparison (include/models/experiment.h, src/experiments/gpu.c) on a measured
  * directory written by hand (tests/data/gpu-measured): two cases, the first profiled over two
- * launches. The predictions are derived here from the kernel: gpu/global-stride with 4-byte loads
+ * launches, and a baseline. The predictions are derived here from the kernel: gpu/global-stride with 4-byte loads
  * at stride 1 runs n = 1024 threads, 32 warps of one load request each, 128 bytes = 4 sectors per
  * request, and 15 warp instructions per warp (the SASS count in src/algos/simt/micro.c). */
 #include "helpers.h"
@@ -32,7 +32,7 @@ test_launches_are_summed (void **state)
   const MdlGpuRow *r;
   (void) state;
   assert_non_null (cmp);
-  assert_int_equal (mdl_gpu_comparison_n_cases (cmp), 2);
+  assert_int_equal (mdl_gpu_comparison_n_cases (cmp), 3);
   r = row_of (cmp, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   assert_true (r->predicted == 32 && r->have_measured && r->measured == 32);
   assert_int_equal (r->verdict, MDL_GPU_MATCH);
@@ -48,7 +48,8 @@ test_launches_are_summed (void **state)
 }
 
 /* Ensure a launch of another kernel is not taken for the case's (no measured value), a failed CUDA
- * check is counted, and a filter keeps only the cases it names. */
+ * check is counted, a baseline is measured only (no rows), and a filter keeps only the cases it
+ * names. */
 static void
 test_kernel_names_checks_and_filters (void **state)
 {
@@ -67,6 +68,8 @@ test_kernel_names_checks_and_filters (void **state)
   for (guint k = 0; k < c->n_rows; k++)
     assert_false (mdl_gpu_comparison_row (all, 1, k)->have_measured);
   assert_int_equal (mdl_gpu_comparison_count (all, -1), 1);
+  assert_string_equal (mdl_gpu_comparison_case (all, 2)->spec, "baseline/memcpy:n=1024");
+  assert_int_equal (mdl_gpu_comparison_case (all, 2)->n_rows, 0);
   assert_int_equal (mdl_gpu_comparison_n_cases (some), 1);
   assert_string_equal (mdl_gpu_comparison_case (some, 0)->spec, c->spec);
 }

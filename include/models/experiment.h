@@ -308,6 +308,7 @@ typedef struct MdlGpuComparison MdlGpuComparison;
  * profile-cases.csv, ncu.csv), runs the SIMT twin of every measured case through the engines its
  * algorithm is checked on (MdlGpuAlgo.checked_on) with machine=@machine, and pairs each counter
  * that names a hardware metric with the metric's measured value (summed over the case's launches).
+ * A baseline (a case named "baseline/...": CUB, the device copy) is measured only and has no rows.
  * Counters that name the same metric are added first (global lines: loads, stores and atomics
  * share the L1 tag counter).
  * @dir: the measurements.

@@ -18,7 +18,8 @@
  *               combination (the last key varying fastest); grids joined by ';' are listed one
  *               after the other;
  *   SUMMARY     one line for `models list`.
- * Adding a GPU algorithm: its SIMT file, its CUDA file, and a row here. */
+ * Adding a GPU algorithm: its SIMT file, its CUDA file, and a row here. Baselines (below) have a
+ * CUDA file and a row. */
 #ifndef MDL_GPU_ALGOS_H
 #define MDL_GPU_ALGOS_H
 
@@ -105,5 +106,11 @@
      "b=32,k=16,alpha=16",                                                                         \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
      "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+
+/* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
+ * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
+ * MDL_GPU_BASELINES (X) calls X (SYM, NAME, DEFAULT_N, CASES, SUMMARY) as above; their names start
+ * with "baseline/", which is how the experiments tell them from the algorithms. */
+#define MDL_GPU_BASELINES(X)
 
 #endif

@@ -2,8 +2,11 @@
  * TWIN is cuda; each twin in its own file of this folder), checks every result against a CPU
  * reference on fresh random inputs, and times them.
  *
- *   gpu-kernels [--mode check|time|profile] [--seed S] [--reps N] [--csv FILE] [CASE...]
+ *   gpu-kernels [--mode check|time|profile] [--seed S] [--reps N] [--csv FILE] [--n N,N...]
+ *               [CASE...]
  *   gpu-kernels --list       the default cases (every row's CASES grid), one per line
+ *
+ * --n runs every case (given or default) at each size listed (decimal, or 2^K), in that order.
  *
  * A CASE is written like an algorithm spec, `NAME:n=N,key=value,...` (the same string names the
  * SIMT twin in `models run`); without n it takes the row's DEFAULT_N. Every mode launches each
@@ -35,7 +38,8 @@ struct Family {
 #define FAMILY_none(sym, name, n, cases)
 #define FAMILY(sym, name, params, twin, n, block, checked, cases, summary)                          \
   FAMILY_##twin (sym, name, n, cases)
-static const Family families[] = { MDL_GPU_ALGOS (FAMILY) };
+#define BASELINE(sym, name, n, cases, summary) FAMILY_cuda (sym, name, n, cases)
+static const Family families[] = { MDL_GPU_ALGOS (FAMILY) MDL_GPU_BASELINES (BASELINE) };
 
 /* ---- cases ---- */
 
@@ -266,8 +270,34 @@ static int
 usage (const char *why)
 {
   fprintf (stderr, "gpu-kernels: %s\nusage: gpu-kernels [--mode check|time|profile] [--seed S] "
-           "[--reps N] [--csv FILE] [--list] [CASE...]\n", why);
+           "[--reps N] [--csv FILE] [--n N,N...] [--list] [CASE...]\n", why);
   return 2;
+}
+
+/* A size of --n: decimal (or 0x hex), or 2^K, optionally + or - a decimal ("2^24+7"). */
+static long
+parse_size (const std::string &text)
+{
+  size_t caret = text.find ("^");
+  if (caret == std::string::npos)
+    return strtol (text.c_str (), NULL, 0);
+  char *end;
+  long k = strtol (text.c_str () + caret + 1, &end, 10);
+  long v = text.compare (0, caret, "2") == 0 && k >= 0 && k < 63 ? 1L << k : -1;
+  return *end ? v + strtol (end, NULL, 10) : v;
+}
+
+/* @spec at size @n: its own n replaced or added. */
+static std::string
+with_n (const std::string &spec, long n)
+{
+  size_t colon = spec.find (':');
+  std::string name = spec.substr (0, colon), rest;
+  if (colon != std::string::npos)
+    for (const auto &kv : split (spec.substr (colon + 1), ','))
+      if (kv.compare (0, 2, "n=") != 0)
+        rest += "," + kv;
+  return name + ":n=" + std::to_string (n) + rest;
 }
 
 int
@@ -277,6 +307,7 @@ main (int argc, char **argv)
   uint64_t seed = (uint64_t) time (NULL) ^ ((uint64_t) clock () << 32);
   int reps = 21;
   std::vector<std::string> specs;
+  std::vector<long> sizes;
   for (int i = 1; i < argc; i++)
     {
       std::string a = argv[i];
@@ -286,7 +317,8 @@ main (int argc, char **argv)
             printf ("%s\n", s.c_str ());
           return 0;
         }
-      if ((a == "--mode" || a == "--seed" || a == "--reps" || a == "--csv") && i + 1 >= argc)
+      if ((a == "--mode" || a == "--seed" || a == "--reps" || a == "--csv" || a == "--n")
+          && i + 1 >= argc)
         return usage ((a + " needs a value").c_str ());
       if (a == "--mode")
         mode = argv[++i];
@@ -296,6 +328,13 @@ main (int argc, char **argv)
         reps = atoi (argv[++i]);
       else if (a == "--csv")
         csv_path = argv[++i];
+      else if (a == "--n")
+        for (const auto &t : split (argv[++i], ','))
+          {
+            sizes.push_back (parse_size (t));
+            if (sizes.back () <= 0)
+              return usage (("--n: bad size \"" + t + "\"").c_str ());
+          }
       else if (a.compare (0, 2, "--") == 0)
         return usage (("unknown option " + a).c_str ());
       else
@@ -307,6 +346,14 @@ main (int argc, char **argv)
     return usage ("--reps must be 1..10000");
   if (specs.empty ())
     specs = default_cases ();
+  if (!sizes.empty ())
+    {
+      std::vector<std::string> sized;
+      for (const auto &spec : specs)
+        for (long n : sizes)
+          sized.push_back (with_n (spec, n));
+      specs = sized;
+    }
 
   std::vector<Case> cases (specs.size ());
   for (size_t i = 0; i < specs.size (); i++)

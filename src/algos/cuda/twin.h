@@ -92,5 +92,7 @@ long mdl_cuda_count_diff (const std::vector<unsigned char> &want,
 #define MDL_CUDA_TWIN_DECLARE(sym, name, params, twin, n, block, checked, cases, summary)          \
   MDL_CUDA_TWIN_DECLARE_##twin (sym)
 MDL_GPU_ALGOS (MDL_CUDA_TWIN_DECLARE)
+#define MDL_CUDA_BASELINE_DECLARE(sym, name, n, cases, summary) extern const CudaTwin cuda_twin_##sym;
+MDL_GPU_BASELINES (MDL_CUDA_BASELINE_DECLARE)
 
 #endif
