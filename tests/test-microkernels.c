@@ -55,6 +55,13 @@ static const struct {
   { "gpu/global-atomic:stride=32", 1024, "gatom_sectors", 32 * 32 },
   /* shared-stride, n = 256 = 8 one-warp blocks; the fill is 33 unit-stride STS per warp. */
   { "gpu/shared-stride:op=ld,width=4,stride=1", 256, "shst_wavefronts", 8 * 33 },
+  /* stride 0 store: all 32 lanes write one 4-byte word, one bank: 1 wavefront per STS. */
+  { "gpu/shared-stride:op=st,width=4,stride=0", 256, "shst_wavefronts", 8 * 1 },
+  /* even lanes only (mask 0x55555555), all on word 0 (idx 0.32 puts the odd lanes, masked, on
+   * word 32): one word of one bank, 1 wavefront per LDS; the STG writes the even lanes' words,
+   * which still reach all 4 sectors of the warp's 128 bytes. */
+  { "gpu/shared-gather:op=ld,width=4,idx=0.32,mask=55555555", 256, "shld_wavefronts", 8 * 1 },
+  { "gpu/shared-gather:op=ld,width=4,idx=0.32,mask=55555555", 256, "gst_sectors", 8 * 4 },
   /* 4-byte stride 2: lanes l and l+16 share a bank (2l mod 32): 2 wavefronts, 1 conflict. */
   { "gpu/shared-stride:op=ld,width=4,stride=2", 256, "shld_wavefronts", 8 * 2 },
   { "gpu/shared-stride:op=ld,width=4,stride=2", 256, "shld_bank_conflicts", 8 * 1 },

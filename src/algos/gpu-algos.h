@@ -29,8 +29,13 @@
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
 
 /* The strides of the micro-kernels' cases: unit, powers of two up to a whole warp, and 33 (odd,
- * so every lane lands in another bank). */
+ * so every lane lands in another bank); shared memory adds 0 (every lane one element) and 3. */
 #define MDL_GPU_STRIDES "stride=1|2|4|8|16|32|33"
+#define MDL_GPU_SHARED_STRIDES "stride=0|1|2|3|4|8|16|32|33"
+
+/* The probes of the 8- and 16-byte rules for partial warps: half warps, even lanes, and alternate
+ * quarter warps run the instruction. */
+#define MDL_GPU_MASKS "mask=0000ffff|55555555|0f0f0f0f"
 
 /* The lane patterns of gpu/shared-gather that pin down the bank rules (docs/models/gpu.md), in
  * order: one broadcast; lanes 16..31 repeating lanes 0..15; pairs of lanes sharing a word; lanes
@@ -59,11 +64,16 @@
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES, "stride=1|32",                                       \
      "SIMT: lane i adds atomically into word i*stride")                                            \
   X (shared_stride, "gpu/shared-stride", mdl_gpu_shared_stride_params, cuda, MDL_GPU_N_SHARED,     \
-     32, MDL_GPU_HW_ENGINES, "op=ld|st,width=4|8|16," MDL_GPU_STRIDES,                              \
+     32, MDL_GPU_HW_ENGINES,                                                                       \
+     "op=ld|st,width=4|8|16," MDL_GPU_SHARED_STRIDES                                               \
+     ";op=ld|st,width=8|16,stride=0|1|2," MDL_GPU_MASKS,                                            \
      "SIMT: one warp per block loads or stores shared element lane*stride")                        \
   X (shared_gather, "gpu/shared-gather", mdl_gpu_shared_gather_params, cuda, MDL_GPU_N_SHARED,     \
-     32, MDL_GPU_HW_ENGINES, "width=4|8|16," MDL_GPU_GATHER_PATTERNS,                               \
-     "SIMT: lane l loads shared element idx[l] (broadcasts, bank probes)")                         \
+     32, MDL_GPU_HW_ENGINES,                                                                       \
+     "width=4|8|16," MDL_GPU_GATHER_PATTERNS ";op=st,width=4|8|16," MDL_GPU_GATHER_PATTERNS         \
+     ";op=ld|st,width=8|16,idx=0|0.0.1.1.2.2.3.3.4.4.5.5.6.6.7.7.8.8.9.9.10.10.11.11.12.12.13.13."  \
+     "14.14.15.15|0.1," MDL_GPU_MASKS,                                                              \
+     "SIMT: lane l loads or stores shared element idx[l] (broadcasts, bank probes)")               \
   X (transpose, "gpu/transpose", mdl_gpu_transpose_params, cuda, MDL_GPU_N_TRANSPOSE,              \
      MDL_GPU_TILE * MDL_GPU_TILE_ROWS, MDL_GPU_HW_ENGINES, "variant=naive;variant=shared,pad=0|1",  \
      "SIMT: N x N transpose, naive or through a (padded) shared tile")                             \

@@ -13,8 +13,10 @@
 #include "../gpu-mix.h"
 #include "twin.h"
 
-/* The lane index table of shared_gather: lane l reads element c_gather_idx[l]. */
+/* The lane index table of the gathered shared accesses: lane l uses element c_gather_idx[l]. */
 __constant__ int c_gather_idx[32];
+/* The lanes that run a masked shared access. */
+__constant__ unsigned c_lane_mask;
 
 /* ---- global memory ---- */
 
@@ -59,38 +61,47 @@ shared_fill (T *s, T *in)
     s[threadIdx.x + 32 * k] = src[threadIdx.x + 32 * k];
 }
 
-/* Fills shared memory, then lane l loads element l * stride. */
-template <typename T>
-__global__ void
-shared_stride_ld (T *out, T *in, int stride)
+/* Lane l's element of the measured instruction: c_gather_idx[l] (GATHER, an int) or l * stride
+ * (unsigned, as threadIdx.x makes it: the type decides the address arithmetic nvcc emits). */
+template <bool GATHER>
+__device__ __forceinline__ auto
+shared_index (int stride)
 {
-  __shared__ T s[MDL_GPU_SHARED_ELEMS];
-  shared_fill (s, in);
-  __syncthreads ();
-  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x * stride];
+  if constexpr (GATHER)
+    return c_gather_idx[threadIdx.x];
+  else
+    return threadIdx.x * stride;
 }
 
-/* Lane l stores its element at l * stride, then loads it back from there. */
-template <typename T>
-__global__ void
-shared_stride_st (T *out, T *in, int stride)
+/* Whether lane l runs the measured instruction and what follows it: all lanes unless MASKED, then
+ * those of c_lane_mask (nvcc predicates the single instructions under it). */
+template <bool MASKED>
+__device__ __forceinline__ bool
+lane_on ()
 {
-  __shared__ T s[MDL_GPU_SHARED_ELEMS];
-  T v = in[blockIdx.x * 32 + threadIdx.x];
-  s[threadIdx.x * stride] = v;
-  __syncthreads ();
-  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x * stride];
+  return !MASKED || ((c_lane_mask >> threadIdx.x) & 1);
 }
 
-/* Fills shared memory, then lane l loads element c_gather_idx[l] (broadcasts, probes). */
-template <typename T>
+/* The measured shared instruction and its check. A load (STORE false) fills shared memory, then
+ * lane l loads its element and stores it to out[l]; a store has lane l load in[l], store it at its
+ * element, and load it back from there into out[l]. The unmasked instantiations compile to the
+ * same code as the three kernels they replaced (their PTX is identical). */
+template <typename T, bool STORE, bool GATHER, bool MASKED>
 __global__ void
-shared_gather (T *out, T *in)
+shared_access (T *out, T *in, int stride)
 {
   __shared__ T s[MDL_GPU_SHARED_ELEMS];
-  shared_fill (s, in);
+  if (STORE)
+    {
+      T v = in[blockIdx.x * 32 + threadIdx.x];
+      if (lane_on<MASKED> ())
+        s[shared_index<GATHER> (stride)] = v;
+    }
+  else
+    shared_fill (s, in);
   __syncthreads ();
-  out[blockIdx.x * 32 + threadIdx.x] = s[c_gather_idx[threadIdx.x]];
+  if (lane_on<MASKED> ())
+    out[blockIdx.x * 32 + threadIdx.x] = s[shared_index<GATHER> (stride)];
 }
 
 /* ---- matrix transpose of an n x n matrix of 4-byte words; blocks of 32 x 8 threads ---- */
@@ -264,18 +275,18 @@ choice_ok (const Case &c, const char *key, const char *fallback, const std::stri
   return refuse (why, std::string (key) + " must be one of " + choices);
 }
 
-/* The checks every micro-kernel case passes: bytes per lane 4, 8 or 16, a stride of 1..33, and n
- * a positive multiple of @granule up to 2^22. */
+/* The checks every micro-kernel case passes: bytes per lane 4, 8 or 16, a stride of @min_stride..33,
+ * and n a positive multiple of @granule up to 2^22. */
 static bool
-micro_validate (const Case &c, long granule, std::string *why)
+micro_validate (const Case &c, long granule, long min_stride, std::string *why)
 {
   long width = c.num ("width", 4), stride = c.num ("stride", 1);
   if (!choice_ok (c, "op", "ld", "ld|st", why))
     return false;
   if (width != 4 && width != 8 && width != 16)
     return refuse (why, "width must be 4, 8 or 16");
-  if (stride < 1 || stride > 33)
-    return refuse (why, "stride must be 1..33");
+  if (stride < min_stride || stride > 33)
+    return refuse (why, "stride must be " + std::to_string (min_stride) + "..33");
   if (c.n <= 0 || c.n > (1L << 22) || c.n % granule != 0)
     return refuse (why, "n must be a positive multiple of " + std::to_string (granule));
   return true;
@@ -308,7 +319,7 @@ by_width (const Case &c, Buffers &b, TypedLaunch w4, TypedLaunch w8, TypedLaunch
 static bool
 global_stride_validate (const Case &c, std::string *why)
 {
-  return micro_validate (c, MDL_GPU_GLOBAL_BLOCK, why);
+  return micro_validate (c, MDL_GPU_GLOBAL_BLOCK, 1, why);
 }
 
 static size_t
@@ -416,13 +427,8 @@ const CudaTwin cuda_twin_global_atomic = {
   global_atomic_kernel,
 };
 
-/* shared-stride and shared-gather: one warp per block */
-
-static bool
-shared_validate (const Case &c, std::string *why)
-{
-  return micro_validate (c, 32, why);
-}
+/* shared-stride and shared-gather: one warp per block; the measured instruction is a load or a
+ * store (op), of the lanes in mask (hex, default all 32) */
 
 /* The element lane @lane of a gather reads: the idx list ('.'-separated, repeated to 32 lanes). */
 static long
@@ -440,118 +446,122 @@ gather_index (const Case &c, unsigned lane)
 }
 
 static bool
-shared_gather_validate (const Case &c, std::string *why)
+is_gather (const Case &c)
 {
-  for (unsigned lane = 0; lane < 32; lane++)
+  return c.twin == &cuda_twin_shared_gather;
+}
+
+/* Lane @lane's element of the measured instruction. */
+static size_t
+shared_elem (const Case &c, unsigned lane)
+{
+  return is_gather (c) ? (size_t) gather_index (c, lane) : lane * (size_t) c.num ("stride", 1);
+}
+
+static unsigned
+lane_mask (const Case &c)
+{
+  return (unsigned) strtoul (c.text ("mask", "ffffffff").c_str (), NULL, 16);
+}
+
+static bool
+shared_validate (const Case &c, std::string *why)
+{
+  for (unsigned lane = 0; is_gather (c) && lane < 32; lane++)
     if (gather_index (c, lane) < 0 || gather_index (c, lane) >= MDL_GPU_SHARED_ELEMS)
       return refuse (why, "idx needs 1 to 32 indexes, each inside the shared array");
-  return shared_validate (c, why);
+  if (lane_mask (c) == 0)
+    return refuse (why, "mask must be a nonzero hexadecimal lane mask");
+  return micro_validate (c, 32, 0, why);
 }
 
-/* The input element that output element @i of a shared-memory case copies. */
-static size_t
-shared_source (const Case &c, size_t i, bool gather)
-{
-  size_t block = i / 32, lane = i % 32;
-  if (gather)
-    return block * MDL_GPU_SHARED_ELEMS + (size_t) gather_index (c, (unsigned) lane);
-  return is_store (c) ? i : block * MDL_GPU_SHARED_ELEMS + lane * (size_t) c.num ("stride", 1);
-}
-
+/* The lane table and mask go to constant memory here, outside the launches that are timed. */
 static void
 shared_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
   size_t w = width_of (c), n = (size_t) c.n;
+  int idx[32];
+  unsigned mask = lane_mask (c);
+  for (unsigned lane = 0; lane < 32; lane++)
+    idx[lane] = (int) shared_elem (c, lane);
+  CUDA_OK (cudaMemcpyToSymbol (c_gather_idx, idx, sizeof idx));
+  CUDA_OK (cudaMemcpyToSymbol (c_lane_mask, &mask, sizeof mask));
   b.in.resize ((is_store (c) ? 32 : MDL_GPU_SHARED_ELEMS) * (n / 32) * w);
   b.out.assign (n * w, MDL_CUDA_POISON);
   mdl_cuda_fill_random (b.in, rng);
 }
 
-static long
-shared_compare (const Case &c, const Buffers &b, bool gather)
-{
-  size_t w = width_of (c);
-  std::vector<unsigned char> expect (b.out.size (), MDL_CUDA_POISON);
-  for (size_t i = 0; i < (size_t) c.n; i++)
-    memcpy (&expect[i * w], &b.in[shared_source (c, i, gather) * w], w);
-  return mdl_cuda_count_diff (expect, b.out);
-}
-
-template <typename T>
+template <typename T, bool STORE, bool GATHER>
 static void
-shared_stride_go (const Case &c, Buffers &b)
+shared_go_op (const Case &c, Buffers &b)
 {
   unsigned grid = (unsigned) (c.n / 32);
   int stride = (int) c.num ("stride", 1);
-  if (is_store (c))
-    shared_stride_st<T><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
+  if (lane_mask (c) != 0xffffffffu)
+    shared_access<T, STORE, GATHER, true><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
   else
-    shared_stride_ld<T><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
+    shared_access<T, STORE, GATHER, false><<<grid, 32>>> ((T *) b.d_out, (T *) b.d_in, stride);
 }
-
-static int
-shared_stride_launch (const Case &c, Buffers &b)
-{
-  BY_WIDTH (c, b, shared_stride_go);
-  return 1;
-}
-
-static long
-shared_stride_check (const Case &c, const Buffers &b)
-{
-  return shared_compare (c, b, false);
-}
-
-static std::string
-shared_stride_kernel (const Case &c)
-{
-  return is_store (c) ? "shared_stride_st" : "shared_stride_ld";
-}
-
-const CudaTwin cuda_twin_shared_stride = {
-  shared_validate, shared_prepare, shared_stride_launch, shared_stride_check, shared_stride_kernel,
-};
 
 template <typename T>
 static void
-shared_gather_go (const Case &c, Buffers &b)
+shared_go (const Case &c, Buffers &b)
 {
-  shared_gather<T><<<(unsigned) (c.n / 32), 32>>> ((T *) b.d_out, (T *) b.d_in);
-}
-
-/* The lane table goes to constant memory here, outside the launches that are timed. */
-static void
-shared_gather_prepare (const Case &c, Buffers &b, uint64_t *rng)
-{
-  int idx[32];
-  for (unsigned lane = 0; lane < 32; lane++)
-    idx[lane] = (int) gather_index (c, lane);
-  CUDA_OK (cudaMemcpyToSymbol (c_gather_idx, idx, sizeof idx));
-  shared_prepare (c, b, rng);
+  if (is_gather (c))
+    (is_store (c) ? shared_go_op<T, true, true> : shared_go_op<T, false, true>) (c, b);
+  else
+    (is_store (c) ? shared_go_op<T, true, false> : shared_go_op<T, false, false>) (c, b);
 }
 
 static int
-shared_gather_launch (const Case &c, Buffers &b)
+shared_launch (const Case &c, Buffers &b)
 {
-  BY_WIDTH (c, b, shared_gather_go);
+  BY_WIDTH (c, b, shared_go);
   return 1;
 }
 
+/* Masked-off lanes leave their output poisoned. A load's lane gets its element of the block's
+ * input; a store's lane gets the value of one of the lanes that stored to its element (which one
+ * wins is the hardware's choice), the same for all of them. */
 static long
-shared_gather_check (const Case &c, const Buffers &b)
+shared_check (const Case &c, const Buffers &b)
 {
-  return shared_compare (c, b, true);
+  size_t w = width_of (c);
+  unsigned mask = lane_mask (c);
+  long bad = 0;
+  for (size_t block = 0; block < (size_t) c.n / 32; block++)
+    for (unsigned l = 0; l < 32; l++)
+      {
+        const unsigned char *got = &b.out[(block * 32 + l) * w];
+        bool ok = false;
+        if (!((mask >> l) & 1))
+          for (size_t k = 0, poison = 1; k < w; k++)
+            ok = (poison &= got[k] == MDL_CUDA_POISON);
+        else if (!is_store (c))
+          ok = memcmp (got, &b.in[(block * MDL_GPU_SHARED_ELEMS + shared_elem (c, l)) * w], w) == 0;
+        else
+          for (unsigned j = 0; j < 32 && !ok; j++)
+            ok = ((mask >> j) & 1) && shared_elem (c, j) == shared_elem (c, l)
+                 && memcmp (got, &b.in[(block * 32 + j) * w], w) == 0
+                 && memcmp (got, &b.out[(block * 32 + j) * w], w) == 0;
+        bad += ok ? 0 : (long) w;
+      }
+  return bad;
 }
 
+/* The measured kernel, as Nsight Compute names it (void shared_access<T, STORE, GATHER, MASKED>). */
 static std::string
-shared_gather_kernel (const Case &)
+shared_kernel (const Case &)
 {
-  return "shared_gather";
+  return "shared_access";
 }
+
+const CudaTwin cuda_twin_shared_stride = {
+  shared_validate, shared_prepare, shared_launch, shared_check, shared_kernel,
+};
 
 const CudaTwin cuda_twin_shared_gather = {
-  shared_gather_validate, shared_gather_prepare, shared_gather_launch, shared_gather_check,
-  shared_gather_kernel,
+  shared_validate, shared_prepare, shared_launch, shared_check, shared_kernel,
 };
 
 /* transpose of a side x side matrix of words */
@@ -568,7 +578,7 @@ transpose_validate (const Case &c, std::string *why)
   long side = side_of (c);
   if (c.n <= 0 || c.n > (1L << 22) || side * side != c.n || side % MDL_GPU_TILE != 0)
     return refuse (why, "n must be the square of a multiple of 32, up to 2^22");
-  return choice_ok (c, "variant", "naive", "naive|shared", why) && micro_validate (c, 1, why);
+  return choice_ok (c, "variant", "naive", "naive|shared", why) && micro_validate (c, 1, 1, why);
 }
 
 /* The word kernels (transpose, reduce, branch) read n words and write @out_words. */
@@ -663,7 +673,7 @@ variant_validate (const Case &c, const WordVariant (&table)[N], long block, std:
 {
   std::string names;
   if (variant_of (c, table))
-    return micro_validate (c, block, why);
+    return micro_validate (c, block, 1, why);
   for (const WordVariant &v : table)
     names += (names.empty () ? "" : "|") + std::string (v.name);
   return refuse (why, "variant must be one of " + names);

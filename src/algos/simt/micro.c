@@ -273,17 +273,30 @@ MDL_SIMT_ENTRY_POINTS (global_atomic, global_atomic_body)
 
 /* ---- shared-stride and shared-gather: one warp per block ---- */
 
+#define SHARED_OP_ROW                                                                              \
+  { "op", MDL_PARAM_CHOICE, "ld", NULL, 0, 0, "ld|st", 0,                                          \
+    "the measured instruction: load, or store (then loaded back)" }
+#define SHARED_WIDTH_ROW                                                                           \
+  { "width", MDL_PARAM_UINT, "4", NULL, 4, 16, NULL, MDL_PARAM_POW2, "bytes per lane: 4, 8 or 16" }
+#define SHARED_MASK_ROW                                                                            \
+  { "mask", MDL_PARAM_STRING, "ffffffff", NULL, 0, 0, NULL, 0,                                     \
+    "the lanes that run the measured instruction and its check, hexadecimal (predicated)" }
+
 const MdlParamSpec mdl_gpu_shared_stride_params[] = {
-  { "op", MDL_PARAM_CHOICE, "ld", NULL, 0, 0, "ld|st", 0, "the strided instruction: load or store" },
-  { "width", MDL_PARAM_UINT, "4", NULL, 4, 16, NULL, MDL_PARAM_POW2, "bytes per lane: 4, 8 or 16" },
-  { "stride", MDL_PARAM_UINT, "1", NULL, 1, 33, NULL, 0, "elements between consecutive lanes" },
+  SHARED_OP_ROW,
+  SHARED_WIDTH_ROW,
+  { "stride", MDL_PARAM_UINT, "1", NULL, 0, 33, NULL, 0,
+    "elements between consecutive lanes (0: every lane the same element)" },
+  SHARED_MASK_ROW,
   { NULL }
 };
 
 const MdlParamSpec mdl_gpu_shared_gather_params[] = {
-  { "width", MDL_PARAM_UINT, "4", NULL, 4, 16, NULL, MDL_PARAM_POW2, "bytes per lane: 4, 8 or 16" },
+  SHARED_OP_ROW,
+  SHARED_WIDTH_ROW,
   { "idx", MDL_PARAM_STRING, "0", NULL, 0, 0, NULL, 0,
-    "element read by lane l: the l-th of these '.'-separated indexes, repeated (0..1055)" },
+    "element of lane l: the l-th of these '.'-separated indexes, repeated (0..1055)" },
+  SHARED_MASK_ROW,
   { NULL }
 };
 
@@ -291,6 +304,7 @@ typedef struct {
   guint64 in, out;
   guint width, stride;
   gboolean store, gather;
+  guint32 mask;         /* lanes of the measured instruction; all 32: no predication */
   guint idx[32];
 } SharedArgs;
 
@@ -301,14 +315,39 @@ shared_elem (const SharedArgs *a, guint t)
   return a->gather ? a->idx[t % 32] : (guint64) t * a->stride;
 }
 
+/* Opens the predication of the lanes of @a's mask (nothing when all lanes run); returns whether
+ * it did, for shared_unmask. */
+static gboolean
+shared_mask (MdlSimtBlock *b, const SharedArgs *a)
+{
+  guint8 *cond;
+  if (a->mask == G_MAXUINT32)
+    return FALSE;
+  cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    cond[t] = (a->mask >> (t % 32)) & 1;
+  mdl_simt_pred_begin (b);
+  return TRUE;
+}
+
+static void
+shared_unmask (MdlSimtBlock *b, gboolean masked)
+{
+  if (masked)
+    mdl_simt_pred_end (b);
+}
+
 /* SASS of the load and gather kernels (90 per warp): 20 ALU, 33 LDG + 33 STS (the fill), BAR,
- * LDS, STG, EXIT. SASS of the store kernel (21): 15 ALU, LDG, STS, BAR, LDS, STG, EXIT. */
+ * LDS, STG, EXIT. SASS of the store kernel (21): 15 ALU, LDG, STS, BAR, LDS, STG, EXIT. With a
+ * lane mask the measured instruction and the check that follows it are predicated; the ALU counts
+ * of those kernels are the unmasked ones (not yet fitted to their SASS). */
 static void
 shared_kernel (MdlSimtBlock *b, void *p)
 {
   const SharedArgs *a = p;
   guint64 *ga = mdl_simt_reg (b, 1), *sa = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 2);
   guint64 block = (guint64) b->idx_x;
+  gboolean masked;
   if (a->store)
     {
       mdl_simt_alu (b, 8);
@@ -318,7 +357,9 @@ shared_kernel (MdlSimtBlock *b, void *p)
           sa[t] = shared_elem (a, t) * a->width;
         }
       mdl_simt_ld (b, MDL_SPACE_GLOBAL, a->width, ga, v);
+      masked = shared_mask (b, a);
       mdl_simt_st (b, MDL_SPACE_SHARED, a->width, sa, v);
+      shared_unmask (b, masked);
       mdl_simt_sync (b);
       mdl_simt_alu (b, 7);
     }
@@ -343,8 +384,10 @@ shared_kernel (MdlSimtBlock *b, void *p)
       sa[t] = shared_elem (a, t) * a->width;
       ga[t] = a->out + (block * 32 + t) * a->width;
     }
+  masked = shared_mask (b, a);
   mdl_simt_ld (b, MDL_SPACE_SHARED, a->width, sa, v);
   mdl_simt_st (b, MDL_SPACE_GLOBAL, a->width, ga, v);
+  shared_unmask (b, masked);
   mdl_simt_alu (b, 1);
 }
 
@@ -364,14 +407,40 @@ shared_run (const char *algo, SharedArgs *a, guint64 n, guint64 seed, MdlRecorde
     return FALSE;
   a->in = m.in_addr;
   a->out = m.out_addr;
+  /* Masked-off lanes leave their output poisoned; of lanes storing to one element, the highest
+   * wins (the SIMT layer's lock step), and all of them load its value back. */
   for (gsize i = 0; i < blocks * 32; i++)
     {
-      gsize blk = i / 32, lane = i % 32;
-      gsize from = a->store ? i : blk * MDL_GPU_SHARED_ELEMS + shared_elem (a, (guint) lane);
+      gsize blk = i / 32, lane = i % 32, from = blk * MDL_GPU_SHARED_ELEMS;
+      if (!((a->mask >> lane) & 1))
+        continue;
+      from += shared_elem (a, (guint) lane);
+      for (guint j = 0; a->store && j < 32; j++)
+        if (((a->mask >> j) & 1) && shared_elem (a, j) == shared_elem (a, (guint) lane))
+          from = blk * 32 + j;
       memcpy (m.want + i * w, m.in + from * w, w);
     }
   shape.grid_x = (guint32) blocks;
   return micro_launch_check (&m, algo, &shape, shared_kernel, a, checksum, error);
+}
+
+/* The parameters both shared families have: op, width and mask. */
+static gboolean
+shared_params (const char *algo, const MdlParams *params, SharedArgs *a, GError **error)
+{
+  const char *mask = mdl_params_string (params, "mask");
+  guint64 m;
+  if (!width_param (algo, params, &a->width, error))
+    return FALSE;
+  a->store = mdl_params_choice (params, "op") == 1;
+  if (!g_ascii_string_to_unsigned (mask, 16, 1, G_MAXUINT32, &m, NULL))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: mask \"%s\" is not a nonzero 32-bit "
+                   "hexadecimal lane mask", algo, mask);
+      return FALSE;
+    }
+  a->mask = (guint32) m;
+  return TRUE;
 }
 
 static gboolean
@@ -379,9 +448,8 @@ shared_stride_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
                     guint64 *checksum, GError **error)
 {
   SharedArgs a = { 0 };
-  if (!width_param ("gpu/shared-stride", params, &a.width, error))
+  if (!shared_params ("gpu/shared-stride", params, &a, error))
     return FALSE;
-  a.store = mdl_params_choice (params, "op") == 1;
   a.stride = (guint) mdl_params_uint (params, "stride");
   return shared_run ("gpu/shared-stride", &a, n, seed, rec, checksum, error);
 }
@@ -396,7 +464,7 @@ shared_gather_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorde
   SharedArgs a = { .gather = TRUE };
   g_auto (GStrv) parts = NULL;
   guint count;
-  if (!width_param (algo, params, &a.width, error))
+  if (!shared_params (algo, params, &a, error))
     return FALSE;
   parts = g_strsplit (mdl_params_string (params, "idx"), ".", 0);
   count = g_strv_length (parts);
