@@ -11,6 +11,7 @@
 #include <models/error.h>
 #include <models/simt.h>
 
+#include "algos/gpu-affine.h"
 #include "algos/gpu-algos.h"
 #include "core/splitmix.h"
 
@@ -84,18 +85,14 @@ typedef struct {
 } MdlSimtCascadeArgs;
 void mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *args);
 
-/* The non-commutative operator of the order-preserving reductions: composition of affine maps
- * x -> a x + c (mod 2^16), a in the high half of the word and c in the low half;
- * f (+) g = "f, then g" = (a_f a_g, a_g c_f + c_g). Associative, not commutative; the identity
- * is (1, 0). */
-#define MDL_SIMT_AFFINE_ID G_GUINT64_CONSTANT (0x00010000)
+/* The non-commutative operator of the order-preserving reductions (src/algos/gpu-affine.h) on
+ * lane words: the maps are 32-bit words, zero-extended. */
+#define MDL_SIMT_AFFINE_ID ((guint64) MDL_AFFINE_ID)
 
 static inline guint64
 mdl_simt_affine (guint64 f, guint64 g)
 {
-  guint32 af = (guint32) (f >> 16) & 0xffff, cf = (guint32) f & 0xffff;
-  guint32 ag = (guint32) (g >> 16) & 0xffff, cg = (guint32) g & 0xffff;
-  return (guint64) ((af * ag) & 0xffff) << 16 | ((ag * cf + cg) & 0xffff);
+  return mdl_affine ((guint32) f, (guint32) g);
 }
 
 /* Inside a kernel of b threads: combines shared words 0..b−1 in order, in place (adjacent pairs,
