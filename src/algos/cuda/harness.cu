@@ -179,6 +179,23 @@ mdl_cuda_count_diff (const std::vector<unsigned char> &want, const std::vector<u
   return bad;
 }
 
+bool
+mdl_cuda_refuse (std::string *why, const std::string &text)
+{
+  *why = text;
+  return false;
+}
+
+bool
+mdl_cuda_choice_ok (const Case &c, const char *key, const char *fallback,
+                    const std::string &choices, std::string *why)
+{
+  std::string v = "|" + c.text (key, fallback) + "|";
+  if (("|" + choices + "|").find (v) != std::string::npos)
+    return true;
+  return mdl_cuda_refuse (why, std::string (key) + " must be one of " + choices);
+}
+
 /* ---- running a case ---- */
 
 static void

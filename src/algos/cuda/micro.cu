@@ -257,38 +257,20 @@ branch_loop (unsigned *out, unsigned *in)
 
 /* ---- the twins ---- */
 
-static bool
-refuse (std::string *why, const std::string &text)
-{
-  *why = text;
-  return false;
-}
-
-/* TRUE when the case's @key, or @fallback when it has none, is one of the '|'-separated @choices. */
-static bool
-choice_ok (const Case &c, const char *key, const char *fallback, const std::string &choices,
-           std::string *why)
-{
-  std::string v = "|" + c.text (key, fallback) + "|";
-  if (("|" + choices + "|").find (v) != std::string::npos)
-    return true;
-  return refuse (why, std::string (key) + " must be one of " + choices);
-}
-
 /* The checks every micro-kernel case passes: bytes per lane 4, 8 or 16, a stride of @min_stride..33,
  * and n a positive multiple of @granule up to 2^22. */
 static bool
 micro_validate (const Case &c, long granule, long min_stride, std::string *why)
 {
   long width = c.num ("width", 4), stride = c.num ("stride", 1);
-  if (!choice_ok (c, "op", "ld", "ld|st", why))
+  if (!mdl_cuda_choice_ok (c, "op", "ld", "ld|st", why))
     return false;
   if (width != 4 && width != 8 && width != 16)
-    return refuse (why, "width must be 4, 8 or 16");
+    return mdl_cuda_refuse (why, "width must be 4, 8 or 16");
   if (stride < min_stride || stride > 33)
-    return refuse (why, "stride must be " + std::to_string (min_stride) + "..33");
+    return mdl_cuda_refuse (why, "stride must be " + std::to_string (min_stride) + "..33");
   if (c.n <= 0 || c.n > (1L << 22) || c.n % granule != 0)
-    return refuse (why, "n must be a positive multiple of " + std::to_string (granule));
+    return mdl_cuda_refuse (why, "n must be a positive multiple of " + std::to_string (granule));
   return true;
 }
 
@@ -469,9 +451,9 @@ shared_validate (const Case &c, std::string *why)
 {
   for (unsigned lane = 0; is_gather (c) && lane < 32; lane++)
     if (gather_index (c, lane) < 0 || gather_index (c, lane) >= MDL_GPU_SHARED_ELEMS)
-      return refuse (why, "idx needs 1 to 32 indexes, each inside the shared array");
+      return mdl_cuda_refuse (why, "idx needs 1 to 32 indexes, each inside the shared array");
   if (lane_mask (c) == 0)
-    return refuse (why, "mask must be a nonzero hexadecimal lane mask");
+    return mdl_cuda_refuse (why, "mask must be a nonzero hexadecimal lane mask");
   return micro_validate (c, 32, 0, why);
 }
 
@@ -577,8 +559,9 @@ transpose_validate (const Case &c, std::string *why)
 {
   long side = side_of (c);
   if (c.n <= 0 || c.n > (1L << 22) || side * side != c.n || side % MDL_GPU_TILE != 0)
-    return refuse (why, "n must be the square of a multiple of 32, up to 2^22");
-  return choice_ok (c, "variant", "naive", "naive|shared", why) && micro_validate (c, 1, 1, why);
+    return mdl_cuda_refuse (why, "n must be the square of a multiple of 32, up to 2^22");
+  return mdl_cuda_choice_ok (c, "variant", "naive", "naive|shared", why)
+         && micro_validate (c, 1, 1, why);
 }
 
 /* The word kernels (transpose, reduce, branch) read n words and write @out_words. */
@@ -676,7 +659,7 @@ variant_validate (const Case &c, const WordVariant (&table)[N], long block, std:
     return micro_validate (c, block, 1, why);
   for (const WordVariant &v : table)
     names += (names.empty () ? "" : "|") + std::string (v.name);
-  return refuse (why, "variant must be one of " + names);
+  return mdl_cuda_refuse (why, "variant must be one of " + names);
 }
 
 static void

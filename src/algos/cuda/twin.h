@@ -86,6 +86,13 @@ unsigned mdl_cuda_word (const std::vector<unsigned char> &v, size_t i);
 long mdl_cuda_count_diff (const std::vector<unsigned char> &want,
                           const std::vector<unsigned char> &got);
 
+/* Sets *@why to @text and returns false: the refusal of a validate(). */
+bool mdl_cuda_refuse (std::string *why, const std::string &text);
+/* TRUE when the case's @key, or @fallback when it has none, is one of the '|'-separated
+ * @choices; else false with the reason in *@why. */
+bool mdl_cuda_choice_ok (const Case &c, const char *key, const char *fallback,
+                         const std::string &choices, std::string *why);
+
 /* The twins of the rows with TWIN cuda, declared for the harness's table. */
 #define MDL_CUDA_TWIN_DECLARE_cuda(sym) extern const CudaTwin cuda_twin_##sym;
 #define MDL_CUDA_TWIN_DECLARE_none(sym)
