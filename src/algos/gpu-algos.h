@@ -55,6 +55,14 @@
   "|0.32"                                                                                          \
   "|0.1.2.3.0.1.2.3.4.5.6.7.4.5.6.7.8.9.10.11.8.9.10.11.12.13.14.15.12.13.14.15"
 
+/* The grids of the AGPU algorithms (Koike & Sadakane): b from one warp to 512 threads per block,
+ * and k = 16 multiprocessors (the SIMT default, the paper's scale) or 1024 blocks (about 8 per SM
+ * of an H100, enough to fill it). reduce/matrix stops at b = 128: its b x (b+1) tile at 256 is more
+ * shared memory than a block of an H100 may have. A grid names order=fixed (carry=advance), the
+ * default, so that the harness also takes the case with order=printed (carry=printed). */
+#define MDL_GPU_AGPU_B "b=32|64|128|256|512"
+#define MDL_GPU_AGPU_K "k=16|1024"
+
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
@@ -83,16 +91,16 @@
   X (branch, "gpu/branch", mdl_gpu_branch_params, cuda, MDL_GPU_N_BRANCH, MDL_GPU_BRANCH_BLOCK,    \
      MDL_GPU_HW_ENGINES, "variant=half|if|nested|uniform|loop",                                     \
      "SIMT: divergent, nested, uniform branches and a divergent loop")                             \
-  X (reduce_tree, "reduce/tree", mdl_reduce_tree_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
-     "b=32",                                                                                       \
+  X (reduce_tree, "reduce/tree", mdl_reduce_tree_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
+     MDL_GPU_AGPU_B,                                                                               \
      "SIMT: AGPU tree-based reduction (Koike & Sadakane Algorithm 1), chunks of 2b words per "     \
      "block of b threads")                                                                         \
-  X (reduce_cascade, "reduce/cascade", mdl_reduce_cascade_params, none, 1 << 20, 32,               \
-     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+  X (reduce_cascade, "reduce/cascade", mdl_reduce_cascade_params, cuda, 1 << 20, 32,               \
+     MDL_GPU_HW_ENGINES, MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K,                                        \
      "SIMT: AGPU cascading reduction (Koike & Sadakane Algorithms 2-3): k blocks sum columns of "  \
      "the n/p x p matrix, then reduce/tree")                                                       \
-  X (reduce_pipeline, "reduce/pipeline", mdl_reduce_pipeline_params, none, 1 << 20, 32,            \
-     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+  X (reduce_pipeline, "reduce/pipeline", mdl_reduce_pipeline_params, cuda, 1 << 20, 32,            \
+     MDL_GPU_HW_ENGINES, MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",order=fixed",                         \
      "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & Sadakane Algorithms "   \
      "4-6, order fixed), on affine maps")                                                          \
   X (reduce_matrix, "reduce/matrix", mdl_reduce_matrix_params, none, 1 << 20, 32,                  \
