@@ -103,8 +103,8 @@
      MDL_GPU_HW_ENGINES, MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",order=fixed",                         \
      "SIMT: AGPU pipeline reduction for non-commutative operators (Koike & Sadakane Algorithms "   \
      "4-6, order fixed), on affine maps")                                                          \
-  X (reduce_matrix, "reduce/matrix", mdl_reduce_matrix_params, none, 1 << 20, 32,                  \
-     MDL_GPU_HW_ENGINES, "b=32,k=16",                                                              \
+  X (reduce_matrix, "reduce/matrix", mdl_reduce_matrix_params, cuda, 1 << 20, 32,                  \
+     MDL_GPU_HW_ENGINES, "b=32|64|128," MDL_GPU_AGPU_K,                                            \
      "SIMT: AGPU matrix-based reduction for non-commutative operators (Koike & Sadakane 5.2.1): "  \
      "b x (b+1) transposed tiles, each core folds a contiguous run, on affine maps")               \
   X (scan_nopad, "scan/nopad", mdl_scan_nopad_params, none, 1 << 20, 1024, MDL_GPU_HW_ENGINES,     \
@@ -120,8 +120,8 @@
   X (scan_hillis_steele, "scan/hillis-steele", mdl_scan_hillis_steele_params, none, 1 << 20, 1024, \
      MDL_GPU_HW_ENGINES, "block=2048",                                                             \
      "SIMT: Hillis-Steele (CM) inclusive scan, log n steps of load, add, store")                   \
-  X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
-     "b=32,k=16,alpha=16",                                                                         \
+  X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
+     MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
      "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
 
