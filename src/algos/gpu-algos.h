@@ -129,6 +129,12 @@
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
  * MDL_GPU_BASELINES (X) calls X (SYM, NAME, DEFAULT_N, CASES, SUMMARY) as above; their names start
  * with "baseline/", which is how the experiments tell them from the algorithms. */
-#define MDL_GPU_BASELINES(X)
+#define MDL_GPU_BASELINES(X)                                                                       \
+  X (cub_reduce, "baseline/cub-reduce", 1 << 20, "", "CUB DeviceReduce::Sum of n 32-bit words")   \
+  X (cub_scan, "baseline/cub-scan", 1 << 20, "",                                                   \
+     "CUB DeviceScan::InclusiveSum of n 32-bit words")                                             \
+  X (memcpy, "baseline/memcpy", 1 << 20, "",                                                       \
+     "cudaMemcpy of n words device to device: the copy bandwidth, the physical limit")            \
+  X (copy, "baseline/copy", 1 << 20, "", "one thread per word: thread i reads word i and writes it")
 
 #endif
