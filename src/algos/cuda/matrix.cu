@@ -181,6 +181,8 @@ allow_shared (Kernel kernel, size_t bytes)
 /* ---- reduce/matrix: n padded with the identity to a multiple of k·b², run = n/(bk) elements per
  * core, W of k products, then Algorithm 6's levels ---- */
 
+/* The largest b whose tile fits a block of an H100; validate() takes the SIMT table's b up to 256
+ * and refuses 256 for its shared memory. */
 #define MATRIX_B_MAX 128
 
 static size_t
