@@ -63,6 +63,12 @@
 #define MDL_GPU_AGPU_B "b=32|64|128|256|512"
 #define MDL_GPU_AGPU_K "k=16|1024"
 
+/* The block sizes of the scans' cases: the thesis's 2048 elements, half (512 threads) and twice
+ * (1024 threads, two rounds at the first level). mapping=literal is in place up to k^2 elements
+ * per block, so its case keeps blocks of k^2 = 256 and passes at every n (beyond, it fails its
+ * check, as the SIMT twin does). */
+#define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
+
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
@@ -107,18 +113,19 @@
      MDL_GPU_HW_ENGINES, "b=32|64|128," MDL_GPU_AGPU_K,                                            \
      "SIMT: AGPU matrix-based reduction for non-commutative operators (Koike & Sadakane 5.2.1): "  \
      "b x (b+1) transposed tiles, each core folds a contiguous run, on affine maps")               \
-  X (scan_nopad, "scan/nopad", mdl_scan_nopad_params, none, 1 << 20, 1024, MDL_GPU_HW_ENGINES,     \
-     "block=2048",                                                                                 \
+  X (scan_nopad, "scan/nopad", mdl_scan_nopad_params, cuda, 1 << 20, 1024, MDL_GPU_HW_ENGINES,     \
+     MDL_GPU_SCAN_BLOCKS,                                                                          \
      "SIMT: work-efficient exclusive scan (Blelloch/Harris up-sweep and down-sweep) in shared "    \
      "memory, no padding")                                                                         \
-  X (scan_padding, "scan/padding", mdl_scan_padding_params, none, 1 << 20, 1024,                   \
-     MDL_GPU_HW_ENGINES, "block=2048,k=16|32",                                                     \
+  X (scan_padding, "scan/padding", mdl_scan_padding_params, cuda, 1 << 20, 1024,                   \
+     MDL_GPU_HW_ENGINES, MDL_GPU_SCAN_BLOCKS ",k=16|32",                                           \
      "SIMT: the same scan with Harris's padding, element i at word i + i/k")                       \
-  X (scan_leftright, "scan/leftright", mdl_scan_leftright_params, none, 1 << 20, 1024,             \
-     MDL_GPU_HW_ENGINES, "block=2048,k=16|32",                                                     \
+  X (scan_leftright, "scan/leftright", mdl_scan_leftright_params, cuda, 1 << 20, 1024,             \
+     MDL_GPU_HW_ENGINES,                                                                           \
+     MDL_GPU_SCAN_BLOCKS ",k=16|32,mapping=corrected;block=256,k=16,mapping=literal",              \
      "SIMT: the same scan with Capannini's LeftRight tree layout (Eq. 3.2), conflict-free stores") \
-  X (scan_hillis_steele, "scan/hillis-steele", mdl_scan_hillis_steele_params, none, 1 << 20, 1024, \
-     MDL_GPU_HW_ENGINES, "block=2048",                                                             \
+  X (scan_hillis_steele, "scan/hillis-steele", mdl_scan_hillis_steele_params, cuda, 1 << 20, 1024, \
+     MDL_GPU_HW_ENGINES, MDL_GPU_SCAN_BLOCKS,                                                      \
      "SIMT: Hillis-Steele (CM) inclusive scan, log n steps of load, add, store")                   \
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
