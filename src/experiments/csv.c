@@ -37,21 +37,12 @@ split_line (const char *line)
 }
 
 MdlCsv *
-mdl_csv_read (const char *path, guint min_rows, GError **error)
+mdl_csv_parse (const char *text, const char *path, guint min_rows, GError **error)
 {
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  g_autoptr (GError) io_error = NULL;
-  g_autoptr (MdlCsv) csv = NULL;
-  if (!g_file_get_contents (path, &text, NULL, &io_error))
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, io_error->message);
-      return NULL;
-    }
-  csv = g_new0 (MdlCsv, 1);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (MdlCsv) csv = g_new0 (MdlCsv, 1);
   csv->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   csv->lines = g_array_new (FALSE, FALSE, sizeof (guint));
-  lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     if (*lines[i] && *lines[i] != '=' && *lines[i] != '#')
       {
@@ -66,6 +57,19 @@ mdl_csv_read (const char *path, guint min_rows, GError **error)
       return NULL;
     }
   return g_steal_pointer (&csv);
+}
+
+MdlCsv *
+mdl_csv_read (const char *path, guint min_rows, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) io_error = NULL;
+  if (!g_file_get_contents (path, &text, NULL, &io_error))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, io_error->message);
+      return NULL;
+    }
+  return mdl_csv_parse (text, path, min_rows, error);
 }
 
 void

@@ -24,6 +24,8 @@ typedef struct {
  * Returns: (transfer full) the table, or NULL.
  */
 MdlCsv *mdl_csv_read (const char *path, guint min_rows, GError **error);
+/* mdl_csv_parse: as mdl_csv_read() for the text of a file, @path naming it in messages. */
+MdlCsv *mdl_csv_parse (const char *text, const char *path, guint min_rows, GError **error);
 /* mdl_csv_free: NULL is fine. */
 void mdl_csv_free (MdlCsv *csv);
 /* The @i-th row (borrowed); 0 is the first line of the file. */

@@ -106,4 +106,8 @@ GPtrArray *mdl_gpu_predict (const char *spec, const char *machine, const char *c
  */
 GArray *mdl_gpu_join (GPtrArray *reports, const MdlCsv *ncu, const MdlGpuMeasuredCase *measured);
 
+/* mdl_gpu_row_write_json: appends @r as a JSON object {"counters", "metric", "predicted",
+ * "measured", "verdict"} (gpu.c: `models measure --format json` writes its rows so). */
+void mdl_gpu_row_write_json (const MdlGpuRow *r, GString *out);
+
 #endif

@@ -166,6 +166,22 @@ append_value (GString *s, double v, gboolean is_real)
     g_string_append_printf (s, "%.0f", v);
 }
 
+void
+mdl_gpu_row_write_json (const MdlGpuRow *r, GString *out)
+{
+  g_autoptr (GString) pv = g_string_new (NULL), mv = g_string_new (NULL);
+  append_value (pv, r->predicted, r->is_real);
+  if (r->have_measured)
+    append_value (mv, r->measured, r->is_real);
+  g_string_append (out, "{\"counters\": ");
+  mdl_json_string (out, r->counters);
+  g_string_append (out, ", \"metric\": ");
+  mdl_json_string (out, r->metric);
+  g_string_append_printf (out, ", \"predicted\": %s, \"measured\": %s, \"verdict\": \"%s\"}",
+                          isnan (r->predicted) ? "null" : pv->str,
+                          r->have_measured ? mv->str : "null", verdict_names[r->verdict]);
+}
+
 /* One row as the format writes it: predicted, measured and measured - predicted as text. */
 static void
 write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, GString *out)
@@ -185,13 +201,8 @@ write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, G
                               c->cuda_check ? "ok" : "failed", c->median_us);
       break;
     case MDL_FORMAT_JSON:
-      g_string_append (out, k ? ", {\"counters\": " : "{\"counters\": ");
-      mdl_json_string (out, r->counters);
-      g_string_append (out, ", \"metric\": ");
-      mdl_json_string (out, r->metric);
-      g_string_append_printf (out, ", \"predicted\": %s, \"measured\": %s, \"verdict\": \"%s\"}",
-                              isnan (r->predicted) ? "null" : pv->str,
-                              r->have_measured ? mv->str : "null", v);
+      g_string_append (out, k ? ", " : "");
+      mdl_gpu_row_write_json (r, out);
       break;
     default:
       g_string_append_printf (out, "  %-32s %12s %12s %10s  %-8s %s\n", r->counters, pv->str,
