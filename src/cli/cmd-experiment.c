@@ -186,6 +186,27 @@ mdl_cli_run_gnuplot (const char *dir, const char *script, char **why)
   return TRUE;
 }
 
+/* The end of an experiment's command: prints @out, and when @output_dir got the files, draws
+ * @plots there with gnuplot (the script is EXPERIMENT.gp) or says why not. */
+static int
+print_and_plot (const char *experiment, const GString *out, const char *output_dir,
+                const char *plots)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL, *script = g_strdup_printf ("%s.gp", experiment);
+  if (!mdl_cli_output_write (NULL, out, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  if (output_dir == NULL)
+    return MDL_CLI_OK;
+  if (mdl_cli_run_gnuplot (output_dir, script, &why))
+    fprintf (stderr, "models: experiment %s: wrote %s/%s (and the tables, CSV and JSON)\n",
+             experiment, output_dir, plots);
+  else
+    fprintf (stderr, "models: experiment %s: no plot: %s; wrote the tables, CSV, JSON and %s/%s "
+             "(run \"gnuplot %s\" there later)\n", experiment, why, output_dir, script, script);
+  return MDL_CLI_OK;
+}
+
 static int
 experiment_main (int argc, char **argv)
 {
@@ -279,21 +300,9 @@ experiment_main (int argc, char **argv)
   if (exp == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
   mdl_vat_experiment_write (exp, format, out);
-  if (!mdl_cli_output_write (NULL, out, &error))
+  if (output_dir && !mdl_vat_experiment_write_files (exp, output_dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (output_dir)
-    {
-      g_autofree char *why = NULL;
-      if (!mdl_vat_experiment_write_files (exp, output_dir, &error))
-        return mdl_cli_fail (g_steal_pointer (&error));
-      if (mdl_cli_run_gnuplot (output_dir, "vat.gp", &why))
-        fprintf (stderr, "models: experiment vat: wrote %s/vat.png and vat.svg (and the CSV, JSON "
-                 "and table)\n", output_dir);
-      else
-        fprintf (stderr, "models: experiment vat: no plot: %s; wrote the CSV, JSON, table and "
-                 "%s/vat.gp (run \"gnuplot vat.gp\" there later)\n", why, output_dir);
-    }
-  return MDL_CLI_OK;
+  return print_and_plot ("vat", out, output_dir, "vat.png and vat.svg");
 }
 
 /* ---- models experiment gpu ---- */
@@ -466,19 +475,7 @@ gpu_main (int argc, char **argv)
   if (exp == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
   mdl_gpu_experiment_write (exp, format, out);
-  if (!mdl_cli_output_write (NULL, out, &error))
+  if (output_dir && !mdl_gpu_experiment_write_files (exp, output_dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (output_dir)
-    {
-      g_autofree char *why = NULL;
-      if (!mdl_gpu_experiment_write_files (exp, output_dir, &error))
-        return mdl_cli_fail (g_steal_pointer (&error));
-      if (mdl_cli_run_gnuplot (output_dir, "gpu.gp", &why))
-        fprintf (stderr, "models: experiment gpu: wrote %s/gpu-fit.png and gpu-time.png (and "
-                 "the Markdown, CSV and JSON)\n", output_dir);
-      else
-        fprintf (stderr, "models: experiment gpu: no plot: %s; wrote the Markdown, CSV, JSON and "
-                 "%s/gpu.gp (run \"gnuplot gpu.gp\" there later)\n", why, output_dir);
-    }
-  return MDL_CLI_OK;
+  return print_and_plot ("gpu", out, output_dir, "gpu-fit.png, gpu-time.png and their .svg");
 }

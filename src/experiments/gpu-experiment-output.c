@@ -359,7 +359,6 @@ write_json_point (const MdlGpuExperiment *exp, const GpuPoint *p, GString *out)
 static void
 write_json (const MdlGpuExperiment *exp, GString *out)
 {
-  g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
   guint n_costs;
   const MdlGpuCost *table = mdl_gpu_experiment_costs (&n_costs);
   g_string_append (out, "{\n  \"experiment\": \"gpu\",\n  \"machine\": ");
@@ -369,13 +368,7 @@ write_json (const MdlGpuExperiment *exp, GString *out)
   g_string_append_printf (out, ",\n  \"min_fit_n\": %" G_GUINT64_FORMAT ",\n  \"weights\": "
                           "\"%s\",\n  \"notes\": [", exp->min_fit_n,
                           exp->relative ? "relative" : "absolute");
-  for (guint i = 0, first = 1; notes[i]; i++)
-    if (*notes[i])
-      {
-        g_string_append (out, first ? "\n    " : ",\n    ");
-        mdl_json_string (out, notes[i]);
-        first = 0;
-      }
+  mdl_experiment_json_lines (out, exp->notes->str);
   g_string_append (out, "\n  ],\n  \"costs\": [");
   for (guint k = 0; k < n_costs; k++)
     {
@@ -402,20 +395,12 @@ write_json (const MdlGpuExperiment *exp, GString *out)
 void
 mdl_gpu_experiment_write (const MdlGpuExperiment *exp, MdlFormat format, GString *out)
 {
-  g_return_if_fail (exp != NULL && out != NULL);
-  switch (format)
-    {
-    case MDL_FORMAT_CSV:
-      write_csv (exp, out);
-      break;
-    case MDL_FORMAT_JSON:
-      write_json (exp, out);
-      break;
-    case MDL_FORMAT_TABLE:
-    default:
-      write_markdown (exp, out);
-      break;
-    }
+  /* in MdlFormat order */
+  static void (*const writers[]) (const MdlGpuExperiment *, GString *) = {
+    write_markdown, write_json, write_csv,
+  };
+  g_return_if_fail (exp != NULL && out != NULL && (guint) format < G_N_ELEMENTS (writers));
+  writers[format] (exp, out);
 }
 
 /* ---- gnuplot ---- */

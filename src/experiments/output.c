@@ -1,6 +1,7 @@
 /* The experiments' shared writers (src/experiments/output.h). */
 #include <models/error.h>
 
+#include "core/json.h"
 #include "experiments/output.h"
 
 #include <glib/gstdio.h>
@@ -17,6 +18,20 @@ mdl_experiment_append_real (GString *out, double v, const char *missing)
     }
   else
     g_string_append (out, missing);
+}
+
+void
+mdl_experiment_json_lines (GString *out, const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  gboolean first = TRUE;
+  for (guint i = 0; lines[i]; i++)
+    if (*lines[i])
+      {
+        g_string_append (out, first ? "\n    " : ",\n    ");
+        mdl_json_string (out, lines[i]);
+        first = FALSE;
+      }
 }
 
 gboolean

@@ -10,6 +10,10 @@
  * finite: "" in CSV, "null" in JSON, "?" in gnuplot data. */
 void mdl_experiment_append_real (GString *out, double v, const char *missing);
 
+/* Appends each non-empty line of @text as a JSON string, one per line indented by four spaces,
+ * separated by commas: the members of a "notes" array. */
+void mdl_experiment_json_lines (GString *out, const char *text);
+
 /* Creates directory @dir if missing; MDL_ERROR_IO naming it. */
 gboolean mdl_experiment_make_dir (const char *dir, GError **error);
 

@@ -373,7 +373,6 @@ write_json (const MdlVatExperiment *exp, GString *out)
 {
   static const char *const time_keys[] = { "seconds_min", "seconds_median" };
   static const char *const norm_keys[] = { "norm_ns", "vat_ns", "em_ns" };
-  g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
   g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
   mdl_json_string (out, exp->machine);
   g_string_append_printf (out, ",\n  \"model\": {\"P\": %" G_GUINT64_FORMAT ", \"K\": %"
@@ -386,13 +385,7 @@ write_json (const MdlVatExperiment *exp, GString *out)
   g_string_append (out, "  \"cpu\": ");
   mdl_json_string (out, exp->cpu_model);
   g_string_append (out, ",\n  \"notes\": [");
-  for (guint i = 0, first = 1; notes[i]; i++)
-    if (*notes[i])
-      {
-        g_string_append (out, first ? "\n    " : ",\n    ");
-        mdl_json_string (out, notes[i]);
-        first = 0;
-      }
+  mdl_experiment_json_lines (out, exp->notes->str);
   g_string_append (out, "\n  ],\n  \"points\": [");
   for (guint i = 0; i < exp->points->len; i++)
     {
