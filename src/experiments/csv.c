@@ -52,8 +52,8 @@ mdl_csv_parse (const char *text, const char *path, guint min_rows, GError **erro
       }
   if (csv->rows->len < min_rows)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: expected at least %u CSV rows, found %u",
-                   path, min_rows, csv->rows->len);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+                   "%s: expected at least %u CSV rows, found %u", path, min_rows, csv->rows->len);
       return NULL;
     }
   return g_steal_pointer (&csv);

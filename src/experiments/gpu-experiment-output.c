@@ -39,15 +39,23 @@ append_n (GString *out, guint64 n)
     g_string_append_printf (out, "%" G_GUINT64_FORMAT, n);
 }
 
+/* @v after a space in @format, or " -" when it is not finite. */
+static void
+cell_text (GString *out, const char *format, double v)
+{
+  g_string_append_c (out, ' ');
+  if (isfinite (v))
+    g_string_append_printf (out, format, v);
+  else
+    g_string_append_c (out, '-');
+}
+
 /* A Markdown cell: @v in @format, or "-" when it is not finite. */
 static void
 cell (GString *out, const char *format, double v)
 {
-  g_string_append (out, " | ");
-  if (isfinite (v))
-    g_string_append_printf (out, format, v);
-  else
-    g_string_append (out, "-");
+  g_string_append (out, " |");
+  cell_text (out, format, v);
 }
 
 /* ---- Markdown ---- */
@@ -466,11 +474,16 @@ fit_panels (const MdlGpuExperiment *exp, GPtrArray *algos, GString *gp)
   for (guint f = 0; f < GPU_N_FITS; f++)
     {
       const MdlGpuFitInfo *fit = &exp->fits[f].pub;
-      g_string_append_printf (gp, "set title \"%s: R² %.3f, LOAO R² %.3f\" font \",10\"\n",
-                              fit->name, fit->r2, fit->loao_r2);
-      if (algos->len == 0)
+      g_string_append_printf (gp, "set title \"%s: R²", fit->name);
+      cell_text (gp, "%.3f", fit->r2);
+      g_string_append (gp, ", LOAO R²");
+      cell_text (gp, "%.3f", fit->loao_r2);
+      g_string_append (gp, "\" font \",10\"\n");
+      /* gnuplot cannot autoscale a log axis over no point at all */
+      if (fit->why || algos->len == 0)
         {
-          g_string_append (gp, "plot x title \"no fitted points\"\n");
+          g_string_append_printf (gp, "plot [1:10] [1:10] x title \"no fit: %s\"\n",
+                                  fit->why ? fit->why : "no fitted points");
           continue;
         }
       g_string_append_printf (gp, "plot for [a=0:%u] 'gpu-fit.dat' index %u + a using 1:2 with "
@@ -519,11 +532,12 @@ time_panels (const MdlGpuExperiment *exp, GPtrArray *titles, GString *gp)
   g_string_append_printf (gp, "set multiplot layout %u,%u title \"GPU experiment on %s: median "
                           "time (us) against n, log-log; bars: fastest to slowest\" font "
                           "\",11\"\n", rows, MAX (1, MIN (n, PLOT_COLUMNS)), exp->machine);
-  g_string_append (gp, "set datafile missing \"?\"\nset logscale xy\nset grid\n"
+  g_string_append (gp, "set datafile missing \"?\"\nset logscale x 2\nset logscale y\n"
+                   "set grid\nset offsets graph 0.03, graph 0.03, 0, 0\n"
                    "set key top left font \",7\" samplen 2\nset xlabel \"n\"\n"
                    "set ylabel \"us\"\nset format x \"2^{%L}\"\n");
   if (n == 0)
-    g_string_append (gp, "set title \"no measured algorithm\"\nplot x notitle\n");
+    g_string_append (gp, "set title \"no measured algorithm\"\nplot [1:10] [1:10] x notitle\n");
   for (guint g = 0; g < n; g++)
     g_string_append_printf (gp, "set title \"%s\" font \",10\"\n"
                             "plot 'gpu-time.dat' index %u using 1:2:3:4 with yerrorbars pt 7 "
@@ -558,7 +572,8 @@ mdl_gpu_experiment_write_files (const MdlGpuExperiment *exp, const char *dir, GE
   algos = fitted_algorithms (exp);
   fit_data (exp, algos, fit_dat);
   fit_panels (exp, algos, fit_gp);
-  time_rows = MAX (1, (time_data (exp, time_dat, titles) + PLOT_COLUMNS - 1) / PLOT_COLUMNS);
+  time_rows = time_data (exp, time_dat, titles);
+  time_rows = MAX (1, (time_rows + PLOT_COLUMNS - 1) / PLOT_COLUMNS);
   time_panels (exp, titles, time_gp);
   g_string_append_printf (gp, "# Draws gpu-fit.png, gpu-time.png and their .svg twins from "
                           "gpu-fit.dat and gpu-time.dat: run `gnuplot gpu.gp` in this directory.\n"
