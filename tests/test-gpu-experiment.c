@@ -315,6 +315,33 @@ test_predictions_at_small_n (void **state)
   g_rmdir (dir);
 }
 
+/* Ensure a case whose SIMT twin refuses its parameters stays unpredicted with the reason, in its
+ * point and in the notes, and does not stop the others. */
+static void
+test_failed_case_does_not_stop_the_others (void **state)
+{
+  static const char *const cases[] = { "scan/padding:block=2048,k=3", "reduce/tree:b=32", NULL };
+  static const guint64 sizes[] = { 1024 };
+  MdlGpuExperimentConfig cfg;
+  g_autoptr (MdlGpuExperiment) exp = NULL;
+  const MdlGpuPoint *bad, *good;
+  (void) state;
+  mdl_gpu_experiment_config_init (&cfg);
+  cfg.cases = cases;
+  cfg.sizes = sizes;
+  cfg.n_sizes = 1;
+  exp = run_or_fail (&cfg);
+  bad = point_of (exp, "scan/padding:n=1024,block=2048,k=3", NULL);
+  good = point_of (exp, "reduce/tree:n=1024,b=32", NULL);
+  assert_false (bad->predicted);
+  assert_non_null (bad->error);
+  assert_non_null (strstr (bad->error, "k=3 is not a power of two"));
+  assert_true (good->predicted && good->error == NULL);
+  assert_non_null (strstr (mdl_gpu_experiment_notes (exp), "2 run here (1 failed;"));
+  assert_non_null (strstr (mdl_gpu_experiment_notes (exp),
+                           "case scan/padding:n=1024,block=2048,k=3 failed: "));
+}
+
 /* Ensure a predictions file cut by an interrupted run loses only its cut line (the case it
  * belonged to is incomplete, so not used), and a run that may compute trims the cut line off
  * before appending. */
@@ -482,6 +509,7 @@ main (void)
     cmocka_unit_test (test_loao_on_a_toy),
     cmocka_unit_test (test_ratios_and_bandwidth),
     cmocka_unit_test (test_predictions_at_small_n),
+    cmocka_unit_test (test_failed_case_does_not_stop_the_others),
     cmocka_unit_test (test_cut_predictions_file),
     cmocka_unit_test (test_bad_input_names_file_and_line),
     cmocka_unit_test (test_outputs_hold_together),

@@ -475,7 +475,8 @@ MDL_API const MdlGpuCost *mdl_gpu_experiment_costs (guint *n);
  * @r2: 1 - RSS/TSS of the fitted times (unweighted, about the mean); NaN when no fit.
  * @median_rel_error, @max_rel_error: of |predicted - measured| / measured over the fitted points.
  * @loao_r2: R^2 of the leave-one-algorithm-out predictions (each algorithm's points predicted by
- *   the fit on the other algorithms), pooled; NaN when fewer than two algorithms.
+ *   the fit on the other algorithms), pooled; NaN when fewer than two algorithms. An algorithm
+ *   whose others have fewer points than the fit has terms gets no prediction and is left out.
  * @loao_median_rel_error, @loao_max_rel_error: their relative errors.
  * @why: (nullable) why there is no fit (too few points), else NULL.
  */
@@ -519,6 +520,8 @@ typedef struct {
  * @loao_us: one value per fit: the time predicted by the fit without this point's algorithm
  *   (NaN for points not fitted).
  * @n_rows: its hardware metric rows (mdl_gpu_experiment_row()).
+ * @error: (nullable) why its SIMT twin failed (the notes list it too); NULL when it did not run
+ *   or ran well.
  */
 typedef struct {
   const char *spec;
@@ -543,6 +546,7 @@ typedef struct {
   const double *fit_us;
   const double *loao_us;
   guint n_rows;
+  const char *error;
 } MdlGpuPoint;
 
 /**
@@ -572,7 +576,8 @@ typedef struct MdlGpuExperiment MdlGpuExperiment;
  * @config: what to run (borrowed).
  * @error: MDL_ERROR_IO or MDL_ERROR_FORMAT naming the file (and line) of the measurements or the
  *   predictions, MDL_ERROR_UNKNOWN_NAME for an unknown machine or algorithm, MDL_ERROR_PARAM for
- *   a bad case spec or setting, or a SIMT run's error prefixed by its case.
+ *   a malformed case spec. A case whose SIMT run fails (a parameter its algorithm refuses) is no
+ *   error of the run: it stays unpredicted, with MdlGpuPoint.error set and a line in the notes.
  * Returns: (transfer full) the results, or NULL.
  */
 MDL_API MdlGpuExperiment *mdl_gpu_experiment_run (const MdlGpuExperimentConfig *config,
@@ -607,9 +612,10 @@ MDL_API void mdl_gpu_experiment_write (const MdlGpuExperiment *exp, MdlFormat fo
 /**
  * mdl_gpu_experiment_write_files: writes into directory @dir (created if missing): gpu.md (the
  * table), gpu.csv (the points), gpu-fits.csv, gpu.json, and for gnuplot gpu-fit.dat,
- * gpu-time.dat and gpu.gp, a script that draws gpu-fit.png (predicted against measured time, one
- * panel per fit, log-log) and gpu-time.png (time against n, one panel per algorithm, log-log:
- * measured, the counters fit, CUB) and their .svg twins when run in @dir (`gnuplot gpu.gp`).
+ * gpu-time.dat, gpu-fit-panels.gp, gpu-time-panels.gp and gpu.gp, a script that draws gpu-fit.png
+ * (predicted against measured time, one panel per fit, log-log) and gpu-time.png (time against n,
+ * one panel per algorithm, log-log: measured, the counters fit, CUB) and their .svg twins when
+ * run in @dir (`gnuplot gpu.gp`).
  * @error: MDL_ERROR_IO naming the file.
  * Returns: FALSE on error.
  */

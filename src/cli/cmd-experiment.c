@@ -477,5 +477,17 @@ gpu_main (int argc, char **argv)
   mdl_gpu_experiment_write (exp, format, out);
   if (output_dir && !mdl_gpu_experiment_write_files (exp, output_dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  return print_and_plot ("gpu", out, output_dir, "gpu-fit.png, gpu-time.png and their .svg");
+  rc = print_and_plot ("gpu", out, output_dir, "gpu-fit.png, gpu-time.png and their .svg");
+  {
+    const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
+    guint failed = 0;
+    for (guint i = 0; i < r->n_points; i++)
+      if (r->points[i].error)
+        {
+          mdl_cli_warn ("experiment gpu: case %s was not predicted: %s", r->points[i].spec,
+                        r->points[i].error);
+          failed++;
+        }
+    return failed ? MDL_CLI_BAD_INPUT : rc;
+  }
 }

@@ -207,7 +207,7 @@ typedef struct {
   MdlGpuExperiment *exp;
   const MdlGpuExperimentConfig *cfg;
   GHashTable *by_key;        /* spec -> GpuPoint * (borrowed) */
-  GHashTable *groups;        /* "algorithm:params" -> group number + 1 */
+  GHashTable *groups;        /* "algorithm:params" -> its group, numbered from 1 */
   char **seed;               /* the seed models' specs */
 } Collect;
 
@@ -250,17 +250,6 @@ point_of (Collect *c, const char *spec, GError **error)
   return p;
 }
 
-static gboolean
-wanted (const char *const *filters, const char *spec)
-{
-  if (filters == NULL || filters[0] == NULL)
-    return TRUE;
-  for (const char *const *f = filters; *f; f++)
-    if (strstr (spec, *f))
-      return TRUE;
-  return FALSE;
-}
-
 static gint
 point_order (gconstpointer a, gconstpointer b)
 {
@@ -299,7 +288,7 @@ collect (Collect *c, GError **error)
       g_autofree char *name = NULL, *params = NULL;
       g_auto (GStrv) assigns = NULL;
       gboolean sized = FALSE;
-      if (g_str_has_prefix (*s, MDL_GPU_BASELINE_PREFIX) || !wanted (cfg->filters, *s))
+      if (g_str_has_prefix (*s, MDL_GPU_BASELINE_PREFIX) || !mdl_gpu_spec_wanted (cfg->filters, *s))
         continue;
       if (!mdl_spec_split (*s, &name, &assigns, error))
         return FALSE;
@@ -598,8 +587,10 @@ larger_first (gconstpointer a, gconstpointer b)
   return p->pub.n > q->pub.n ? -1 : p->pub.n < q->pub.n;
 }
 
-/* Predicts @todo (GpuPoint *) on @jobs threads, appending each to @f when given; the first
- * failure, of a run or of the file, stops the queue and is returned once the runs in flight end. */
+/* Predicts @todo (GpuPoint *) on @jobs threads, appending each to @f when given. A case whose run
+ * fails keeps its error and the others go on (an hour of runs is not thrown away for one bad
+ * case); a failure to write the file stops the queue and is returned once the runs in flight
+ * end. */
 static gboolean
 predict_all (const MdlGpuExperimentConfig *cfg, GPtrArray *todo, FILE *f, GError **error)
 {
@@ -632,12 +623,7 @@ predict_all (const MdlGpuExperimentConfig *cfg, GPtrArray *todo, FILE *f, GError
           last = p->spec;
           n_done += (double) p->pub.n;
           events_done += p->events;
-          if (p->error)
-            {
-              first_error = g_error_copy (p->error);
-              g_prefix_error (&first_error, "case %s: ", p->spec);
-            }
-          else if (f && !cache_append (f, cfg->predictions, p, &first_error))
+          if (p->error == NULL && f && !cache_append (f, cfg->predictions, p, &first_error))
             break;
         }
       if (cfg->progress && (p || now >= next_us))
@@ -648,7 +634,7 @@ predict_all (const MdlGpuExperimentConfig *cfg, GPtrArray *todo, FILE *f, GError
           pr.events = runs.events;
           g_mutex_unlock (&runs.lock);
           if (n_done > 0)
-            pr.work_done = MIN (done == todo->len ? 1.0 : 0.999,
+            pr.work_done = MIN (done == todo->len ? 1.0 : 0.99,
                                 (double) pr.events / ((double) events_done / n_done * n_all));
           cfg->progress (&pr, cfg->progress_data);
           next_us = now + PROGRESS_US;
@@ -727,16 +713,26 @@ predict (MdlGpuExperiment *exp, const MdlGpuExperimentConfig *cfg, GError **erro
   {
     double seconds = 0;
     guint64 events = 0;
+    guint failed = 0;
     for (guint i = 0; i < todo->len; i++)
       {
         const GpuPoint *p = g_ptr_array_index (todo, i);
         seconds += p->seconds;
         events += p->events;
+        failed += p->error != NULL;
       }
-    g_string_append_printf (exp->notes, "predictions: %u run here (%.1f s of SIMT runs, %"
-                            G_GUINT64_FORMAT " events), %u from %s (%.1f s when they ran)\n",
-                            todo->len, seconds, events, from_file,
+    g_string_append_printf (exp->notes, "predictions: %u run here (%u failed; %.1f s of SIMT "
+                            "runs, %" G_GUINT64_FORMAT " events), %u from %s (%.1f s when they "
+                            "ran)\n",
+                            todo->len, failed, seconds, events, from_file,
                             cfg->predictions ? cfg->predictions : "no file", file_seconds);
+    for (guint i = 0; i < todo->len; i++)
+      {
+        const GpuPoint *p = g_ptr_array_index (todo, i);
+        if (p->error)
+          g_string_append_printf (exp->notes, "predictions: case %s failed: %s\n", p->spec,
+                                  p->error->message);
+      }
   }
   if (skipped_compute || skipped_n)
     g_string_append_printf (exp->notes, "predictions: %u cases left unpredicted (%u not in the "
@@ -831,6 +827,7 @@ join (MdlGpuExperiment *exp)
       pub->fit_us = p->fit_us;
       pub->loao_us = p->loao_us;
       pub->predicted = p->reports != NULL;
+      pub->error = p->error ? p->error->message : NULL;
       pub->measured = m != NULL;
       pub->profiled = m && m->ncu_rows != NULL;
       pub->cuda_check = m && m->cuda_check;

@@ -115,12 +115,9 @@ read_timings (MdlGpuMeasured *m, const MdlCsv *t, const char *path, const char *
     {
       GPtrArray *row = mdl_csv_row (t, r);
       const char *spec = mdl_csv_field (row, (guint) c_case);
-      gboolean wanted = filters == NULL || filters[0] == NULL;
       double mismatches = 0, reps = 0, launches = 1;
       MdlGpuMeasuredCase *c;
-      for (const char *const *f = filters; f && *f && !wanted; f++)
-        wanted = strstr (spec, *f) != NULL;
-      if (!wanted)
+      if (!mdl_gpu_spec_wanted (filters, spec))
         continue;
       c = g_new0 (MdlGpuMeasuredCase, 1);
       g_ptr_array_add (m->cases, c);
@@ -215,6 +212,17 @@ mdl_gpu_measured_read (const char *dir, const char *const *filters, gboolean nee
 }
 
 /* ---- cases and the predicted half ---- */
+
+gboolean
+mdl_gpu_spec_wanted (const char *const *filters, const char *spec)
+{
+  if (filters == NULL || filters[0] == NULL)
+    return TRUE;
+  for (const char *const *f = filters; *f; f++)
+    if (strstr (spec, *f))
+      return TRUE;
+  return FALSE;
+}
 
 char *
 mdl_gpu_case_parse (const char *spec, const MdlAlgo **algo_out, char **name_out, guint64 *n_out,

@@ -68,6 +68,9 @@ MdlGpuMeasured *mdl_gpu_measured_read (const char *dir, const char *const *filte
 void mdl_gpu_measured_free (MdlGpuMeasured *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlGpuMeasured, mdl_gpu_measured_free)
 
+/* TRUE when @spec contains one of the NULL-terminated @filters, or @filters is NULL or empty. */
+gboolean mdl_gpu_spec_wanted (const char *const *filters, const char *spec);
+
 /**
  * mdl_gpu_case_parse: a case spec read as the harness and the SIMT twin both read it.
  * @spec: "NAME[:key=value,...]"; n= may stand anywhere and defaults to the algorithm's DEFAULT_N
