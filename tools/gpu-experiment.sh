@@ -16,8 +16,9 @@
 # Everything lands in $OUT (default ./gpu-out), at most 8 files: log.txt, timings.csv,
 # profile-cases.csv, ncu.csv, gpu.md, gpu-results.tar.gz (all the text and the plots) and
 # gpu-raw.tar.gz (SASS and the ncu report, left out when they would pass 15 MiB).
-# The whole run keeps within $BUDGET seconds (default 540, under the lent machine's 10 minutes):
-# ncu replays every kernel many times and gets what is left of it after the sweep.
+# The whole run keeps within $BUDGET seconds (default 480: the issue asks for 8 minutes of device
+# time, and one command of the lent machine may run 10): ncu replays every kernel many times and
+# gets what is left of it after the sweep.
 # Environment (a short smoke run: SWEEP_SIZES=2^10,2^16 PROFILE_SIZES=2^16 CHECK_SIZES=1,33,2^16):
 #   FAMILIES        case-name prefixes, space-separated        "reduce/ scan/ baseline/"
 #   CHECK_SIZES     sizes of the check (harness --n syntax)    1,31,32,33,1000,2^20,2^24+7,2^27
@@ -26,7 +27,7 @@
 #   REPS            timed launches per case                    21
 #   PREDICTIONS     the predictions file                       .gpu-carry/predictions.csv
 #   METRICS         ncu metrics, comma-separated               `models measure --metrics`
-#   BUDGET          seconds for the whole run                  540
+#   BUDGET          seconds for the whole run                  480
 # Usage: OUT=$OUT bash tools/gpu-experiment.sh
 set -u
 OUT=${OUT:-gpu-out}
@@ -39,7 +40,7 @@ SWEEP_SIZES=${SWEEP_SIZES:-$(seq -s, -f '2^%g' 10 27)}
 PROFILE_SIZES=${PROFILE_SIZES:-2^16,2^20,2^24}
 REPS=${REPS:-21}
 PREDICTIONS=${PREDICTIONS:-.gpu-carry/predictions.csv}
-BUDGET=${BUDGET:-540}
+BUDGET=${BUDGET:-480}
 # Seconds kept back at the end for exporting, joining and packing.
 RESERVE=45
 deadline=$((SECONDS + BUDGET))
