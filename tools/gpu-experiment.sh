@@ -47,25 +47,13 @@ deadline=$((SECONDS + BUDGET))
 # What is left of the budget for a stage (at least 1: `timeout 0` would mean no limit).
 left () { local s=$((deadline - RESERVE - SECONDS)); echo $((s > 1 ? s : 1)); }
 
-if [ ! -x "$MODELS" ] && [ -x .gpu-carry/models ]; then
-  MODELS=.gpu-carry/models
-  export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
 rm -rf "$WORK"
 mkdir -p "$OUT" "$WORK"
 exec > >(tee "$OUT/log.txt") 2>&1
 stage () { echo "== $* (t=${SECONDS}s)"; }
-
-find_tool () {
-  command -v "$1" 2>/dev/null && return
-  for d in /usr/local/cuda/bin /opt/nvidia/nsight-compute/*; do
-    [ -x "$d/$1" ] && { echo "$d/$1"; return; }
-  done
-  return 1
-}
-NVCC=${NVCC:-$(find_tool nvcc)} || { echo "gpu-experiment: nvcc not found"; exit 2; }
-NCU=${NCU:-$(find_tool ncu)} || { echo "gpu-experiment: ncu not found"; exit 2; }
-CUOBJDUMP=$(find_tool cuobjdump) || CUOBJDUMP=
+SCRIPT=gpu-experiment
+# shellcheck source=tools/gpu-tools.sh
+. "$(dirname "$0")/gpu-tools.sh"
 have_models=0
 "$MODELS" --help > /dev/null 2>&1 && have_models=1
 
