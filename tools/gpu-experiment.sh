@@ -109,16 +109,7 @@ time_rc=$?
 tail -3 "$WORK/time.txt"
 
 stage "Nsight Compute at n = $PROFILE_SIZES"
-"$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
-wanted=()
-for m in ${METRICS//,/ }; do
-  if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
-    wanted+=("$m")
-  else
-    echo "not offered by this ncu: $m"
-  fi
-done
-list=$(IFS=,; echo "${wanted[*]}")
+ncu_metrics
 ncu_rc=0
 offset=0
 rm -f "$WORK/profile-cases.csv" "$WORK/ncu.csv"
@@ -129,8 +120,8 @@ for size in ${PROFILE_SIZES//,/ }; do
     break
   fi
   tag=${size//^/_}
-  timeout "$(left)" "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile-$tag" \
-    "$WORK/gpu-kernels" --mode profile --n "$size" --csv "$WORK/profile-$tag.csv" \
+  timeout "$(left)" "$NCU" --clock-control none --metrics "$METRIC_LIST" \
+    -f -o "$WORK/profile-$tag" "$WORK/gpu-kernels" --mode profile --n "$size" --csv "$WORK/profile-$tag.csv" \
     "${algorithms[@]}" > "$WORK/ncu-run-$tag.txt" 2>&1
   rc=$?
   if [ $rc -ne 0 ] || [ ! -f "$WORK/profile-$tag.ncu-rep" ]; then

@@ -57,20 +57,11 @@ echo "== check and time"
 check_rc=$?
 
 echo "== Nsight Compute"
-"$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
-wanted=()
-for m in ${METRICS//,/ }; do
-  if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
-    wanted+=("$m")
-  else
-    echo "not offered by this ncu: $m"
-  fi
-done
+ncu_metrics
 grep -E "tags|branch_targets|wavefronts_mem_shared|bank_conflicts_pipe_lsu_mem_shared" \
   "$WORK/metrics-available.txt" > "$WORK/metrics-related.txt"
-list=$(IFS=,; echo "${wanted[*]}")
 set -x
-timeout 480 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
+timeout 480 "$NCU" --clock-control none --metrics "$METRIC_LIST" -f -o "$WORK/profile" \
   "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run.txt" 2>&1
 ncu_rc=$?
 "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu.csv" \
