@@ -932,6 +932,47 @@ test_demo (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure `models experiment gpu` teaches its options and says what is missing, joins the
+ * synthetic GPU run (tests/data/gpu-experiment, its predictions read, nothing run) keeping the
+ * cases a CASE names, and refuses a size range that does not run between powers of two. */
+static void
+test_experiment_gpu (void **state)
+{
+  static const char *const options[] = { "--measured", "--cases", "--n", "--predictions",
+                                          "--predict-only", "--no-compute", "--jobs",
+                                          "--min-fit-n", "--output-dir", "Example" };
+  CliResult help = { 0 }, bare = { 0 }, half = { 0 }, csv = { 0 }, range = { 0 };
+  g_auto (GStrv) lines = NULL;
+  (void) state;
+  cli_run (&help, "experiment", "gpu", "--help", NULL);
+  assert_status (&help, 0, "experiment gpu --help");
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    assert_contains (help.out, options[i], "experiment gpu --help");
+  cli_run (&bare, "experiment", "gpu", NULL);
+  assert_status (&bare, 2, "experiment gpu");
+  assert_contains (bare.err, "models experiment gpu: give --measured DIR", "experiment gpu");
+  cli_run (&half, "experiment", "gpu", "--predict-only", "--cases", "cases.txt", NULL);
+  assert_status (&half, 2, "experiment gpu --predict-only");
+  assert_contains (half.err, "--predict-only needs --cases and --predictions", "--predict-only");
+  cli_run (&csv, "experiment", "gpu", "--measured", "tests/data/gpu-experiment", "--predictions",
+           "tests/data/gpu-experiment/predictions.csv", "--no-compute", "--format", "csv",
+           "reduce/tree", NULL);
+  assert_status (&csv, 0, "experiment gpu --format csv");
+  lines = g_strsplit (g_strstrip (csv.out), "\n", -1);
+  assert_int_equal (g_strv_length (lines), 1 + 3);
+  assert_contains (lines[2], "\"reduce/tree:n=65536,b=32\",reduce/tree,\"b=32\",65536,0,1,1,1,1,1,1,3,",
+                   "experiment gpu --format csv");
+  cli_run (&range, "experiment", "gpu", "--predict-only", "--cases", "-", "--predictions",
+           "/nonexistent/p.csv", "--n", "2^12..2^10", NULL);
+  assert_status (&range, 1, "experiment gpu --n 2^12..2^10");
+  assert_contains (range.err, "range \"2^12..2^10\" must run from a power of two", "--n");
+  cli_result_clear (&help);
+  cli_result_clear (&bare);
+  cli_result_clear (&half);
+  cli_result_clear (&csv);
+  cli_result_clear (&range);
+}
+
 int
 main (void)
 {
@@ -954,6 +995,7 @@ main (void)
     cmocka_unit_test (test_convert_refuses_same_file),
     cmocka_unit_test (test_list),
     cmocka_unit_test (test_demo),
+    cmocka_unit_test (test_experiment_gpu),
   };
   return cmocka_run_group_tests (tests, group_setup, group_teardown);
 }

@@ -181,6 +181,58 @@ test_refuses_what_cannot_be_fitted (void **state)
   assert_int_equal (fit.n_coef, 0);   /* untouched */
 }
 
+/* ---- non-negative least squares -------------------------------------------------------------- */
+
+/* Ensure NNLS recovers non-negative coefficients exactly from data made with them, at the GPU
+ * experiment's magnitudes: time in us from launches (a few), sectors (up to 1e8), wavefronts and
+ * warp instructions, with relative weights 1/y^2. */
+static void
+test_nnls_recovers_known_coefficients (void **state)
+{
+  enum { ROWS = 40, COLS = 4 };
+  const double c[COLS] = { 3.5, 2e-4, 5e-5, 0 };   /* us per launch, sector, wavefront, inst */
+  double x[ROWS * COLS], y[ROWS], w[ROWS];
+  guint32 seed = test_seed (DEFAULT_SEED + 2);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  MdlFit fit;
+  g_autoptr (GError) error = NULL;
+  (void) state;
+  for (guint r = 0; r < ROWS; r++)
+    {
+      y[r] = 0;
+      x[r * COLS + 0] = g_rand_int_range (rand, 1, 8);
+      for (guint j = 1; j < COLS; j++)
+        x[r * COLS + j] = pow (10, g_rand_double_range (rand, 3, 8));
+      for (guint j = 0; j < COLS; j++)
+        y[r] += c[j] * x[r * COLS + j];
+      w[r] = 1 / (y[r] * y[r]);
+    }
+  if (!mdl_fit_nnls (x, y, w, ROWS, COLS, &fit, &error))
+    fail_msg ("seed %u: %s", seed, error->message);
+  for (guint j = 0; j < COLS; j++)
+    if (fabs (fit.coef[j] - c[j]) > 1e-9 * MAX (c[j], 1e-4))
+      fail_msg ("seed %u: coefficient %u is %g, expected %g", seed, j, fit.coef[j], c[j]);
+  assert_float_equal (fit.r2, 1, 1e-12);
+}
+
+/* Ensure a coefficient that unconstrained least squares makes negative is 0, the others refitted
+ * without it, and an all-zero column is 0 rather than an error. y = 3 - x2 on x2 = 0..3: least
+ * squares gives c = (3, -1); with c2 >= 0 the best is c2 = 0 and c1 the mean of y, 1.5. */
+static void
+test_nnls_clamps_at_zero (void **state)
+{
+  const double x[] = { 1, 0, 0,  1, 1, 0,  1, 2, 0,  1, 3, 0 }, y[] = { 3, 2, 1, 0 };
+  const double x2[] = { 1, 0,  1, 1,  1, 2,  1, 3 };   /* the first two columns alone */
+  MdlFit fit;
+  (void) state;
+  assert_true (mdl_fit_least_squares (x2, y, NULL, 4, 2, &fit, NULL));
+  assert_float_equal (fit.coef[0], 3, 1e-12);
+  assert_float_equal (fit.coef[1], -1, 1e-12);
+  assert_true (mdl_fit_nnls (x, y, NULL, 4, 3, &fit, NULL));
+  assert_float_equal (fit.coef[0], 1.5, 1e-12);
+  assert_true (fit.coef[1] == 0 && fit.coef[2] == 0);
+}
+
 /* ---- the experiment end to end ---------------------------------------------------------------- */
 
 /* Ensure a tiny experiment (two algorithms, a few sizes, one repetition) yields one point per size,
@@ -291,6 +343,8 @@ main (void)
     cmocka_unit_test (test_r2_definition),
     cmocka_unit_test (test_weight_equals_repetition),
     cmocka_unit_test (test_refuses_what_cannot_be_fitted),
+    cmocka_unit_test (test_nnls_recovers_known_coefficients),
+    cmocka_unit_test (test_nnls_clamps_at_zero),
     cmocka_unit_test (test_small_experiment_holds_together),
     cmocka_unit_test (test_experiment_rejects_bad_settings),
   };

@@ -22,24 +22,11 @@ OUT=${OUT:-gpu-out}
 ARCH=${ARCH:-sm_90}
 WORK=${WORK:-/tmp/gpu-measure}
 MODELS=${MODELS:-build/bin/models}
-# A `models` build carried to a machine without GLib (.gpu-carry: the binary and its libraries).
-if [ ! -x "$MODELS" ] && [ -x .gpu-carry/models ]; then
-  MODELS=.gpu-carry/models
-  export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
 mkdir -p "$OUT" "$WORK"
 exec > >(tee "$OUT/log.txt") 2>&1
-
-find_tool () {
-  command -v "$1" 2>/dev/null && return
-  for d in /usr/local/cuda/bin /opt/nvidia/nsight-compute/*; do
-    [ -x "$d/$1" ] && { echo "$d/$1"; return; }
-  done
-  return 1
-}
-NVCC=${NVCC:-$(find_tool nvcc)} || { echo "gpu-measure: nvcc not found"; exit 2; }
-NCU=${NCU:-$(find_tool ncu)} || { echo "gpu-measure: ncu not found"; exit 2; }
-CUOBJDUMP=$(find_tool cuobjdump) || CUOBJDUMP=
+SCRIPT=gpu-measure
+# shellcheck source=tools/gpu-tools.sh
+. "$(dirname "$0")/gpu-tools.sh"
 
 # The metrics to collect are the library's (the engines' metric names): from $METRICS, which
 # `models measure` sets when it runs this script, else from the models build.
@@ -70,20 +57,11 @@ echo "== check and time"
 check_rc=$?
 
 echo "== Nsight Compute"
-"$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
-wanted=()
-for m in ${METRICS//,/ }; do
-  if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
-    wanted+=("$m")
-  else
-    echo "not offered by this ncu: $m"
-  fi
-done
+ncu_metrics
 grep -E "tags|branch_targets|wavefronts_mem_shared|bank_conflicts_pipe_lsu_mem_shared" \
   "$WORK/metrics-available.txt" > "$WORK/metrics-related.txt"
-list=$(IFS=,; echo "${wanted[*]}")
 set -x
-timeout 480 "$NCU" --clock-control none --metrics "$list" -f -o "$WORK/profile" \
+timeout 480 "$NCU" --clock-control none --metrics "$METRIC_LIST" -f -o "$WORK/profile" \
   "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "$@" > "$WORK/ncu-run.txt" 2>&1
 ncu_rc=$?
 "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu.csv" \

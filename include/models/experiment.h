@@ -11,7 +11,12 @@
  *
  * The GPU comparison: the CUDA twins of the GPU algorithms, measured on an NVIDIA GPU by
  * tools/gpu-measure.sh (checked, timed, profiled with Nsight Compute), joined with what their SIMT
- * twins' engines predict, counter by counter through the hardware metric names. */
+ * twins' engines predict, counter by counter through the hardware metric names.
+ *
+ * The GPU experiment: the same join over a size sweep, with the seed models' costs (AGPU,
+ * K-model, MSIMD) beside the hardware counters, fits of measured time against each model's cost
+ * with their leave-one-algorithm-out error, and each kernel against CUB and the device copy;
+ * docs/experiments/gpu.md explains the method and how to read the result. */
 #ifndef MODELS_EXPERIMENT_H
 #define MODELS_EXPERIMENT_H
 
@@ -355,6 +360,269 @@ MDL_API void mdl_gpu_comparison_write (const MdlGpuComparison *cmp, MdlFormat fo
 MDL_API char **mdl_gpu_profile_metrics (const char *machine);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlGpuComparison, mdl_gpu_comparison_free)
+
+/* ---- the GPU experiment: the models' costs and fitted times next to measured ones ---- */
+
+/**
+ * MdlGpuExperimentProgress: where the predictions are; borrowed for the callback, which is called
+ * on the thread that called mdl_gpu_experiment_run(), when a case starts or ends and a few times
+ * a second between.
+ * @spec: the case that last started or finished.
+ * @done: cases predicted so far by this run.
+ * @total: cases this run predicts (those not found in the predictions file).
+ * @running: cases being predicted now.
+ * @work_done: estimated share of the work done, 0..1 (events so far against the events the sizes
+ *   left suggest, at the rate per element of the cases done; 0 until one is done).
+ * @events: events simulated so far, all cases together.
+ */
+typedef struct {
+  const char *spec;
+  guint done;
+  guint total;
+  guint running;
+  double work_done;
+  guint64 events;
+} MdlGpuExperimentProgress;
+
+/** MdlGpuExperimentProgressFunc: see MdlGpuExperimentProgress; must not block. */
+typedef void (*MdlGpuExperimentProgressFunc) (const MdlGpuExperimentProgress *progress,
+                                              void *data);
+
+/**
+ * MdlGpuExperimentConfig: what to run. Initialize with mdl_gpu_experiment_config_init(), then
+ * change fields; fields are only ever appended.
+ * @machine: the preset of the engines and of the seed models' parameters (default "h100").
+ * @measured: (nullable) a directory written on the GPU machine (tools/gpu-experiment.sh:
+ *   timings.csv, and profile-cases.csv with ncu.csv for the profiled subset); NULL for
+ *   predictions only.
+ * @cases: (nullable) NULL-terminated case specs to predict ("reduce/tree:b=32", as
+ *   `gpu-kernels --list` prints them); the measured cases are predicted too. Baselines are
+ *   skipped: they have no SIMT twin.
+ * @sizes: @n_sizes sizes at which each of @cases without its own n= runs (none: its DEFAULT_N).
+ * @predictions: (nullable) the predictions file (CSV): the cases found in it, made with the same
+ *   engines, are not run again, and every case this run predicts is appended to it as soon as it
+ *   is done, so that an interrupted run loses only the cases in flight.
+ * @compute: run the SIMT twins of the cases the file lacks (default TRUE); FALSE joins only what
+ *   the file has (on the GPU machine, whose time is not for simulating).
+ * @jobs: cases predicted at once, one thread each (0, the default: the processors). Memory grows
+ *   with n: about 150 bytes per element at 2^23 with every engine (docs/experiments/gpu.md).
+ * @max_predict_n: the largest n to run a SIMT twin at (0, the default: no limit); larger cases
+ *   are predicted only if the file has them.
+ * @min_fit_n: the smallest n the fits use (default 65536 = 2^16: below it launch latency, not
+ *   the work, sets the time).
+ * @relative: fit relative errors (weights 1/t^2, the default TRUE), so that the small sizes count
+ *   as much as the large; FALSE: absolute errors.
+ * @filters: (nullable) NULL-terminated substrings: only the cases whose spec contains one.
+ * @progress: (nullable) progress callback; @progress_data is passed to it.
+ */
+typedef struct {
+  const char *machine;
+  const char *measured;
+  const char *const *cases;
+  const guint64 *sizes;
+  guint n_sizes;
+  const char *predictions;
+  gboolean compute;
+  guint jobs;
+  guint64 max_predict_n;
+  guint64 min_fit_n;
+  gboolean relative;
+  const char *const *filters;
+  MdlGpuExperimentProgressFunc progress;
+  void *progress_data;
+} MdlGpuExperimentConfig;
+
+/** mdl_gpu_experiment_config_init: fills @config with the defaults listed above. */
+MDL_API void mdl_gpu_experiment_config_init (MdlGpuExperimentConfig *config);
+
+/**
+ * MdlGpuCost: one quantity of a point: a model's cost, a hardware counter, the launches or the
+ * bytes the problem must move.
+ * @name: "launches", "agpu_time", "agpu_io", "kmodel_T", "kmodel_W", "kmodel_G", "msimd_cost",
+ *   "sectors", "requests", "wavefronts", "bank_conflicts", "warp_insts", "divergent_branches",
+ *   "bytes".
+ * @engine: (nullable) the engine that predicts it; NULL for bytes, which the problem defines.
+ * @counters: (nullable) the engine's counters, '+'-joined, whose sum it is.
+ * @description: one line.
+ * @measured_by: (nullable) "ncu" (Nsight Compute, on the profiled cases), "harness" (the CUDA
+ *   harness, every measured case) or NULL (not measured).
+ */
+typedef struct {
+  const char *name;
+  const char *engine;
+  const char *counters;
+  const char *description;
+  const char *measured_by;
+} MdlGpuCost;
+
+/**
+ * mdl_gpu_experiment_costs: the quantities every point carries, in the order of its arrays.
+ * @n: (out) how many.
+ * Returns: (transfer none) a static table.
+ */
+MDL_API const MdlGpuCost *mdl_gpu_experiment_costs (guint *n);
+
+/**
+ * MdlGpuFitInfo: one non-negative least-squares fit of measured time (us) against a model's costs
+ * over the fitted points (measured, checked, predicted, n >= min_fit_n, not a baseline).
+ * @name: "bytes", "agpu", "kmodel", "msimd", "counters" or "counters-measured".
+ * @description: one line.
+ * @n_terms: its terms.
+ * @terms: their MdlGpuCost names.
+ * @coef: us per unit of each term (>= 0).
+ * @n_points: points fitted.
+ * @n_algorithms: algorithms among them.
+ * @r2: 1 - RSS/TSS of the fitted times (unweighted, about the mean); NaN when no fit.
+ * @median_rel_error, @max_rel_error: of |predicted - measured| / measured over the fitted points.
+ * @loao_r2: R^2 of the leave-one-algorithm-out predictions (each algorithm's points predicted by
+ *   the fit on the other algorithms), pooled; NaN when fewer than two algorithms. An algorithm
+ *   whose others have fewer points than the fit has terms gets no prediction and is left out.
+ * @loao_median_rel_error, @loao_max_rel_error: their relative errors.
+ * @why: (nullable) why there is no fit (too few points), else NULL.
+ */
+typedef struct {
+  const char *name;
+  const char *description;
+  guint n_terms;
+  const char *const *terms;
+  const double *coef;
+  guint n_points;
+  guint n_algorithms;
+  double r2;
+  double median_rel_error;
+  double max_rel_error;
+  double loao_r2;
+  double loao_median_rel_error;
+  double loao_max_rel_error;
+  const char *why;
+} MdlGpuFitInfo;
+
+/**
+ * MdlGpuPoint: one case (algorithm x parameters x n), read-only.
+ * @spec: the case, "NAME:n=N[,params]".
+ * @algorithm: NAME ("reduce/tree", "baseline/cub-reduce").
+ * @params: the parameters as written ("b=32"; "" when none).
+ * @n: elements.
+ * @baseline: a measured-only case (CUB, the device copy).
+ * @predicted: its SIMT twin ran (or the predictions file had it): @cost is set.
+ * @measured: timings.csv has it: @median_us and the times are set.
+ * @profiled: Nsight Compute profiled it: the "ncu" quantities of @cost_measured are set.
+ * @cuda_check: the CUDA output equalled its CPU reference.
+ * @fitted: the fits use it.
+ * @launches: kernel launches of one run, as the harness counted them (0 when not measured).
+ * @median_us, @min_us, @max_us: median, fastest and slowest of the timed launches (NaN: unknown).
+ * @cub_ratio: @median_us over the CUB baseline's of its problem at the same n (NaN: none).
+ * @bytes: the bytes its problem must move, input and output words x 4 (NaN: unknown problem).
+ * @copy_fraction: its bandwidth (@bytes / time) as a share of the device copy's at the same n.
+ * @cost: one value per MdlGpuCost, predicted (NaN when not predicted).
+ * @cost_measured: one value per MdlGpuCost, measured (NaN where not measured).
+ * @fit_us: one value per fit: the time it predicts (NaN when a term is missing).
+ * @loao_us: one value per fit: the time predicted by the fit without this point's algorithm
+ *   (NaN for points not fitted).
+ * @n_rows: its hardware metric rows (mdl_gpu_experiment_row()).
+ * @error: (nullable) why its SIMT twin failed (the notes list it too); NULL when it did not run
+ *   or ran well.
+ */
+typedef struct {
+  const char *spec;
+  const char *algorithm;
+  const char *params;
+  guint64 n;
+  gboolean baseline;
+  gboolean predicted;
+  gboolean measured;
+  gboolean profiled;
+  gboolean cuda_check;
+  gboolean fitted;
+  guint launches;
+  double median_us;
+  double min_us;
+  double max_us;
+  double cub_ratio;
+  double bytes;
+  double copy_fraction;
+  const double *cost;
+  const double *cost_measured;
+  const double *fit_us;
+  const double *loao_us;
+  guint n_rows;
+  const char *error;
+} MdlGpuPoint;
+
+/**
+ * MdlGpuResults: a finished experiment's results, borrowed from it.
+ * @points: @n_points points, by algorithm and parameters (in the order the cases came), then n.
+ * @fits: @n_fits fits, in the order MdlGpuFitInfo lists them.
+ * @costs: @n_costs quantities (mdl_gpu_experiment_costs()).
+ */
+typedef struct {
+  const MdlGpuPoint *points;
+  guint n_points;
+  const MdlGpuFitInfo *fits;
+  guint n_fits;
+  const MdlGpuCost *costs;
+  guint n_costs;
+} MdlGpuResults;
+
+/** MdlGpuExperiment: a finished GPU experiment; opaque. */
+typedef struct MdlGpuExperiment MdlGpuExperiment;
+
+/**
+ * mdl_gpu_experiment_run: predicts every case (its SIMT twin through agpu, kmodel and msimd with
+ * parameters from the machine preset, and through the engines its algorithm is checked on; cases
+ * in parallel, @config->jobs at once), joins the predictions with the measurements by metric name
+ * (as mdl_gpu_compare() does), fits measured time against each model's costs, and relates each
+ * kernel to the baselines. Predicting takes seconds per case at 2^20 and grows with n.
+ * @config: what to run (borrowed).
+ * @error: MDL_ERROR_IO or MDL_ERROR_FORMAT naming the file (and line) of the measurements or the
+ *   predictions, MDL_ERROR_UNKNOWN_NAME for an unknown machine or algorithm, MDL_ERROR_PARAM for
+ *   a malformed case spec. A case whose SIMT run fails (a parameter its algorithm refuses) is no
+ *   error of the run: it stays unpredicted, with MdlGpuPoint.error set and a line in the notes.
+ * Returns: (transfer full) the results, or NULL.
+ */
+MDL_API MdlGpuExperiment *mdl_gpu_experiment_run (const MdlGpuExperimentConfig *config,
+                                                  GError **error);
+
+/** mdl_gpu_experiment_free: NULL is fine. */
+MDL_API void mdl_gpu_experiment_free (MdlGpuExperiment *exp);
+
+/** mdl_gpu_experiment_results: the results of @exp. Returns: (transfer none) */
+MDL_API const MdlGpuResults *mdl_gpu_experiment_results (const MdlGpuExperiment *exp);
+
+/** mdl_gpu_experiment_row: hardware metric row @k of point @i (borrowed), as mdl_gpu_compare's. */
+MDL_API const MdlGpuRow *mdl_gpu_experiment_row (const MdlGpuExperiment *exp, guint i, guint k);
+
+/**
+ * mdl_gpu_experiment_notes: what was run: the machine and the engines' full specs, the measured
+ * directory and device, what was predicted, read from the file or left out, and the fit settings.
+ * Returns: (transfer none) lines of text, each ending in '\n'.
+ */
+MDL_API const char *mdl_gpu_experiment_notes (const MdlGpuExperiment *exp);
+
+/**
+ * mdl_gpu_experiment_write: appends the results to @out.
+ * @format: MDL_FORMAT_TABLE (Markdown: the fits, then per point the models' costs, the counters
+ *   predicted / measured and the time measured / predicted, then the notes), MDL_FORMAT_CSV (one
+ *   row per point, with a header), MDL_FORMAT_JSON (one document with everything, the metric rows
+ *   included).
+ */
+MDL_API void mdl_gpu_experiment_write (const MdlGpuExperiment *exp, MdlFormat format,
+                                       GString *out);
+
+/**
+ * mdl_gpu_experiment_write_files: writes into directory @dir (created if missing): gpu.md (the
+ * table), gpu.csv (the points), gpu-fits.csv, gpu.json, and for gnuplot gpu-fit.dat,
+ * gpu-time.dat, gpu-fit-panels.gp, gpu-time-panels.gp and gpu.gp, a script that draws gpu-fit.png
+ * (predicted against measured time, one panel per fit, log-log) and gpu-time.png (time against n,
+ * one panel per algorithm, log-log: measured, the counters fit, CUB) and their .svg twins when
+ * run in @dir (`gnuplot gpu.gp`).
+ * @error: MDL_ERROR_IO naming the file.
+ * Returns: FALSE on error.
+ */
+MDL_API gboolean mdl_gpu_experiment_write_files (const MdlGpuExperiment *exp, const char *dir,
+                                                 GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlGpuExperiment, mdl_gpu_experiment_free)
 
 G_END_DECLS
 

@@ -121,9 +121,10 @@ extern const char *const mdl_cli_format_names[];
 /* Parses --format (NULL: table); MDL_ERROR_UNKNOWN_NAME from the library otherwise. */
 gboolean mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error);
 
-/* ---- the VAT experiment's progress line and plot (cmd-experiment.c) ---- */
+/* ---- the experiments' progress line and plot (cmd-experiment.c) ---- */
 
-/* The state of the progress line of `models experiment vat` (and of the demo's short version). */
+/* The state of the progress line of `models experiment vat` and `gpu` (and of the demo's short
+ * version of vat). */
 typedef struct {
   gboolean enabled;
   gint64 start_us;
@@ -135,9 +136,10 @@ void mdl_cli_vat_progress_init (MdlCliVatProgress *p);
 void mdl_cli_vat_progress (const MdlVatProgress *p, void *data);
 void mdl_cli_vat_progress_clear (MdlCliVatProgress *p);
 
-/* Runs `gnuplot vat.gp` in @dir (written by mdl_vat_experiment_write_files()). Returns FALSE with
- * @why (transfer full) saying so when gnuplot is not installed or fails. */
-gboolean mdl_cli_run_gnuplot (const char *dir, char **why);
+/* Runs `gnuplot SCRIPT` in @dir (written by mdl_vat_experiment_write_files() or
+ * mdl_gpu_experiment_write_files()). Returns FALSE with @why (transfer full) saying so when gnuplot
+ * is not installed or fails. */
+gboolean mdl_cli_run_gnuplot (const char *dir, const char *script, char **why);
 
 /* ---- progress (progress.c) ---- */
 

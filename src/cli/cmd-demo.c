@@ -154,7 +154,7 @@ demo_vat (const char *output_dir)
   dir = output_dir ? g_strdup (output_dir) : g_dir_make_tmp ("models-demo-XXXXXX", &error);
   if (dir == NULL || !mdl_vat_experiment_write_files (exp, dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (mdl_cli_run_gnuplot (dir, &why))
+  if (mdl_cli_run_gnuplot (dir, "vat.gp", &why))
     g_string_append_printf (text, "\nPlot: %s/vat.png (and vat.svg); the tables are in %s/vat.txt "
                             "and vat.csv.\n", dir, dir);
   else

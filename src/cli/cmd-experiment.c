@@ -11,11 +11,12 @@
 #include <unistd.h>
 
 static int experiment_main (int argc, char **argv);
+static int gpu_main (int argc, char **argv);
 
 const MdlCliCommand mdl_cli_cmd_experiment = {
   .name = "experiment",
-  .args = "vat",
-  .summary = "rerun the VAT thesis's experiment on this machine: measured against predicted",
+  .args = "vat|gpu",
+  .summary = "experiments: measured against predicted (VAT on this CPU, GPU from a GPU run)",
   .description =
     "Times every algorithm of the VAT experiment natively at sizes growing by 1.4 from 2^10\n"
     "elements up to --max-bytes of arrays (minimum of --reps repetitions), runs each size once\n"
@@ -29,11 +30,50 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "--output-dir writes vat.txt, vat.csv, vat-fits.csv, vat-slopes.csv, vat.json, the gnuplot\n"
     "data and script, and vat.png and vat.svg when gnuplot is installed (tools/deps.sh --plot).\n"
     "\n"
+    "`models experiment gpu --help` tells of the GPU experiment, which has options of its own.\n"
+    "\n"
     "Examples:\n"
     "  models experiment vat --max-bytes 64M --output-dir vat-out\n"
     "  models experiment vat --algos scan/random,permute,binsearch/sorted --reps 5\n"
     "  models experiment vat --max-bytes 16M --format csv > vat.csv",
   .main = experiment_main,
+};
+
+static const MdlCliCommand gpu_command = {
+  .name = "experiment gpu",
+  .args = "[CASE…]",
+  .summary = "the GPU algorithms: the models' costs and fitted times next to a GPU run's",
+  .description =
+    "Predicts every case (algorithm x parameters x n) with its SIMT twin through agpu,\n"
+    "kmodel and msimd (parameters from the machine preset: AGPU b = warp width, k = SMs;\n"
+    "K-model k = shared banks; MSIMD S = warp width, P = SMs) and through coalesce, banks\n"
+    "and divergence; joins each with its CUDA twin's median time and Nsight Compute counters\n"
+    "from --measured DIR (written by tools/gpu-experiment.sh on the GPU machine); fits the\n"
+    "time against each model's costs (non-negative least squares, R^2, leave-one-algorithm-\n"
+    "out error) over n >= --min-fit-n; and relates each kernel to CUB and the device copy.\n"
+    "CASE keeps only the cases whose spec contains it.\n"
+    "\n"
+    "The SIMT runs take seconds to minutes each at large n: make them on a CPU machine first.\n"
+    "--predict-only --cases FILE --n SIZES --predictions FILE runs them (in parallel, --jobs)\n"
+    "and appends each case to FILE as it is done; a case already there (with the same\n"
+    "engines) is not run again, so an interrupted run resumes. The join on the GPU machine\n"
+    "then reads FILE with --no-compute. A case list is what `gpu-kernels --list` prints,\n"
+    "one spec per line; SIZES is a list of N, 2^K, 2^K+J, or 2^A..2^B (every power of two).\n"
+    "Without --predictions, the measured cases are predicted here and kept in memory.\n"
+    "\n"
+    "The table format is Markdown (the fits, then per case the models' costs, counters\n"
+    "predicted / measured, time measured / predicted). --output-dir writes gpu.md, gpu.csv,\n"
+    "gpu-fits.csv, gpu.json, the gnuplot data and script, and gpu-fit.png and gpu-time.png\n"
+    "when gnuplot is installed. Method and reading: docs/experiments/gpu.md.\n"
+    "\n"
+    "Examples:\n"
+    "  gpu-kernels --list > cases.txt     (or: nvcc ... -o gpu-kernels src/algos/cuda/*.cu)\n"
+    "  models experiment gpu --predict-only --cases cases.txt --n 2^10..2^24 \\\n"
+    "      --predictions predictions.csv --jobs 2\n"
+    "  models experiment gpu --measured gpu-out --predictions predictions.csv -o gpu-results\n"
+    "  models experiment gpu --measured gpu-out --predictions predictions.csv --no-compute \\\n"
+    "      --format csv reduce/",
+  .main = gpu_main,
 };
 
 /* The progress line: the step, what runs, the share of the estimated work and an ETA. Drawn on
@@ -48,32 +88,65 @@ mdl_cli_vat_progress_init (MdlCliVatProgress *pr)
   pr->drawn_len = 0;
 }
 
-void
-mdl_cli_vat_progress (const MdlVatProgress *p, void *data)
+/* Draws @line, with the share @work_done and an ETA, when a draw is due. */
+static void
+progress_draw (MdlCliVatProgress *pr, GString *line, double work_done)
 {
-  MdlCliVatProgress *pr = data;
   gint64 now = g_get_monotonic_time ();
-  g_autoptr (GString) line = NULL;
   int len;
-  if (!pr->enabled || p->algorithm == NULL || now < pr->next_draw_us)
-    return;
-  pr->next_draw_us = now + G_USEC_PER_SEC / 4;
-  line = g_string_new (NULL);
-  g_string_append_printf (line, "models: experiment vat: %u/%u %s n=2^%.1f %s", p->step + 1,
-                          p->n_steps, p->algorithm, log2 ((double) p->n), p->stage);
-  if (p->events)
-    g_string_append_printf (line, " %.1fM events", (double) p->events / 1e6);
-  if (p->work_done > 0.001)
+  if (work_done > 0.001)
     {
       double elapsed = (double) (now - pr->start_us) / G_USEC_PER_SEC;
-      double left = elapsed * (1 - p->work_done) / p->work_done;
-      g_string_append_printf (line, ", %.0f%%, ETA %d:%02d", 100 * p->work_done, (int) left / 60,
+      double left = elapsed * (1 - work_done) / work_done;
+      g_string_append_printf (line, ", %.0f%%, ETA %d:%02d", 100 * work_done, (int) left / 60,
                               (int) left % 60);
     }
   len = (int) line->len;
   fprintf (stderr, "\r%s%*s", line->str, MAX (0, pr->drawn_len - len), "");
   fflush (stderr);
   pr->drawn_len = MAX (len, pr->drawn_len);
+}
+
+/* TRUE when the line is on and due (and then sets the next time). */
+static gboolean
+progress_due (MdlCliVatProgress *pr)
+{
+  gint64 now = g_get_monotonic_time ();
+  if (!pr->enabled || now < pr->next_draw_us)
+    return FALSE;
+  pr->next_draw_us = now + G_USEC_PER_SEC / 4;
+  return TRUE;
+}
+
+void
+mdl_cli_vat_progress (const MdlVatProgress *p, void *data)
+{
+  MdlCliVatProgress *pr = data;
+  g_autoptr (GString) line = NULL;
+  if (p->algorithm == NULL || !progress_due (pr))
+    return;
+  line = g_string_new (NULL);
+  g_string_append_printf (line, "models: experiment vat: %u/%u %s n=2^%.1f %s", p->step + 1,
+                          p->n_steps, p->algorithm, log2 ((double) p->n), p->stage);
+  if (p->events)
+    g_string_append_printf (line, " %.1fM events", (double) p->events / 1e6);
+  progress_draw (pr, line, p->work_done);
+}
+
+/* An MdlGpuExperimentProgressFunc; @data is an MdlCliVatProgress. */
+static void
+gpu_progress (const MdlGpuExperimentProgress *p, void *data)
+{
+  MdlCliVatProgress *pr = data;
+  g_autoptr (GString) line = NULL;
+  if (!progress_due (pr))
+    return;
+  line = g_string_new (NULL);
+  g_string_append_printf (line, "models: experiment gpu: predicted %u/%u cases, %u running, "
+                          "%.0fM events", p->done, p->total, p->running, (double) p->events / 1e6);
+  if (p->spec && p->done)
+    g_string_append_printf (line, ", last %s", p->spec);
+  progress_draw (pr, line, p->work_done);
 }
 
 void
@@ -88,12 +161,12 @@ mdl_cli_vat_progress_clear (MdlCliVatProgress *pr)
 }
 
 gboolean
-mdl_cli_run_gnuplot (const char *dir, char **why)
+mdl_cli_run_gnuplot (const char *dir, const char *script, char **why)
 {
   g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
   g_autoptr (GError) error = NULL;
   g_autofree char *err_text = NULL;
-  char *argv[] = { NULL, (char *) "vat.gp", NULL };
+  char *argv[] = { NULL, (char *) script, NULL };
   int status = 0;
   if (gnuplot == NULL)
     {
@@ -111,6 +184,27 @@ mdl_cli_run_gnuplot (const char *dir, char **why)
       return FALSE;
     }
   return TRUE;
+}
+
+/* The end of an experiment's command: prints @out, and when @output_dir got the files, draws
+ * @plots there with gnuplot (the script is EXPERIMENT.gp) or says why not. */
+static int
+print_and_plot (const char *experiment, const GString *out, const char *output_dir,
+                const char *plots)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL, *script = g_strdup_printf ("%s.gp", experiment);
+  if (!mdl_cli_output_write (NULL, out, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  if (output_dir == NULL)
+    return MDL_CLI_OK;
+  if (mdl_cli_run_gnuplot (output_dir, script, &why))
+    fprintf (stderr, "models: experiment %s: wrote %s/%s (and the tables, CSV and JSON)\n",
+             experiment, output_dir, plots);
+  else
+    fprintf (stderr, "models: experiment %s: no plot: %s; wrote the tables, CSV, JSON and %s/%s "
+             "(run \"gnuplot %s\" there later)\n", experiment, why, output_dir, script, script);
+  return MDL_CLI_OK;
 }
 
 static int
@@ -150,11 +244,13 @@ experiment_main (int argc, char **argv)
   MdlCliVatProgress progress;
   int rc;
 
+  if (argc >= 2 && strcmp (argv[1], "gpu") == 0)
+    return gpu_main (argc - 1, argv + 1);
   rc = mdl_cli_parse (ctx, &mdl_cli_cmd_experiment, &help, &argc, &argv, 1, 1);
   if (rc != MDL_CLI_CONTINUE)
     return rc;
   if (strcmp (argv[1], "vat") != 0)
-    return mdl_cli_usage (&mdl_cli_cmd_experiment, "unknown experiment \"%s\" (valid: vat)",
+    return mdl_cli_usage (&mdl_cli_cmd_experiment, "unknown experiment \"%s\" (valid: vat, gpu)",
                           argv[1]);
   if (!mdl_cli_format_parse (format_name, &format, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
@@ -204,19 +300,194 @@ experiment_main (int argc, char **argv)
   if (exp == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
   mdl_vat_experiment_write (exp, format, out);
-  if (!mdl_cli_output_write (NULL, out, &error))
+  if (output_dir && !mdl_vat_experiment_write_files (exp, output_dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (output_dir)
+  return print_and_plot ("vat", out, output_dir, "vat.png and vat.svg");
+}
+
+/* ---- models experiment gpu ---- */
+
+/* Appends to @sizes the sizes of @text (see gpu_command's help). */
+static gboolean
+parse_sizes (const char *text, GArray *sizes, GError **error)
+{
+  g_auto (GStrv) items = g_strsplit (text, ",", -1);
+  for (char **item = items; *item; item++)
     {
-      g_autofree char *why = NULL;
-      if (!mdl_vat_experiment_write_files (exp, output_dir, &error))
-        return mdl_cli_fail (g_steal_pointer (&error));
-      if (mdl_cli_run_gnuplot (output_dir, &why))
-        fprintf (stderr, "models: experiment vat: wrote %s/vat.png and vat.svg (and the CSV, JSON "
-                 "and table)\n", output_dir);
+      g_auto (GStrv) range = g_strsplit (g_strstrip (*item), "..", 2);
+      guint64 bounds[2] = { 0, 0 };
+      for (guint r = 0; range[r]; r++)
+        {
+          const char *t = range[r], *caret = strchr (t, '^');
+          char *end = NULL;
+          if (caret == NULL)
+            {
+              if (!mdl_params_parse_uint ("experiment gpu", "n", t, 1, 0, 0, &bounds[r], error))
+                return FALSE;
+              continue;
+            }
+          {
+            guint64 k = g_ascii_strtoull (caret + 1, &end, 10);
+            gint64 j = *end ? g_ascii_strtoll (end, &end, 10) : 0;
+            if (caret != t + 1 || *t != '2' || k == 0 || k > 40 || *end
+                || (j < 0 && (guint64) -j >= (guint64) 1 << k))
+              {
+                g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment gpu: size \"%s\" is "
+                             "not N, 2^K (K = 1..40), 2^K+J or 2^A..2^B", t);
+                return FALSE;
+              }
+            bounds[r] = ((guint64) 1 << k) + (guint64) j;
+          }
+        }
+      if (range[1] == NULL)
+        g_array_append_val (sizes, bounds[0]);
+      else if (bounds[0] > bounds[1] || (bounds[0] & (bounds[0] - 1))
+               || (bounds[1] & (bounds[1] - 1)))
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment gpu: range \"%s\" must "
+                       "run from a power of two up to a power of two", *item);
+          return FALSE;
+        }
       else
-        fprintf (stderr, "models: experiment vat: no plot: %s; wrote the CSV, JSON, table and "
-                 "%s/vat.gp (run \"gnuplot vat.gp\" there later)\n", why, output_dir);
+        for (guint64 n = bounds[0]; n <= bounds[1]; n *= 2)
+          g_array_append_val (sizes, n);
     }
-  return MDL_CLI_OK;
+  return TRUE;
+}
+
+/* The case specs of the list @path ("-": standard input): one per line, blank lines and "#"
+ * comments left out. */
+static char **
+read_cases (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) io_error = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *cases = g_ptr_array_new ();
+  if (strcmp (path, "-") == 0)
+    {
+      GString *in = g_string_new (NULL);
+      char buf[4096];
+      size_t got;
+      while ((got = fread (buf, 1, sizeof buf, stdin)) > 0)
+        g_string_append_len (in, buf, (gssize) got);
+      text = g_string_free (in, FALSE);
+    }
+  else if (!g_file_get_contents (path, &text, NULL, &io_error))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, io_error->message);
+      g_ptr_array_unref (cases);
+      return NULL;
+    }
+  lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (*g_strstrip (*l) && **l != '#')
+      g_ptr_array_add (cases, g_strdup (*l));
+  g_ptr_array_add (cases, NULL);
+  return (char **) g_ptr_array_free (cases, FALSE);
+}
+
+static int
+gpu_main (int argc, char **argv)
+{
+  gboolean help = FALSE, predict_only = FALSE, no_compute = FALSE, absolute = FALSE;
+  g_autofree char *machine = NULL, *measured = NULL, *cases_path = NULL, *sizes_text = NULL;
+  g_autofree char *predictions = NULL, *format_name = NULL, *output_dir = NULL;
+  g_autofree char *max_predict_n = NULL, *min_fit_n = NULL;
+  int jobs = 0;
+  const GOptionEntry entries[] = {
+    { "measured", 'd', 0, G_OPTION_ARG_FILENAME, &measured, "The GPU run's directory "
+      "(tools/gpu-experiment.sh: timings.csv, profile-cases.csv, ncu.csv)", "DIR" },
+    { "cases", 'c', 0, G_OPTION_ARG_FILENAME, &cases_path, "Also predict the cases listed in "
+      "FILE (gpu-kernels --list; - for standard input)", "FILE" },
+    { "n", 'n', 0, G_OPTION_ARG_STRING, &sizes_text, "Sizes of the listed cases that name no n: "
+      "N, 2^K, 2^K+J, 2^A..2^B, comma-separated", "SIZES" },
+    { "predictions", 'p', 0, G_OPTION_ARG_FILENAME, &predictions, "Predictions file (CSV): read "
+      "its cases, append the ones run here", "FILE" },
+    { "predict-only", 0, 0, G_OPTION_ARG_NONE, &predict_only, "Only predict the listed cases "
+      "into --predictions (no measurements)", NULL },
+    { "no-compute", 0, 0, G_OPTION_ARG_NONE, &no_compute, "Run no SIMT twin: only what "
+      "--predictions has (on the GPU machine)", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Cases predicted at once (default: the "
+      "processors; each takes about 150 bytes per element)", "N" },
+    { "max-predict-n", 0, 0, G_OPTION_ARG_STRING, &max_predict_n, "Run no SIMT twin above this "
+      "n (default: no limit)", "N" },
+    { "min-fit-n", 0, 0, G_OPTION_ARG_STRING, &min_fit_n, "Smallest n the fits use (default "
+      "65536 = 2^16)", "N" },
+    { "absolute", 0, 0, G_OPTION_ARG_NONE, &absolute, "Fit absolute errors (default: relative, "
+      "weights 1/t^2)", NULL },
+    { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset of the engines and the "
+      "models' parameters (default h100)", "NAME" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "Output format: table (Markdown), "
+      "json or csv (default table)", "FORMAT" },
+    { "output-dir", 'o', 0, G_OPTION_ARG_FILENAME, &output_dir, "Also write every file and the "
+      "plots into DIR", "DIR" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&gpu_command, entries, &help);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlGpuExperiment) exp = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_auto (GStrv) cases = NULL;
+  MdlGpuExperimentConfig cfg;
+  MdlCliVatProgress progress;
+  MdlFormat format;
+  int rc = mdl_cli_parse (ctx, &gpu_command, &help, &argc, &argv, 0, -1);
+  if (rc != MDL_CLI_CONTINUE)
+    return rc;
+  if (predict_only && (measured || !cases_path || !predictions))
+    return mdl_cli_usage (&gpu_command, "--predict-only needs --cases and --predictions, and "
+                          "takes no --measured");
+  if (!predict_only && !measured)
+    return mdl_cli_usage (&gpu_command, "give --measured DIR (a GPU run), or --predict-only");
+  if (jobs < 0)
+    return mdl_cli_usage (&gpu_command, "--jobs must be at least 1, got %d", jobs);
+  mdl_gpu_experiment_config_init (&cfg);
+  if (machine && !mdl_cli_machine_check (machine, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  if (!mdl_cli_format_parse (format_name, &format, &error)
+      || (sizes_text && !parse_sizes (sizes_text, sizes, &error))
+      || (max_predict_n && !mdl_params_parse_uint ("experiment gpu", "max-predict-n",
+                                                   max_predict_n, 1, 0, 0, &cfg.max_predict_n,
+                                                   &error))
+      || (min_fit_n && !mdl_params_parse_uint ("experiment gpu", "min-fit-n", min_fit_n, 1, 0,
+                                               0, &cfg.min_fit_n, &error))
+      || (cases_path && !(cases = read_cases (cases_path, &error))))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  if (machine)
+    cfg.machine = machine;
+  cfg.measured = measured;
+  cfg.cases = (const char *const *) cases;
+  cfg.sizes = (const guint64 *) sizes->data;
+  cfg.n_sizes = sizes->len;
+  cfg.predictions = predictions;
+  cfg.compute = !no_compute;
+  cfg.jobs = (guint) jobs;
+  cfg.relative = !absolute;
+  cfg.filters = (const char *const *) argv + 1;
+  mdl_cli_vat_progress_init (&progress);
+  cfg.progress = gpu_progress;
+  cfg.progress_data = &progress;
+
+  exp = mdl_gpu_experiment_run (&cfg, &error);
+  mdl_cli_vat_progress_clear (&progress);
+  if (exp == NULL)
+    return mdl_cli_fail (g_steal_pointer (&error));
+  mdl_gpu_experiment_write (exp, format, out);
+  if (output_dir && !mdl_gpu_experiment_write_files (exp, output_dir, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
+  rc = print_and_plot ("gpu", out, output_dir, "gpu-fit.png, gpu-time.png and their .svg");
+  {
+    const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
+    guint failed = 0;
+    for (guint i = 0; i < r->n_points; i++)
+      if (r->points[i].error)
+        {
+          mdl_cli_warn ("experiment gpu: case %s was not predicted: %s", r->points[i].spec,
+                        r->points[i].error);
+          failed++;
+        }
+    return failed ? MDL_CLI_BAD_INPUT : rc;
+  }
 }

@@ -37,30 +37,39 @@ split_line (const char *line)
 }
 
 MdlCsv *
+mdl_csv_parse (const char *text, const char *path, guint min_rows, GError **error)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (MdlCsv) csv = g_new0 (MdlCsv, 1);
+  csv->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  csv->lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; lines[i]; i++)
+    if (*lines[i] && *lines[i] != '=' && *lines[i] != '#')
+      {
+        guint line = i + 1;
+        g_ptr_array_add (csv->rows, split_line (lines[i]));
+        g_array_append_val (csv->lines, line);
+      }
+  if (csv->rows->len < min_rows)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
+                   "%s: expected at least %u CSV rows, found %u", path, min_rows, csv->rows->len);
+      return NULL;
+    }
+  return g_steal_pointer (&csv);
+}
+
+MdlCsv *
 mdl_csv_read (const char *path, guint min_rows, GError **error)
 {
   g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
   g_autoptr (GError) io_error = NULL;
-  g_autoptr (MdlCsv) csv = NULL;
   if (!g_file_get_contents (path, &text, NULL, &io_error))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, io_error->message);
       return NULL;
     }
-  csv = g_new0 (MdlCsv, 1);
-  csv->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  lines = g_strsplit (text, "\n", -1);
-  for (char **l = lines; *l; l++)
-    if (**l && **l != '=' && **l != '#')
-      g_ptr_array_add (csv->rows, split_line (*l));
-  if (csv->rows->len < min_rows)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: expected at least %u CSV rows, found %u",
-                   path, min_rows, csv->rows->len);
-      return NULL;
-    }
-  return g_steal_pointer (&csv);
+  return mdl_csv_parse (text, path, min_rows, error);
 }
 
 void
@@ -69,6 +78,7 @@ mdl_csv_free (MdlCsv *csv)
   if (csv == NULL)
     return;
   g_ptr_array_unref (csv->rows);
+  g_array_unref (csv->lines);
   g_free (csv);
 }
 
@@ -76,6 +86,12 @@ GPtrArray *
 mdl_csv_row (const MdlCsv *csv, guint i)
 {
   return g_ptr_array_index (csv->rows, i);
+}
+
+guint
+mdl_csv_line (const MdlCsv *csv, guint i)
+{
+  return g_array_index (csv->lines, guint, i);
 }
 
 const char *

@@ -14,6 +14,35 @@
 
 #define DEPENDENT_TOLERANCE 1e-10
 
+/* Fills @fit with @coef and its (weighted) RSS and R^2. */
+static void
+fit_finish (const double *x, const double *y, const double *w, gsize n_rows, guint n_cols,
+            const double *coef, MdlFit *fit)
+{
+  double wsum = 0, ymean = 0, rss = 0, tss = 0;
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      wsum += w ? w[i] : 1.0;
+      ymean += (w ? w[i] : 1.0) * y[i];
+    }
+  ymean /= wsum > 0 ? wsum : 1;
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      double wi = w ? w[i] : 1.0, pred = 0;
+      for (guint j = 0; j < n_cols; j++)
+        pred += x[i * n_cols + j] * coef[j];
+      rss += wi * (y[i] - pred) * (y[i] - pred);
+      tss += wi * (y[i] - ymean) * (y[i] - ymean);
+    }
+  memset (fit, 0, sizeof *fit);
+  fit->n_coef = n_cols;
+  for (guint j = 0; j < n_cols; j++)
+    fit->coef[j] = coef[j];
+  fit->rss = rss;
+  fit->r2 = tss > 0 ? 1 - rss / tss : (rss == 0 ? 1 : 0);
+  fit->n_points = n_rows;
+}
+
 gboolean
 mdl_fit_least_squares (const double *x, const double *y, const double *w, gsize n_rows,
                        guint n_cols, MdlFit *fit, GError **error)
@@ -21,7 +50,6 @@ mdl_fit_least_squares (const double *x, const double *y, const double *w, gsize 
   g_autofree double *a = NULL;  /* the weighted, scaled design matrix, column-major */
   g_autofree double *b = NULL;  /* the weighted observations, reflected along */
   double scale[MDL_FIT_MAX_COEF], coef[MDL_FIT_MAX_COEF];
-  double wsum = 0, ymean = 0, tss = 0, rss = 0;
 
   g_return_val_if_fail (x != NULL && y != NULL && fit != NULL, FALSE);
   if (n_cols == 0 || n_cols > MDL_FIT_MAX_COEF || n_rows < n_cols)
@@ -54,8 +82,6 @@ mdl_fit_least_squares (const double *x, const double *y, const double *w, gsize 
             }
           a[j * n_rows + i] = sw * x[i * n_cols + j];
         }
-      wsum += wi;
-      ymean += wi * y[i];
     }
   for (guint j = 0; j < n_cols; j++)
     {
@@ -120,22 +146,110 @@ mdl_fit_least_squares (const double *x, const double *y, const double *w, gsize 
       coef[k] = s / a[(gsize) k * n_rows + k];
     }
 
-  ymean /= wsum > 0 ? wsum : 1;
+  for (guint j = 0; j < n_cols; j++)
+    coef[j] /= scale[j];
+  fit_finish (x, y, w, n_rows, n_cols, coef, fit);
+  return TRUE;
+}
+
+/* Non-negative least squares, Lawson and Hanson, "Solving Least Squares Problems" (1974), ch. 23:
+ * the passive set P holds the columns free to be positive; the column of the largest gradient of
+ * the weighted residual joins P, P's unconstrained fit is taken as far as it stays non-negative,
+ * and the columns it would drive below zero leave P, until no column outside P could lower the
+ * residual. Gradients are compared on unit-length columns, so the choice does not depend on the
+ * columns' units. */
+gboolean
+mdl_fit_nnls (const double *x, const double *y, const double *w, gsize n_rows, guint n_cols,
+              MdlFit *fit, GError **error)
+{
+  g_autofree double *sub = NULL;
+  double coef[MDL_FIT_MAX_COEF] = { 0 }, norm[MDL_FIT_MAX_COEF], ynorm = 0;
+  gboolean passive[MDL_FIT_MAX_COEF] = { FALSE }, excluded[MDL_FIT_MAX_COEF] = { FALSE };
+  MdlFit probe;
+
+  g_return_val_if_fail (x != NULL && y != NULL && fit != NULL, FALSE);
+  /* The unconstrained fit of the first column checks the sizes and the values for us. */
+  if (n_cols == 0 || n_cols > MDL_FIT_MAX_COEF || n_rows < n_cols)
+    return mdl_fit_least_squares (x, y, w, n_rows, n_cols, fit, error);
   for (gsize i = 0; i < n_rows; i++)
     {
-      double wi = w ? w[i] : 1.0, pred = 0;
+      double wi = w ? w[i] : 1.0;
+      if (!isfinite (y[i]) || !isfinite (wi) || wi < 0)
+        return mdl_fit_least_squares (x, y, w, n_rows, n_cols, fit, error);
+      ynorm += wi * y[i] * y[i];
       for (guint j = 0; j < n_cols; j++)
-        pred += x[i * n_cols + j] * coef[j] / scale[j];
-      rss += wi * (y[i] - pred) * (y[i] - pred);
-      tss += wi * (y[i] - ymean) * (y[i] - ymean);
+        if (!isfinite (x[i * n_cols + j]))
+          return mdl_fit_least_squares (x, y, w, n_rows, n_cols, fit, error);
     }
-  memset (fit, 0, sizeof *fit);
-  fit->n_coef = n_cols;
+  ynorm = sqrt (ynorm);
   for (guint j = 0; j < n_cols; j++)
-    fit->coef[j] = coef[j] / scale[j];
-  fit->rss = rss;
-  fit->r2 = tss > 0 ? 1 - rss / tss : (rss == 0 ? 1 : 0);
-  fit->n_points = n_rows;
+    {
+      norm[j] = 0;
+      for (gsize i = 0; i < n_rows; i++)
+        norm[j] += (w ? w[i] : 1.0) * x[i * n_cols + j] * x[i * n_cols + j];
+      norm[j] = sqrt (norm[j]);
+      excluded[j] = norm[j] == 0;   /* an all-zero column cannot lower the residual */
+    }
+  sub = g_new (double, n_rows * n_cols);
+  for (guint iter = 0; iter < 3 * n_cols + 3; iter++)
+    {
+      double best = 0;
+      guint enter = n_cols, n_passive = 0, cols[MDL_FIT_MAX_COEF];
+      for (guint j = 0; j < n_cols; j++)
+        if (!passive[j] && !excluded[j])
+          {
+            double g = 0;
+            for (gsize i = 0; i < n_rows; i++)
+              {
+                double r = y[i];
+                for (guint k = 0; k < n_cols; k++)
+                  r -= x[i * n_cols + k] * coef[k];
+                g += (w ? w[i] : 1.0) * x[i * n_cols + j] * r;
+              }
+            g /= norm[j];
+            if (g > best)
+              {
+                best = g;
+                enter = j;
+              }
+          }
+      /* Why 1e-10: below that share of |y| the gain is rounding, and taking it could cycle. */
+      if (enter == n_cols || best <= 1e-10 * ynorm)
+        break;
+      passive[enter] = TRUE;
+      for (;;)
+        {
+          double alpha = 1;
+          n_passive = 0;
+          for (guint j = 0; j < n_cols; j++)
+            if (passive[j])
+              cols[n_passive++] = j;
+          for (gsize i = 0; i < n_rows; i++)
+            for (guint p = 0; p < n_passive; p++)
+              sub[i * n_passive + p] = x[i * n_cols + cols[p]];
+          if (!mdl_fit_least_squares (sub, y, w, n_rows, n_passive, &probe, NULL))
+            {
+              /* Dependent on the columns kept: it can add nothing they do not. */
+              passive[enter] = FALSE;
+              excluded[enter] = TRUE;
+              break;
+            }
+          for (guint p = 0; p < n_passive; p++)
+            if (probe.coef[p] <= 0 && coef[cols[p]] - probe.coef[p] > 0)
+              alpha = MIN (alpha, coef[cols[p]] / (coef[cols[p]] - probe.coef[p]));
+          for (guint p = 0; p < n_passive; p++)
+            coef[cols[p]] += alpha * (probe.coef[p] - coef[cols[p]]);
+          if (alpha >= 1)
+            break;
+          for (guint p = 0; p < n_passive; p++)
+            if (coef[cols[p]] <= 0)
+              {
+                coef[cols[p]] = 0;
+                passive[cols[p]] = FALSE;
+              }
+        }
+    }
+  fit_finish (x, y, w, n_rows, n_cols, coef, fit);
   return TRUE;
 }
 

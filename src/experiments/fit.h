@@ -1,6 +1,7 @@
 /* Private to the library: linear least squares for the experiments (src/experiments/fit.c), used to
- * fit the per-operation cost and tau of the VAT model to measured times, and slopes of normalized
- * time against log2 n. Tests reach it through this header. */
+ * fit the per-operation cost and tau of the VAT model to measured times, slopes of normalized
+ * time against log2 n, and the GPU experiment's non-negative cost models. Tests reach it through
+ * this header. */
 #ifndef MDL_EXPERIMENTS_FIT_H
 #define MDL_EXPERIMENTS_FIT_H
 
@@ -42,6 +43,17 @@ typedef struct {
  */
 gboolean mdl_fit_least_squares (const double *x, const double *y, const double *w, gsize n_rows,
                                 guint n_cols, MdlFit *fit, GError **error);
+
+/**
+ * mdl_fit_nnls: as mdl_fit_least_squares(), with every coefficient >= 0 (Lawson and Hanson's
+ * active-set method): a cost model's terms (time per launch, per sector, per instruction) cannot
+ * be negative, and an unconstrained fit happily trades one correlated term against another.
+ * Columns that the constraint drops, and columns linearly dependent on those kept, get 0.
+ * @error: MDL_ERROR_PARAM when there are fewer rows than columns or a value is not finite.
+ * Returns: FALSE on error (@fit is then untouched). Cost: O(n_cols) least-squares fits.
+ */
+gboolean mdl_fit_nnls (const double *x, const double *y, const double *w, gsize n_rows,
+                       guint n_cols, MdlFit *fit, GError **error);
 
 /**
  * mdl_fit_line: the ordinary least-squares line y = intercept + slope x.

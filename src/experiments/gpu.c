@@ -1,25 +1,17 @@
 /* The GPU comparison (include/models/experiment.h): measured CUDA twins next to their SIMT twins'
- * predictions.
+ * predictions, counter by counter.
  *
- * The measured half comes from a directory that tools/gpu-measure.sh wrote on a machine with an
- * NVIDIA GPU: timings.csv (per case: kernel, check, median time), profile-cases.csv (per case: the
- * number of its first kernel launch under Nsight Compute and how many it made) and ncu.csv (the
- * raw page: one row per kernel launch, one column per metric). A directory written before the
- * `launches` column existed has one launch per case.
- *
- * The predicted half runs each case's SIMT twin (the case is an algorithm spec, `NAME:key=value`,
- * with n defaulting to the row's DEFAULT_N) through the engines of the algorithm's checked_on list,
- * and joins every counter that names a Nsight Compute metric with that metric's column. A real
- * with no value (uniformity without branches) matches a measured 0, which is how ncu prints it.
+ * The measured half is a directory that tools/gpu-measure.sh wrote on a machine with an NVIDIA
+ * GPU; the predicted half runs each case's SIMT twin (the case is an algorithm spec,
+ * `NAME:key=value`, with n defaulting to the row's DEFAULT_N) through the engines of the
+ * algorithm's checked_on list. Reading, running and joining by metric name are gpu-join.c's,
+ * shared with the GPU experiment; this file owns the comparison's results and their output.
  * Differences are reported, not hidden: docs/models/gpu.md explains each one. */
-#include <models/algo.h>
-#include <models/error.h>
-#include <models/experiment.h>
+#include <models/engine.h>
 #include <models/machine.h>
-#include <models/pipeline.h>
 
 #include "core/json.h"
-#include "experiments/csv.h"
+#include "experiments/gpu-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -44,281 +36,64 @@ static const char *const explaining_metrics[] = {
 
 typedef struct {
   MdlGpuCase pub;
-  char *spec;
-  char *kernel;
-  GPtrArray *ncu_rows;  /* GPtrArray * (borrowed from the ncu table), one per launch */
   GArray *rows;         /* MdlGpuRow */
 } Case;
 
 struct MdlGpuComparison {
   char *dir;
   char *machine;
+  MdlGpuMeasured *measured;
   GPtrArray *cases;     /* Case * */
 };
 
 static void
-row_clear (MdlGpuRow *r)
-{
-  g_free ((char *) r->counters);
-  g_free ((char *) r->metric);
-}
-
-static void
 case_free (Case *c)
 {
-  g_free (c->spec);
-  g_free (c->kernel);
-  if (c->ncu_rows)
-    g_ptr_array_unref (c->ncu_rows);
   if (c->rows)
     g_array_unref (c->rows);
   g_free (c);
-}
-
-/* ---- the measured half ---- */
-
-/* A number as ncu prints it ("1,024", "50", "31.70"); FALSE for an empty or non-numeric cell. */
-static gboolean
-ncu_number (const char *text, double *value)
-{
-  g_autoptr (GString) s = g_string_new (NULL);
-  char *end;
-  for (const char *p = text; *p; p++)
-    if (*p != ',' && *p != ' ')
-      g_string_append_c (s, *p);
-  if (s->len == 0)
-    return FALSE;
-  *value = g_ascii_strtod (s->str, &end);
-  return *end == '\0';
-}
-
-/* The ncu rows of the launches of the case that profile-cases.csv lists as @profile_row: those
- * whose ID is one of its launches and whose kernel name contains the case's kernel (so that a
- * profile run cut short cannot pair a case with another's launch). */
-static GPtrArray *
-launch_rows (const MdlCsv *ncu, GPtrArray *profile_header, GPtrArray *profile_row,
-             const char *kernel)
-{
-  GPtrArray *header = mdl_csv_row (ncu, 0);
-  gint id_col = mdl_csv_column (header, "ID"), name_col = mdl_csv_column (header, "Kernel Name");
-  gint launches_col = mdl_csv_column (profile_header, "launches");
-  guint64 first = g_ascii_strtoull (mdl_csv_field (profile_row, 0), NULL, 10);
-  guint64 n = launches_col >= 0
-              ? g_ascii_strtoull (mdl_csv_field (profile_row, (guint) launches_col), NULL, 10) : 1;
-  GPtrArray *rows = g_ptr_array_new ();
-  if (id_col < 0 || name_col < 0)
-    return rows;
-  /* ncu's first two rows are the header and the units */
-  for (guint r = 2; r < ncu->rows->len; r++)
-    {
-      GPtrArray *row = mdl_csv_row (ncu, r);
-      guint64 id = g_ascii_strtoull (mdl_csv_field (row, (guint) id_col), NULL, 10);
-      if (id >= first && id < first + n && strstr (mdl_csv_field (row, (guint) name_col), kernel))
-        g_ptr_array_add (rows, row);
-    }
-  return rows;
-}
-
-/* The cases of @dir with their ncu rows. */
-static GPtrArray *
-load_cases (const char *dir, const char *const *filters, MdlCsv **ncu_out, GError **error)
-{
-  g_autofree char *timings_path = g_build_filename (dir, "timings.csv", NULL);
-  g_autofree char *profile_path = g_build_filename (dir, "profile-cases.csv", NULL);
-  g_autofree char *ncu_path = g_build_filename (dir, "ncu.csv", NULL);
-  g_autoptr (MdlCsv) timings = mdl_csv_read (timings_path, 2, error);
-  g_autoptr (MdlCsv) profile = NULL;
-  g_autoptr (MdlCsv) ncu = NULL;
-  GPtrArray *cases;
-  if (timings == NULL || !(profile = mdl_csv_read (profile_path, 2, error))
-      || !(ncu = mdl_csv_read (ncu_path, 2, error)))
-    return NULL;
-  cases = g_ptr_array_new_with_free_func ((GDestroyNotify) case_free);
-  for (guint i = 1; i < timings->rows->len; i++)
-    {
-      GPtrArray *t = mdl_csv_row (timings, i);
-      const char *spec = mdl_csv_field (t, 1);
-      gboolean wanted = filters == NULL || filters[0] == NULL;
-      Case *c;
-      for (const char *const *f = filters; f && *f && !wanted; f++)
-        wanted = strstr (spec, *f) != NULL;
-      if (!wanted)
-        continue;
-      c = g_new0 (Case, 1);
-      c->spec = g_strdup (spec);
-      c->kernel = g_strdup (mdl_csv_field (t, 2));
-      c->pub.spec = c->spec;
-      c->pub.kernel = c->kernel;
-      c->pub.cuda_check = strcmp (mdl_csv_field (t, 6), "0") == 0;
-      c->pub.median_us = g_ascii_strtod (mdl_csv_field (t, 7), NULL);
-      for (guint p = 1; p < profile->rows->len && c->ncu_rows == NULL; p++)
-        if (strcmp (mdl_csv_field (mdl_csv_row (profile, p), 1), c->spec) == 0)
-          c->ncu_rows = launch_rows (ncu, mdl_csv_row (profile, 0), mdl_csv_row (profile, p),
-                                     c->kernel);
-      g_ptr_array_add (cases, c);
-    }
-  *ncu_out = g_steal_pointer (&ncu);
-  return cases;
-}
-
-/* The case's measured value of @metric: the sum over its launches of a `.sum` metric, the value
- * of any metric when it made one launch; FALSE when there is none. */
-static gboolean
-measured_value (const Case *c, GPtrArray *ncu_header, const char *metric, double *value)
-{
-  gint col = mdl_csv_column (ncu_header, metric);
-  *value = 0;
-  if (col < 0 || c->ncu_rows == NULL || c->ncu_rows->len == 0
-      || (c->ncu_rows->len > 1 && !g_str_has_suffix (metric, ".sum")))
-    return FALSE;
-  for (guint i = 0; i < c->ncu_rows->len; i++)
-    {
-      double v;
-      if (!ncu_number (mdl_csv_field (g_ptr_array_index (c->ncu_rows, i), (guint) col), &v))
-        return FALSE;
-      *value += v;
-    }
-  return TRUE;
-}
-
-/* ---- the predicted half ---- */
-
-/* The reports of @spec's SIMT twin through its checked_on engines for @machine. */
-static GPtrArray *
-predict (const char *spec, const char *machine, GError **error)
-{
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_auto (GStrv) engines = NULL;
-  g_autoptr (GPtrArray) rest = g_ptr_array_new ();
-  g_autoptr (MdlParams) params = NULL;
-  g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
-  g_autofree MdlReport **reports = NULL;
-  MdlSink sink;
-  const MdlAlgo *algo;
-  guint64 n;
-  guint n_reports;
-  GPtrArray *out;
-
-  if (!mdl_spec_split (spec, &name, &assigns, error) || !(algo = mdl_algo_lookup (name, error)))
-    return NULL;
-  if (algo->gpu == NULL)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_UNKNOWN_NAME, "%s is not a GPU algorithm", name);
-      return NULL;
-    }
-  n = algo->gpu->default_n;
-  for (char **a = assigns; *a; a++)
-    if (g_str_has_prefix (*a, "n="))
-      {
-        if (!mdl_params_parse_uint (algo->name, "n", *a + 2, 1, 0, 0, &n, error))
-          return NULL;
-      }
-    else
-      g_ptr_array_add (rest, *a);
-  g_ptr_array_add (rest, NULL);
-  if (!(params = mdl_params_parse (algo->name, algo->params, (const char *const *) rest->pdata,
-                                   error)))
-    return NULL;
-  engines = g_strsplit (algo->gpu->checked_on, ",", -1);
-  mdl_pipeline_set_machine (pipeline, machine);
-  for (char **e = engines; *e; e++)
-    if (!mdl_pipeline_add_engine_spec (pipeline, *e, error))
-      return NULL;
-  sink = mdl_pipeline_sink (pipeline);
-  if (!mdl_algo_run_into (algo, params, n, 1, &sink, NULL, error))
-    return NULL;
-  reports = mdl_pipeline_reports (pipeline, &n_reports);
-  out = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
-  for (guint i = 0; i < n_reports; i++)
-    g_ptr_array_add (out, reports[i]);
-  return out;
-}
-
-static MdlGpuVerdict
-verdict (const MdlGpuRow *r)
-{
-  if (!r->have_measured)
-    return MDL_GPU_NO_COLUMN;
-  if (isnan (r->predicted))
-    return r->measured == 0 ? MDL_GPU_NOT_APPLICABLE : MDL_GPU_DIFFERS;
-  if (r->is_real)
-    return fabs (r->predicted - r->measured) <= 0.006 ? MDL_GPU_MATCH : MDL_GPU_DIFFERS;
-  return r->predicted == r->measured ? MDL_GPU_MATCH : MDL_GPU_DIFFERS;
-}
-
-/* The rows of case @c: one per metric of the reports, counters sharing a metric added up, each
- * with its measured value and verdict. */
-static GArray *
-join (const Case *c, GPtrArray *reports, GPtrArray *ncu_header)
-{
-  GArray *rows = g_array_new (FALSE, TRUE, sizeof (MdlGpuRow));
-  g_array_set_clear_func (rows, (GDestroyNotify) row_clear);
-  for (guint r = 0; r < reports->len; r++)
-    {
-      const MdlReport *rep = g_ptr_array_index (reports, r);
-      for (guint i = 0; i < mdl_report_n_counters (rep); i++)
-        {
-          const MdlCounter *k = mdl_report_counter (rep, i);
-          double v = k->is_real ? k->real : (double) k->count;
-          MdlGpuRow *row = NULL;
-          if (k->metric == NULL)
-            continue;
-          for (guint j = 0; j < rows->len && !row; j++)
-            if (strcmp (g_array_index (rows, MdlGpuRow, j).metric, k->metric) == 0)
-              row = &g_array_index (rows, MdlGpuRow, j);
-          if (row)
-            {
-              char *joined = g_strdup_printf ("%s+%s", row->counters, k->name);
-              g_free ((char *) row->counters);
-              row->counters = joined;
-              row->predicted += v;
-              continue;
-            }
-          g_array_append_val (rows, ((MdlGpuRow) { .counters = g_strdup (k->name),
-                                                   .metric = g_strdup (k->metric),
-                                                   .is_real = k->is_real,
-                                                   .predicted = v }));
-        }
-    }
-  for (guint j = 0; j < rows->len; j++)
-    {
-      MdlGpuRow *row = &g_array_index (rows, MdlGpuRow, j);
-      row->have_measured = measured_value (c, ncu_header, row->metric, &row->measured);
-      row->verdict = verdict (row);
-    }
-  return rows;
 }
 
 MdlGpuComparison *
 mdl_gpu_compare (const char *dir, const char *machine, const char *const *filters, GError **error)
 {
   g_autoptr (MdlGpuComparison) cmp = g_new0 (MdlGpuComparison, 1);
-  g_autoptr (MdlCsv) ncu = NULL;
   g_auto (GStrv) machine_keys = NULL;
   g_return_val_if_fail (dir != NULL && machine != NULL, NULL);
   if (!(machine_keys = mdl_machine_keys (machine, error)))
     return NULL;
   cmp->dir = g_strdup (dir);
   cmp->machine = g_strdup (machine);
-  if (!(cmp->cases = load_cases (dir, filters, &ncu, error)))
+  cmp->cases = g_ptr_array_new_with_free_func ((GDestroyNotify) case_free);
+  if (!(cmp->measured = mdl_gpu_measured_read (dir, filters, TRUE, error)))
     return NULL;
-  for (guint i = 0; i < cmp->cases->len; i++)
+  for (guint i = 0; i < cmp->measured->cases->len; i++)
     {
-      Case *c = g_ptr_array_index (cmp->cases, i);
+      const MdlGpuMeasuredCase *m = g_ptr_array_index (cmp->measured->cases, i);
+      Case *c = g_new0 (Case, 1);
       g_autoptr (GPtrArray) reports = NULL;
+      g_ptr_array_add (cmp->cases, c);
+      c->pub.spec = m->spec;
+      c->pub.kernel = m->kernel;
+      c->pub.cuda_check = m->cuda_check;
+      c->pub.median_us = m->median_us;
       /* A baseline (CUB, the device copy) is measured only: it has no SIMT twin to predict it. */
-      if (g_str_has_prefix (c->spec, "baseline/"))
+      if (g_str_has_prefix (m->spec, MDL_GPU_BASELINE_PREFIX))
         reports = g_ptr_array_new ();
-      else if (!(reports = predict (c->spec, machine, error)))
+      else
         {
-          g_prefix_error (error, "case %s: ", c->spec);
-          return NULL;
+          const MdlAlgo *algo = NULL;
+          g_autofree char *key = mdl_gpu_case_parse (m->spec, &algo, NULL, NULL, NULL, error);
+          g_auto (GStrv) engines = key ? g_strsplit (algo->gpu->checked_on, ",", -1) : NULL;
+          if (!key || !(reports = mdl_gpu_predict (m->spec, machine, (const char *const *) engines,
+                                                   NULL, NULL, error)))
+            {
+              g_prefix_error (error, "case %s: ", m->spec);
+              return NULL;
+            }
         }
-      c->rows = join (c, reports, mdl_csv_row (ncu, 0));
+      c->rows = mdl_gpu_join (reports, cmp->measured->ncu, m);
       c->pub.n_rows = c->rows->len;
-      /* The ncu table goes with this function; the case keeps no row of it. */
-      g_clear_pointer (&c->ncu_rows, g_ptr_array_unref);
     }
   return g_steal_pointer (&cmp);
 }
@@ -332,6 +107,7 @@ mdl_gpu_comparison_free (MdlGpuComparison *cmp)
   g_free (cmp->machine);
   if (cmp->cases)
     g_ptr_array_unref (cmp->cases);
+  mdl_gpu_measured_free (cmp->measured);
   g_free (cmp);
 }
 
@@ -390,6 +166,22 @@ append_value (GString *s, double v, gboolean is_real)
     g_string_append_printf (s, "%.0f", v);
 }
 
+void
+mdl_gpu_row_write_json (const MdlGpuRow *r, GString *out)
+{
+  g_autoptr (GString) pv = g_string_new (NULL), mv = g_string_new (NULL);
+  append_value (pv, r->predicted, r->is_real);
+  if (r->have_measured)
+    append_value (mv, r->measured, r->is_real);
+  g_string_append (out, "{\"counters\": ");
+  mdl_json_string (out, r->counters);
+  g_string_append (out, ", \"metric\": ");
+  mdl_json_string (out, r->metric);
+  g_string_append_printf (out, ", \"predicted\": %s, \"measured\": %s, \"verdict\": \"%s\"}",
+                          isnan (r->predicted) ? "null" : pv->str,
+                          r->have_measured ? mv->str : "null", verdict_names[r->verdict]);
+}
+
 /* One row as the format writes it: predicted, measured and measured - predicted as text. */
 static void
 write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, GString *out)
@@ -409,13 +201,8 @@ write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, G
                               c->cuda_check ? "ok" : "failed", c->median_us);
       break;
     case MDL_FORMAT_JSON:
-      g_string_append (out, k ? ", {\"counters\": " : "{\"counters\": ");
-      mdl_json_string (out, r->counters);
-      g_string_append (out, ", \"metric\": ");
-      mdl_json_string (out, r->metric);
-      g_string_append_printf (out, ", \"predicted\": %s, \"measured\": %s, \"verdict\": \"%s\"}",
-                              isnan (r->predicted) ? "null" : pv->str,
-                              r->have_measured ? mv->str : "null", v);
+      g_string_append (out, k ? ", " : "");
+      mdl_gpu_row_write_json (r, out);
       break;
     default:
       g_string_append_printf (out, "  %-32s %12s %12s %10s  %-8s %s\n", r->counters, pv->str,

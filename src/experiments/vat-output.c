@@ -2,13 +2,10 @@
  * data and script for gnuplot (one panel per algorithm: measured normalized time as points, the VAT
  * and EM fits as curves; a last panel for the huge-page series). The script is written, not run:
  * the library starts no processes; `models experiment vat` runs gnuplot when it is installed. */
-#include <models/error.h>
-
 #include "core/json.h"
+#include "experiments/output.h"
 #include "experiments/vat-private.h"
 
-#include <glib/gstdio.h>
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -34,20 +31,6 @@ append_num (GString *out, int width, const char *format, double v)
     g_string_append_printf (out, " %*s", width, "-");
 }
 
-/* A number for JSON and CSV: shortest round-trip is not needed here; 7 significant digits are more
- * than the measurements have. NaN is null in JSON and empty in CSV. */
-static void
-append_real (GString *out, double v, const char *missing)
-{
-  if (isfinite (v))
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.7g", v));
-    }
-  else
-    g_string_append (out, missing);
-}
-
 /* Appends each of the @n values after @sep: a run of CSV fields (missing "") or of gnuplot data
  * columns (missing "?"). */
 static void
@@ -56,7 +39,7 @@ append_reals (GString *out, char sep, const double *v, guint n, const char *miss
   for (guint i = 0; i < n; i++)
     {
       g_string_append_c (out, sep);
-      append_real (out, v[i], missing);
+      mdl_experiment_append_real (out, v[i], missing);
     }
 }
 
@@ -224,7 +207,7 @@ write_csv (const MdlVatExperiment *exp, GString *out)
       const double times[] = { p->seconds, p->seconds_median };
       const double norm[] = { p->norm_ns, p->vat_ns, p->em_ns };
       g_string_append_printf (out, "%s,%" G_GUINT64_FORMAT ",", p->algorithm, p->n);
-      append_real (out, log2 ((double) p->n), "");
+      mdl_experiment_append_real (out, log2 ((double) p->n), "");
       g_string_append_printf (out, ",%s,%" G_GUINT64_FORMAT ",%u", p->huge_pages ? "2M" : "4K",
                               p->bytes, p->reps);
       append_reals (out, ',', times, G_N_ELEMENTS (times), "");
@@ -345,7 +328,7 @@ json_reals (GString *out, const char *const *keys, const double *v, guint n)
   for (guint i = 0; i < n; i++)
     {
       g_string_append_printf (out, "%s\"%s\": ", i ? ", " : "", keys[i]);
-      append_real (out, v[i], "null");
+      mdl_experiment_append_real (out, v[i], "null");
     }
 }
 
@@ -377,7 +360,7 @@ write_summary_json (const Summary *s, const GArray *table, GString *out)
           g_string_append_printf (out, ", \"%s\": [", s->array_key);
           for (guint j = s->n_keyed; j < s->n_reals; j++)
             {
-              append_real (out, row.v[j], "null");
+              mdl_experiment_append_real (out, row.v[j], "null");
               g_string_append (out, j + 1 < s->n_reals ? ", " : "]");
             }
         }
@@ -390,7 +373,6 @@ write_json (const MdlVatExperiment *exp, GString *out)
 {
   static const char *const time_keys[] = { "seconds_min", "seconds_median" };
   static const char *const norm_keys[] = { "norm_ns", "vat_ns", "em_ns" };
-  g_auto (GStrv) notes = g_strsplit (exp->notes->str, "\n", -1);
   g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
   mdl_json_string (out, exp->machine);
   g_string_append_printf (out, ",\n  \"model\": {\"P\": %" G_GUINT64_FORMAT ", \"K\": %"
@@ -403,13 +385,7 @@ write_json (const MdlVatExperiment *exp, GString *out)
   g_string_append (out, "  \"cpu\": ");
   mdl_json_string (out, exp->cpu_model);
   g_string_append (out, ",\n  \"notes\": [");
-  for (guint i = 0, first = 1; notes[i]; i++)
-    if (*notes[i])
-      {
-        g_string_append (out, first ? "\n    " : ",\n    ");
-        mdl_json_string (out, notes[i]);
-        first = 0;
-      }
+  mdl_experiment_json_lines (out, exp->notes->str);
   g_string_append (out, "\n  ],\n  \"points\": [");
   for (guint i = 0; i < exp->points->len; i++)
     {
@@ -499,7 +475,7 @@ plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_al
                                       p->algorithm);
               g_ptr_array_add (huge_algos, (gpointer) p->algorithm);
             }
-          append_real (huge, log2 ((double) p->n), "?");
+          mdl_experiment_append_real (huge, log2 ((double) p->n), "?");
           append_reals (huge, ' ', v, G_N_ELEMENTS (v), "?");
           g_string_append_c (huge, '\n');
           continue;
@@ -512,7 +488,7 @@ plot_data (const MdlVatExperiment *exp, GString *dat, GString *huge, guint *n_al
           current = p->algorithm;
           (*n_algos)++;
         }
-      append_real (dat, log2 ((double) p->n), "?");
+      mdl_experiment_append_real (dat, log2 ((double) p->n), "?");
       append_reals (dat, ' ', norm, G_N_ELEMENTS (norm), "?");
       g_string_append_printf (dat, " %" G_GUINT64_FORMAT "\n", p->n);
     }
@@ -561,17 +537,6 @@ plot_panels (const MdlVatExperiment *exp, GString *gp, guint n_algos, GPtrArray 
   g_string_append (gp, "unset multiplot\n");
 }
 
-static gboolean
-write_file (const char *dir, const char *name, const GString *text, GError **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autoptr (GError) local = NULL;
-  if (g_file_set_contents (path, text->str, (gssize) text->len, &local))
-    return TRUE;
-  g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: %s", path, local->message);
-  return FALSE;
-}
-
 gboolean
 mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GError **error)
 {
@@ -588,12 +553,8 @@ mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GE
   guint n_algos = 0, n_panels, rows, cols;
 
   g_return_val_if_fail (exp != NULL && dir != NULL, FALSE);
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot create the directory: %s", dir,
-                   g_strerror (errno));
-      return FALSE;
-    }
+  if (!mdl_experiment_make_dir (dir, error))
+    return FALSE;
   write_table (exp, text);
   write_csv (exp, csv);
   write_summary_csv (&fit_summary, exp->fits, fits);
@@ -612,12 +573,13 @@ mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GE
                           "set output 'vat.svg'\nload 'vat-panels.gp'\nunset output\n",
                           cols * 420, MAX (rows, 1) * 320 + 40, cols * 420,
                           MAX (rows, 1) * 320 + 40);
-  return write_file (dir, "vat.txt", text, error) && write_file (dir, "vat.csv", csv, error)
-         && write_file (dir, "vat-fits.csv", fits, error)
-         && write_file (dir, "vat-slopes.csv", slopes, error)
-         && write_file (dir, "vat.json", json, error)
-         && write_file (dir, "vat-plot.dat", dat, error)
-         && write_file (dir, "vat-huge.dat", huge, error)
-         && write_file (dir, "vat-panels.gp", panels, error)
-         && write_file (dir, "vat.gp", gp, error);
+  return mdl_experiment_write_file (dir, "vat.txt", text, error)
+         && mdl_experiment_write_file (dir, "vat.csv", csv, error)
+         && mdl_experiment_write_file (dir, "vat-fits.csv", fits, error)
+         && mdl_experiment_write_file (dir, "vat-slopes.csv", slopes, error)
+         && mdl_experiment_write_file (dir, "vat.json", json, error)
+         && mdl_experiment_write_file (dir, "vat-plot.dat", dat, error)
+         && mdl_experiment_write_file (dir, "vat-huge.dat", huge, error)
+         && mdl_experiment_write_file (dir, "vat-panels.gp", panels, error)
+         && mdl_experiment_write_file (dir, "vat.gp", gp, error);
 }

@@ -12,10 +12,11 @@
  * SIMT twin in `models run`); without n it takes the row's DEFAULT_N. Every mode launches each
  * case once and checks its output (output buffers are poisoned first, so an element that was not
  * written is caught); `time` then runs 3 warm-up launches and --reps timed ones (CUDA events
- * around each) and reports the median; `profile` stops after the checked launch, so that under ncu
- * the launches of case k follow those of case k-1, and leaves the baselines out. The CSV has one row per case: `launch` is the
- * number of its first kernel launch in the process (Nsight Compute's ID) and `launches` how many
- * it made (in time mode too: the numbers a profile run gives). Exit status: 0 all checks passed,
+ * around each) and reports the median, the fastest and the slowest (min_us, max_us); `profile`
+ * stops after the checked launch, so that under ncu the launches of case k follow those of case
+ * k-1, and leaves the baselines out. The CSV has one row per case: `launch` is the number of its
+ * first kernel launch in the process (Nsight Compute's ID) and `launches` how many it made (in
+ * time mode too: the numbers a profile run gives). Exit status: 0 all checks passed,
  * 1 a check failed, 2 bad usage or no CUDA device. No GLib here: the GPU machine has none. */
 #include <algorithm>
 #include <cmath>
@@ -219,6 +220,7 @@ struct Result {
   int launches;
   double median_us;
   int reps;
+  double min_us, max_us;   /* the spread of the timed launches */
 };
 
 static int
@@ -229,9 +231,10 @@ launch_checked (const Case &c, Buffers &b)
   return launches;
 }
 
-/* The median time of @reps launches of @c, CUDA events around each, after 3 warm-ups. */
-static double
-median_us (const Case &c, Buffers &b, int reps)
+/* Times @reps launches of @c, CUDA events around each, after 3 warm-ups: their median, fastest
+ * and slowest go into @r. */
+static void
+time_launches (const Case &c, Buffers &b, int reps, Result *r)
 {
   cudaEvent_t start, stop;
   std::vector<float> ms;
@@ -252,14 +255,17 @@ median_us (const Case &c, Buffers &b, int reps)
   std::sort (ms.begin (), ms.end ());
   CUDA_OK (cudaEventDestroy (start));
   CUDA_OK (cudaEventDestroy (stop));
-  return 1000.0 * ms[ms.size () / 2];
+  r->median_us = 1000.0 * ms[ms.size () / 2];
+  r->min_us = 1000.0 * ms.front ();
+  r->max_us = 1000.0 * ms.back ();
+  r->reps = reps;
 }
 
 static Result
 run_case (const Case &c, const std::string &mode, int reps, uint64_t *rng)
 {
   Buffers b;
-  Result r = { 0, 0, 0.0, 0 };
+  Result r = { 0, 0, 0.0, 0, 0.0, 0.0 };
   c.twin->prepare (c, b, rng);
   b.out_initial = b.out;
   b.out2_initial = b.out2;
@@ -273,10 +279,7 @@ run_case (const Case &c, const std::string &mode, int reps, uint64_t *rng)
   download (b.out2, b.d_out2);
   r.mismatches = c.twin->check (c, b);
   if (mode == "time")
-    {
-      r.median_us = median_us (c, b, reps);
-      r.reps = reps;
-    }
+    time_launches (c, b, reps, &r);
   for (unsigned char *d : { b.d_in, b.d_in2, b.d_out, b.d_out2 })
     if (d)
       CUDA_OK (cudaFree (d));
@@ -393,7 +396,8 @@ main (int argc, char **argv)
       return 2;
     }
   if (csv)
-    fprintf (csv, "launch,case,kernel,device,mode,seed,mismatches,median_us,reps,launches\n");
+    fprintf (csv, "launch,case,kernel,device,mode,seed,mismatches,median_us,reps,launches,min_us,"
+             "max_us\n");
   printf ("# %s (sm_%d%d), mode %s, seed %llu\n", prop.name, prop.major, prop.minor, mode.c_str (),
           (unsigned long long) seed);
   uint64_t rng = seed;
@@ -411,10 +415,10 @@ main (int argc, char **argv)
       printf ("%-4zu %-90s %-6s %10.2f us\n", i, cases[i].spec.c_str (),
               r.mismatches ? "FAIL" : "ok", r.median_us);
       if (csv)
-        fprintf (csv, "%ld,\"%s\",%s,\"%s\",%s,%llu,%ld,%.3f,%d,%d\n", first_launch,
+        fprintf (csv, "%ld,\"%s\",%s,\"%s\",%s,%llu,%ld,%.3f,%d,%d,%.3f,%.3f\n", first_launch,
                  cases[i].spec.c_str (), cases[i].twin->kernel (cases[i]).c_str (), prop.name,
                  mode.c_str (), (unsigned long long) seed, r.mismatches, r.median_us, r.reps,
-                 r.launches);
+                 r.launches, r.min_us, r.max_us);
       first_launch += r.launches;
     }
   if (csv)

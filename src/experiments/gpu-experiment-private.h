@@ -1,0 +1,76 @@
+/* Private to src/experiments: the layout of a GPU experiment's results, shared by the run
+ * (gpu-experiment.c) and the writers (gpu-experiment-output.c). */
+#ifndef MDL_EXPERIMENTS_GPU_EXPERIMENT_PRIVATE_H
+#define MDL_EXPERIMENTS_GPU_EXPERIMENT_PRIVATE_H
+
+#include "experiments/gpu-private.h"
+
+/* The quantities of a point (MdlGpuCost), in the order of gpu-experiment.c's table. */
+enum {
+  GPU_COST_LAUNCHES,
+  GPU_COST_AGPU_TIME,
+  GPU_COST_AGPU_IO,
+  GPU_COST_KMODEL_T,
+  GPU_COST_KMODEL_W,
+  GPU_COST_KMODEL_G,
+  GPU_COST_MSIMD,
+  GPU_COST_SECTORS,
+  GPU_COST_REQUESTS,
+  GPU_COST_WAVEFRONTS,
+  GPU_COST_BANK_CONFLICTS,
+  GPU_COST_WARP_INSTS,
+  GPU_COST_DIVERGENT,
+  GPU_COST_BYTES,
+  GPU_N_COSTS
+};
+
+/* The fits, in the order of gpu-experiment.c's table; the last one fits measured counters. */
+#define GPU_N_FITS 6
+#define GPU_FIT_COUNTERS 4
+#define GPU_MAX_TERMS 5
+
+typedef struct {
+  MdlGpuPoint pub;           /* its arrays point into this struct */
+  char *spec;
+  char *algorithm;
+  char *params;
+  const MdlAlgo *algo;       /* NULL for a baseline */
+  const MdlGpuMeasuredCase *measured;  /* (nullable) borrowed from the experiment's measurements */
+  GPtrArray *reports;        /* MdlReport *; NULL while not predicted */
+  GArray *rows;              /* MdlGpuRow; NULL while not predicted */
+  char **engines;            /* the specs its prediction runs (NULL for a baseline) */
+  GError *error;             /* of its SIMT run, if it failed */
+  guint64 events;            /* of its SIMT run */
+  double seconds;            /* of its SIMT run (from the file when it came from there) */
+  gboolean from_file;        /* its prediction came from the predictions file */
+  guint group;               /* first appearance of its algorithm and parameters */
+  double cost[GPU_N_COSTS];
+  double cost_measured[GPU_N_COSTS];
+  double fit_us[GPU_N_FITS];
+  double loao_us[GPU_N_FITS];
+} GpuPoint;
+
+typedef struct {
+  MdlGpuFitInfo pub;         /* its arrays point into this struct */
+  const char *terms[GPU_MAX_TERMS];
+  double coef[GPU_MAX_TERMS];
+  char *why;
+} GpuFit;
+
+struct MdlGpuExperiment {
+  char *machine;
+  MdlGpuMeasured *measured;  /* NULL: predictions only */
+  GPtrArray *points;         /* GpuPoint *, in results order */
+  GpuFit fits[GPU_N_FITS];
+  GArray *pub_points;        /* MdlGpuPoint, copies of the points' pub */
+  MdlGpuFitInfo pub_fits[GPU_N_FITS];
+  GString *notes;
+  guint64 min_fit_n;
+  gboolean relative;
+  MdlGpuResults results;
+};
+
+/* The point of @exp at @i. */
+#define GPU_POINT(exp, i) ((const GpuPoint *) g_ptr_array_index ((exp)->points, (i)))
+
+#endif
