@@ -47,7 +47,8 @@ typedef struct {
   guint32 grid_blocks;       /* from the launch marker, 0 when none came */
   guint warp_width;
   MdlU64Map block_time;      /* block -> MP instructions in the open launch */
-  MdlU64Map written;         /* (block << 32 | shared word) stored in the open launch */
+  MdlU64Map written;         /* (block << 26 | shared word / 64) -> bitmap of the words among
+                              * those 64 that the block stored in the open launch */
   MdlU64Map global_words;    /* word / 64 -> bitmap of the touched words among those 64 */
   guint64 n_global_words;    /* bits set in global_words */
   guint64 *mp_time;          /* k slots of scratch for folding blocks onto MPs */
@@ -176,6 +177,13 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
   a->launches++;
 }
 
+/* The key of shared @word (< 2^32) of @block in the map of stored words. */
+static inline guint64
+written_key (guint32 block, guint64 word)
+{
+  return (guint64) block << 26 | word / 64;
+}
+
 /* Cost of one MP instruction: the lanes of @group of event @e. */
 static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
@@ -202,20 +210,24 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
       a->io += c;
       return c;
     }
-  /* shared */
+  /* shared; a word is its low 32 bits (shared memory is far smaller), kept in bitmaps of 64 words
+   * per block: one entry per 64 words instead of per word (reduce/tree at n = 2^27 stores 96 M
+   * shared words in one launch). */
   if (e->op != MDL_WARP_STORE)
     for (guint i = 0; i < n; i++)
       {
-        guint64 key = (guint64) e->block << 32 | (a->words[i] & 0xffffffffu);
-        if (a->written.keys[mdl_u64map_slot (&a->written, key)] != key)
+        guint64 word = a->words[i] & 0xffffffffu, key = written_key (e->block, word);
+        gsize slot = mdl_u64map_slot (&a->written, key);
+        if (a->written.keys[slot] != key || !(a->written.values[slot] >> (word % 64) & 1))
           a->stale_reads++;
       }
   if (e->op != MDL_WARP_LOAD)
     for (guint i = 0; i < n; i++)
       {
         gboolean inserted;
-        mdl_u64map_upsert (&a->written, (guint64) e->block << 32 | (a->words[i] & 0xffffffffu), 0,
-                           &inserted);
+        guint64 word = a->words[i] & 0xffffffffu;
+        *mdl_u64map_upsert (&a->written, written_key (e->block, word), 0, &inserted)
+          |= G_GUINT64_CONSTANT (1) << (word % 64);
       }
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
