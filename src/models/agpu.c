@@ -46,12 +46,13 @@ typedef struct {
   guint32 launch;
   guint32 grid_blocks;       /* from the launch marker, 0 when none came */
   guint warp_width;
-  MdlU64Map block_time;      /* block -> MP instructions in the open launch */
+  guint64 worst;             /* the open launch's largest MP time (virtual=1: block time) */
+  MdlU64Map block_time;      /* virtual=1: block -> MP instructions in the open launch */
   MdlU64Map written;         /* (block << 26 | shared word / 64) -> bitmap of the words among
                               * those 64 that the block stored in the open launch */
   MdlU64Map global_words;    /* word / 64 -> bitmap of the touched words among those 64 */
   guint64 n_global_words;    /* bits set in global_words */
-  guint64 *mp_time;          /* k slots of scratch for folding blocks onto MPs */
+  guint64 *mp_time;          /* k: MP instructions of each MP in the open launch */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
   guint64 words[MAX_WORDS_PER_GROUP];
@@ -127,31 +128,31 @@ agpu_finalize (void *state)
   g_free (a->mp_time);
 }
 
-/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. */
+/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. O(1): the
+ * core asks for it at every phase marker, and a scan at n = 2^27 has 400 K of them in launches of
+ * 64 K blocks. */
 static guint64
-open_launch_time (Agpu *a)
+open_launch_time (const Agpu *a)
 {
-  guint64 worst = 0, blocks = 0;
-  if (!a->open)
-    return 0;
-  if (!a->virtual_)
-    memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
-  for (gsize i = 0; i <= a->block_time.mask; i++)
-    {
-      guint64 block = a->block_time.keys[i], t = a->block_time.values[i];
-      if (block == MDL_U64MAP_EMPTY)
-        continue;
-      blocks++;
-      if (!a->virtual_)
-        t = a->mp_time[block % a->k] += t;
-      worst = MAX (worst, t);
-    }
+  guint64 blocks;
+  if (!a->open || !a->virtual_)
+    return a->worst;
+  blocks = MAX (a->block_time.len, a->grid_blocks);
+  return a->worst * ((blocks + a->k - 1) / a->k);
+}
+
+/* Charges @cost MP instructions to @block of the open launch. */
+static void
+charge (Agpu *a, guint32 block, guint64 cost)
+{
+  guint64 *t;
+  gboolean inserted;
   if (a->virtual_)
-    {
-      blocks = MAX (blocks, a->grid_blocks);
-      worst *= (blocks + a->k - 1) / a->k;
-    }
-  return worst;
+    t = mdl_u64map_upsert (&a->block_time, block, 0, &inserted);
+  else
+    t = &a->mp_time[block % a->k];
+  *t += cost;
+  a->worst = MAX (a->worst, *t);
 }
 
 static void
@@ -160,6 +161,8 @@ close_launch (Agpu *a)
   if (!a->open)
     return;
   a->time += open_launch_time (a);
+  a->worst = 0;
+  memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
   if (a->volatile_)
     mdl_u64map_clear (&a->written);
@@ -248,7 +251,6 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
       guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0;
-      gboolean inserted;
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width);
       if (mdl_warp_is_memory (e))
@@ -261,7 +263,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
           if (group)
             cost += group_cost (a, e, group);
         }
-      *mdl_u64map_upsert (&a->block_time, e->block, 0, &inserted) += cost;
+      charge (a, e->block, cost);
     }
   return TRUE;
 }
@@ -314,6 +316,8 @@ agpu_reset (void *state)
   a->time = a->io = a->launches = a->shared_words = a->stale_reads = a->n_global_words = 0;
   a->open = FALSE;
   a->warp_width = 32;
+  a->worst = 0;
+  memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
   mdl_u64map_clear (&a->written);
   mdl_u64map_clear (&a->global_words);
