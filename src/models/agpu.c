@@ -187,6 +187,20 @@ written_key (guint32 block, guint64 word)
   return (guint64) block << 26 | word / 64;
 }
 
+/* Sets @bits in the bitmap of @key in @map (nothing when @key is G_MAXUINT64, no run yet), adding
+ * to *@n_new how many were not set. */
+static inline void
+add_bits (MdlU64Map *map, guint64 key, guint64 bits, guint64 *n_new)
+{
+  gboolean inserted;
+  guint64 *have;
+  if (key == G_MAXUINT64)
+    return;
+  have = mdl_u64map_upsert (map, key, 0, &inserted);
+  *n_new += (guint64) __builtin_popcountll (bits & ~*have);
+  *have |= bits;
+}
+
 /* Cost of one MP instruction: the lanes of @group of event @e. */
 static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
@@ -200,15 +214,20 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
   n = gpu_group_words (a->addrs, group, e->width, a->word_shift, a->words);
   if (e->space == MDL_SPACE_GLOBAL)
     {
+      /* The words of a run of lanes mostly share their 64-word bitmap: one map access per run. */
+      guint64 key = G_MAXUINT64, bits = 0;
       for (guint i = 0; i < n; i++)
         {
-          gboolean inserted;
-          guint64 *bits = mdl_u64map_upsert (&a->global_words, a->words[i] / 64, 0, &inserted);
-          guint64 bit = G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
-          a->n_global_words += !(*bits & bit);
-          *bits |= bit;
+          if (a->words[i] / 64 != key)
+            {
+              add_bits (&a->global_words, key, bits, &a->n_global_words);
+              key = a->words[i] / 64;
+              bits = 0;
+            }
+          bits |= G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
           a->words[i] /= a->b;
         }
+      add_bits (&a->global_words, key, bits, &a->n_global_words);
       c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
       return c;
@@ -217,21 +236,37 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
    * per block: one entry per 64 words instead of per word (reduce/tree at n = 2^27 stores 96 M
    * shared words in one launch). */
   if (e->op != MDL_WARP_STORE)
-    for (guint i = 0; i < n; i++)
-      {
-        guint64 word = a->words[i] & 0xffffffffu, key = written_key (e->block, word);
-        gsize slot = mdl_u64map_slot (&a->written, key);
-        if (a->written.keys[slot] != key || !(a->written.values[slot] >> (word % 64) & 1))
-          a->stale_reads++;
-      }
+    {
+      guint64 key = G_MAXUINT64, stored = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 word = a->words[i] & 0xffffffffu;
+          if (written_key (e->block, word) != key)
+            {
+              gsize slot;
+              key = written_key (e->block, word);
+              slot = mdl_u64map_slot (&a->written, key);
+              stored = a->written.keys[slot] == key ? a->written.values[slot] : 0;
+            }
+          a->stale_reads += !(stored >> (word % 64) & 1);
+        }
+    }
   if (e->op != MDL_WARP_LOAD)
-    for (guint i = 0; i < n; i++)
-      {
-        gboolean inserted;
-        guint64 word = a->words[i] & 0xffffffffu;
-        *mdl_u64map_upsert (&a->written, written_key (e->block, word), 0, &inserted)
-          |= G_GUINT64_CONSTANT (1) << (word % 64);
-      }
+    {
+      guint64 key = G_MAXUINT64, bits = 0, unused = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 word = a->words[i] & 0xffffffffu;
+          if (written_key (e->block, word) != key)
+            {
+              add_bits (&a->written, key, bits, &unused);
+              key = written_key (e->block, word);
+              bits = 0;
+            }
+          bits |= G_GUINT64_CONSTANT (1) << (word % 64);
+        }
+      add_bits (&a->written, key, bits, &unused);
+    }
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
