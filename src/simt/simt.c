@@ -396,6 +396,14 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
   switch (op)
     {
     case MDL_WARP_LOAD:
+      if (width == 4 && p)
+        {
+          /* The common width, with a constant-size copy (a call to memmove otherwise). */
+          guint32 v32;
+          memcpy (&v32, p, 4);
+          dst[t] = v32;
+          break;
+        }
       dst[(gsize) t * words] = 0;
       if (words == 2)
         dst[(gsize) t * 2 + 1] = 0;
@@ -403,7 +411,9 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
         memcpy (&dst[(gsize) t * words], p, width);   /* little-endian hosts only */
       break;
     case MDL_WARP_STORE:
-      if (p)
+      if (width == 4 && p)
+        memcpy (p, &src[t], 4);
+      else if (p)
         memcpy (p, &src[(gsize) t * words], width);
       break;
     case MDL_WARP_ATOMIC:
@@ -419,6 +429,36 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
         }
       break;
     }
+}
+
+/* Where the global or shared bytes of every active lane of @active (lane-indexed @addr) live
+ * when they all lie in one buffer (the shared memory, or one global allocation) and are aligned:
+ * that buffer's host bytes, whose first one has address *@base (so lane t's bytes are at
+ * the result + @addr[t] − *@base). NULL otherwise, and for local memory: then each lane is located
+ * on its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
+static guint8 *
+warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, guint64 active,
+             guint64 *base)
+{
+  guint64 lo = G_MAXUINT64, hi = 0, any = 0;
+  SimtBuffer *b;
+  for (guint64 r = active; r; r &= r - 1)
+    {
+      guint64 a = addr[__builtin_ctzll (r)];
+      lo = MIN (lo, a);
+      hi = MAX (hi, a);
+      any |= a;
+    }
+  /* Why hi - lo is bounded: so that hi - lo + width cannot wrap (buffers are at most 4 GiB). */
+  if (any % width != 0 || hi - lo > G_MAXUINT32)
+    return NULL;
+  *base = 0;
+  if (space == MDL_SPACE_SHARED)
+    return hi < blk->shared_bytes && width <= blk->shared_bytes - hi ? blk->pub.shared : NULL;
+  if (space != MDL_SPACE_GLOBAL || (b = find_buffer (blk->gpu, lo, hi - lo + width)) == NULL)
+    return NULL;
+  *base = b->addr;
+  return b->data;
 }
 
 /* Every memory instruction: for each warp, the lanes in effect locate their bytes and do their
@@ -444,16 +484,27 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           predicated_off (blk, w);
           continue;
         }
-      for (guint64 r = active; r; r &= r - 1)
-        {
-          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-          guint8 *p = blk->gpu->error ? NULL : locate (blk, space, t, addr[t], width,
-                                                       &lane_addr[l], what[op]);
-          if (p == NULL)
-            lane_addr[l] = addr[t];
-          lane_access (op, p, t, width, dst, src);
-        }
-      emit (blk, op, space, width, w, active, 0, lane_addr);
+      const guint64 *warp_addr = addr + (gsize) w * ww;
+      guint64 base;
+      guint8 *window = blk->gpu->error ? NULL : warp_window (blk, space, width, warp_addr, active,
+                                                             &base);
+      if (window)
+        for (guint64 r = active; r; r &= r - 1)
+          {
+            guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+            lane_access (op, window + (addr[t] - base), t, width, dst, src);
+          }
+      else
+        for (guint64 r = active; r; r &= r - 1)
+          {
+            guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+            guint8 *p = blk->gpu->error ? NULL : locate (blk, space, t, addr[t], width,
+                                                         &lane_addr[l], what[op]);
+            if (p == NULL)
+              lane_addr[l] = addr[t];
+            lane_access (op, p, t, width, dst, src);
+          }
+      emit (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr);
     }
 }
 
@@ -787,6 +838,7 @@ block_setup (MdlSimt *gpu, const MdlSimtLaunch *shape)
   blk->pub.shared = g_realloc (blk->pub.shared, MAX (shape->shared_bytes, 1));
   blk->local = g_realloc (blk->local, MAX ((gsize) shape->local_bytes * threads, 1));
   blk->gpu = gpu;
+  blk->pub.active = blk->mask;
   blk->n_warps = warps;
   blk->shared_bytes = shape->shared_bytes;
   blk->local_bytes = shape->local_bytes;
