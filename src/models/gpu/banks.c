@@ -195,11 +195,12 @@ banks_report (void *state, MdlReport *out)
       gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
       if (ncu)
         {
-          g_snprintf (m1, sizeof m1, "smsp__inst_executed_op_shared_%s.sum", kinds[i].op);
-          g_snprintf (m2, sizeof m2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
-                      kinds[i].op);
-          g_snprintf (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum",
-                      kinds[i].op);
+          mdl_gpu_concat (m1, sizeof m1, "smsp__inst_executed_op_shared_", kinds[i].op, ".sum",
+                          NULL);
+          mdl_gpu_concat (m2, sizeof m2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_",
+                          kinds[i].op, ".sum", NULL);
+          mdl_gpu_concat (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_",
+                          kinds[i].op, ".sum", NULL);
         }
       mdl_gpu_report_add (out, p, "requests", "count", what, "warp instructions",
                           ncu ? m1 : NULL, k->requests);

@@ -2,6 +2,7 @@
  * and the report counters of coalesce and banks. */
 #include "models/gpu/gpu.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 static int
@@ -40,11 +41,28 @@ mdl_gpu_sort_unique (guint64 *v, guint n)
 }
 
 void
+mdl_gpu_concat (char *out, gsize size, ...)
+{
+  va_list args;
+  const char *piece;
+  gsize len = 0;
+  va_start (args, size);
+  while ((piece = va_arg (args, const char *)) != NULL)
+    {
+      gsize n = MIN (strlen (piece), size - 1 - len);
+      memcpy (out + len, piece, n);
+      len += n;
+    }
+  va_end (args);
+  out[len] = '\0';
+}
+
+void
 mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const char *unit,
                     const char *what, const char *text, const char *metric, guint64 value)
 {
   char name[64], desc[160];
-  g_snprintf (name, sizeof name, "%s_%s", prefix, key);
-  g_snprintf (desc, sizeof desc, "%s: %s", what, text);
+  mdl_gpu_concat (name, sizeof name, prefix, "_", key, NULL);
+  mdl_gpu_concat (desc, sizeof desc, what, ": ", text, NULL);
   mdl_report_add_count (out, name, unit, desc, metric, value);
 }

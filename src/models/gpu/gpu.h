@@ -97,6 +97,11 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
 /* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
 guint mdl_gpu_sort_unique (guint64 *v, guint n);
 
+/* Writes the NULL-terminated list of strings after @size to @out, one after the other, truncated
+ * to @size bytes with the terminator. Reports are made at every phase marker (the core's
+ * snapshots), where g_snprintf's formatting cost more than the engines' counting. */
+void mdl_gpu_concat (char *out, gsize size, ...) G_GNUC_NULL_TERMINATED;
+
 /* Appends the count PREFIX_KEY of @unit, described "WHAT: TEXT"; @metric NULL for none. */
 void mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const char *unit,
                          const char *what, const char *text, const char *metric, guint64 value);
