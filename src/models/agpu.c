@@ -17,12 +17,16 @@
 
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
+#include "models/pages.h"
 #include "models/u64map.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_B 1024
+#define BITMAP_PAGE_BYTES 4096                            /* 512 bitmaps of 64 words */
+#define BITMAPS_PER_PAGE (BITMAP_PAGE_BYTES / 8)
+#define BITMAP_PAGE_SHIFT 15                              /* words per page: 2^15 */
 #define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
 
 typedef struct {
@@ -48,10 +52,11 @@ typedef struct {
   guint warp_width;
   guint64 worst;             /* the open launch's largest MP time (virtual=1: block time) */
   MdlU64Map block_time;      /* virtual=1: block -> MP instructions in the open launch */
-  MdlU64Map written;         /* (block << 26 | shared word / 64) -> bitmap of the words among
-                              * those 64 that the block stored in the open launch */
-  MdlU64Map global_words;    /* word / 64 -> bitmap of the touched words among those 64 */
-  guint64 n_global_words;    /* bits set in global_words */
+  guint64 stored_rows;       /* 64-word bitmaps per block in stored (0: the map written) */
+  MdlPages stored;           /* bitmaps of the shared words each block stored, block by block */
+  MdlU64Map written;         /* the same, (block << 26 | word / 64) -> bitmap, for the others */
+  MdlPages touched;          /* bitmaps of the global words touched */
+  guint64 n_global_words;    /* bits set in touched */
   guint64 *mp_time;          /* k: MP instructions of each MP in the open launch */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -109,8 +114,9 @@ agpu_init (void *state, const MdlParams *params, GError **error)
     }
   a->warp_width = 32;
   mdl_u64map_init (&a->block_time, 64);
+  mdl_pages_init (&a->stored, BITMAP_PAGE_BYTES);
   mdl_u64map_init (&a->written, 64);
-  mdl_u64map_init (&a->global_words, 1024);
+  mdl_pages_init (&a->touched, BITMAP_PAGE_BYTES);
   a->mp_time = g_new0 (guint64, a->k);
   return TRUE;
 }
@@ -123,8 +129,8 @@ agpu_finalize (void *state)
     mdl_u64map_destroy (&a->block_time);
   if (a->written.keys)
     mdl_u64map_destroy (&a->written);
-  if (a->global_words.keys)
-    mdl_u64map_destroy (&a->global_words);
+  mdl_pages_destroy (&a->stored);
+  mdl_pages_destroy (&a->touched);
   g_free (a->mp_time);
 }
 
@@ -165,14 +171,19 @@ close_launch (Agpu *a)
   memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
   if (a->volatile_)
-    mdl_u64map_clear (&a->written);
+    {
+      mdl_pages_recycle (&a->stored);
+      mdl_u64map_clear (&a->written);
+    }
   a->open = FALSE;
 }
 
+/* Opens @launch; @shared_words: its blocks' shared memory in words, 0 when unknown. */
 static void
-open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
+open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width, guint64 shared_words)
 {
   close_launch (a);
+  a->stored_rows = a->volatile_ ? (shared_words + 63) / 64 : 0;
   a->open = TRUE;
   a->launch = launch;
   a->grid_blocks = grid_blocks;
@@ -180,25 +191,37 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
   a->launches++;
 }
 
-/* The key of shared @word (< 2^32) of @block in the map of stored words. */
-static inline guint64
-written_key (guint32 block, guint64 word)
+/* The bitmap of global words @word & ~63 .. @word | 63: bit i set when word (@word & ~63) + i was
+ * touched. */
+static inline guint64 *
+touched_bitmap (Agpu *a, guint64 word)
 {
-  return (guint64) block << 26 | word / 64;
+  guint64 *page = (guint64 *) (void *) mdl_pages_get (&a->touched, word >> BITMAP_PAGE_SHIFT);
+  return &page[(word / 64) % BITMAPS_PER_PAGE];
 }
 
-/* Sets @bits in the bitmap of @key in @map (nothing when @key is G_MAXUINT64, no run yet), adding
- * to *@n_new how many were not set. */
-static inline void
-add_bits (MdlU64Map *map, guint64 key, guint64 bits, guint64 *n_new)
+/* The bitmap of the shared words of @block from @word & ~63 to @word | 63 that the block stored;
+ * NULL when the map holds none and not @create. In the launch's pages, indexed by block and word,
+ * when the launch marker gave the shared size (and shared memory is volatile: in AGPU' a block's
+ * words outlive the launch and its shape); in the map otherwise. */
+static inline guint64 *
+stored_bitmap (Agpu *a, guint32 block, guint64 word, gboolean create)
 {
   gboolean inserted;
-  guint64 *have;
-  if (key == G_MAXUINT64)
-    return;
-  have = mdl_u64map_upsert (map, key, 0, &inserted);
-  *n_new += (guint64) __builtin_popcountll (bits & ~*have);
-  *have |= bits;
+  guint64 key;
+  if (word / 64 < a->stored_rows)
+    {
+      guint64 i = (guint64) block * a->stored_rows + word / 64;
+      guint64 *page = (guint64 *) (void *) mdl_pages_get (&a->stored, i / BITMAPS_PER_PAGE);
+      return &page[i % BITMAPS_PER_PAGE];
+    }
+  key = (guint64) block << 26 | word / 64;
+  if (!create)
+    {
+      gsize slot = mdl_u64map_slot (&a->written, key);
+      return a->written.keys[slot] == key ? &a->written.values[slot] : NULL;
+    }
+  return mdl_u64map_upsert (&a->written, key, 0, &inserted);
 }
 
 /* Cost of one MP instruction: the lanes of @group of event @e. */
@@ -206,66 +229,62 @@ static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
 {
   guint n;
-  guint64 c;
+  guint64 c, run, *have = NULL;
   if (!mdl_warp_is_memory (e))
     return e->op == MDL_WARP_BARRIER ? 0 : 1;
   if (e->space == MDL_SPACE_LOCAL)
     return 1;
   n = gpu_group_words (a->addrs, group, e->width, a->word_shift, a->words);
+  /* Runs of lanes mostly share their 64-word bitmaps: one lookup per run. */
   if (e->space == MDL_SPACE_GLOBAL)
     {
-      /* The words of a run of lanes mostly share their 64-word bitmap: one map access per run. */
-      guint64 key = G_MAXUINT64, bits = 0;
+      run = G_MAXUINT64;
       for (guint i = 0; i < n; i++)
         {
-          if (a->words[i] / 64 != key)
+          guint64 bit = G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
+          if (a->words[i] / 64 != run)
             {
-              add_bits (&a->global_words, key, bits, &a->n_global_words);
-              key = a->words[i] / 64;
-              bits = 0;
+              run = a->words[i] / 64;
+              have = touched_bitmap (a, a->words[i]);
             }
-          bits |= G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
+          a->n_global_words += !(*have & bit);
+          *have |= bit;
           a->words[i] /= a->b;
         }
-      add_bits (&a->global_words, key, bits, &a->n_global_words);
       c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
       return c;
     }
-  /* shared; a word is its low 32 bits (shared memory is far smaller), kept in bitmaps of 64 words
-   * per block: one entry per 64 words instead of per word (reduce/tree at n = 2^27 stores 96 M
-   * shared words in one launch). */
+  /* shared; a word is its low 32 bits (shared memory is far smaller) */
   if (e->op != MDL_WARP_STORE)
     {
-      guint64 key = G_MAXUINT64, stored = 0;
+      guint64 stored = 0;
+      run = G_MAXUINT64;
       for (guint i = 0; i < n; i++)
         {
           guint64 word = a->words[i] & 0xffffffffu;
-          if (written_key (e->block, word) != key)
+          if (word / 64 != run)
             {
-              gsize slot;
-              key = written_key (e->block, word);
-              slot = mdl_u64map_slot (&a->written, key);
-              stored = a->written.keys[slot] == key ? a->written.values[slot] : 0;
+              run = word / 64;
+              have = stored_bitmap (a, e->block, word, FALSE);
+              stored = have ? *have : 0;
             }
           a->stale_reads += !(stored >> (word % 64) & 1);
         }
     }
   if (e->op != MDL_WARP_LOAD)
     {
-      guint64 key = G_MAXUINT64, bits = 0, unused = 0;
+      run = G_MAXUINT64;
       for (guint i = 0; i < n; i++)
         {
           guint64 word = a->words[i] & 0xffffffffu;
-          if (written_key (e->block, word) != key)
+          if (word / 64 != run)
             {
-              add_bits (&a->written, key, bits, &unused);
-              key = written_key (e->block, word);
-              bits = 0;
+              run = word / 64;
+              have = stored_bitmap (a, e->block, word, TRUE);
             }
-          bits |= G_GUINT64_CONSTANT (1) << (word % 64);
+          *have |= G_GUINT64_CONSTANT (1) << (word % 64);
         }
-      add_bits (&a->written, key, bits, &unused);
     }
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
@@ -287,7 +306,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0;
       if (!a->open || e->launch != a->launch)
-        open_launch (a, e->launch, 0, a->warp_width);
+        open_launch (a, e->launch, 0, a->warp_width, 0);
       if (mdl_warp_is_memory (e))
         mdl_warp_addrs (batch, e, a->addrs);
       /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
@@ -307,20 +326,19 @@ static gboolean
 agpu_marker (void *state, const MdlMarker *m, GError **error)
 {
   Agpu *a = state;
+  guint64 m_words;
   if (m->kind != MDL_MARK_LAUNCH)
     return TRUE;
-  {
-    guint64 m_words = ((guint64) m->shared_bytes + a->word_bytes - 1) / a->word_bytes;
-    if (m_words > a->M)
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "agpu: launch %u uses m=%" G_GUINT64_FORMAT
-                     " shared words per block, more than M=%" G_GUINT64_FORMAT, m->launch, m_words,
-                     a->M);
-        return FALSE;
-      }
-    a->shared_words = MAX (a->shared_words, m_words);
-  }
-  open_launch (a, m->launch, m->grid_blocks, m->warp_width ? m->warp_width : 32);
+  m_words = ((guint64) m->shared_bytes + a->word_bytes - 1) / a->word_bytes;
+  if (m_words > a->M)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "agpu: launch %u uses m=%" G_GUINT64_FORMAT
+                   " shared words per block, more than M=%" G_GUINT64_FORMAT, m->launch, m_words,
+                   a->M);
+      return FALSE;
+    }
+  a->shared_words = MAX (a->shared_words, m_words);
+  open_launch (a, m->launch, m->grid_blocks, m->warp_width ? m->warp_width : 32, m_words);
   return TRUE;
 }
 
@@ -354,8 +372,10 @@ agpu_reset (void *state)
   a->worst = 0;
   memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
+  a->stored_rows = 0;
+  mdl_pages_recycle (&a->stored);
   mdl_u64map_clear (&a->written);
-  mdl_u64map_clear (&a->global_words);
+  mdl_pages_recycle (&a->touched);
 }
 
 const MdlEngineClass mdl_agpu_class = {

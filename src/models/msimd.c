@@ -24,6 +24,7 @@
 
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
+#include "models/pages.h"
 #include "models/u64map.h"
 
 #include <string.h>
@@ -66,10 +67,7 @@ typedef struct {
   guint warp_width;
   guint32 block_threads;
   Proc *procs;                   /* P */
-  MdlU64Map pages;               /* cell >> PAGE_SHIFT -> index into page_pool, this epoch */
-  GPtrArray *page_pool;          /* guint32[PAGE_CELLS] state words; the first pages.len in use */
-  guint64 last_page;             /* the page of last_state (G_MAXUINT64: none) */
-  guint32 *last_state;
+  MdlPages states;               /* page cell >> PAGE_SHIFT: the state words of its cells */
   MdlU64Map shared;              /* cell (a SHARED one) -> index into uses */
   GArray *uses;                  /* CellUse */
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -106,9 +104,7 @@ msimd_init (void *state, const MdlParams *params, GError **error)
   m->warp_width = 32;
   m->block_threads = 32;
   m->procs = g_new0 (Proc, m->P);
-  mdl_u64map_init (&m->pages, 64);
-  m->page_pool = g_ptr_array_new_with_free_func (g_free);
-  m->last_page = G_MAXUINT64;
+  mdl_pages_init (&m->states, PAGE_CELLS * sizeof (guint32));
   mdl_u64map_init (&m->shared, 64);
   m->uses = g_array_new (FALSE, FALSE, sizeof (CellUse));
   return TRUE;
@@ -119,10 +115,7 @@ msimd_finalize (void *state)
 {
   Msimd *m = state;
   g_free (m->procs);
-  if (m->pages.keys)
-    mdl_u64map_destroy (&m->pages);
-  if (m->page_pool)
-    g_ptr_array_free (m->page_pool, TRUE);
+  mdl_pages_destroy (&m->states);
   if (m->shared.keys)
     mdl_u64map_destroy (&m->shared);
   if (m->uses)
@@ -147,8 +140,7 @@ epoch_cost (const Msimd *m)
 static void
 forget_cells (Msimd *m)
 {
-  mdl_u64map_clear (&m->pages);
-  m->last_page = G_MAXUINT64;
+  mdl_pages_recycle (&m->states);
   mdl_u64map_clear (&m->shared);
   g_array_set_size (m->uses, 0);
 }
@@ -166,21 +158,8 @@ close_epoch (Msimd *m)
 static inline guint32 *
 cell_state (Msimd *m, guint64 cell)
 {
-  guint64 page = cell >> PAGE_SHIFT;
-  if (G_UNLIKELY (page != m->last_page))
-    {
-      gboolean inserted;
-      guint64 *idx = mdl_u64map_upsert (&m->pages, page, m->pages.len, &inserted);
-      if (inserted)
-        {
-          if (*idx == m->page_pool->len)
-            g_ptr_array_add (m->page_pool, g_new (guint32, PAGE_CELLS));
-          memset (m->page_pool->pdata[*idx], 0, PAGE_CELLS * sizeof (guint32));
-        }
-      m->last_page = page;
-      m->last_state = m->page_pool->pdata[*idx];
-    }
-  return &m->last_state[cell & (PAGE_CELLS - 1)];
+  guint32 *page = (guint32 *) (void *) mdl_pages_get (&m->states, cell >> PAGE_SHIFT);
+  return &page[cell & (PAGE_CELLS - 1)];
 }
 
 /* Records that processor @p reads (@write FALSE) or writes cell @cell; checks the race rule. */
