@@ -68,13 +68,28 @@ static inline guint
 gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_shift, guint64 *out)
 {
   guint n = 0;
-  for (guint64 r = group; r; r &= r - 1)
-    {
-      guint64 addr = addrs[__builtin_ctzll (r)];
-      guint64 last = (addr + MAX (width, 1u) - 1) >> word_shift;
-      for (guint64 w = addr >> word_shift; w <= last; w++)
-        out[n++] = w;
-    }
+  width = MAX (width, 1u);
+  /* The common case: a lane no wider than a word touches one word, or two when it straddles. An
+   * access that wraps past the top of the address space (last < first) touches none. */
+  if (width <= 1u << word_shift)
+    for (guint64 r = group; r; r &= r - 1)
+      {
+        guint64 addr = addrs[__builtin_ctzll (r)];
+        guint64 first = addr >> word_shift, last = (addr + width - 1) >> word_shift;
+        if (G_UNLIKELY (last < first))
+          continue;
+        out[n++] = first;
+        if (last != first)
+          out[n++] = last;
+      }
+  else
+    for (guint64 r = group; r; r &= r - 1)
+      {
+        guint64 addr = addrs[__builtin_ctzll (r)];
+        guint64 last = (addr + width - 1) >> word_shift;
+        for (guint64 w = addr >> word_shift; w <= last; w++)
+          out[n++] = w;
+      }
   return n;
 }
 
