@@ -299,14 +299,11 @@ mdl_simt_cond (MdlSimtBlock *b)
 static guint64
 cond_mask (const SimtBlock *blk, guint w)
 {
-  guint ww = blk->pub.warp_width;
+  guint ww = blk->pub.warp_width, lanes = MIN (ww, blk->pub.n_threads - w * ww);
+  const guint8 *cond = blk->cond + (gsize) w * ww;
   guint64 m = 0;
-  for (guint l = 0; l < ww; l++)
-    {
-      guint t = w * ww + l;
-      if (t < blk->pub.n_threads && blk->cond[t])
-        m |= (guint64) 1 << l;
-    }
+  for (guint l = 0; l < lanes; l++)
+    m |= (guint64) (cond[l] != 0) << l;
   return m;
 }
 
