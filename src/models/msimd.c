@@ -16,7 +16,7 @@
  * written by two); race=error stops with the cell, both processors and the epoch.
  * Memory: a cell one SIMD-processor alone touched in the epoch is one 32-bit word (that processor,
  * read, written) in pages of a table by address, recycled at every sync; only a cell a second
- * processor touches gets the full record of who touched it. So the detector holds 4 bytes per cell
+ * processor touches gets the full record of who touched it, which its word then points to. So the detector holds 4 bytes per cell
  * the busiest epoch touches (512 MiB for reduce/tree at n = 2^27, where a map of records held
  * 60 bytes per cell), and most lookups are an array access.
  * Rules: spec msimd-jurkiewicz-danilewski.md §1.2-1.4, docs/models/msimd.md. */
@@ -25,7 +25,6 @@
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
 #include "models/pages.h"
-#include "models/u64map.h"
 
 #include <string.h>
 
@@ -37,9 +36,11 @@
 #define PAGE_CELLS (1u << PAGE_SHIFT)
 
 /* The state word of a cell in the epoch: 0 (untouched), or SEEN with the first processor in the
- * low bits (P <= 2^20), whether it read and wrote the cell, and SHARED once a second processor
- * touched it (the cell's CellUse then tells the rest). */
+ * low bits (P <= 2^20) and whether it read and wrote the cell; once a second processor touched it,
+ * SEEN, SHARED and the index of the cell's CellUse, which tells the rest (2^30 of them would take
+ * 20 GiB). */
 #define CELL_PROC 0x000fffffu
+#define CELL_USE 0x3fffffffu
 #define CELL_READ (1u << 28)
 #define CELL_WRITTEN (1u << 29)
 #define CELL_SHARED (1u << 30)
@@ -68,7 +69,6 @@ typedef struct {
   guint32 block_threads;
   Proc *procs;                   /* P */
   MdlPages states;               /* page cell >> PAGE_SHIFT: the state words of its cells */
-  MdlU64Map shared;              /* cell (a SHARED one) -> index into uses */
   GArray *uses;                  /* CellUse */
   guint64 addrs[MDL_WARP_MAX_LANES];
   guint64 cells_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
@@ -105,7 +105,6 @@ msimd_init (void *state, const MdlParams *params, GError **error)
   m->block_threads = 32;
   m->procs = g_new0 (Proc, m->P);
   mdl_pages_init (&m->states, PAGE_CELLS * sizeof (guint32));
-  mdl_u64map_init (&m->shared, 64);
   m->uses = g_array_new (FALSE, FALSE, sizeof (CellUse));
   return TRUE;
 }
@@ -116,8 +115,6 @@ msimd_finalize (void *state)
   Msimd *m = state;
   g_free (m->procs);
   mdl_pages_destroy (&m->states);
-  if (m->shared.keys)
-    mdl_u64map_destroy (&m->shared);
   if (m->uses)
     g_array_free (m->uses, TRUE);
 }
@@ -141,7 +138,6 @@ static void
 forget_cells (Msimd *m)
 {
   mdl_pages_recycle (&m->states);
-  mdl_u64map_clear (&m->shared);
   g_array_set_size (m->uses, 0);
 }
 
@@ -167,8 +163,6 @@ static gboolean
 touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
 {
   guint32 *state = cell_state (m, cell), first = *state & CELL_PROC;
-  gboolean inserted;
-  guint64 *idx;
   CellUse *u;
   guint32 other = NONE;
   const char *what = "read";
@@ -178,16 +172,15 @@ touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
       *state |= CELL_SEEN | p | (write ? CELL_WRITTEN : CELL_READ);
       return TRUE;
     }
-  idx = mdl_u64map_upsert (&m->shared, cell, m->uses->len, &inserted);
-  if (inserted)
+  if (!(*state & CELL_SHARED))
     {
       /* The record of the cell's first processor is exactly what its state word says. */
       CellUse fresh = { *state & CELL_READ ? first : NONE, NONE,
                         *state & CELL_WRITTEN ? first : NONE, NONE, FALSE };
       g_array_append_val (m->uses, fresh);
-      *state |= CELL_SHARED;
+      *state = CELL_SEEN | CELL_SHARED | (m->uses->len - 1);
     }
-  u = &g_array_index (m->uses, CellUse, *idx);
+  u = &g_array_index (m->uses, CellUse, *state & CELL_USE);
   if (write)
     {
       if (u->r1 != NONE && u->r1 != p)
