@@ -98,7 +98,12 @@ gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_sh
 static inline guint
 gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
 {
-  guint worst = 0;
+  guint worst = 0, rising = 1;
+  /* The common case first: words strictly rising within one row of banks, one per bank. */
+  while (rising < n && words[rising] > words[rising - 1])
+    rising++;
+  if (n > 0 && rising == n && words[n - 1] - words[0] <= bank_mask)
+    return 1;
   for (guint i = 0; i < n; i++)
     {
       guint q = ++count[words[i] & bank_mask];
