@@ -184,10 +184,35 @@ marker (MdlSimt *gpu, const MdlMarker *m)
     gpu->sink.marker (gpu->sink.data, m, &gpu->sink_error);
 }
 
-/* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL. */
+/* TRUE when the @active lanes' @addrs (lane-indexed) are base + lane x *@stride, for two lanes or
+ * more and a stride the event can carry: the strided form of an event. */
+static gboolean
+lane_stride (const guint64 *addrs, guint64 active, gint64 *stride)
+{
+  guint first = (guint) __builtin_ctzll (active), second;
+  guint64 m = active & (active - 1), diff;
+  if (m == 0)
+    return FALSE;
+  second = (guint) __builtin_ctzll (m);
+  diff = addrs[second] - addrs[first];
+  *stride = (gint64) diff / (gint64) (second - first);
+  if ((gint64) diff != *stride * (gint64) (second - first) || *stride <= -MDL_SIMT_STRIDE_MAX
+      || *stride >= MDL_SIMT_STRIDE_MAX)
+    return FALSE;
+  for (guint64 r = m & (m - 1); r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r);
+      if (addrs[l] != addrs[first] + (guint64) ((gint64) (l - first) * *stride))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL, in the
+ * strided form when @strided (lane_stride() gave @stride). */
 static void
-emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active, guint64 taken,
-      const guint64 *addrs)
+emit_at (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+         guint64 taken, const guint64 *addrs, gboolean strided, gint64 stride)
 {
   MdlSimt *gpu = blk->gpu;
   MdlWarpEvent *e;
@@ -204,25 +229,9 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
   if (addrs)
     {
       /* The strided form when it holds: two words instead of one per lane. */
-      guint first = (guint) __builtin_ctzll (active);
-      guint64 m = active & (active - 1);
-      gboolean strided = m != 0;
-      gint64 stride = 0;
       if (strided)
         {
-          guint second = (guint) __builtin_ctzll (m);
-          guint64 diff = addrs[second] - addrs[first];
-          stride = (gint64) diff / (gint64) (second - first);
-          strided = (gint64) diff == stride * (gint64) (second - first)
-                    && stride > -MDL_SIMT_STRIDE_MAX && stride < MDL_SIMT_STRIDE_MAX;
-          for (guint64 r = m & (m - 1); strided && r; r &= r - 1)
-            {
-              guint l = (guint) __builtin_ctzll (r);
-              strided = addrs[l] == addrs[first] + (guint64) ((gint64) (l - first) * stride);
-            }
-        }
-      if (strided)
-        {
+          guint first = (guint) __builtin_ctzll (active);
           e->flags |= MDL_WARP_STRIDED;
           e->base = addrs[first] - (guint64) ((gint64) first * stride);
           e->stride = stride;
@@ -236,6 +245,13 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
     }
 }
 
+/* Appends one event with no addresses. */
+static void
+emit (SimtBlock *blk, guint op, guint warp, guint64 active, guint64 taken)
+{
+  emit_at (blk, op, MDL_SPACE_NONE, 0, warp, active, taken, NULL, FALSE, 0);
+}
+
 /* One event per warp with issuing lanes (ALU, barrier arrivals). */
 static void
 emit_issue (SimtBlock *blk, guint op, guint n)
@@ -243,7 +259,7 @@ emit_issue (SimtBlock *blk, guint op, guint n)
   for (guint k = 0; k < n; k++)
     for (guint w = 0; w < blk->n_warps; w++)
       if (blk->issue[w])
-        emit (blk, op, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+        emit (blk, op, w, blk->issue[w], 0);
 }
 
 /* ---- blocks ---- */
@@ -368,7 +384,7 @@ static void
 predicated_off (SimtBlock *blk, guint w)
 {
   if (blk->issue[w])
-    emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+    emit (blk, MDL_WARP_ALU, w, blk->issue[w], 0);
 }
 
 static gboolean
@@ -435,17 +451,27 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
  * on its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
 static guint8 *
 warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, guint64 active,
-             guint64 *base)
+             gboolean strided, gint64 stride, guint64 *base)
 {
   guint64 lo = G_MAXUINT64, hi = 0, any = 0;
   SimtBuffer *b;
-  for (guint64 r = active; r; r &= r - 1)
+  if (strided)
     {
-      guint64 a = addr[__builtin_ctzll (r)];
-      lo = MIN (lo, a);
-      hi = MAX (hi, a);
-      any |= a;
+      /* The ends are the first and the last lane's; the lanes are aligned when the first lane
+       * and the stride are (and perhaps otherwise, which then takes the lane-by-lane way). */
+      guint64 first = addr[__builtin_ctzll (active)], last = addr[63 - __builtin_clzll (active)];
+      lo = MIN (first, last);
+      hi = MAX (first, last);
+      any = first | (guint64) stride;
     }
+  else
+    for (guint64 r = active; r; r &= r - 1)
+      {
+        guint64 a = addr[__builtin_ctzll (r)];
+        lo = MIN (lo, a);
+        hi = MAX (hi, a);
+        any |= a;
+      }
   /* Why hi - lo is bounded: so that hi - lo + width cannot wrap (buffers are at most 4 GiB). */
   if (any % width != 0 || hi - lo > G_MAXUINT32)
     return NULL;
@@ -483,8 +509,10 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
         }
       const guint64 *warp_addr = addr + (gsize) w * ww;
       guint64 base;
+      gint64 stride = 0;
+      gboolean strided = lane_stride (warp_addr, active, &stride);
       guint8 *window = blk->gpu->error ? NULL : warp_window (blk, space, width, warp_addr, active,
-                                                             &base);
+                                                             strided, stride, &base);
       if (window)
         for (guint64 r = active; r; r &= r - 1)
           {
@@ -501,7 +529,10 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
               lane_addr[l] = addr[t];
             lane_access (op, p, t, width, dst, src);
           }
-      emit (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr);
+      /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
+      if (!window)
+        strided = lane_stride (lane_addr, active, &stride);
+      emit_at (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr, strided, stride);
     }
 }
 
@@ -597,7 +628,7 @@ bsync (SimtBlock *blk, SimtFrame *f, guint w, guint64 arrive)
   arrive &= ~f->arrived[w];
   if (arrive == 0)
     return;
-  emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, arrive, 0, NULL);
+  emit (blk, MDL_WARP_ALU, w, arrive, 0);
   if (f->shares_join)
     for (SimtFrame *p = f - 1; p >= blk->frames; p--)
       if (p->sync)
@@ -635,7 +666,7 @@ mdl_simt_if (MdlSimtBlock *b)
           continue;
         }
       taken = active & cond_mask (blk, w);
-      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      emit (blk, MDL_WARP_BRANCH, w, active, taken);
       f->other[w] = active & ~taken;
       blk->mask[w] = blk->issue[w] = taken;
     }
@@ -657,7 +688,7 @@ mdl_simt_else (MdlSimtBlock *b)
   for (guint w = 0; w < blk->n_warps; w++)
     {
       if (blk->mask[w])
-        emit (blk, MDL_WARP_JUMP, MDL_SPACE_NONE, 0, w, blk->mask[w], 0, NULL);
+        emit (blk, MDL_WARP_JUMP, w, blk->mask[w], 0);
       if (f->sync)
         bsync (blk, f, w, blk->mask[w]);
       blk->mask[w] = blk->issue[w] = f->other[w];
@@ -706,7 +737,7 @@ mdl_simt_loop_test (MdlSimtBlock *b)
       if (active == 0)
         continue;
       taken = active & cond_mask (blk, w);
-      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      emit (blk, MDL_WARP_BRANCH, w, active, taken);
       if (f->sync)
         bsync (blk, f, w, active & ~taken);
       blk->mask[w] = blk->issue[w] = taken;
