@@ -123,8 +123,22 @@ cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
 static void
 cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
 {
-  guint n = 0, slots = 0;
+  guint n = 0, slots = 0, quads = 0;
   gboolean open = FALSE;
+  for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
+    quads += (active >> q & 0xf) != 0;
+  /* When every lane's request fits one row and every group's slots two rows, no group opens a
+   * new pass: the warp is one pass, and since a pass costs by its distinct words, the requests
+   * need not be made unique per group (32 lanes of 4 bytes always). */
+  if ((guint) __builtin_popcountll (active) * width <= b->row_bytes
+      && quads * 4 * width <= 2 * b->row_bytes)
+    {
+      for (guint64 r = active; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+      k->passes++;
+      return;
+    }
   for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
     {
       guint64 group = active & ((guint64) 0xf << q), uniq[4];
