@@ -1,8 +1,9 @@
 /* Throughput of the GPU engines (issue 4's target: 10 M warp instructions per second through
  * coalesce + banks + divergence together, one core), next to a naive per-instruction hashing
- * baseline in the same run, and of the seed models' engines (agpu + kmodel + msimd) together. The stream is recorded once from the SIMT micro-kernels (transposes,
- * reductions, branches, strided global and shared accesses: a realistic mix of memory, ALU and
- * branch instructions), then replayed REPEAT times; the baseline counts distinct sectors, lines
+ * baseline in the same run, and of the seed models' engines (agpu + kmodel + msimd) together.
+ * The stream is recorded once from the SIMT micro-kernels (transposes, reductions, branches,
+ * strided global and shared accesses: a realistic mix of memory, ALU and branch instructions),
+ * then replayed REPEAT times; the baseline counts distinct sectors, lines
  * and bank words with a fresh GHashTable per instruction, and its global sector count must equal
  * the engine's (the program fails otherwise).
  *
@@ -103,7 +104,8 @@ static double
 replay (const Stream *s, guint repeat, const char *const *specs, MdlPipeline **out)
 {
   g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
-  MdlEventBatch b = { .warp = (const MdlWarpEvent *) (void *) s->events->data, .n_warp = s->events->len,
+  MdlEventBatch b = { .warp = (const MdlWarpEvent *) (void *) s->events->data,
+                      .n_warp = s->events->len,
                       .lane_addrs = (const guint64 *) (void *) s->addrs->data,
                       .n_lane_addrs = s->addrs->len };
   MdlSink sink;
@@ -146,7 +148,8 @@ main (int argc, char **argv)
   record (&s, "gpu/shared-stride", "width=8", 1 << 12);
   insts = (guint64) s.events->len * repeat;
 
-  engine_s = replay (&s, repeat, (const char *const[]) { "coalesce:machine=h100", "banks:machine=h100",
+  engine_s = replay (&s, repeat, (const char *const[]) { "coalesce:machine=h100",
+                                                        "banks:machine=h100",
                                                         "divergence:machine=h100", NULL }, &p);
   seed_s = replay (&s, repeat, (const char *const[]) { "agpu", "kmodel", "msimd", NULL }, &seeds);
   reports = mdl_pipeline_reports (p, &nr);

@@ -149,8 +149,10 @@ test_msimd_races_match_reference (void **state)
           {
             static const guint8 ops[] = { MDL_WARP_LOAD, MDL_WARP_STORE, MDL_WARP_ATOMIC, 255 };
             guint64 mask = (guint64) g_rand_int (rand) & ALL;
-            ev[i] = (Ev) { (guint16) g_rand_int_range (rand, 0, 6), ops[g_rand_int_range (rand, 0, 4)],
-                           regions[g_rand_int_range (rand, 0, 3)] + (guint64) g_rand_int_range (rand, 0, 80),
+            ev[i] = (Ev) { (guint16) g_rand_int_range (rand, 0, 6),
+                           ops[g_rand_int_range (rand, 0, 4)],
+                           regions[g_rand_int_range (rand, 0, 3)]
+                             + (guint64) g_rand_int_range (rand, 0, 80),
                            (guint64) g_rand_int_range (rand, 0, 3), mask ? mask : 1 };
             if (ev[i].op == 255)
               {
@@ -159,7 +161,8 @@ test_msimd_races_match_reference (void **state)
               }
             for (guint l = 0; l < 32; l++)
               if (ev[i].active >> l & 1)
-                for (guint write = ev[i].op == MDL_WARP_STORE; write <= (ev[i].op != MDL_WARP_LOAD); write++)
+                for (guint write = ev[i].op == MDL_WARP_STORE; write <= (ev[i].op != MDL_WARP_LOAD);
+                     write++)
                   {
                     gint64 key = (gint64) (ev[i].base + l * ev[i].stride);
                     guint64 me = G_GUINT64_CONSTANT (1) << (ev[i].warp % 4);
@@ -170,7 +173,8 @@ test_msimd_races_match_reference (void **state)
                         c = g_new0 (RefCell, 1);
                         g_hash_table_insert (cells, g_memdup2 (&key, sizeof key), c);
                       }
-                    clash = write ? (c->readers & ~me) || (ww && (c->writers & ~me)) : c->writers & ~me;
+                    clash = write ? (c->readers & ~me) || (ww && (c->writers & ~me))
+                                  : (c->writers & ~me) != 0;
                     if (clash && !c->flagged)
                       {
                         c->flagged = TRUE;
@@ -189,7 +193,8 @@ test_msimd_races_match_reference (void **state)
           assert_true (feed (stop, ev, n, NULL));
         else
           {
-            g_autofree char *needle = g_strdup_printf ("race on cell %" G_GUINT64_FORMAT " ", first);
+            g_autofree char *needle = g_strdup_printf ("race on cell %" G_GUINT64_FORMAT " ",
+                                                       first);
             if (feed (stop, ev, n, &error) || strstr (error->message, needle) == NULL)
               fail_msg ("seed %u, round %u, ww=%u: expected \"%s\", got \"%s\"", seed, round, ww,
                         needle, error ? error->message : "no error");

@@ -16,9 +16,10 @@
  * written by two); race=error stops with the cell, both processors and the epoch.
  * Memory: a cell one SIMD-processor alone touched in the epoch is one 32-bit word (that processor,
  * read, written) in pages of a table by address, recycled at every sync; only a cell a second
- * processor touches gets the full record of who touched it, which its word then points to. So the detector holds 4 bytes per cell
- * the busiest epoch touches (512 MiB for reduce/tree at n = 2^27, where a map of records held
- * 60 bytes per cell), and most lookups are an array access.
+ * processor touches gets the full record of who touched it, which its word then points to. So
+ * the detector holds 4 bytes per cell the busiest epoch touches (512 MiB for reduce/tree at
+ * n = 2^27, where a map of records held over 100 bytes per cell), and most lookups are an array
+ * access.
  * Rules: spec msimd-jurkiewicz-danilewski.md §1.2-1.4, docs/models/msimd.md. */
 #include <models/error.h>
 

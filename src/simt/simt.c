@@ -446,9 +446,9 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
 
 /* Where the global or shared bytes of every active lane of @active (lane-indexed @addr) live
  * when they all lie in one buffer (the shared memory, or one global allocation) and are aligned:
- * that buffer's host bytes, whose first one has address *@base (so lane t's bytes are at
- * the result + @addr[t] − *@base). NULL otherwise, and for local memory: then each lane is located
- * on its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
+ * that buffer's host bytes, whose first one has address *@base (so lane t's bytes are at the
+ * result + @addr[t] − *@base). NULL otherwise, and for local memory: then each lane is located on
+ * its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
 static guint8 *
 warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, guint64 active,
              gboolean strided, gint64 stride, guint64 *base)
@@ -532,7 +532,8 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
       /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
       if (!window)
         strided = lane_stride (lane_addr, active, &stride);
-      emit_at (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr, strided, stride);
+      emit_at (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr, strided,
+               stride);
     }
 }
 
