@@ -224,12 +224,33 @@ stored_bitmap (Agpu *a, guint32 block, guint64 word, gboolean create)
   return mdl_u64map_upsert (&a->written, key, 0, &inserted);
 }
 
+/* Marks the @n shared words in a->words as stored by @block (@store), or counts those it has not
+ * stored as stale reads. A word is its low 32 bits (shared memory is far smaller). */
+static void
+shared_words (Agpu *a, guint32 block, guint n, gboolean store)
+{
+  guint64 run = G_MAXUINT64, stored = 0, *have = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 word = a->words[i] & 0xffffffffu;
+      if (word / 64 != run)
+        {
+          run = word / 64;
+          have = stored_bitmap (a, block, word, store);
+          stored = have ? *have : 0;
+        }
+      if (store)
+        *have |= G_GUINT64_CONSTANT (1) << (word % 64);
+      else
+        a->stale_reads += !(stored >> (word % 64) & 1);
+    }
+}
+
 /* Cost of one MP instruction: the lanes of @group of event @e. */
 static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
 {
   guint n;
-  guint64 c, run, *have = NULL;
   if (!mdl_warp_is_memory (e))
     return e->op == MDL_WARP_BARRIER ? 0 : 1;
   if (e->space == MDL_SPACE_LOCAL)
@@ -238,7 +259,7 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
   /* Runs of lanes mostly share their 64-word bitmaps: one lookup per run. */
   if (e->space == MDL_SPACE_GLOBAL)
     {
-      run = G_MAXUINT64;
+      guint64 c, run = G_MAXUINT64, *have = NULL;
       for (guint i = 0; i < n; i++)
         {
           guint64 bit = G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
@@ -255,37 +276,11 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
       a->io += c;
       return c;
     }
-  /* shared; a word is its low 32 bits (shared memory is far smaller) */
+  /* shared: the reads of an atomic are checked before its stores are marked */
   if (e->op != MDL_WARP_STORE)
-    {
-      guint64 stored = 0;
-      run = G_MAXUINT64;
-      for (guint i = 0; i < n; i++)
-        {
-          guint64 word = a->words[i] & 0xffffffffu;
-          if (word / 64 != run)
-            {
-              run = word / 64;
-              have = stored_bitmap (a, e->block, word, FALSE);
-              stored = have ? *have : 0;
-            }
-          a->stale_reads += !(stored >> (word % 64) & 1);
-        }
-    }
+    shared_words (a, e->block, n, FALSE);
   if (e->op != MDL_WARP_LOAD)
-    {
-      run = G_MAXUINT64;
-      for (guint i = 0; i < n; i++)
-        {
-          guint64 word = a->words[i] & 0xffffffffu;
-          if (word / 64 != run)
-            {
-              run = word / 64;
-              have = stored_bitmap (a, e->block, word, TRUE);
-            }
-          *have |= G_GUINT64_CONSTANT (1) << (word % 64);
-        }
-    }
+    shared_words (a, e->block, n, TRUE);
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
