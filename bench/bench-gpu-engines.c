@@ -1,8 +1,9 @@
 /* Throughput of the GPU engines (issue 4's target: 10 M warp instructions per second through
  * coalesce + banks + divergence together, one core), next to a naive per-instruction hashing
- * baseline in the same run. The stream is recorded once from the SIMT micro-kernels (transposes,
- * reductions, branches, strided global and shared accesses: a realistic mix of memory, ALU and
- * branch instructions), then replayed REPEAT times; the baseline counts distinct sectors, lines
+ * baseline in the same run, and of the seed models' engines (agpu + kmodel + msimd) together.
+ * The stream is recorded once from the SIMT micro-kernels (transposes, reductions, branches,
+ * strided global and shared accesses: a realistic mix of memory, ALU and branch instructions),
+ * then replayed REPEAT times; the baseline counts distinct sectors, lines
  * and bank words with a fresh GHashTable per instruction, and its global sector count must equal
  * the engine's (the program fails otherwise).
  *
@@ -97,18 +98,42 @@ naive (const Stream *s, guint repeat, guint64 *branches)
   return sectors;
 }
 
+/* Replays @s @repeat times into a pipeline of the NULL-terminated @specs; returns the seconds it
+ * took and the pipeline (transfer full) in *@out. */
+static double
+replay (const Stream *s, guint repeat, const char *const *specs, MdlPipeline **out)
+{
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  MdlEventBatch b = { .warp = (const MdlWarpEvent *) (void *) s->events->data,
+                      .n_warp = s->events->len,
+                      .lane_addrs = (const guint64 *) (void *) s->addrs->data,
+                      .n_lane_addrs = s->addrs->len };
+  MdlSink sink;
+  gint64 t0;
+  for (const char *const *e = specs; *e; e++)
+    mdl_pipeline_add_engine_spec (p, *e, NULL);
+  sink = mdl_pipeline_sink (p);
+  t0 = g_get_monotonic_time ();
+  for (guint r = 0; r < repeat; r++)
+    if (!sink.batch (sink.data, &b, NULL))
+      {
+        fprintf (stderr, "bench-gpu-engines: %s refused the stream\n", specs[0]);
+        exit (1);
+      }
+  *out = g_steal_pointer (&p);
+  return (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC;
+}
+
 int
 main (int argc, char **argv)
 {
   guint repeat = argc > 1 ? (guint) atoi (argv[1]) : 40;
   Stream s = { g_array_new (FALSE, FALSE, sizeof (MdlWarpEvent)), g_array_new (FALSE, FALSE, sizeof (guint64)) };
-  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlPipeline) p = NULL, seeds = NULL;
   g_autofree MdlReport **reports = NULL;
-  MdlSink sink;
-  MdlEventBatch b;
   guint64 sectors = 0, naive_sectors, naive_branches, insts;
   gint64 t0;
-  double engine_s, naive_s;
+  double engine_s, seed_s, naive_s;
   guint nr;
 
   if (repeat == 0)
@@ -123,18 +148,10 @@ main (int argc, char **argv)
   record (&s, "gpu/shared-stride", "width=8", 1 << 12);
   insts = (guint64) s.events->len * repeat;
 
-  for (const char *const *e = (const char *const[]) { "coalesce:machine=h100", "banks:machine=h100",
-                                                      "divergence:machine=h100", NULL }; *e; e++)
-    mdl_pipeline_add_engine_spec (p, *e, NULL);
-  sink = mdl_pipeline_sink (p);
-  b = (MdlEventBatch) { .warp = (const MdlWarpEvent *) (void *) s.events->data, .n_warp = s.events->len,
-                        .lane_addrs = (const guint64 *) (void *) s.addrs->data,
-                        .n_lane_addrs = s.addrs->len };
-  t0 = g_get_monotonic_time ();
-  for (guint r = 0; r < repeat; r++)
-    if (!sink.batch (sink.data, &b, NULL))
-      return 1;
-  engine_s = (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC;
+  engine_s = replay (&s, repeat, (const char *const[]) { "coalesce:machine=h100",
+                                                        "banks:machine=h100",
+                                                        "divergence:machine=h100", NULL }, &p);
+  seed_s = replay (&s, repeat, (const char *const[]) { "agpu", "kmodel", "msimd", NULL }, &seeds);
   reports = mdl_pipeline_reports (p, &nr);
   sectors = mdl_report_lookup (reports[0], "gld_sectors")->count
             + mdl_report_lookup (reports[0], "gst_sectors")->count
@@ -149,6 +166,8 @@ main (int argc, char **argv)
           (double) insts / engine_s / 1e6, engine_s);
   printf ("  naive per-instruction hash %8.2f M warp instructions/s  (%.3f s)\n",
           (double) insts / naive_s / 1e6, naive_s);
+  printf ("  agpu+kmodel+msimd          %8.2f M warp instructions/s  (%.3f s)\n",
+          (double) insts / seed_s / 1e6, seed_s);
   for (guint i = 0; i < nr; i++)
     mdl_report_free (reports[i]);
   if (naive_sectors * repeat != sectors)

@@ -332,6 +332,87 @@ test_agpu_volatile (void **state)
   assert_int_equal (test_engine_count (vol, "time"), 3);
 }
 
+/* Ensure stale_shared_reads and global_words agree with a reference (sets of the words stored in
+ * each launch, or ever with volatile=0, and of the global words touched) on random streams of
+ * shared and global loads, stores and atomics of 5 blocks over 3 launches: words up to 213 with a
+ * launch shared size of 128 words (so both the engine's per-launch pages and its map for words
+ * beyond the shared size are used) or of none (the map alone), global words across a page of
+ * the engine's bitmaps and far away. An instruction's reads are checked before its writes. */
+static void
+test_agpu_word_sets_match_reference (void **state)
+{
+  static const guint64 regions[] = { 0, (1u << 15) - 40, G_GUINT64_CONSTANT (1) << 30 };
+  guint32 seed = test_seed (4321);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 100; round++)
+    for (guint variant = 0; variant < 4; variant++)
+      {
+        gboolean is_volatile = variant < 2;
+        guint32 shared_bytes = variant % 2 ? 0 : 512;
+        g_autoptr (MdlEngine) e = mdl_engine_new (is_volatile ? "agpu" : "agpu:volatile=0", NULL);
+        g_autoptr (GHashTable) stored = g_hash_table_new (g_str_hash, g_str_equal);
+        g_autoptr (GHashTable) touched = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                                NULL);
+        g_autoptr (GStringChunk) keys = g_string_chunk_new (1024);
+        guint n = (guint) g_rand_int_range (rand, 1, 60);
+        Ev *ev = g_new0 (Ev, n);
+        guint64 stale = 0;
+        guint32 launch = 0;
+        for (guint i = 0; i < n; i++)
+          {
+            static const guint8 ops[] = { MDL_WARP_LOAD, MDL_WARP_STORE, MDL_WARP_ATOMIC };
+            guint64 mask = (guint64) g_rand_int (rand) & ALL;
+            gboolean global = g_rand_int_range (rand, 0, 3) == 0;
+            if (g_rand_int_range (rand, 0, 20) == 0)
+              {
+                launch++;
+                if (is_volatile)
+                  g_hash_table_remove_all (stored);
+              }
+            ev[i] = (Ev) { launch, (guint32) g_rand_int_range (rand, 0, 5), 0,
+                           ops[g_rand_int_range (rand, 0, 3)], global ? G : S, 4,
+                           (global ? regions[g_rand_int_range (rand, 0, 3)] : 0)
+                             + (guint64) g_rand_int_range (rand, 0, 120),
+                           (guint64) g_rand_int_range (rand, 0, 4), mask ? mask : 1 };
+            for (guint l = 0; l < 32; l++)
+              {
+                guint64 word = ev[i].base + l * ev[i].stride;
+                if (!(ev[i].active >> l & 1))
+                  continue;
+                if (global)
+                  {
+                    if (!g_hash_table_contains (touched, &word))
+                      g_hash_table_add (touched, g_memdup2 (&word, sizeof word));
+                  }
+                else if (ev[i].op != MDL_WARP_STORE)
+                  {
+                    g_autofree char *key = g_strdup_printf ("%u.%" G_GUINT64_FORMAT, ev[i].block,
+                                                            word);
+                    stale += !g_hash_table_contains (stored, key);
+                  }
+              }
+            for (guint l = 0; l < 32 && !global && ev[i].op != MDL_WARP_LOAD; l++)
+              if (ev[i].active >> l & 1)
+                {
+                  g_autofree char *key = g_strdup_printf ("%u.%" G_GUINT64_FORMAT, ev[i].block,
+                                                          ev[i].base + l * ev[i].stride);
+                  g_hash_table_add (stored, g_string_chunk_insert_const (keys, key));
+                }
+          }
+        feed (e, ev, n, shared_bytes);
+        if (test_engine_count (e, "stale_shared_reads") != stale
+            || test_engine_count (e, "global_words") != g_hash_table_size (touched))
+          fail_msg ("seed %u, round %u, variant %u: stale_shared_reads %" G_GUINT64_FORMAT
+                    " (reference %" G_GUINT64_FORMAT "), global_words %" G_GUINT64_FORMAT
+                    " (reference %u)", seed, round, variant,
+                    test_engine_count (e, "stale_shared_reads"), stale,
+                    test_engine_count (e, "global_words"), g_hash_table_size (touched));
+        g_free (ev);
+      }
+  g_rand_free (rand);
+}
+
 /* Ensure p, b and k are checked against each other, and the spec lists every switch. */
 static void
 test_agpu_params (void **state)
@@ -437,6 +518,7 @@ main (void)
     cmocka_unit_test (test_agpu_tree_chunk_io),
     cmocka_unit_test (test_agpu_multiplicity_v9),
     cmocka_unit_test (test_agpu_volatile),
+    cmocka_unit_test (test_agpu_word_sets_match_reference),
     cmocka_unit_test (test_agpu_params),
     cmocka_unit_test (test_agpu_reductions),
     cmocka_unit_test (test_agpu_pipeline_order),

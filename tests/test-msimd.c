@@ -113,6 +113,97 @@ test_msimd_race_detector (void **state)
   }
 }
 
+/* The reference race detector: per cell and epoch the sets of readers and writers (P <= 64, as
+ * bitmaps), a cell flagged at most once per epoch when a reader and a different writer meet (ww:
+ * or two different writers). Fed the same touches in the same order as the engine. */
+typedef struct {
+  guint64 readers, writers;
+  gboolean flagged;
+} RefCell;
+
+/* Ensure the race detector agrees with the reference on random streams: 6 warps on P = 4
+ * processors (warp w is processor w mod 4) loading, storing and adding atomically at cells near 0,
+ * across a page boundary of the engine's table (cell 4096) and far away (2^40), with global syncs
+ * between; races counted (ww=0 and ww=1), and race=error naming the first cell the reference
+ * flags. */
+static void
+test_msimd_races_match_reference (void **state)
+{
+  static const guint64 regions[] = { 0, 4096 - 40, G_GUINT64_CONSTANT (1) << 40 };
+  guint32 seed = test_seed (1234);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 200; round++)
+    for (guint ww = 0; ww < 2; ww++)
+      {
+        g_autoptr (MdlEngine) e = mdl_engine_new (ww ? "msimd:P=4,ww=1" : "msimd:P=4", NULL);
+        g_autoptr (MdlEngine) stop = mdl_engine_new (ww ? "msimd:P=4,ww=1,race=error"
+                                                        : "msimd:P=4,race=error", NULL);
+        g_autoptr (GHashTable) cells = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                              g_free);
+        g_autoptr (GError) error = NULL;
+        guint n = (guint) g_rand_int_range (rand, 1, 40);
+        Ev *ev = g_new0 (Ev, n);
+        guint64 races = 0, first = G_MAXUINT64;
+        for (guint i = 0; i < n; i++)
+          {
+            static const guint8 ops[] = { MDL_WARP_LOAD, MDL_WARP_STORE, MDL_WARP_ATOMIC, 255 };
+            guint64 mask = (guint64) g_rand_int (rand) & ALL;
+            ev[i] = (Ev) { (guint16) g_rand_int_range (rand, 0, 6),
+                           ops[g_rand_int_range (rand, 0, 4)],
+                           regions[g_rand_int_range (rand, 0, 3)]
+                             + (guint64) g_rand_int_range (rand, 0, 80),
+                           (guint64) g_rand_int_range (rand, 0, 3), mask ? mask : 1 };
+            if (ev[i].op == 255)
+              {
+                g_hash_table_remove_all (cells);
+                continue;
+              }
+            for (guint l = 0; l < 32; l++)
+              if (ev[i].active >> l & 1)
+                for (guint write = ev[i].op == MDL_WARP_STORE; write <= (ev[i].op != MDL_WARP_LOAD);
+                     write++)
+                  {
+                    gint64 key = (gint64) (ev[i].base + l * ev[i].stride);
+                    guint64 me = G_GUINT64_CONSTANT (1) << (ev[i].warp % 4);
+                    RefCell *c = g_hash_table_lookup (cells, &key);
+                    gboolean clash;
+                    if (c == NULL)
+                      {
+                        c = g_new0 (RefCell, 1);
+                        g_hash_table_insert (cells, g_memdup2 (&key, sizeof key), c);
+                      }
+                    clash = write ? (c->readers & ~me) || (ww && (c->writers & ~me))
+                                  : (c->writers & ~me) != 0;
+                    if (clash && !c->flagged)
+                      {
+                        c->flagged = TRUE;
+                        races++;
+                        if (first == G_MAXUINT64)
+                          first = (guint64) key;
+                      }
+                    *(write ? &c->writers : &c->readers) |= me;
+                  }
+          }
+        assert_true (feed (e, ev, n, NULL));
+        if (test_engine_count (e, "races") != races)
+          fail_msg ("seed %u, round %u, ww=%u: races %" G_GUINT64_FORMAT ", the reference has %"
+                    G_GUINT64_FORMAT, seed, round, ww, test_engine_count (e, "races"), races);
+        if (first == G_MAXUINT64)
+          assert_true (feed (stop, ev, n, NULL));
+        else
+          {
+            g_autofree char *needle = g_strdup_printf ("race on cell %" G_GUINT64_FORMAT " ",
+                                                       first);
+            if (feed (stop, ev, n, &error) || strstr (error->message, needle) == NULL)
+              fail_msg ("seed %u, round %u, ww=%u: expected \"%s\", got \"%s\"", seed, round, ww,
+                        needle, error ? error->message : "no error");
+          }
+        g_free (ev);
+      }
+  g_rand_free (rand);
+}
+
 /* Ensure T: per epoch the largest M (reads + writes) + steps, summed over epochs.
  * Epoch 0: processor 0: 1 read (cells 0..31) + 2 steps = 1024 + 2 = 1026; processor 1: 3 steps.
  * Epoch 1: processor 1: 2 reads (cells 16..47) = 2048. cost = 1026 + 2048 = 3074; steps 5,
@@ -251,6 +342,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_msimd_chunk_charging),
     cmocka_unit_test (test_msimd_race_detector),
+    cmocka_unit_test (test_msimd_races_match_reference),
     cmocka_unit_test (test_msimd_cost),
     cmocka_unit_test (test_msimd_processors),
     cmocka_unit_test (test_msimd_lockstep_cross_product),

@@ -48,6 +48,7 @@ typedef struct MdlSimt MdlSimt;
  * @warp_width: lanes per warp.
  * @shared: this block's shared memory (host view; the kernel may read it directly, without events,
  *   for instance to check a result).
+ * @active: per warp, the lanes under the current mask (bit l: lane l), what MDL_SIMT_EACH walks.
  * Thread t of the block (0 ≤ t < @n_threads) has threadIdx.x = t mod @dim_x, threadIdx.y =
  * t / @dim_x; it is lane t mod @warp_width of warp t / @warp_width.
  */
@@ -62,6 +63,7 @@ struct MdlSimtBlock {
   guint32 grid_y;
   guint32 warp_width;
   guint8 *shared;
+  const guint64 *active;
 };
 
 /** MdlSimtKernel: a kernel, called once per block with the launch's @args. */
@@ -164,13 +166,19 @@ MDL_API guint8 *mdl_simt_cond (MdlSimtBlock *block);
 MDL_API gboolean mdl_simt_active (const MdlSimtBlock *block, guint t);
 
 /**
- * MDL_SIMT_EACH: iterates @t over the threads active under the current mask, for the lane-wise
- * work between instructions (address and value computation). It emits nothing: account for the
- * machine instructions it stands for with mdl_simt_alu().
+ * MDL_SIMT_EACH: iterates @t over the threads active under the current mask, in increasing order,
+ * for the lane-wise work between instructions (address and value computation). It emits nothing:
+ * account for the machine instructions it stands for with mdl_simt_alu(). The body may `continue`
+ * but not `break` (it is two loops: warps, then the set bits of a warp's mask, so that a block of
+ * 1024 threads with one active lane costs 32 steps, not 1024 calls).
  */
 #define MDL_SIMT_EACH(block, t)                                                                    \
-  for (guint t = 0; t < (block)->n_threads; t++)                                                  \
-    if (!mdl_simt_active ((block), t)) {} else
+  for (guint t##_warp_ = 0, t = 0; t##_warp_ * (block)->warp_width < (block)->n_threads;          \
+       t##_warp_++)                                                                                \
+    for (guint64 t##_lanes_ = (block)->active[t##_warp_];                                          \
+         t##_lanes_ != 0                                                                           \
+         && ((t = t##_warp_ * (block)->warp_width + (guint) __builtin_ctzll (t##_lanes_)), TRUE);  \
+         t##_lanes_ &= t##_lanes_ - 1)
 
 /**
  * mdl_simt_ld: a load of @width bytes per active thread from @space.

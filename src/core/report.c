@@ -5,6 +5,7 @@
 
 #include "core/dtoa.h"
 #include "core/json.h"
+#include "core/ledger.h"   /* mdl_report_new_values, the ledger's snapshots */
 #include "core/names.h"
 
 #include <math.h>
@@ -18,6 +19,18 @@ struct MdlReport {
   GStringChunk *strings;
   GPtrArray *phases;  /* MdlReport *, owned */
 };
+
+MdlReport *
+mdl_report_new_values (const char *engine)
+{
+  MdlReport *r = g_new0 (MdlReport, 1);
+  g_return_val_if_fail (engine != NULL, NULL);
+  r->engine = g_strdup (engine);
+  r->spec = g_strdup (engine);
+  r->counters = g_array_new (FALSE, TRUE, sizeof (MdlCounter));
+  r->phases = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_report_free);
+  return r;
+}
 
 MdlReport *
 mdl_report_new (const char *engine, const char *spec)
@@ -41,20 +54,29 @@ mdl_report_free (MdlReport *report)
   g_free (report->engine);
   g_free (report->spec);
   g_array_unref (report->counters);
-  g_hash_table_unref (report->index);
-  g_string_chunk_free (report->strings);
+  if (report->index)
+    g_hash_table_unref (report->index);
+  if (report->strings)
+    g_string_chunk_free (report->strings);
   g_ptr_array_unref (report->phases);
   g_free (report);
 }
 
 /* Appends a counter with the value and kind of @value (its strings are ignored); a second
- * counter of the same name is a caller bug. */
+ * counter of the same name is a caller bug. A values-only report keeps no strings. */
 static void
 counter_append (MdlReport *r, const char *name, const char *unit, const char *description,
                 const char *metric, const MdlCounter *value)
 {
   MdlCounter c = *value;
   g_return_if_fail (r != NULL && name != NULL && unit != NULL);
+  if (r->index == NULL)
+    {
+      c.name = c.unit = c.description = "";
+      c.metric = NULL;
+      g_array_append_val (r->counters, c);
+      return;
+    }
   g_return_if_fail (mdl_report_lookup (r, name) == NULL);
   c.name = g_string_chunk_insert_const (r->strings, name);
   c.unit = g_string_chunk_insert_const (r->strings, unit);
@@ -120,6 +142,8 @@ mdl_report_lookup (const MdlReport *report, const char *name)
 {
   guint at;
   g_return_val_if_fail (report != NULL && name != NULL, NULL);
+  if (report->index == NULL)
+    return NULL;
   at = GPOINTER_TO_UINT (g_hash_table_lookup (report->index, name));
   return at ? &g_array_index (report->counters, MdlCounter, at - 1) : NULL;
 }

@@ -17,12 +17,16 @@
 
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
+#include "models/pages.h"
 #include "models/u64map.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_B 1024
+#define BITMAP_PAGE_BYTES 4096                            /* 512 bitmaps of 64 words */
+#define BITMAPS_PER_PAGE (BITMAP_PAGE_BYTES / 8)
+#define BITMAP_PAGE_SHIFT 15                              /* words per page: 2^15 */
 #define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
 
 typedef struct {
@@ -46,11 +50,14 @@ typedef struct {
   guint32 launch;
   guint32 grid_blocks;       /* from the launch marker, 0 when none came */
   guint warp_width;
-  MdlU64Map block_time;      /* block -> MP instructions in the open launch */
-  MdlU64Map written;         /* (block << 32 | shared word) stored in the open launch */
-  MdlU64Map global_words;    /* word / 64 -> bitmap of the touched words among those 64 */
-  guint64 n_global_words;    /* bits set in global_words */
-  guint64 *mp_time;          /* k slots of scratch for folding blocks onto MPs */
+  guint64 worst;             /* the open launch's largest MP time (virtual=1: block time) */
+  MdlU64Map block_time;      /* virtual=1: block -> MP instructions in the open launch */
+  guint64 stored_rows;       /* 64-word bitmaps per block in stored (0: the map written) */
+  MdlPages stored;           /* bitmaps of the shared words each block stored, block by block */
+  MdlU64Map written;         /* the same, (block << 26 | word / 64) -> bitmap, for the others */
+  MdlPages touched;          /* bitmaps of the global words touched */
+  guint64 n_global_words;    /* bits set in touched */
+  guint64 *mp_time;          /* k: MP instructions of each MP in the open launch */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
   guint64 words[MAX_WORDS_PER_GROUP];
@@ -107,8 +114,9 @@ agpu_init (void *state, const MdlParams *params, GError **error)
     }
   a->warp_width = 32;
   mdl_u64map_init (&a->block_time, 64);
+  mdl_pages_init (&a->stored, BITMAP_PAGE_BYTES);
   mdl_u64map_init (&a->written, 64);
-  mdl_u64map_init (&a->global_words, 1024);
+  mdl_pages_init (&a->touched, BITMAP_PAGE_BYTES);
   a->mp_time = g_new0 (guint64, a->k);
   return TRUE;
 }
@@ -121,36 +129,36 @@ agpu_finalize (void *state)
     mdl_u64map_destroy (&a->block_time);
   if (a->written.keys)
     mdl_u64map_destroy (&a->written);
-  if (a->global_words.keys)
-    mdl_u64map_destroy (&a->global_words);
+  mdl_pages_destroy (&a->stored);
+  mdl_pages_destroy (&a->touched);
   g_free (a->mp_time);
 }
 
-/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. */
+/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. O(1): the
+ * core asks for it at every phase marker, and a scan at n = 2^27 has 400 K of them in launches of
+ * 64 K blocks. */
 static guint64
-open_launch_time (Agpu *a)
+open_launch_time (const Agpu *a)
 {
-  guint64 worst = 0, blocks = 0;
-  if (!a->open)
-    return 0;
-  if (!a->virtual_)
-    memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
-  for (gsize i = 0; i <= a->block_time.mask; i++)
-    {
-      guint64 block = a->block_time.keys[i], t = a->block_time.values[i];
-      if (block == MDL_U64MAP_EMPTY)
-        continue;
-      blocks++;
-      if (!a->virtual_)
-        t = a->mp_time[block % a->k] += t;
-      worst = MAX (worst, t);
-    }
+  guint64 blocks;
+  if (!a->open || !a->virtual_)
+    return a->worst;
+  blocks = MAX (a->block_time.len, a->grid_blocks);
+  return a->worst * ((blocks + a->k - 1) / a->k);
+}
+
+/* Charges @cost MP instructions to @block of the open launch. */
+static void
+charge (Agpu *a, guint32 block, guint64 cost)
+{
+  guint64 *t;
+  gboolean inserted;
   if (a->virtual_)
-    {
-      blocks = MAX (blocks, a->grid_blocks);
-      worst *= (blocks + a->k - 1) / a->k;
-    }
-  return worst;
+    t = mdl_u64map_upsert (&a->block_time, block, 0, &inserted);
+  else
+    t = &a->mp_time[block % a->k];
+  *t += cost;
+  a->worst = MAX (a->worst, *t);
 }
 
 static void
@@ -159,16 +167,23 @@ close_launch (Agpu *a)
   if (!a->open)
     return;
   a->time += open_launch_time (a);
+  a->worst = 0;
+  memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
   if (a->volatile_)
-    mdl_u64map_clear (&a->written);
+    {
+      mdl_pages_recycle (&a->stored);
+      mdl_u64map_clear (&a->written);
+    }
   a->open = FALSE;
 }
 
+/* Opens @launch; @shared_words: its blocks' shared memory in words, 0 when unknown. */
 static void
-open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
+open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width, guint64 shared_words)
 {
   close_launch (a);
+  a->stored_rows = a->volatile_ ? (shared_words + 63) / 64 : 0;
   a->open = TRUE;
   a->launch = launch;
   a->grid_blocks = grid_blocks;
@@ -176,47 +191,96 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width)
   a->launches++;
 }
 
+/* The bitmap of global words @word & ~63 .. @word | 63: bit i set when word (@word & ~63) + i was
+ * touched. */
+static inline guint64 *
+touched_bitmap (Agpu *a, guint64 word)
+{
+  guint64 *page = (guint64 *) (void *) mdl_pages_get (&a->touched, word >> BITMAP_PAGE_SHIFT);
+  return &page[(word / 64) % BITMAPS_PER_PAGE];
+}
+
+/* The bitmap of the shared words of @block from @word & ~63 to @word | 63 that the block stored;
+ * NULL when the map holds none and not @create. In the launch's pages, indexed by block and word,
+ * when the launch marker gave the shared size (and shared memory is volatile: in AGPU' a block's
+ * words outlive the launch and its shape); in the map otherwise. */
+static inline guint64 *
+stored_bitmap (Agpu *a, guint32 block, guint64 word, gboolean create)
+{
+  gboolean inserted;
+  guint64 key;
+  if (word / 64 < a->stored_rows)
+    {
+      guint64 i = (guint64) block * a->stored_rows + word / 64;
+      guint64 *page = (guint64 *) (void *) mdl_pages_get (&a->stored, i / BITMAPS_PER_PAGE);
+      return &page[i % BITMAPS_PER_PAGE];
+    }
+  key = (guint64) block << 26 | word / 64;
+  if (!create)
+    {
+      gsize slot = mdl_u64map_slot (&a->written, key);
+      return a->written.keys[slot] == key ? &a->written.values[slot] : NULL;
+    }
+  return mdl_u64map_upsert (&a->written, key, 0, &inserted);
+}
+
+/* Marks the @n shared words in a->words as stored by @block (@store), or counts those it has not
+ * stored as stale reads. A word is its low 32 bits (shared memory is far smaller). */
+static void
+shared_words (Agpu *a, guint32 block, guint n, gboolean store)
+{
+  guint64 run = G_MAXUINT64, stored = 0, *have = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 word = a->words[i] & 0xffffffffu;
+      if (word / 64 != run)
+        {
+          run = word / 64;
+          have = stored_bitmap (a, block, word, store);
+          stored = have ? *have : 0;
+        }
+      if (store)
+        *have |= G_GUINT64_CONSTANT (1) << (word % 64);
+      else
+        a->stale_reads += !(stored >> (word % 64) & 1);
+    }
+}
+
 /* Cost of one MP instruction: the lanes of @group of event @e. */
 static guint64
 group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
 {
   guint n;
-  guint64 c;
   if (!mdl_warp_is_memory (e))
     return e->op == MDL_WARP_BARRIER ? 0 : 1;
   if (e->space == MDL_SPACE_LOCAL)
     return 1;
   n = gpu_group_words (a->addrs, group, e->width, a->word_shift, a->words);
+  /* Runs of lanes mostly share their 64-word bitmaps: one lookup per run. */
   if (e->space == MDL_SPACE_GLOBAL)
     {
+      guint64 c, run = G_MAXUINT64, *have = NULL;
       for (guint i = 0; i < n; i++)
         {
-          gboolean inserted;
-          guint64 *bits = mdl_u64map_upsert (&a->global_words, a->words[i] / 64, 0, &inserted);
           guint64 bit = G_GUINT64_CONSTANT (1) << (a->words[i] % 64);
-          a->n_global_words += !(*bits & bit);
-          *bits |= bit;
+          if (a->words[i] / 64 != run)
+            {
+              run = a->words[i] / 64;
+              have = touched_bitmap (a, a->words[i]);
+            }
+          a->n_global_words += !(*have & bit);
+          *have |= bit;
           a->words[i] /= a->b;
         }
       c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
       return c;
     }
-  /* shared */
+  /* shared: the reads of an atomic are checked before its stores are marked */
   if (e->op != MDL_WARP_STORE)
-    for (guint i = 0; i < n; i++)
-      {
-        guint64 key = (guint64) e->block << 32 | (a->words[i] & 0xffffffffu);
-        if (a->written.keys[mdl_u64map_slot (&a->written, key)] != key)
-          a->stale_reads++;
-      }
+    shared_words (a, e->block, n, FALSE);
   if (e->op != MDL_WARP_LOAD)
-    for (guint i = 0; i < n; i++)
-      {
-        gboolean inserted;
-        mdl_u64map_upsert (&a->written, (guint64) e->block << 32 | (a->words[i] & 0xffffffffu), 0,
-                           &inserted);
-      }
+    shared_words (a, e->block, n, TRUE);
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
@@ -236,9 +300,8 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
       guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0;
-      gboolean inserted;
       if (!a->open || e->launch != a->launch)
-        open_launch (a, e->launch, 0, a->warp_width);
+        open_launch (a, e->launch, 0, a->warp_width, 0);
       if (mdl_warp_is_memory (e))
         mdl_warp_addrs (batch, e, a->addrs);
       /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
@@ -249,7 +312,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
           if (group)
             cost += group_cost (a, e, group);
         }
-      *mdl_u64map_upsert (&a->block_time, e->block, 0, &inserted) += cost;
+      charge (a, e->block, cost);
     }
   return TRUE;
 }
@@ -258,20 +321,19 @@ static gboolean
 agpu_marker (void *state, const MdlMarker *m, GError **error)
 {
   Agpu *a = state;
+  guint64 m_words;
   if (m->kind != MDL_MARK_LAUNCH)
     return TRUE;
-  {
-    guint64 m_words = ((guint64) m->shared_bytes + a->word_bytes - 1) / a->word_bytes;
-    if (m_words > a->M)
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "agpu: launch %u uses m=%" G_GUINT64_FORMAT
-                     " shared words per block, more than M=%" G_GUINT64_FORMAT, m->launch, m_words,
-                     a->M);
-        return FALSE;
-      }
-    a->shared_words = MAX (a->shared_words, m_words);
-  }
-  open_launch (a, m->launch, m->grid_blocks, m->warp_width ? m->warp_width : 32);
+  m_words = ((guint64) m->shared_bytes + a->word_bytes - 1) / a->word_bytes;
+  if (m_words > a->M)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "agpu: launch %u uses m=%" G_GUINT64_FORMAT
+                   " shared words per block, more than M=%" G_GUINT64_FORMAT, m->launch, m_words,
+                   a->M);
+      return FALSE;
+    }
+  a->shared_words = MAX (a->shared_words, m_words);
+  open_launch (a, m->launch, m->grid_blocks, m->warp_width ? m->warp_width : 32, m_words);
   return TRUE;
 }
 
@@ -302,9 +364,13 @@ agpu_reset (void *state)
   a->time = a->io = a->launches = a->shared_words = a->stale_reads = a->n_global_words = 0;
   a->open = FALSE;
   a->warp_width = 32;
+  a->worst = 0;
+  memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
+  a->stored_rows = 0;
+  mdl_pages_recycle (&a->stored);
   mdl_u64map_clear (&a->written);
-  mdl_u64map_clear (&a->global_words);
+  mdl_pages_recycle (&a->touched);
 }
 
 const MdlEngineClass mdl_agpu_class = {

@@ -200,7 +200,8 @@ mdl_engine_consume (MdlEngine *engine, const MdlEventBatch *batch, GError **erro
 static GArray *
 snapshot (MdlEngine *e)
 {
-  g_autoptr (MdlReport) r = mdl_report_new (e->klass->name, e->spec);
+  g_autoptr (MdlReport) r = e->layout ? mdl_report_new_values (e->klass->name)
+                                       : mdl_report_new (e->klass->name, e->spec);
   guint n;
   GArray *counts;
   e->klass->report (e->state, r);

@@ -14,12 +14,18 @@
  * global syncs, MDL_MARK_SYNC) of the largest T of any SIMD-processor in the epoch.
  * Races: a cell read by one SIMD-processor and written by another in one epoch (ww=1: also
  * written by two); race=error stops with the cell, both processors and the epoch.
+ * Memory: a cell one SIMD-processor alone touched in the epoch is one 32-bit word (that processor,
+ * read, written) in pages of a table by address, recycled at every sync; only a cell a second
+ * processor touches gets the full record of who touched it, which its word then points to. So
+ * the detector holds 4 bytes per cell the busiest epoch touches (512 MiB for reduce/tree at
+ * n = 2^27, where a map of records held over 100 bytes per cell), and most lookups are an array
+ * access.
  * Rules: spec msimd-jurkiewicz-danilewski.md §1.2-1.4, docs/models/msimd.md. */
 #include <models/error.h>
 
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
-#include "models/u64map.h"
+#include "models/pages.h"
 
 #include <string.h>
 
@@ -27,6 +33,19 @@
 #define CELL_BYTES (1u << CELL_SHIFT)
 #define NONE G_MAXUINT32
 #define LANE_CELLS 17   /* cells one lane's access touches at most: 64 bytes, misaligned */
+#define PAGE_SHIFT 12   /* cells per page of the state table: 4096 (16 KiB) */
+#define PAGE_CELLS (1u << PAGE_SHIFT)
+
+/* The state word of a cell in the epoch: 0 (untouched), or SEEN with the first processor in the
+ * low bits (P <= 2^20) and whether it read and wrote the cell; once a second processor touched it,
+ * SEEN, SHARED and the index of the cell's CellUse, which tells the rest (2^30 of them would take
+ * 20 GiB). */
+#define CELL_PROC 0x000fffffu
+#define CELL_USE 0x3fffffffu
+#define CELL_READ (1u << 28)
+#define CELL_WRITTEN (1u << 29)
+#define CELL_SHARED (1u << 30)
+#define CELL_SEEN (1u << 31)
 
 enum { POLICY_CHUNK, POLICY_SERIAL };
 enum { RACE_COUNT, RACE_ERROR };
@@ -35,7 +54,8 @@ typedef struct {
   guint64 reads, writes, steps;   /* this epoch */
 } Proc;
 
-/* Who touched a cell in this epoch: the first two distinct readers and writers. */
+/* Who touched a cell that two processors touched in this epoch: the first two distinct readers
+ * and writers (two distinct ones answer "did one other than p read it?"). */
 typedef struct {
   guint32 r1, r2, w1, w2;
   gboolean reported;
@@ -49,7 +69,7 @@ typedef struct {
   guint warp_width;
   guint32 block_threads;
   Proc *procs;                   /* P */
-  MdlU64Map cells;               /* cell -> index into uses */
+  MdlPages states;               /* page cell >> PAGE_SHIFT: the state words of its cells */
   GArray *uses;                  /* CellUse */
   guint64 addrs[MDL_WARP_MAX_LANES];
   guint64 cells_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
@@ -85,7 +105,7 @@ msimd_init (void *state, const MdlParams *params, GError **error)
   m->warp_width = 32;
   m->block_threads = 32;
   m->procs = g_new0 (Proc, m->P);
-  mdl_u64map_init (&m->cells, 1024);
+  mdl_pages_init (&m->states, PAGE_CELLS * sizeof (guint32));
   m->uses = g_array_new (FALSE, FALSE, sizeof (CellUse));
   return TRUE;
 }
@@ -95,8 +115,7 @@ msimd_finalize (void *state)
 {
   Msimd *m = state;
   g_free (m->procs);
-  if (m->cells.keys)
-    mdl_u64map_destroy (&m->cells);
+  mdl_pages_destroy (&m->states);
   if (m->uses)
     g_array_free (m->uses, TRUE);
 }
@@ -115,31 +134,54 @@ epoch_cost (const Msimd *m)
   return worst;
 }
 
+/* Forgets who touched which cell: the pages go back to the pool, cleared when next handed out. */
+static void
+forget_cells (Msimd *m)
+{
+  mdl_pages_recycle (&m->states);
+  g_array_set_size (m->uses, 0);
+}
+
 static void
 close_epoch (Msimd *m)
 {
   m->cost += epoch_cost (m);
   memset (m->procs, 0, m->P * sizeof m->procs[0]);
-  mdl_u64map_clear (&m->cells);
-  g_array_set_size (m->uses, 0);
+  forget_cells (m);
   m->epoch++;
+}
+
+/* The state word of @cell in this epoch. */
+static inline guint32 *
+cell_state (Msimd *m, guint64 cell)
+{
+  guint32 *page = (guint32 *) (void *) mdl_pages_get (&m->states, cell >> PAGE_SHIFT);
+  return &page[cell & (PAGE_CELLS - 1)];
 }
 
 /* Records that processor @p reads (@write FALSE) or writes cell @cell; checks the race rule. */
 static gboolean
 touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
 {
-  gboolean inserted;
-  guint64 *idx = mdl_u64map_upsert (&m->cells, cell, m->uses->len, &inserted);
+  guint32 *state = cell_state (m, cell), first = *state & CELL_PROC;
   CellUse *u;
   guint32 other = NONE;
   const char *what = "read";
-  if (inserted)
+  /* One processor so far, and it is @p: no race can arise yet. */
+  if (!(*state & CELL_SEEN) || (!(*state & CELL_SHARED) && first == p))
     {
-      CellUse fresh = { NONE, NONE, NONE, NONE, FALSE };
-      g_array_append_val (m->uses, fresh);
+      *state |= CELL_SEEN | p | (write ? CELL_WRITTEN : CELL_READ);
+      return TRUE;
     }
-  u = &g_array_index (m->uses, CellUse, *idx);
+  if (!(*state & CELL_SHARED))
+    {
+      /* The record of the cell's first processor is exactly what its state word says. */
+      CellUse fresh = { *state & CELL_READ ? first : NONE, NONE,
+                        *state & CELL_WRITTEN ? first : NONE, NONE, FALSE };
+      g_array_append_val (m->uses, fresh);
+      *state = CELL_SEEN | CELL_SHARED | (m->uses->len - 1);
+    }
+  u = &g_array_index (m->uses, CellUse, *state & CELL_USE);
   if (write)
     {
       if (u->r1 != NONE && u->r1 != p)
@@ -288,8 +330,7 @@ msimd_reset (void *state)
   m->warp_width = 32;
   m->block_threads = 32;
   memset (m->procs, 0, m->P * sizeof m->procs[0]);
-  mdl_u64map_clear (&m->cells);
-  g_array_set_size (m->uses, 0);
+  forget_cells (m);
 }
 
 const MdlEngineClass mdl_msimd_class = {

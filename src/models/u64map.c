@@ -10,6 +10,7 @@ alloc_table (MdlU64Map *m, gsize capacity)
   m->values = g_new (guint64, capacity);
   memset (m->keys, 0xff, capacity * sizeof (guint64));
   m->mask = capacity - 1;
+  m->shift = 64 - (guint) __builtin_ctzll (capacity);
   m->len = 0;
 }
 

@@ -184,10 +184,35 @@ marker (MdlSimt *gpu, const MdlMarker *m)
     gpu->sink.marker (gpu->sink.data, m, &gpu->sink_error);
 }
 
-/* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL. */
+/* TRUE when the @active lanes' @addrs (lane-indexed) are base + lane x *@stride, for two lanes or
+ * more and a stride the event can carry: the strided form of an event. */
+static gboolean
+lane_stride (const guint64 *addrs, guint64 active, gint64 *stride)
+{
+  guint first = (guint) __builtin_ctzll (active), second;
+  guint64 m = active & (active - 1), diff;
+  if (m == 0)
+    return FALSE;
+  second = (guint) __builtin_ctzll (m);
+  diff = addrs[second] - addrs[first];
+  *stride = (gint64) diff / (gint64) (second - first);
+  if ((gint64) diff != *stride * (gint64) (second - first) || *stride <= -MDL_SIMT_STRIDE_MAX
+      || *stride >= MDL_SIMT_STRIDE_MAX)
+    return FALSE;
+  for (guint64 r = m & (m - 1); r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r);
+      if (addrs[l] != addrs[first] + (guint64) ((gint64) (l - first) * *stride))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL, in the
+ * strided form when @strided (lane_stride() gave @stride). */
 static void
-emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active, guint64 taken,
-      const guint64 *addrs)
+emit_at (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+         guint64 taken, const guint64 *addrs, gboolean strided, gint64 stride)
 {
   MdlSimt *gpu = blk->gpu;
   MdlWarpEvent *e;
@@ -204,25 +229,9 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
   if (addrs)
     {
       /* The strided form when it holds: two words instead of one per lane. */
-      guint first = (guint) __builtin_ctzll (active);
-      guint64 m = active & (active - 1);
-      gboolean strided = m != 0;
-      gint64 stride = 0;
       if (strided)
         {
-          guint second = (guint) __builtin_ctzll (m);
-          guint64 diff = addrs[second] - addrs[first];
-          stride = (gint64) diff / (gint64) (second - first);
-          strided = (gint64) diff == stride * (gint64) (second - first)
-                    && stride > -MDL_SIMT_STRIDE_MAX && stride < MDL_SIMT_STRIDE_MAX;
-          for (guint64 r = m & (m - 1); strided && r; r &= r - 1)
-            {
-              guint l = (guint) __builtin_ctzll (r);
-              strided = addrs[l] == addrs[first] + (guint64) ((gint64) (l - first) * stride);
-            }
-        }
-      if (strided)
-        {
+          guint first = (guint) __builtin_ctzll (active);
           e->flags |= MDL_WARP_STRIDED;
           e->base = addrs[first] - (guint64) ((gint64) first * stride);
           e->stride = stride;
@@ -236,6 +245,13 @@ emit (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 ac
     }
 }
 
+/* Appends one event with no addresses. */
+static void
+emit (SimtBlock *blk, guint op, guint warp, guint64 active, guint64 taken)
+{
+  emit_at (blk, op, MDL_SPACE_NONE, 0, warp, active, taken, NULL, FALSE, 0);
+}
+
 /* One event per warp with issuing lanes (ALU, barrier arrivals). */
 static void
 emit_issue (SimtBlock *blk, guint op, guint n)
@@ -243,7 +259,7 @@ emit_issue (SimtBlock *blk, guint op, guint n)
   for (guint k = 0; k < n; k++)
     for (guint w = 0; w < blk->n_warps; w++)
       if (blk->issue[w])
-        emit (blk, op, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+        emit (blk, op, w, blk->issue[w], 0);
 }
 
 /* ---- blocks ---- */
@@ -299,14 +315,11 @@ mdl_simt_cond (MdlSimtBlock *b)
 static guint64
 cond_mask (const SimtBlock *blk, guint w)
 {
-  guint ww = blk->pub.warp_width;
+  guint ww = blk->pub.warp_width, lanes = MIN (ww, blk->pub.n_threads - w * ww);
+  const guint8 *cond = blk->cond + (gsize) w * ww;
   guint64 m = 0;
-  for (guint l = 0; l < ww; l++)
-    {
-      guint t = w * ww + l;
-      if (t < blk->pub.n_threads && blk->cond[t])
-        m |= (guint64) 1 << l;
-    }
+  for (guint l = 0; l < lanes; l++)
+    m |= (guint64) (cond[l] != 0) << l;
   return m;
 }
 
@@ -371,7 +384,7 @@ static void
 predicated_off (SimtBlock *blk, guint w)
 {
   if (blk->issue[w])
-    emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, blk->issue[w], 0, NULL);
+    emit (blk, MDL_WARP_ALU, w, blk->issue[w], 0);
 }
 
 static gboolean
@@ -396,6 +409,14 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
   switch (op)
     {
     case MDL_WARP_LOAD:
+      if (width == 4 && p)
+        {
+          /* The common width, with a constant-size copy (a call to memmove otherwise). */
+          guint32 v32;
+          memcpy (&v32, p, 4);
+          dst[t] = v32;
+          break;
+        }
       dst[(gsize) t * words] = 0;
       if (words == 2)
         dst[(gsize) t * 2 + 1] = 0;
@@ -403,7 +424,9 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
         memcpy (&dst[(gsize) t * words], p, width);   /* little-endian hosts only */
       break;
     case MDL_WARP_STORE:
-      if (p)
+      if (width == 4 && p)
+        memcpy (p, &src[t], 4);
+      else if (p)
         memcpy (p, &src[(gsize) t * words], width);
       break;
     case MDL_WARP_ATOMIC:
@@ -419,6 +442,46 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
         }
       break;
     }
+}
+
+/* Where the global or shared bytes of every active lane of @active (lane-indexed @addr) live
+ * when they all lie in one buffer (the shared memory, or one global allocation) and are aligned:
+ * that buffer's host bytes, whose first one has address *@base (so lane t's bytes are at the
+ * result + @addr[t] − *@base). NULL otherwise, and for local memory: then each lane is located on
+ * its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
+static guint8 *
+warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, guint64 active,
+             gboolean strided, gint64 stride, guint64 *base)
+{
+  guint64 lo = G_MAXUINT64, hi = 0, any = 0;
+  SimtBuffer *b;
+  if (strided)
+    {
+      /* The ends are the first and the last lane's; the lanes are aligned when the first lane
+       * and the stride are (and perhaps otherwise, which then takes the lane-by-lane way). */
+      guint64 first = addr[__builtin_ctzll (active)], last = addr[63 - __builtin_clzll (active)];
+      lo = MIN (first, last);
+      hi = MAX (first, last);
+      any = first | (guint64) stride;
+    }
+  else
+    for (guint64 r = active; r; r &= r - 1)
+      {
+        guint64 a = addr[__builtin_ctzll (r)];
+        lo = MIN (lo, a);
+        hi = MAX (hi, a);
+        any |= a;
+      }
+  /* Why hi - lo is bounded: so that hi - lo + width cannot wrap (buffers are at most 4 GiB). */
+  if (any % width != 0 || hi - lo > G_MAXUINT32)
+    return NULL;
+  *base = 0;
+  if (space == MDL_SPACE_SHARED)
+    return hi < blk->shared_bytes && width <= blk->shared_bytes - hi ? blk->pub.shared : NULL;
+  if (space != MDL_SPACE_GLOBAL || (b = find_buffer (blk->gpu, lo, hi - lo + width)) == NULL)
+    return NULL;
+  *base = b->addr;
+  return b->data;
 }
 
 /* Every memory instruction: for each warp, the lanes in effect locate their bytes and do their
@@ -444,16 +507,33 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           predicated_off (blk, w);
           continue;
         }
-      for (guint64 r = active; r; r &= r - 1)
-        {
-          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-          guint8 *p = blk->gpu->error ? NULL : locate (blk, space, t, addr[t], width,
-                                                       &lane_addr[l], what[op]);
-          if (p == NULL)
-            lane_addr[l] = addr[t];
-          lane_access (op, p, t, width, dst, src);
-        }
-      emit (blk, op, space, width, w, active, 0, lane_addr);
+      const guint64 *warp_addr = addr + (gsize) w * ww;
+      guint64 base;
+      gint64 stride = 0;
+      gboolean strided = lane_stride (warp_addr, active, &stride);
+      guint8 *window = blk->gpu->error ? NULL : warp_window (blk, space, width, warp_addr, active,
+                                                             strided, stride, &base);
+      if (window)
+        for (guint64 r = active; r; r &= r - 1)
+          {
+            guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+            lane_access (op, window + (addr[t] - base), t, width, dst, src);
+          }
+      else
+        for (guint64 r = active; r; r &= r - 1)
+          {
+            guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+            guint8 *p = blk->gpu->error ? NULL : locate (blk, space, t, addr[t], width,
+                                                         &lane_addr[l], what[op]);
+            if (p == NULL)
+              lane_addr[l] = addr[t];
+            lane_access (op, p, t, width, dst, src);
+          }
+      /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
+      if (!window)
+        strided = lane_stride (lane_addr, active, &stride);
+      emit_at (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr, strided,
+               stride);
     }
 }
 
@@ -549,7 +629,7 @@ bsync (SimtBlock *blk, SimtFrame *f, guint w, guint64 arrive)
   arrive &= ~f->arrived[w];
   if (arrive == 0)
     return;
-  emit (blk, MDL_WARP_ALU, MDL_SPACE_NONE, 0, w, arrive, 0, NULL);
+  emit (blk, MDL_WARP_ALU, w, arrive, 0);
   if (f->shares_join)
     for (SimtFrame *p = f - 1; p >= blk->frames; p--)
       if (p->sync)
@@ -587,7 +667,7 @@ mdl_simt_if (MdlSimtBlock *b)
           continue;
         }
       taken = active & cond_mask (blk, w);
-      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      emit (blk, MDL_WARP_BRANCH, w, active, taken);
       f->other[w] = active & ~taken;
       blk->mask[w] = blk->issue[w] = taken;
     }
@@ -609,7 +689,7 @@ mdl_simt_else (MdlSimtBlock *b)
   for (guint w = 0; w < blk->n_warps; w++)
     {
       if (blk->mask[w])
-        emit (blk, MDL_WARP_JUMP, MDL_SPACE_NONE, 0, w, blk->mask[w], 0, NULL);
+        emit (blk, MDL_WARP_JUMP, w, blk->mask[w], 0);
       if (f->sync)
         bsync (blk, f, w, blk->mask[w]);
       blk->mask[w] = blk->issue[w] = f->other[w];
@@ -658,7 +738,7 @@ mdl_simt_loop_test (MdlSimtBlock *b)
       if (active == 0)
         continue;
       taken = active & cond_mask (blk, w);
-      emit (blk, MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, w, active, taken, NULL);
+      emit (blk, MDL_WARP_BRANCH, w, active, taken);
       if (f->sync)
         bsync (blk, f, w, active & ~taken);
       blk->mask[w] = blk->issue[w] = taken;
@@ -787,6 +867,7 @@ block_setup (MdlSimt *gpu, const MdlSimtLaunch *shape)
   blk->pub.shared = g_realloc (blk->pub.shared, MAX (shape->shared_bytes, 1));
   blk->local = g_realloc (blk->local, MAX ((gsize) shape->local_bytes * threads, 1));
   blk->gpu = gpu;
+  blk->pub.active = blk->mask;
   blk->n_warps = warps;
   blk->shared_bytes = shape->shared_bytes;
   blk->local_bytes = shape->local_bytes;

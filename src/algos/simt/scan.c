@@ -441,14 +441,16 @@ scan_array (MdlSimt *gpu, const Scan *s, guint64 data, guint64 n, GError **error
   return mdl_simt_launch (gpu, &shape, carry_kernel, &a, error);
 }
 
-/* The first element where @got differs from the sequential scan of @in, or @n. */
+/* The first element where @got differs from the sequential scan of the input made from @seed
+ * (made again here: a host copy would double the memory of a run at n = 2^27), or @n. */
 static guint64
-first_wrong (const Scan *s, const guint32 *in, const guint32 *got, guint64 n, guint32 *want)
+first_wrong (const Scan *s, guint64 seed, const guint32 *got, guint64 n, guint32 *want)
 {
+  guint64 state = seed;
   guint32 sum = 0;
   for (guint64 i = 0; i < n; i++)
     {
-      guint32 next = sum + in[i];
+      guint32 next = sum + (guint32) mdl_splitmix64 (&state);
       *want = s->tree ? sum : next;
       if (got[i] != *want)
         return i;
@@ -458,11 +460,11 @@ first_wrong (const Scan *s, const guint32 *in, const guint32 *got, guint64 n, gu
 }
 
 static gboolean
-check_scan (const Scan *s, const guint32 *in, const guint32 *got, guint64 n, GError **error)
+check_scan (const Scan *s, guint64 seed, const guint32 *got, guint64 n, GError **error)
 {
   g_autofree char *why = NULL;
   guint32 want = 0;
-  guint64 i = first_wrong (s, in, got, n, &want), m = block_elements (s, n), off;
+  guint64 i = first_wrong (s, seed, got, n, &want), m = block_elements (s, n), off;
   if (i == n)
     return TRUE;
   if (s->layout == LAYOUT_LR_LITERAL && (off = mdl_scan_leftright_off_operand (m, 1u << s->h, TRUE)))
@@ -484,24 +486,17 @@ scan_body (const Scan *s, guint64 n, guint64 seed, MdlRecorder *rec, guint64 *ch
            GError **error)
 {
   g_autoptr (MdlSimt) gpu = NULL;
-  g_autofree guint32 *in = NULL;
   guint32 *data;
   guint64 addr, state = seed;
   if (!mdl_simt_algo_size_ok (s->name, n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
-  if (!(in = g_try_new (guint32, n)))
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": cannot "
-                   "allocate the input's host copy", s->name, n);
-      return FALSE;
-    }
   gpu = mdl_simt_algo_gpu_new (rec);
   if (!(addr = mdl_simt_alloc (gpu, 4 * n, error)))
     return FALSE;
   data = mdl_simt_host (gpu, addr);
   for (guint64 i = 0; i < n; i++)
-    data[i] = in[i] = (guint32) mdl_splitmix64 (&state);
-  if (!scan_array (gpu, s, addr, n, error) || !check_scan (s, in, data, n, error))
+    data[i] = (guint32) mdl_splitmix64 (&state);
+  if (!scan_array (gpu, s, addr, n, error) || !check_scan (s, seed, data, n, error))
     return FALSE;
   *checksum = mdl_simt_algo_checksum (data, n * sizeof *data);
   return TRUE;

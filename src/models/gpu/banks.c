@@ -73,6 +73,20 @@ static guint
 pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
 {
   guint worst = 1;
+  guint64 lo = G_MAXUINT64, hi = 0;
+  gboolean wraps = FALSE;
+  /* The common case first: all the words within one row of banks, so no bank holds two (one
+   * wavefront, whatever the order and the repeats); the scans' conflict-free passes, 2x faster
+   * than the set. */
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
+      wraps |= last < first;
+      lo = MIN (lo, first);
+      hi = MAX (hi, last);
+    }
+  if (!wraps && hi - lo < b->banks)
+    return 1;
   gpu_set_clear (&b->words);
   memset (b->bank_words, 0, b->banks * sizeof b->bank_words[0]);
   for (guint i = 0; i < n; i++)
@@ -109,8 +123,22 @@ cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
 static void
 cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
 {
-  guint n = 0, slots = 0;
+  guint n = 0, slots = 0, quads = 0;
   gboolean open = FALSE;
+  for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
+    quads += (active >> q & 0xf) != 0;
+  /* When every lane's request fits one row and every group's slots two rows, no group opens a
+   * new pass: the warp is one pass, and since a pass costs by its distinct words, the requests
+   * need not be made unique per group (32 lanes of 4 bytes always). */
+  if ((guint) __builtin_popcountll (active) * width <= b->row_bytes
+      && quads * 4 * width <= 2 * b->row_bytes)
+    {
+      for (guint64 r = active; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+      k->passes++;
+      return;
+    }
   for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
     {
       guint64 group = active & ((guint64) 0xf << q), uniq[4];
@@ -195,11 +223,12 @@ banks_report (void *state, MdlReport *out)
       gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
       if (ncu)
         {
-          g_snprintf (m1, sizeof m1, "smsp__inst_executed_op_shared_%s.sum", kinds[i].op);
-          g_snprintf (m2, sizeof m2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
-                      kinds[i].op);
-          g_snprintf (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum",
-                      kinds[i].op);
+          mdl_gpu_concat (m1, sizeof m1, "smsp__inst_executed_op_shared_", kinds[i].op, ".sum",
+                          NULL);
+          mdl_gpu_concat (m2, sizeof m2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_",
+                          kinds[i].op, ".sum", NULL);
+          mdl_gpu_concat (m3, sizeof m3, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_",
+                          kinds[i].op, ".sum", NULL);
         }
       mdl_gpu_report_add (out, p, "requests", "count", what, "warp instructions",
                           ncu ? m1 : NULL, k->requests);

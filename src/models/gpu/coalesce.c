@@ -232,10 +232,13 @@ coalesce_report (void *state, MdlReport *out)
       char requests[128], sectors[128];
       if (i == K_LATOM && k->insts == 0)
         continue;   /* CUDA has no local atomics; shown only when a trace has some */
-      g_snprintf (requests, sizeof requests, "l1tex__t_requests_pipe_lsu_mem_%s_op_%s.sum",
-                  kinds[i].space, kinds[i].op);
-      g_snprintf (sectors, sizeof sectors, "l1tex__t_sectors_pipe_lsu_mem_%s_op_%s.sum",
-                  kinds[i].space, kinds[i].op);
+      if (ncu)
+        {
+          mdl_gpu_concat (requests, sizeof requests, "l1tex__t_requests_pipe_lsu_mem_",
+                          kinds[i].space, "_op_", kinds[i].op, ".sum", NULL);
+          mdl_gpu_concat (sectors, sizeof sectors, "l1tex__t_sectors_pipe_lsu_mem_",
+                          kinds[i].space, "_op_", kinds[i].op, ".sum", NULL);
+        }
       mdl_gpu_report_add (out, p, "requests", "count", what,
                           "requests (warp instructions, split per the rule)",
                           ncu ? requests : NULL, k->requests);

@@ -2,6 +2,7 @@
  * and the report counters of coalesce and banks. */
 #include "models/gpu/gpu.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 static int
@@ -14,13 +15,16 @@ cmp_u64 (const void *x, const void *y)
 guint
 mdl_gpu_sort_unique (guint64 *v, guint n)
 {
-  guint u = n > 0;
+  guint u = n > 0, sorted = 1;
   /* A group's words are few (one or two per lane) and mostly in order already (in most kernels
-   * lane order is address order): up to 32 of them, insertion sort, linear on sorted input. Over
-   * qsort alone on bench-gpu-engines' stream: kmodel 15 -> 27 M warp instructions/s, agpu 9 -> 11.5,
-   * msimd 5.0 -> 5.5 (CPU time). */
-  if (n <= 32)
-    for (guint i = 1; i < n; i++)
+   * lane order is address order): in order, no sort at all (a lane touching several words, as
+   * agpu:w=8 makes it, gives more than 32 of them); up to 32 of them, insertion sort, linear on
+   * sorted input. Over qsort alone on bench-gpu-engines' stream: kmodel 15 -> 27 M warp
+   * instructions/s, agpu 9 -> 11.5, msimd 5.0 -> 5.5 (CPU time). */
+  while (sorted < n && v[sorted - 1] <= v[sorted])
+    sorted++;
+  if (sorted < n && n <= 32)
+    for (guint i = sorted; i < n; i++)
       {
         guint64 x = v[i];
         guint j = i;
@@ -28,7 +32,7 @@ mdl_gpu_sort_unique (guint64 *v, guint n)
           v[j] = v[j - 1];
         v[j] = x;
       }
-  else
+  else if (sorted < n)
     qsort (v, n, sizeof v[0], cmp_u64);
   for (guint i = 1; i < n; i++)
     if (v[i] != v[u - 1])
@@ -37,11 +41,28 @@ mdl_gpu_sort_unique (guint64 *v, guint n)
 }
 
 void
+mdl_gpu_concat (char *out, gsize size, ...)
+{
+  va_list args;
+  const char *piece;
+  gsize len = 0;
+  va_start (args, size);
+  while ((piece = va_arg (args, const char *)) != NULL)
+    {
+      gsize n = MIN (strlen (piece), size - 1 - len);
+      memcpy (out + len, piece, n);
+      len += n;
+    }
+  va_end (args);
+  out[len] = '\0';
+}
+
+void
 mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const char *unit,
                     const char *what, const char *text, const char *metric, guint64 value)
 {
   char name[64], desc[160];
-  g_snprintf (name, sizeof name, "%s_%s", prefix, key);
-  g_snprintf (desc, sizeof desc, "%s: %s", what, text);
+  mdl_gpu_concat (name, sizeof name, prefix, "_", key, NULL);
+  mdl_gpu_concat (desc, sizeof desc, what, ": ", text, NULL);
   mdl_report_add_count (out, name, unit, desc, metric, value);
 }

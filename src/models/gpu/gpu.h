@@ -68,13 +68,28 @@ static inline guint
 gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_shift, guint64 *out)
 {
   guint n = 0;
-  for (guint64 r = group; r; r &= r - 1)
-    {
-      guint64 addr = addrs[__builtin_ctzll (r)];
-      guint64 last = (addr + MAX (width, 1u) - 1) >> word_shift;
-      for (guint64 w = addr >> word_shift; w <= last; w++)
-        out[n++] = w;
-    }
+  width = MAX (width, 1u);
+  /* The common case: a lane no wider than a word touches one word, or two when it straddles. An
+   * access that wraps past the top of the address space (last < first) touches none. */
+  if (width <= 1u << word_shift)
+    for (guint64 r = group; r; r &= r - 1)
+      {
+        guint64 addr = addrs[__builtin_ctzll (r)];
+        guint64 first = addr >> word_shift, last = (addr + width - 1) >> word_shift;
+        if (G_UNLIKELY (last < first))
+          continue;
+        out[n++] = first;
+        if (last != first)
+          out[n++] = last;
+      }
+  else
+    for (guint64 r = group; r; r &= r - 1)
+      {
+        guint64 addr = addrs[__builtin_ctzll (r)];
+        guint64 last = (addr + width - 1) >> word_shift;
+        for (guint64 w = addr >> word_shift; w <= last; w++)
+          out[n++] = w;
+      }
   return n;
 }
 
@@ -83,7 +98,12 @@ gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_sh
 static inline guint
 gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
 {
-  guint worst = 0;
+  guint worst = 0, rising = 1;
+  /* The common case first: words strictly rising within one row of banks, one per bank. */
+  while (rising < n && words[rising] > words[rising - 1])
+    rising++;
+  if (n > 0 && rising == n && words[n - 1] - words[0] <= bank_mask)
+    return 1;
   for (guint i = 0; i < n; i++)
     {
       guint q = ++count[words[i] & bank_mask];
@@ -96,6 +116,11 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
 
 /* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
 guint mdl_gpu_sort_unique (guint64 *v, guint n);
+
+/* Writes the NULL-terminated list of strings after @size to @out, one after the other, truncated
+ * to @size bytes with the terminator. Reports are made at every phase marker (the core's
+ * snapshots), where g_snprintf's formatting cost more than the engines' counting. */
+void mdl_gpu_concat (char *out, gsize size, ...) G_GNUC_NULL_TERMINATED;
 
 /* Appends the count PREFIX_KEY of @unit, described "WHAT: TEXT"; @metric NULL for none. */
 void mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const char *unit,
