@@ -1,6 +1,7 @@
 #!/bin/bash
 # The GPU half of `models experiment gpu` (docs/experiments/gpu.md), in one call on the GPU machine:
-#   1. builds the harness and the CUDA twins (nvcc -O3 -arch=$ARCH -lineinfo) and keeps their SASS;
+#   1. builds the harness and the CUDA twins (nvcc -O3 -arch=$ARCH -lineinfo; or takes the build
+#      carried as .gpu-carry/gpu-kernels) and keeps their SASS;
 #   2. lists the cases: every default case (`gpu-kernels --list`) whose name starts with one of
 #      $FAMILIES (default: the seeds' reductions and scans, and the baselines);
 #   3. checks every case against its CPU reference at $CHECK_SIZES (the issue's sizes);
@@ -81,10 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 "$NCU" --version | tail -1
 
 stage build
-"$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/*.cu \
-  2> "$WORK/ptxas.txt" || { cat "$WORK/ptxas.txt"; exit 1; }
-[ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -sass "$WORK/gpu-kernels" > "$WORK/sass.txt"
-echo "SASS: $(wc -l < "$WORK/sass.txt" 2>/dev/null || echo 0) lines"
+build_harness || exit 1
 
 stage cases
 read -ra families <<< "$FAMILIES"

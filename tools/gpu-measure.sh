@@ -45,12 +45,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 "$NCU" --version | tail -1
 
 echo "== build"
-set -x
-"$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/*.cu \
-  2> "$WORK/ptxas.txt" || { set +x; cat "$WORK/ptxas.txt"; exit 1; }
-set +x
-[ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -sass "$WORK/gpu-kernels" > "$WORK/sass.txt"
-echo "SASS: $(wc -l < "$WORK/sass.txt" 2>/dev/null || echo 0) lines"
+build_harness || exit 1
 
 echo "== check and time"
 "$WORK/gpu-kernels" --mode time --csv "$WORK/timings.csv" "$@"

@@ -34,3 +34,21 @@ ncu_metrics () {
   done
   METRIC_LIST=$(IFS=,; echo "${wanted[*]}")
 }
+
+# Puts the harness at $WORK/gpu-kernels, with its register report in $WORK/ptxas.txt and its SASS
+# in $WORK/sass.txt: the build carried as .gpu-carry/gpu-kernels when there is one (made on a CPU
+# machine with the same nvcc: `nvcc -O3 -arch=sm_90 -lineinfo -Xptxas -v -o
+# .gpu-carry/gpu-kernels src/algos/cuda/*.cu 2> .gpu-carry/ptxas.txt`; the lent machine's
+# minutes are scarce and the scans' kernels take a minute or two to compile), else built here.
+build_harness () {
+  if [ -x .gpu-carry/gpu-kernels ]; then
+    echo "carried build .gpu-carry/gpu-kernels"
+    cp .gpu-carry/gpu-kernels "$WORK/gpu-kernels"
+    cp .gpu-carry/ptxas.txt "$WORK/ptxas.txt" 2>/dev/null
+  else
+    "$NVCC" -O3 -arch="$ARCH" -lineinfo -Xptxas -v -o "$WORK/gpu-kernels" src/algos/cuda/*.cu \
+      2> "$WORK/ptxas.txt" || { cat "$WORK/ptxas.txt"; return 1; }
+  fi
+  [ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -sass "$WORK/gpu-kernels" > "$WORK/sass.txt"
+  echo "SASS: $(wc -l < "$WORK/sass.txt" 2>/dev/null || echo 0) lines"
+}
