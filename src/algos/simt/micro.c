@@ -315,53 +315,71 @@ shared_elem (const SharedArgs *a, guint t)
   return a->gather ? a->idx[t % 32] : (guint64) t * a->stride;
 }
 
-/* Opens the predication of the lanes of @a's mask (nothing when all lanes run); returns whether
- * it did, for shared_unmask. */
-static gboolean
-shared_mask (MdlSimtBlock *b, const SharedArgs *a)
-{
-  guint8 *cond;
-  if (a->mask == G_MAXUINT32)
-    return FALSE;
-  cond = mdl_simt_cond (b);
-  MDL_SIMT_EACH (b, t)
-    cond[t] = (a->mask >> (t % 32)) & 1;
-  mdl_simt_pred_begin (b);
-  return TRUE;
-}
-
+/* Sets the condition to "lane runs the measured instruction" (or with @off, to the opposite). */
 static void
-shared_unmask (MdlSimtBlock *b, gboolean masked)
+cond_on (MdlSimtBlock *b, const SharedArgs *a, gboolean off)
 {
-  if (masked)
-    mdl_simt_pred_end (b);
+  guint8 *cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    cond[t] = (((a->mask >> (t % 32)) & 1) != 0) != off;
 }
 
 /* SASS of the load and gather kernels (90 per warp): 20 ALU, 33 LDG + 33 STS (the fill), BAR,
- * LDS, STG, EXIT. SASS of the store kernel (21): 15 ALU, LDG, STS, BAR, LDS, STG, EXIT. With a
- * lane mask the measured instruction and the check that follows it are predicated; the ALU counts
- * of those kernels are the unmasked ones (not yet fitted to their SASS). */
+ * LDS, STG, EXIT. SASS of the store kernels (21): 15 ALU, LDG, STS, BAR, LDS, STG, EXIT. With a
+ * lane mask (95 and, for stores, 27 to 36; the order of each stretch is the SASS's):
+ * *  - loads: the fill as unmasked with two ALU fewer, BAR, a predicated EXIT of the masked-off
+ *    lanes, then 5 ALU, LDS, 1 ALU, STG, EXIT for the others;
+ *  - strided stores: 17 ALU (18 for 8-byte words), LDG and STS predicated on the mask, BAR,
+ *    the predicated EXIT, LDS, 3 ALU, STG, EXIT;
+ *  - gathered stores: a branch instead of predication: 6 ALU, BSSY, 4 ALU, BRA (the masked-off
+ *    lanes jump to the join), 3 ALU, LDG, 5 ALU, STS, BSYNC, BAR, the predicated EXIT, 7 ALU,
+ *    LDS, 1 ALU, STG, EXIT. */
 static void
 shared_kernel (MdlSimtBlock *b, void *p)
 {
   const SharedArgs *a = p;
   guint64 *ga = mdl_simt_reg (b, 1), *sa = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 2);
   guint64 block = (guint64) b->idx_x;
-  gboolean masked;
-  if (a->store)
+  gboolean masked = a->mask != G_MAXUINT32;
+  guint tail_alu = 0, before_alu;
+  MDL_SIMT_EACH (b, t)
+    {
+      ga[t] = a->in + (block * 32 + t) * a->width;
+      sa[t] = shared_elem (a, t) * a->width;
+    }
+  if (a->store && !masked)
     {
       mdl_simt_alu (b, 8);
-      MDL_SIMT_EACH (b, t)
-        {
-          ga[t] = a->in + (block * 32 + t) * a->width;
-          sa[t] = shared_elem (a, t) * a->width;
-        }
       mdl_simt_ld (b, MDL_SPACE_GLOBAL, a->width, ga, v);
-      masked = shared_mask (b, a);
       mdl_simt_st (b, MDL_SPACE_SHARED, a->width, sa, v);
-      shared_unmask (b, masked);
       mdl_simt_sync (b);
       mdl_simt_alu (b, 7);
+    }
+  else if (a->store && !a->gather)
+    {
+      mdl_simt_alu (b, a->width == 8 ? 18 : 17);
+      cond_on (b, a, FALSE);
+      mdl_simt_pred_begin (b);
+      mdl_simt_ld (b, MDL_SPACE_GLOBAL, a->width, ga, v);
+      mdl_simt_st (b, MDL_SPACE_SHARED, a->width, sa, v);
+      mdl_simt_pred_end (b);
+      mdl_simt_sync (b);
+      tail_alu = 3;
+    }
+  else if (a->store)
+    {
+      mdl_simt_alu (b, 6);
+      mdl_simt_bssy (b);
+      mdl_simt_alu (b, 4);
+      cond_on (b, a, FALSE);
+      mdl_simt_if (b);
+      mdl_simt_alu (b, 3);
+      mdl_simt_ld (b, MDL_SPACE_GLOBAL, a->width, ga, v);
+      mdl_simt_alu (b, 5);
+      mdl_simt_st (b, MDL_SPACE_SHARED, a->width, sa, v);
+      mdl_simt_endif (b);
+      mdl_simt_sync (b);
+      tail_alu = 8;
     }
   else
     {
@@ -376,18 +394,26 @@ shared_kernel (MdlSimtBlock *b, void *p)
           mdl_simt_ld (b, MDL_SPACE_GLOBAL, a->width, ga, v);
           mdl_simt_st (b, MDL_SPACE_SHARED, a->width, sa, v);
         }
+      before_alu = masked ? 8 : 10;
+      mdl_simt_alu (b, before_alu);
       mdl_simt_sync (b);
-      mdl_simt_alu (b, 10);
+      tail_alu = 6;
+    }
+  if (masked)
+    {
+      cond_on (b, a, TRUE);
+      mdl_simt_pred_begin (b);
+      mdl_simt_exit (b);
+      mdl_simt_pred_end (b);
+      mdl_simt_alu (b, tail_alu);
     }
   MDL_SIMT_EACH (b, t)
     {
       sa[t] = shared_elem (a, t) * a->width;
       ga[t] = a->out + (block * 32 + t) * a->width;
     }
-  masked = shared_mask (b, a);
   mdl_simt_ld (b, MDL_SPACE_SHARED, a->width, sa, v);
   mdl_simt_st (b, MDL_SPACE_GLOBAL, a->width, ga, v);
-  shared_unmask (b, masked);
   mdl_simt_alu (b, 1);
 }
 

@@ -6,12 +6,14 @@
  * conflicts are the wavefronts beyond one per pass (Nsight Compute's
  * l1tex__data_bank_conflicts_pipe_lsu_mem_shared agrees: conflicts = wavefronts - passes).
  * How the instruction is cut, by rule:
- *  - sm90 (measured on the H100, tests/test-banks.c and docs/models/gpu.md): the warp is taken
+ *  - sm90 (measured on the H100, tests/test-banks.c and docs/models/gpu.md): loads take the warp
  *    in groups of 4 consecutive lanes; lanes of one group asking for the same address make one
  *    request; consecutive groups share a pass while the pass holds at most one bank row
- *    (banks x bank_bytes = 128) of requests and at most two rows of lane slots (4 x width per
- *    group). 4-byte words: one pass; 8-byte: 2 passes unless the requests fit in 128 bytes;
- *    16-byte: passes never cross a half-warp.
+ *    (banks x bank_bytes = 128) of requests and its groups lie within two rows of lane slots
+ *    (4 x width per group, counted by the groups' places, so an idle group in between takes its
+ *    slots). 4-byte words: one pass; 8-byte: 2 passes unless the requests fit in 128 bytes;
+ *    16-byte: passes never cross a half-warp. Stores merge nothing: passes of one row of lanes
+ *    (128 / width: the whole warp, half-warps, quarter-warps), as the split rule.
  *  - halfwarp (compute capability 1.x: 16 banks, CUDA C Programming Guide 2.x, 5.1.2.5): each
  *    half-warp of 16 lanes is one pass.
  *  - split (the textbook rule for 32-bank hardware): passes of banks x bank_bytes / width lanes.
@@ -119,19 +121,23 @@ cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
     }
 }
 
-/* The sm90 rule: groups of 4 lanes merged into passes (see the head of the file). */
+/* The sm90 rule of loads (and atomics, not measured): groups of 4 lanes merged into passes (see
+ * the head of the file). */
 static void
-cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
+cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
 {
-  guint n = 0, slots = 0, quads = 0;
+  guint n = 0, first_q = 0, last_q = 0;
   gboolean open = FALSE;
-  for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
-    quads += (active >> q & 0xf) != 0;
-  /* When every lane's request fits one row and every group's slots two rows, no group opens a
-   * new pass: the warp is one pass, and since a pass costs by its distinct words, the requests
-   * need not be made unique per group (32 lanes of 4 bytes always). */
+  if (active == 0)
+    return;
+  first_q = (guint) __builtin_ctzll (active) / 4;
+  last_q = (guint) (63 - __builtin_clzll (active)) / 4;
+  /* When every lane's request fits one row and the groups from the first active to the last fit
+   * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
+   * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
+   * always). */
   if ((guint) __builtin_popcountll (active) * width <= b->row_bytes
-      && quads * 4 * width <= 2 * b->row_bytes)
+      && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
     {
       for (guint64 r = active; r; r &= r - 1)
         b->pass[n++] = b->addrs[__builtin_ctzll (r)];
@@ -139,9 +145,9 @@ cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
       k->passes++;
       return;
     }
-  for (guint q = 0; q < MDL_WARP_MAX_LANES; q += 4)
+  for (guint q = first_q; q <= last_q; q++)
     {
-      guint64 group = active & ((guint64) 0xf << q), uniq[4];
+      guint64 group = active & ((guint64) 0xf << 4 * q), uniq[4];
       guint u = 0;
       if (group == 0)
         continue;
@@ -154,9 +160,8 @@ cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
           if (j == u)
             uniq[u++] = a;
         }
-      if (open && slots + 4 * width <= 2 * b->row_bytes && (n + u) * width <= b->row_bytes)
-        slots += 4 * width;
-      else
+      if (!open || (q - first_q + 1) * 4 * width > 2 * b->row_bytes
+          || (n + u) * width > b->row_bytes)
         {
           if (open)
             {
@@ -165,16 +170,13 @@ cut_sm90 (Banks *b, Counts *k, guint64 active, guint width)
             }
           open = TRUE;
           n = 0;
-          slots = 4 * width;
+          first_q = q;
         }
       memcpy (b->pass + n, uniq, u * sizeof uniq[0]);
       n += u;
     }
-  if (open)
-    {
-      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-      k->passes++;
-    }
+  k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+  k->passes++;
 }
 
 static gboolean
@@ -194,7 +196,10 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       switch (b->rule)
         {
         case RULE_SM90:
-          cut_sm90 (b, k, e->active, e->width);
+          if (e->op == MDL_WARP_STORE)
+            cut_groups (b, k, e->active, e->width, MAX (1u, b->row_bytes / e->width));
+          else
+            cut_sm90_load (b, k, e->active, e->width);
           break;
         case RULE_HALFWARP:
           cut_groups (b, k, e->active, e->width, 16);
