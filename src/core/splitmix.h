@@ -8,14 +8,24 @@
 
 #include <stdint.h>
 
-/* Advances @state and returns its next 64-bit number. */
+/* The step added to the state for each number. */
+#define MDL_SPLITMIX64_GAMMA 0x9E3779B97F4A7C15ull
+
+/* The number that state @z (already advanced) gives. */
 static inline uint64_t
-mdl_splitmix64 (uint64_t *state)
+mdl_splitmix64_mix (uint64_t z)
 {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+/* Advances @state and returns its next 64-bit number. The k-th number after a state s is
+ * mdl_splitmix64_mix (s + k * MDL_SPLITMIX64_GAMMA), so a long run can be drawn in parallel. */
+static inline uint64_t
+mdl_splitmix64 (uint64_t *state)
+{
+  return mdl_splitmix64_mix (*state += MDL_SPLITMIX64_GAMMA);
 }
 
 #endif

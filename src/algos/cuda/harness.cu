@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <thread>
 
 #include "../../core/splitmix.h"
 #include "twin.h"
@@ -153,14 +154,29 @@ default_cases ()
 
 /* ---- shared helpers of the twins (twin.h) ---- */
 
+/* Drawn by the host's cores in parallel (2^27 words is half a second on one): number k of the
+ * buffer is the state's k-th next number, wherever it is computed. */
 void
 mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state)
 {
-  for (size_t i = 0; i < buf.size (); i += 8)
-    {
-      uint64_t r = mdl_splitmix64 (state);
-      memcpy (&buf[i], &r, std::min ((size_t) 8, buf.size () - i));
-    }
+  size_t words = (buf.size () + 7) / 8;
+  unsigned n_threads = std::max (1u, std::min (16u, std::thread::hardware_concurrency ()));
+  size_t per = (words + n_threads - 1) / n_threads;
+  uint64_t base = *state;
+  auto fill = [&] (size_t from, size_t to) {
+    for (size_t k = from; k < to; k++)
+      {
+        uint64_t r = mdl_splitmix64_mix (base + (k + 1) * MDL_SPLITMIX64_GAMMA);
+        memcpy (&buf[8 * k], &r, std::min ((size_t) 8, buf.size () - 8 * k));
+      }
+  };
+  std::vector<std::thread> threads;
+  for (size_t from = per; words > (1u << 16) && from < words; from += per)
+    threads.emplace_back (fill, from, std::min (words, from + per));
+  fill (0, words > (1u << 16) ? std::min (words, per) : words);
+  for (auto &t : threads)
+    t.join ();
+  *state = base + words * MDL_SPLITMIX64_GAMMA;
 }
 
 unsigned
