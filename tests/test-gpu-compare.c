@@ -1,6 +1,6 @@
 /* Tests of the GPU comparison (include/models/experiment.h, src/experiments/gpu.c) on a measured
  * directory written by hand (tests/data/gpu-measured): two cases, the first profiled over two
- * launches, and a baseline. The predictions are derived here from the kernel: gpu/global-stride with 4-byte loads
+ * launches, a baseline, and reduce/cascade, whose two launches are two kernels. The predictions are derived here from the kernel: gpu/global-stride with 4-byte loads
  * at stride 1 runs n = 1024 threads, 32 warps of one load request each, 128 bytes = 4 sectors per
  * request, and 15 warp instructions per warp (the SASS count in src/algos/simt/micro.c). */
 #include "helpers.h"
@@ -32,7 +32,7 @@ test_launches_are_summed (void **state)
   const MdlGpuRow *r;
   (void) state;
   assert_non_null (cmp);
-  assert_int_equal (mdl_gpu_comparison_n_cases (cmp), 3);
+  assert_int_equal (mdl_gpu_comparison_n_cases (cmp), 4);
   r = row_of (cmp, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   assert_true (r->predicted == 32 && r->have_measured && r->measured == 32);
   assert_int_equal (r->verdict, MDL_GPU_MATCH);
@@ -47,13 +47,32 @@ test_launches_are_summed (void **state)
   assert_int_equal (r->verdict, MDL_GPU_NO_COLUMN);
 }
 
+/* Ensure a case's later launches count when they are other kernels than its first (reduce/cascade
+ * sums columns in cascade_rows, then finishes with reduce/tree's tree_level). */
+static void
+test_later_launches_of_other_kernels_count (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlGpuComparison) cmp = mdl_gpu_compare (DIR, "h100", NULL, &error);
+  const MdlGpuRow *r;
+  (void) state;
+  assert_non_null (cmp);
+  assert_string_equal (mdl_gpu_comparison_case (cmp, 3)->spec, "reduce/cascade:n=4096,b=32,k=16");
+  r = row_of (cmp, 3, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+  assert_true (r->have_measured && r->measured == 128 + 1);
+  r = row_of (cmp, 3, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  assert_true (r->have_measured && r->measured == 512 + 1);
+  r = row_of (cmp, 3, "smsp__inst_executed.sum");
+  assert_true (r->have_measured && r->measured == 600 + 50);
+}
+
 /* Ensure a launch of another kernel is not taken for the case's (no measured value), a failed CUDA
  * check is counted, a baseline is measured only (no rows), and a filter keeps only the cases it
  * names. */
 static void
 test_kernel_names_checks_and_filters (void **state)
 {
-  const char *const only_reduce[] = { "reduce", NULL };
+  const char *const only_reduce[] = { "gpu/reduce", NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (MdlGpuComparison) all = mdl_gpu_compare (DIR, "h100", NULL, &error);
   g_autoptr (MdlGpuComparison) some = mdl_gpu_compare (DIR, "h100", only_reduce, &error);
@@ -105,6 +124,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_launches_are_summed),
+    cmocka_unit_test (test_later_launches_of_other_kernels_count),
     cmocka_unit_test (test_kernel_names_checks_and_filters),
     cmocka_unit_test (test_errors_name_the_place),
     cmocka_unit_test (test_profile_metrics_cover_the_engines),

@@ -4,9 +4,10 @@
 #      carried as .gpu-carry/gpu-kernels) and keeps their SASS;
 #   2. lists the cases: every default case (`gpu-kernels --list`) whose name starts with one of
 #      $FAMILIES (default: the seeds' reductions and scans, and the baselines);
-#   3. checks every case against its CPU reference at $CHECK_SIZES (the issue's sizes);
+#   3. checks every case against its CPU reference at those of $CHECK_SIZES (the issue's sizes)
+#      that the sweep does not time (a timed case is checked on its first launch too);
 #   4. times the sweep: every case at every size of $SWEEP_SIZES (2^10 .. 2^27), $REPS timed
-#      launches after 3 warm-ups -> timings.csv (median, fastest, slowest);
+#      launches after 3 warm-ups -> timings.csv (median, fastest, slowest, the check);
 #   5. profiles the algorithms (not the baselines) with Nsight Compute at $PROFILE_SIZES, one ncu
 #      run per size so that a run cut by the time budget loses only its size, merged into
 #      profile-cases.csv and ncu.csv (launch IDs renumbered as one run would have them);
@@ -23,9 +24,9 @@
 # Environment (a short smoke run: SWEEP_SIZES=2^10,2^16 PROFILE_SIZES=2^16 CHECK_SIZES=1,33,2^16):
 #   FAMILIES        case-name prefixes, space-separated        "reduce/ scan/ baseline/"
 #   CHECK_SIZES     sizes of the check (harness --n syntax)    1,31,32,33,1000,2^20,2^24+7,2^27
-#   SWEEP_SIZES     sizes timed                                2^10,2^11,...,2^27
-#   PROFILE_SIZES   sizes profiled                             2^16,2^20,2^24
-#   REPS            timed launches per case                    21
+#   SWEEP_SIZES     sizes timed                                2^10,2^12,...,2^26,2^27
+#   PROFILE_SIZES   sizes profiled                             2^16,2^20
+#   REPS            timed launches per case                    11
 #   PREDICTIONS     the predictions file                       .gpu-carry/predictions.csv
 #   METRICS         ncu metrics, comma-separated               `models measure --metrics`
 #   BUDGET          seconds for the whole run                  480
@@ -37,9 +38,9 @@ WORK=${WORK:-/tmp/gpu-experiment}
 MODELS=${MODELS:-build/bin/models}
 FAMILIES=${FAMILIES:-"reduce/ scan/ baseline/"}
 CHECK_SIZES=${CHECK_SIZES:-1,31,32,33,1000,2^20,2^24+7,2^27}
-SWEEP_SIZES=${SWEEP_SIZES:-$(seq -s, -f '2^%g' 10 27)}
-PROFILE_SIZES=${PROFILE_SIZES:-2^16,2^20,2^24}
-REPS=${REPS:-21}
+SWEEP_SIZES=${SWEEP_SIZES:-$(seq -s, -f '2^%g' 10 2 26),2^27}
+PROFILE_SIZES=${PROFILE_SIZES:-2^16,2^20}
+REPS=${REPS:-11}
 PREDICTIONS=${PREDICTIONS:-.gpu-carry/predictions.csv}
 BUDGET=${BUDGET:-480}
 # Seconds kept back at the end for exporting, joining and packing.
@@ -94,11 +95,17 @@ mapfile -t cases < "$WORK/cases.txt"
 mapfile -t algorithms < "$WORK/algorithms.txt"
 [ ${#cases[@]} -gt 0 ] || { echo "gpu-experiment: no case matches $FAMILIES"; exit 2; }
 
-stage "check at n = $CHECK_SIZES"
-timeout "$(left)" "$WORK/gpu-kernels" --mode check --n "$CHECK_SIZES" --csv "$WORK/check.csv" \
-  "${cases[@]}" > "$WORK/check.txt"
-check_rc=$?
-grep -E "FAIL|^#" "$WORK/check.txt"
+# The sizes of the check that the sweep does not time (as written: 2^20 and 1048576 are two).
+check_only=$(comm -23 <(tr , '\n' <<< "$CHECK_SIZES" | sort -u) <(tr , '\n' <<< "$SWEEP_SIZES" | sort -u) |
+  paste -sd, -)
+check_rc=0
+if [ -n "$check_only" ]; then
+  stage "check at n = $check_only (the sweep checks the others)"
+  timeout "$(left)" "$WORK/gpu-kernels" --mode check --n "$check_only" --csv "$WORK/check.csv" \
+    "${cases[@]}" > "$WORK/check.txt"
+  check_rc=$?
+  grep -E "FAIL|^#" "$WORK/check.txt"
+fi
 
 stage "time at n = $SWEEP_SIZES"
 timeout "$(left)" "$WORK/gpu-kernels" --mode time --reps "$REPS" --n "$SWEEP_SIZES" \

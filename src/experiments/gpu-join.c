@@ -145,8 +145,9 @@ read_timings (MdlGpuMeasured *m, const MdlCsv *t, const char *path, const char *
 }
 
 /* Pairs each case that profile-cases.csv (@profile, at @path) lists with the ncu rows of its
- * launches: those whose ID is one of its launches and whose kernel name contains the case's kernel
- * (so that a profile run cut short cannot pair a case with another's launch). */
+ * launches: those whose ID is one of its launches, when the first of them is the case's kernel (its
+ * name contains the case's; so that a profile run cut short cannot pair a case with another's
+ * launches). The later launches may be other kernels: reduce/cascade's second is reduce/tree's. */
 static gboolean
 pair_launches (MdlGpuMeasured *m, const MdlCsv *profile, const char *path, const char *ncu_path,
                GError **error)
@@ -169,16 +170,21 @@ pair_launches (MdlGpuMeasured *m, const MdlCsv *profile, const char *path, const
           if (!field_number (profile, path, p, p_launch, TRUE, &first, error)
               || !field_number (profile, path, p, p_launches, TRUE, &n, error))
             return FALSE;
+          gboolean first_is_its = FALSE;
           c->ncu_rows = g_ptr_array_new ();
           /* ncu's first two rows are the header and the units */
           for (guint r = 2; r < m->ncu->rows->len; r++)
             {
               GPtrArray *row = mdl_csv_row (m->ncu, r);
               double id = (double) g_ascii_strtoull (mdl_csv_field (row, (guint) id_col), NULL, 10);
-              if (id >= first && id < first + n
-                  && strstr (mdl_csv_field (row, (guint) name_col), c->kernel))
-                g_ptr_array_add (c->ncu_rows, row);
+              if (id < first || id >= first + n)
+                continue;
+              if (id == first)
+                first_is_its = strstr (mdl_csv_field (row, (guint) name_col), c->kernel) != NULL;
+              g_ptr_array_add (c->ncu_rows, row);
             }
+          if (!first_is_its)
+            g_ptr_array_set_size (c->ncu_rows, 0);
         }
     }
   return TRUE;
