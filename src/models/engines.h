@@ -17,6 +17,7 @@
   X (coalesce)                                                                                     \
   X (banks)                                                                                        \
   X (divergence)                                                                                   \
+  X (occupancy)                                                                                    \
   X (agpu)                                                                                         \
   X (kmodel)                                                                                       \
   X (msimd)
