@@ -43,9 +43,11 @@
 
 /* ---- reduce/matrix ---- */
 
+/* Why at most 256: the tile of 512 x 513 words is more than the SIMT layer's 1 MiB. */
+#define MATRIX_MAX_B 256
+
 const MdlParamSpec mdl_reduce_matrix_params[] = {
-  /* Why at most 256: the tile of 512 x 513 words is more than the SIMT layer's 1 MiB. */
-  MDL_AGPU_B_ROW (256, "threads per block = AGPU cores per multiprocessor; the tile is b x (b+1) "
+  MDL_AGPU_B_ROW (MATRIX_MAX_B, "threads per block = AGPU cores per multiprocessor; the tile is b x (b+1) "
                        "words"),
   MDL_AGPU_K_ROW ("blocks of the local phase = AGPU multiprocessors"),
   { NULL }
@@ -65,21 +67,27 @@ matrix_kernel (MdlSimtBlock *blk, void *p)
   guint64 group = a->in + 4 * (guint64) blk->idx_x * a->run * b;
   guint64 *v = mdl_simt_reg (blk, 1), *acc = mdl_simt_reg (blk, 1);
   guint64 *at = mdl_simt_reg (blk, 1), *sat = mdl_simt_reg (blk, 1);
+  guint64 *row[MATRIX_MAX_B];
 
+  for (guint64 j = 0; j < b; j++)
+    row[j] = mdl_simt_reg (blk, 1);
   MDL_SIMT_EACH (blk, t)
     acc[t] = MDL_SIMT_AFFINE_ID;
   for (guint64 s = 0; s < a->run; s += b)
     {
-      /* Row j of the tile: words s..s+b−1 of run j, one aligned block. */
+      /* Row j of the tile: words s..s+b−1 of run j, one aligned block. The b loads go first, then
+       * the b stores, as the CUDA twin's unrolled SASS issues them (b LDG, then b STS). */
       for (guint64 j = 0; j < b; j++)
         {
           MDL_SIMT_EACH (blk, t)
-            {
-              at[t] = group + 4 * (j * a->run + s + t);
-              sat[t] = 4 * (j * pitch + t);
-            }
-          mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, v);
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, sat, v);
+            at[t] = group + 4 * (j * a->run + s + t);
+          mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, row[j]);
+        }
+      for (guint64 j = 0; j < b; j++)
+        {
+          MDL_SIMT_EACH (blk, t)
+            sat[t] = 4 * (j * pitch + t);
+          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, sat, row[j]);
         }
       /* Core ε folds row ε, its own run, in order. */
       for (guint64 c = 0; c < b; c++)

@@ -17,6 +17,8 @@
 
 #define CORES_ROW MDL_AGPU_B_ROW (512, "threads per block = AGPU cores per multiprocessor")
 #define MPS_ROW MDL_AGPU_K_ROW ("blocks of the local phase = AGPU multiprocessors")
+/* Loads that nvcc batches in cascade_rows' loop (its SASS: four LDG, then their additions). */
+#define CASCADE_UNROLL 4
 
 const MdlParamSpec mdl_reduce_tree_params[] = { CORES_ROW, { NULL } };
 
@@ -188,21 +190,31 @@ const MdlParamSpec mdl_reduce_cascade_params[] = { CORES_ROW, MPS_ROW, { NULL } 
 /* Algorithm 3: core (ρ, ε) sums its column of b-word rows (one aligned b-word read per row
  * and MP), the b partial sums are tree-reduced in shared memory, and lane 0 writes W[ρ]. The
  * running sum is kept in a register (the paper's x[ε] in shared memory; §3.5.1's first piece of
- * advice), which changes time, not I/O. */
+ * advice), which changes time, not I/O. The rows go in batches of CASCADE_UNROLL loads before
+ * their additions, then one at a time, in the order the CUDA twin's SASS issues them (nvcc
+ * unrolls cascade_rows' loop by 4: four LDG, then the adds; the remainder loop after it). */
 void
 mdl_simt_cascade_kernel (MdlSimtBlock *blk, void *p)
 {
   const MdlSimtCascadeArgs *a = p;
-  guint64 *x = mdl_simt_reg (blk, 1), *d = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
-  guint64 *at2 = mdl_simt_reg (blk, 1);
-  for (guint64 i = 0; i < a->rows; i++)
+  guint64 *x = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
+  guint64 *d[CASCADE_UNROLL];
+  for (guint u = 0; u < CASCADE_UNROLL; u++)
+    d[u] = mdl_simt_reg (blk, 1);
+  for (guint64 i = 0; i < a->rows;)
     {
-      MDL_SIMT_EACH (blk, t)
-        at[t] = a->in + 4 * (i * a->row_words + a->block_words * blk->idx_x + t);
-      mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d);
-      mdl_simt_algo_add32 (blk, x, x, d);
+      guint batch = a->rows - i >= CASCADE_UNROLL ? CASCADE_UNROLL : 1;
+      for (guint u = 0; u < batch; u++)
+        {
+          MDL_SIMT_EACH (blk, t)
+            at[t] = a->in + 4 * ((i + u) * a->row_words + a->block_words * blk->idx_x + t);
+          mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, d[u]);
+        }
+      for (guint u = 0; u < batch; u++)
+        mdl_simt_algo_add32 (blk, x, x, d[u]);
+      i += batch;
     }
-  block_sum (blk, a->b, x, d, at, at2, a->out);
+  block_sum (blk, a->b, x, d[0], at, at2, a->out);
 }
 
 static gboolean
