@@ -164,8 +164,9 @@ test_join_reads_times_counters_and_launches (void **state)
 static void
 test_fits_recover_known_coefficients (void **state)
 {
-  static const double want[] = { 2, 0.001, 0.0005, 0.0002 };
-  static const char *const terms[] = { "launches", "sectors", "wavefronts", "warp_insts" };
+  static const double want[] = { 2, 0.001, 0.0005, 0.0002, 0 };
+  static const char *const terms[] = { "launches", "sectors", "wavefronts", "warp_insts",
+                                       "latency_rounds" };
   MdlGpuExperimentConfig cfg = synthetic_config ();
   g_autoptr (MdlGpuExperiment) exp = run_or_fail (&cfg);
   static const char *const fits[] = { "counters", "counters-measured" };
@@ -214,7 +215,7 @@ test_loao_on_a_toy (void **state)
   const MdlGpuFitInfo *fit;
   guint f;
   (void) state;
-  cfg.relative = FALSE;
+  cfg.weights = MDL_GPU_WEIGHTS_ABSOLUTE;
   exp = run_or_fail (&cfg);
   fit = fit_of (exp, "msimd", &f);
   assert_int_equal (fit->n_points, 6);
@@ -488,7 +489,7 @@ test_outputs_hold_together (void **state)
   assert_null (strstr (json->str, "inf"));
   mdl_gpu_experiment_write (exp, MDL_FORMAT_TABLE, md);
   assert_non_null (strstr (md->str, "| counters | launches 2000, sectors 1, wavefronts 0.5, "
-                                    "warp_insts 0.2 | 6 | 3 | 1.0000 |"));
+                                    "warp_insts 0.2, latency_rounds 0 | 6 | 3 | 1.0000 |"));
   assert_non_null (strstr (md->str, "| reduce/tree | b=32 | 2^16 |"));
   assert_non_null (strstr (md->str, "| 1000 / 1000 |"));
   assert_true (mdl_gpu_experiment_write_files (exp, dir, &error));

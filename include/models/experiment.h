@@ -389,6 +389,24 @@ typedef void (*MdlGpuExperimentProgressFunc) (const MdlGpuExperimentProgress *pr
                                               void *data);
 
 /**
+ * MdlGpuFitWeights: how a fit weighs the squared error of a case of measured time t.
+ * @MDL_GPU_WEIGHTS_BALANCED: 1/t (the default): squared errors relative to t itself, the least
+ *   squares of a time whose variance grows as the time; small and large cases both count, and R²,
+ *   which is on the times themselves, is not left to the smallest.
+ * @MDL_GPU_WEIGHTS_RELATIVE: 1/t^2: relative errors; a 3 us case weighs as much as a 150 ms one.
+ * @MDL_GPU_WEIGHTS_ABSOLUTE: 1: absolute errors; the largest cases decide.
+ */
+typedef enum {
+  MDL_GPU_WEIGHTS_BALANCED = 0,
+  MDL_GPU_WEIGHTS_RELATIVE,
+  MDL_GPU_WEIGHTS_ABSOLUTE,
+  MDL_GPU_N_WEIGHTS
+} MdlGpuFitWeights;
+
+/** mdl_gpu_fit_weights_name: "balanced", "relative" or "absolute"; NULL for an invalid value. */
+MDL_API const char *mdl_gpu_fit_weights_name (guint weights);
+
+/**
  * MdlGpuExperimentConfig: what to run. Initialize with mdl_gpu_experiment_config_init(), then
  * change fields; fields are only ever appended.
  * @machine: the preset of the engines and of the seed models' parameters (default "h100").
@@ -410,8 +428,7 @@ typedef void (*MdlGpuExperimentProgressFunc) (const MdlGpuExperimentProgress *pr
  *   are predicted only if the file has them.
  * @min_fit_n: the smallest n the fits use (default 65536 = 2^16: below it launch latency, not
  *   the work, sets the time).
- * @relative: fit relative errors (weights 1/t^2, the default TRUE), so that the small sizes count
- *   as much as the large; FALSE: absolute errors.
+ * @weights: how the fits weigh each case's squared error (MdlGpuFitWeights; default balanced).
  * @filters: (nullable) NULL-terminated substrings: only the cases whose spec contains one.
  * @progress: (nullable) progress callback; @progress_data is passed to it.
  */
@@ -426,7 +443,7 @@ typedef struct {
   guint jobs;
   guint64 max_predict_n;
   guint64 min_fit_n;
-  gboolean relative;
+  MdlGpuFitWeights weights;
   const char *const *filters;
   MdlGpuExperimentProgressFunc progress;
   void *progress_data;
@@ -440,7 +457,7 @@ MDL_API void mdl_gpu_experiment_config_init (MdlGpuExperimentConfig *config);
  * bytes the problem must move.
  * @name: "launches", "agpu_time", "agpu_io", "kmodel_T", "kmodel_W", "kmodel_G", "msimd_cost",
  *   "sectors", "requests", "wavefronts", "bank_conflicts", "warp_insts", "divergent_branches",
- *   "bytes".
+ *   "bytes", "latency_rounds".
  * @engine: (nullable) the engine that predicts it; NULL for bytes, which the problem defines.
  * @counters: (nullable) the engine's counters, '+'-joined, whose sum it is.
  * @description: one line.

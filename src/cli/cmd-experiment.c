@@ -387,13 +387,26 @@ read_cases (const char *path, GError **error)
   return (char **) g_ptr_array_free (cases, FALSE);
 }
 
+/* The fit weighting named @name (mdl_gpu_fit_weights_name's words); FALSE when none is. */
+static gboolean
+parse_weights (const char *name, MdlGpuFitWeights *weights)
+{
+  for (guint w = 0; w < MDL_GPU_N_WEIGHTS; w++)
+    if (strcmp (name, mdl_gpu_fit_weights_name (w)) == 0)
+      {
+        *weights = (MdlGpuFitWeights) w;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static int
 gpu_main (int argc, char **argv)
 {
-  gboolean help = FALSE, predict_only = FALSE, no_compute = FALSE, absolute = FALSE;
+  gboolean help = FALSE, predict_only = FALSE, no_compute = FALSE;
   g_autofree char *machine = NULL, *measured = NULL, *cases_path = NULL, *sizes_text = NULL;
   g_autofree char *predictions = NULL, *format_name = NULL, *output_dir = NULL;
-  g_autofree char *max_predict_n = NULL, *min_fit_n = NULL;
+  g_autofree char *max_predict_n = NULL, *min_fit_n = NULL, *weights = NULL;
   int jobs = 0;
   const GOptionEntry entries[] = {
     { "measured", 'd', 0, G_OPTION_ARG_FILENAME, &measured, "The GPU run's directory "
@@ -414,8 +427,8 @@ gpu_main (int argc, char **argv)
       "n (default: no limit)", "N" },
     { "min-fit-n", 0, 0, G_OPTION_ARG_STRING, &min_fit_n, "Smallest n the fits use (default "
       "65536 = 2^16)", "N" },
-    { "absolute", 0, 0, G_OPTION_ARG_NONE, &absolute, "Fit absolute errors (default: relative, "
-      "weights 1/t^2)", NULL },
+    { "weights", 0, 0, G_OPTION_ARG_STRING, &weights, "How the fits weigh a case of time t: "
+      "balanced (1/t, the default), relative (1/t^2) or absolute (1)", "W" },
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset of the engines and the "
       "models' parameters (default h100)", "NAME" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "Output format: table (Markdown), "
@@ -455,6 +468,9 @@ gpu_main (int argc, char **argv)
                                                0, &cfg.min_fit_n, &error))
       || (cases_path && !(cases = read_cases (cases_path, &error))))
     return mdl_cli_fail (g_steal_pointer (&error));
+  if (weights && !parse_weights (weights, &cfg.weights))
+    return mdl_cli_usage (&gpu_command, "--weights is balanced, relative or absolute, not \"%s\"",
+                          weights);
   if (machine)
     cfg.machine = machine;
   cfg.measured = measured;
@@ -464,7 +480,6 @@ gpu_main (int argc, char **argv)
   cfg.predictions = predictions;
   cfg.compute = !no_compute;
   cfg.jobs = (guint) jobs;
-  cfg.relative = !absolute;
   cfg.filters = (const char *const *) argv + 1;
   mdl_cli_vat_progress_init (&progress);
   cfg.progress = gpu_progress;

@@ -375,7 +375,7 @@ write_json (const MdlGpuExperiment *exp, GString *out)
   json_string (out, "device", exp->measured ? exp->measured->device : NULL);
   g_string_append_printf (out, ",\n  \"min_fit_n\": %" G_GUINT64_FORMAT ",\n  \"weights\": "
                           "\"%s\",\n  \"notes\": [", exp->min_fit_n,
-                          exp->relative ? "relative" : "absolute");
+                          mdl_gpu_fit_weights_name (exp->weights));
   mdl_experiment_json_lines (out, exp->notes->str);
   g_string_append (out, "\n  ],\n  \"costs\": [");
   for (guint k = 0; k < n_costs; k++)

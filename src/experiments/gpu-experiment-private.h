@@ -21,13 +21,14 @@ enum {
   GPU_COST_WARP_INSTS,
   GPU_COST_DIVERGENT,
   GPU_COST_BYTES,
+  GPU_COST_LATENCY,
   GPU_N_COSTS
 };
 
 /* The fits, in the order of gpu-experiment.c's table; the last one fits measured counters. */
 #define GPU_N_FITS 6
 #define GPU_FIT_COUNTERS 4
-#define GPU_MAX_TERMS 5
+#define GPU_MAX_TERMS 6
 
 typedef struct {
   MdlGpuPoint pub;           /* its arrays point into this struct */
@@ -66,7 +67,7 @@ struct MdlGpuExperiment {
   MdlGpuFitInfo pub_fits[GPU_N_FITS];
   GString *notes;
   guint64 min_fit_n;
-  gboolean relative;
+  MdlGpuFitWeights weights;
   MdlGpuResults results;
 };
 

@@ -54,6 +54,8 @@ static const MdlGpuCost costs[GPU_N_COSTS] = {
   { "warp_insts", "divergence", "warp_insts", "warp instructions executed", "ncu" },
   { "divergent_branches", "divergence", "divergent_branches", "divergent branch targets", "ncu" },
   { "bytes", NULL, NULL, "bytes the problem must move: input and output words x 4", NULL },
+  { "latency_rounds", "occupancy", "latency_rounds",
+    "rounds of dependent global loads per resident warp, summed over launches", NULL },
 };
 
 /* The fits: terms are cost indices, -1 ends the list. The last fits Nsight Compute's counts. */
@@ -69,11 +71,14 @@ static const struct {
   { "kmodel", "K-model: launches, T, W and G",
     { GPU_COST_LAUNCHES, GPU_COST_KMODEL_T, GPU_COST_KMODEL_W, GPU_COST_KMODEL_G, -1 }, FALSE },
   { "msimd", "MSIMD: launches and cost", { GPU_COST_LAUNCHES, GPU_COST_MSIMD, -1 }, FALSE },
-  { "counters", "hardware counters predicted: launches, sectors, wavefronts, warp instructions",
-    { GPU_COST_LAUNCHES, GPU_COST_SECTORS, GPU_COST_WAVEFRONTS, GPU_COST_WARP_INSTS, -1 }, FALSE },
+  { "counters", "hardware counters predicted: launches, sectors, wavefronts, warp instructions, "
+    "and the occupancy engine's latency rounds",
+    { GPU_COST_LAUNCHES, GPU_COST_SECTORS, GPU_COST_WAVEFRONTS, GPU_COST_WARP_INSTS,
+      GPU_COST_LATENCY, -1 }, FALSE },
   { "counters-measured", "the same counters as measured (launches by the harness, the rest by "
-    "Nsight Compute; profiled cases only)",
-    { GPU_COST_LAUNCHES, GPU_COST_SECTORS, GPU_COST_WAVEFRONTS, GPU_COST_WARP_INSTS, -1 }, TRUE },
+    "Nsight Compute; profiled cases only); latency rounds, which no counter measures, predicted",
+    { GPU_COST_LAUNCHES, GPU_COST_SECTORS, GPU_COST_WAVEFRONTS, GPU_COST_WARP_INSTS,
+      GPU_COST_LATENCY, -1 }, TRUE },
 };
 
 /* The problems whose minimal traffic and baselines are known: an algorithm NAME is of problem
@@ -89,6 +94,17 @@ static const struct {
 };
 #define CUB_PREFIX MDL_GPU_BASELINE_PREFIX "cub-"
 #define COPY_BASELINE MDL_GPU_BASELINE_PREFIX "memcpy"
+
+static const char *const weights_names[MDL_GPU_N_WEIGHTS] = { "balanced", "relative", "absolute" };
+static const char *const weights_notes[MDL_GPU_N_WEIGHTS] = {
+  "balanced errors (weights 1/t)", "relative errors (weights 1/t^2)", "absolute errors (weights 1)"
+};
+
+const char *
+mdl_gpu_fit_weights_name (guint weights)
+{
+  return weights < MDL_GPU_N_WEIGHTS ? weights_names[weights] : NULL;
+}
 
 const MdlGpuCost *
 mdl_gpu_experiment_costs (guint *n)
@@ -106,7 +122,6 @@ mdl_gpu_experiment_config_init (MdlGpuExperimentConfig *config)
   config->machine = "h100";
   config->compute = TRUE;
   config->min_fit_n = DEFAULT_MIN_FIT_N;
-  config->relative = TRUE;
 }
 
 /* The problem family of algorithm @name ("reduce" for reduce/tree and baseline/cub-reduce). */
@@ -189,7 +204,8 @@ seed_engines (const char *machine, GError **error)
   return (char **) g_ptr_array_free (specs, FALSE);
 }
 
-/* The engine specs of @algo's prediction: its checked_on engines, then the seed models. */
+/* The engine specs of @algo's prediction: its checked_on engines, occupancy, then the seed
+ * models. */
 static char **
 point_engines (const MdlAlgo *algo, const char *machine, char *const *seed)
 {
@@ -197,6 +213,7 @@ point_engines (const MdlAlgo *algo, const char *machine, char *const *seed)
   GPtrArray *specs = g_ptr_array_new ();
   for (char **e = hw; *e; e++)
     g_ptr_array_add (specs, g_strdup_printf ("%s:machine=%s", *e, machine));
+  g_ptr_array_add (specs, g_strdup_printf ("occupancy:machine=%s", machine));
   for (char *const *e = seed; *e; e++)
     g_ptr_array_add (specs, g_strdup (*e));
   g_ptr_array_add (specs, NULL);
@@ -886,12 +903,13 @@ n_terms (guint f)
   return t;
 }
 
-/* Term @t of fit @f at point @p: the measured value for the measured fit, else the predicted. */
+/* Term @t of fit @f at point @p: the measured value for the measured fit where something measures
+ * it, else the predicted. */
 static double
 term (const GpuPoint *p, guint f, guint t)
 {
   int k = fit_specs[f].terms[t];
-  return fit_specs[f].measured ? p->cost_measured[k] : p->cost[k];
+  return fit_specs[f].measured && costs[k].measured_by ? p->cost_measured[k] : p->cost[k];
 }
 
 /* TRUE when fit @f uses point @p. */
@@ -918,7 +936,9 @@ fit_solve (const MdlGpuExperiment *exp, guint f, const char *leave_out, MdlFit *
   for (guint i = 0; i < exp->points->len; i++)
     {
       const GpuPoint *p = GPU_POINT (exp, i);
-      double t = p->pub.median_us, wi = exp->relative ? 1 / (t * t) : 1;
+      double t = p->pub.median_us;
+      double wi = exp->weights == MDL_GPU_WEIGHTS_RELATIVE ? 1 / (t * t)
+                  : exp->weights == MDL_GPU_WEIGHTS_BALANCED ? 1 / t : 1;
       if (!fit_uses (p, f) || (leave_out && strcmp (p->algorithm, leave_out) == 0))
         continue;
       for (guint k = 0; k < nt; k++)
@@ -1079,7 +1099,8 @@ write_notes (MdlGpuExperiment *exp, const MdlGpuExperimentConfig *cfg, char *con
       g_autoptr (MdlEngine) engine = mdl_engine_new (*e, NULL);
       g_string_append_printf (exp->notes, " %s", engine ? mdl_engine_spec (engine) : *e);
     }
-  g_string_append (exp->notes, " and the hardware engines each algorithm is checked on\n");
+  g_string_append (exp->notes,
+                   ", occupancy and the hardware engines each algorithm is checked on\n");
   if (exp->measured)
     g_string_append_printf (exp->notes, "measured: %s (%s): %u cases, %u profiled, %u baselines, "
                             "%u failed their CUDA check\n", exp->measured->dir,
@@ -1089,8 +1110,8 @@ write_notes (MdlGpuExperiment *exp, const MdlGpuExperimentConfig *cfg, char *con
     g_string_append (exp->notes, "measured: nothing (predictions only)\n");
   g_string_append_printf (exp->notes, "fits: %u points (measured, checked, predicted, n >= %"
                           G_GUINT64_FORMAT ", no baselines), non-negative least squares of the "
-                          "median time, %s errors\n", fitted, cfg->min_fit_n,
-                          cfg->relative ? "relative (weights 1/t^2)" : "absolute");
+                          "median time, %s\n", fitted, cfg->min_fit_n,
+                          weights_notes[cfg->weights]);
 }
 
 MdlGpuExperiment *
@@ -1107,7 +1128,7 @@ mdl_gpu_experiment_run (const MdlGpuExperimentConfig *cfg, GError **error)
   exp->points = g_ptr_array_new_with_free_func ((GDestroyNotify) point_free);
   exp->notes = g_string_new (NULL);
   exp->min_fit_n = cfg->min_fit_n;
-  exp->relative = cfg->relative;
+  exp->weights = cfg->weights;
   if (!(seed = seed_engines (cfg->machine, error)))
     return NULL;
   if (cfg->measured
