@@ -146,6 +146,9 @@ MDL_API gboolean mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, 
 
 /**
  * mdl_engine_report: the engine's counters now, with a phase sub-report for each closed phase.
+ * Before any event it already holds every counter of the spec, with its unit and description
+ * (zero counts, NaN reals): that is what `models list --engine SPEC` prints. Read one by name with
+ * mdl_report_get().
  * Returns: (transfer full) the report.
  */
 MDL_API MdlReport *mdl_engine_report (MdlEngine *engine);
