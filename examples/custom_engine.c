@@ -66,6 +66,7 @@ main (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (MdlEngine) engine = NULL;
   g_autoptr (MdlReport) report = NULL;
+  const MdlCounter *crossing, *accesses;
   /* Three 8-byte reads: at 0 and 56 they stay in one 64-byte line, at 60 they cross into the next. */
   const MdlCpuEvent events[] = {
     { .kind = MDL_CPU_READ, .size = 8, .addr = 0 },
@@ -82,8 +83,13 @@ main (void)
       return 1;
     }
   report = mdl_engine_report (engine);
+  if (!(crossing = mdl_report_get (report, "crossing", &error))
+      || !(accesses = mdl_report_get (report, "accesses", &error)))
+    {
+      fprintf (stderr, "custom_engine: %s\n", error->message);
+      return 1;
+    }
   printf ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " accesses cross a line\n",
-          mdl_engine_spec (engine), mdl_report_lookup (report, "crossing")->count,
-          mdl_report_lookup (report, "accesses")->count);
+          mdl_engine_spec (engine), crossing->count, accesses->count);
   return 0;
 }

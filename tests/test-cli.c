@@ -911,6 +911,108 @@ test_list (void **state)
   cli_result_clear (&json);
 }
 
+/* Ensure `list --format json` gives every engine class the counters its engine reports (the
+ * library's own report of an unfed engine of the default spec), each with its unit, kind,
+ * description and metric, in the report's order. */
+static void
+test_list_json_has_every_engines_counters (void **state)
+{
+  CliResult r = { 0 };
+  g_autoptr (Json) doc = NULL;
+  guint n_classes = 0;
+  g_autofree const MdlEngineClass **classes = mdl_engine_classes (&n_classes);
+  const Json *engines;
+  (void) state;
+  cli_run (&r, "list", "--format", "json", NULL);
+  assert_status (&r, 0, "list --format json");
+  doc = json_parse (r.out);
+  engines = json_expect (doc, "engines", J_ARRAY);
+  assert_int_equal (engines->items->len, n_classes);
+  for (guint i = 0; i < n_classes; i++)
+    {
+      const Json *e = g_ptr_array_index (engines->items, i);
+      const Json *counters = json_expect (e, "counters", J_ARRAY);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MdlEngine) engine = mdl_engine_new (classes[i]->name, &error);
+      g_autoptr (MdlReport) report = NULL;
+      assert_non_null (engine);
+      report = mdl_engine_report (engine);
+      assert_string_equal (json_expect (e, "name", J_STRING)->text, classes[i]->name);
+      assert_string_equal (json_expect (e, "spec", J_STRING)->text, mdl_engine_spec (engine));
+      if (counters->items->len != mdl_report_n_counters (report) || counters->items->len == 0)
+        fail_msg ("%s: %u counters listed, its report has %u", classes[i]->name,
+                  counters->items->len, mdl_report_n_counters (report));
+      for (guint k = 0; k < counters->items->len; k++)
+        {
+          const Json *c = g_ptr_array_index (counters->items, k);
+          const MdlCounter *want = mdl_report_counter (report, k);
+          const Json *metric = json_get (c, "metric");
+          const char *kind = want->is_real ? "real" : want->is_peak ? "peak" : "count";
+          if (strcmp (json_expect (c, "name", J_STRING)->text, want->name) != 0
+              || strcmp (json_expect (c, "unit", J_STRING)->text, want->unit) != 0
+              || strcmp (json_expect (c, "kind", J_STRING)->text, kind) != 0
+              || strcmp (json_expect (c, "description", J_STRING)->text, want->description) != 0
+              || metric == NULL
+              || (want->metric ? metric->type != J_STRING || strcmp (metric->text, want->metric)
+                               : metric->type != J_NULL))
+            fail_msg ("%s: counter %u listed as \"%s\", the report has \"%s\" (%s, %s, %s)",
+                      classes[i]->name, k, json_expect (c, "name", J_STRING)->text, want->name,
+                      want->unit, kind, want->metric ? want->metric : "no metric");
+        }
+    }
+  cli_result_clear (&r);
+}
+
+/* Ensure `list --engine SPEC` lists that engine only, with the counters that the spec's own
+ * parameters give: vat with d=2 has layers 0..2 (the root is layer d) and, with curve=1 and
+ * curve_max=4, one curve counter per W from d+1 = 3 to 4 (docs/models/vat.md); and that each
+ * counter's table row carries its unit, description and hardware metric. */
+static void
+test_list_engine_shows_the_specs_counters (void **state)
+{
+  CliResult r = { 0 };
+  g_autoptr (Json) doc = NULL;
+  const Json *engines, *counters;
+  g_autoptr (GString) names = g_string_new (NULL);
+  (void) state;
+  cli_run (&r, "list", "--engine", "vat:d=2,curve=1,curve_max=4", "--format", "json", NULL);
+  assert_status (&r, 0, "list --engine vat:... --format json");
+  doc = json_parse (r.out);
+  engines = json_expect (doc, "engines", J_ARRAY);
+  assert_int_equal (engines->items->len, 1);
+  assert_null (json_get (doc, "algorithms"));
+  counters = json_expect (g_ptr_array_index (engines->items, 0), "counters", J_ARRAY);
+  for (guint k = 0; k < counters->items->len; k++)
+    g_string_append_printf (names, " %s",
+                            json_expect (g_ptr_array_index (counters->items, k), "name",
+                                         J_STRING)->text);
+  assert_contains (names->str, " tc_misses_l2 ", "vat d=2 layers");
+  assert_contains (names->str, " tc_misses_w3 tc_misses_w4", "vat curve W=3..4");
+  if (strstr (names->str, "tc_misses_l3") || strstr (names->str, "tc_misses_w5"))
+    fail_msg ("vat:d=2,curve_max=4 lists counters it cannot have:%s", names->str);
+  cli_result_clear (&r);
+
+  /* The table: one row per counter, NAME UNIT DESCRIPTION METRIC; coalesce's global-load
+   * sectors are Nsight Compute's l1tex sector count (docs/models/gpu.md). */
+  cli_run (&r, "list", "--engine", "coalesce", NULL);
+  assert_status (&r, 0, "list --engine coalesce");
+  if (!g_regex_match_simple ("^ +gld_sectors +count +global loads: .* "
+                             "+l1tex__t_sectors_pipe_lsu_mem_global_op_ld\\.sum$",
+                             r.out, G_REGEX_MULTILINE, 0))
+    fail_msg ("list --engine coalesce: no gld_sectors row with unit and metric in:\n%s", r.out);
+  if (strstr (r.out, "Algorithms") != NULL || strstr (r.out, "\nvat") != NULL)
+    fail_msg ("list --engine coalesce lists more than coalesce:\n%s", r.out);
+  cli_result_clear (&r);
+
+  /* A mistyped spec is an error, as for run and analyze. */
+  cli_run (&r, "list", "--engine", "vt", NULL);
+  assert_status (&r, 1, "list --engine vt");
+  assert_contains (r.err, "unknown engine \"vt\"", "list --engine vt");
+  assert_contains (r.err, "(did you mean \"vat\"?)", "list --engine vt");
+  assert_string_equal (r.out, "");
+  cli_result_clear (&r);
+}
+
 /* Ensure the demo runs its rows and says what to try next, and that its GPU table carries the
  * engines' numbers (reduce/tree at n = 2^20 under agpu:b=32,k=16 has the notes' I/O, 49,935).
  * (Without its short VAT experiment, which takes a minute; tests/test-fit.c runs a small
@@ -994,6 +1096,8 @@ main (void)
     cmocka_unit_test (test_convert_round_trip),
     cmocka_unit_test (test_convert_refuses_same_file),
     cmocka_unit_test (test_list),
+    cmocka_unit_test (test_list_json_has_every_engines_counters),
+    cmocka_unit_test (test_list_engine_shows_the_specs_counters),
     cmocka_unit_test (test_demo),
     cmocka_unit_test (test_experiment_gpu),
   };

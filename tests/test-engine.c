@@ -833,6 +833,34 @@ group_setup (void **state)
   return 0;
 }
 
+/* Ensure every choice of vat's policy parameter (the list the engine accepts, made from
+ * VAT_POLICIES) has its one-line explanation in the public header engine.h, so a new policy
+ * cannot ship unexplained there. */
+static void
+test_engine_header_explains_every_vat_policy (void **state)
+{
+  const MdlEngineClass *vat = mdl_engine_class_lookup ("vat");
+  g_autofree char *header = NULL;
+  g_autoptr (GError) error = NULL;
+  const MdlParamSpec *policy = NULL;
+  (void) state;
+  assert_non_null (vat);
+  for (const MdlParamSpec *p = vat->params; p->key; p++)
+    if (strcmp (p->key, "policy") == 0)
+      policy = p;
+  assert_non_null (policy);
+  if (!g_file_get_contents ("include/models/engine.h", &header, NULL, &error))
+    fail_msg ("include/models/engine.h (tests run from the repository root): %s", error->message);
+  g_auto (GStrv) names = g_strsplit (policy->choices, "|", -1);
+  for (char **name = names; *name; name++)
+    {
+      /* A line " *   NAME  text" or " *   a, NAME  text" of the policy list. */
+      g_autofree char *pattern = g_strdup_printf ("^ \\*   ([a-z]+, )*%s[ ,] ", *name);
+      if (!g_regex_match_simple (pattern, header, G_REGEX_MULTILINE, 0))
+        fail_msg ("vat policy %s has no line in include/models/engine.h", *name);
+    }
+}
+
 int
 main (void)
 {
@@ -854,6 +882,7 @@ main (void)
     cmocka_unit_test (test_failed_engine_refuses_further_events),
     cmocka_unit_test (test_engine_owning_its_phases_gets_no_core_breakdown),
     cmocka_unit_test (test_reset_gives_a_fresh_engine),
+    cmocka_unit_test (test_engine_header_explains_every_vat_policy),
   };
   return cmocka_run_group_tests_name ("engine", tests, group_setup, NULL);
 }

@@ -54,6 +54,52 @@ test_counters_keep_fields_and_order (void **state)
   assert_null (mdl_report_lookup (r, "miss"));
 }
 
+/* Ensure mdl_report_get finds a counter as lookup does, and reports a missing name as
+ * MDL_ERROR_UNKNOWN_NAME naming the spec, the valid names and the closest one, not as a NULL. */
+static void
+test_get_reports_unknown_counter_with_suggestion (void **state)
+{
+  g_autoptr (MdlReport) r = mdl_report_new ("vat", "vat:policy=lru");
+  GError *error = NULL;
+  (void) state;
+  mdl_report_add_count (r, "accesses", "count", "translations", NULL, 5);
+  mdl_report_add_count (r, "tc_misses", "count", "insertions", NULL, 3);
+
+  assert_ptr_equal (mdl_report_get (r, "tc_misses", &error), mdl_report_counter (r, 1));
+  assert_null (error);
+  assert_null (mdl_report_get (r, "tc_mises", &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_UNKNOWN_NAME,
+                    "report \"vat:policy=lru\" has no counter \"tc_mises\"; valid: accesses, "
+                    "tc_misses (did you mean \"tc_misses\"?)");
+  /* Nothing within two edits: the valid names, no guess. */
+  assert_null (mdl_report_get (r, "cycles", &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_UNKNOWN_NAME,
+                    "has no counter \"cycles\"; valid: accesses, tc_misses");
+  /* A NULL error is allowed: the result still says "absent". */
+  assert_null (mdl_report_get (r, "tc_mises", NULL));
+}
+
+/* Ensure a report of many counters (a VAT curve) names the closest one instead of listing all. */
+static void
+test_get_on_a_long_report_names_only_the_closest (void **state)
+{
+  g_autoptr (MdlReport) r = mdl_report_new ("vat", "vat:curve=1");
+  GError *error = NULL;
+  (void) state;
+  for (guint w = 1; w <= 100; w++)
+    {
+      g_autofree char *name = g_strdup_printf ("curve_w%u", w);
+      mdl_report_add_count (r, name, "count", "misses at this W", NULL, w);
+    }
+  assert_int_equal (mdl_report_get (r, "curve_w77", &error)->count, 77);
+  assert_null (mdl_report_get (r, "curve_w0077", &error));
+  assert_mdl_error (error, MDL_ERROR_UNKNOWN_NAME,
+                    "has no counter \"curve_w0077\"; it has 100 counters");
+  error = NULL;
+  assert_null (mdl_report_get (r, "curve_w1x", &error));
+  assert_mdl_error (error, MDL_ERROR_UNKNOWN_NAME, "(did you mean \"curve_w1\"?)");
+}
+
 /* Ensure phase sub-reports keep their order and names. */
 static void
 test_phases_keep_order (void **state)
@@ -234,6 +280,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_counters_keep_fields_and_order),
+    cmocka_unit_test (test_get_reports_unknown_counter_with_suggestion),
+    cmocka_unit_test (test_get_on_a_long_report_names_only_the_closest),
     cmocka_unit_test (test_phases_keep_order),
     cmocka_unit_test (test_json_matches_hand_written_golden),
     cmocka_unit_test (test_json_escapes_strings_and_nan_source),

@@ -7,7 +7,22 @@
  * mdl_engine_register() and then names them in specs like any other.
  *
  * The core also keeps the per-phase breakdown for every engine: at each phase marker it snapshots
- * the engine's counts, and attributes the change to the phase, so an engine needs no phase code. */
+ * the engine's counts, and attributes the change to the phase, so an engine needs no phase code.
+ *
+ * Every built-in engine, its parameters and its counters (names, units, descriptions):
+ * `models list`, or `models list --engine SPEC`. The vat engine's policies (`vat:policy=NAME`; the
+ * rules, the theorems and the errata are in docs/models/vat.md):
+ *   lru     evicts the least recently used node of the translation tree.
+ *   islru   evicts the lowest descendant, off the path being walked, of the least recently used
+ *           node, so the cached nodes always form subtrees holding the root (the initial segment
+ *           property); needs W >= d+1.
+ *   min     Belady's offline optimum: evicts the node used furthest ahead (runs at report time).
+ *   ismin   min restricted to nodes with no cached child off the current path: the optimum among
+ *           policies with the initial segment property; offline, needs W >= d+1.
+ *   fifo, random  baselines that evict the root as readily as a leaf.
+ *   levels  one LRU cache per tree layer, one cell for the root layer and the rest shared evenly
+ *           (the static split of Theorem 2.32); needs W >= d+1.
+ * vat's `cost` counter is ram_ops + tau * tc_misses, ram_ops being what MDL_OPS counted (record.h). */
 #ifndef MODELS_ENGINE_H
 #define MODELS_ENGINE_H
 
@@ -131,6 +146,9 @@ MDL_API gboolean mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, 
 
 /**
  * mdl_engine_report: the engine's counters now, with a phase sub-report for each closed phase.
+ * Before any event it already holds every counter of the spec, with its unit and description
+ * (zero counts, NaN reals): that is what `models list --engine SPEC` prints. Read one by name with
+ * mdl_report_get().
  * Returns: (transfer full) the report.
  */
 MDL_API MdlReport *mdl_engine_report (MdlEngine *engine);

@@ -106,7 +106,8 @@ mdl_recorder_access (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size
     mdl_recorder_flush (rec);
 }
 
-/** mdl_recorder_ops: records @n RAM operations; merges with a directly preceding op count. */
+/** mdl_recorder_ops: records @n RAM operations (what MDL_OPS calls; one per loop iteration, see
+ * below); merges with a directly preceding op count. */
 static inline void
 mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 {
@@ -122,7 +123,12 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 }
 
 /* Instrumentation macros: REC is an MdlRecorder *, PTR a typed pointer (the access size is the size
- * of what it points to). With MDL_NATIVE defined they compile to nothing and evaluate nothing. */
+ * of what it points to). With MDL_NATIVE defined they compile to nothing and evaluate nothing.
+ * MDL_OPS (REC, N) counts N RAM operations: charge 1 per iteration of each loop (one step of the
+ * algorithm's RAM-model time, whatever accesses it makes), as every algorithm under src/algos/cpu
+ * does. The count is `ram_ops`, and vat's `cost` = ram_ops + tau * tc_misses prices a TC miss in
+ * these steps, so a program that counts 3 per iteration shrinks every miss's share threefold
+ * (docs/models/vat.md). */
 #ifdef MDL_NATIVE
 #define MDL_READ(REC, PTR) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)

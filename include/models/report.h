@@ -79,7 +79,19 @@ MDL_API const char *mdl_report_spec (const MdlReport *report);
 MDL_API guint mdl_report_n_counters (const MdlReport *report);
 /** mdl_report_counter: the @i-th counter, in the order they were added. */
 MDL_API const MdlCounter *mdl_report_counter (const MdlReport *report, guint i);
-/** mdl_report_lookup: the counter named @name, or NULL. */
+/**
+ * mdl_report_get: the counter named @name, for a name the caller expects the report to have.
+ * Every engine's counter names, units and descriptions: `models list --engine NAME`.
+ * @name: the key (`tc_misses`).
+ * @error: MDL_ERROR_UNKNOWN_NAME when the report has no such counter; the message names the report's
+ *   spec and the closest counter name ("did you mean").
+ * Returns: (transfer none) the counter, valid while the report lives, or NULL with @error set.
+ */
+MDL_API const MdlCounter *mdl_report_get (const MdlReport *report, const char *name,
+                                          GError **error);
+
+/** mdl_report_lookup: the counter named @name, or NULL without a word: a probe for a counter that
+ * may be absent (one that a parameter adds). For a name you expect, use mdl_report_get(). */
 MDL_API const MdlCounter *mdl_report_lookup (const MdlReport *report, const char *name);
 
 /**

@@ -1,6 +1,8 @@
 /* `models list`: everything a spec or an option can name, read from the same tables the library
  * checks specs against (engine classes, algorithm registry, machine presets), so the listing can
- * never disagree with what is accepted. JSON for programs, aligned columns for people. */
+ * never disagree with what is accepted. JSON for programs, aligned columns for people.
+ * An engine's counters are the report of an engine made from the spec (the class name: its
+ * defaults) that has seen no event: the engine's own list, which no table here can fall behind. */
 #include "cli/cli.h"
 #include "core/json.h"
 
@@ -12,14 +14,19 @@ static int list_main (int argc, char **argv);
 const MdlCliCommand mdl_cli_cmd_list = {
   .name = "list",
   .args = "",
-  .summary = "list engines and their parameters, algorithms, machine presets and formats",
+  .summary = "list engines with their parameters and counters, algorithms, machine presets and "
+             "formats",
   .description =
     "Every parameter shows its type, default, the machine-preset key it defaults from when a\n"
     "spec says machine=NAME, and its valid range or choices. Every spec also accepts\n"
-    "machine=NAME.\n"
+    "machine=NAME. Every engine shows the counters it reports, with their units, descriptions\n"
+    "and hardware metric names; --engine SPEC lists only that engine, with the counters of that\n"
+    "spec (some parameters add counters: vat's d and curve, cache's depth and levels).\n"
     "\n"
     "Examples:\n"
     "  models list\n"
+    "  models list --engine vat\n"
+    "  models list --engine vat:curve=1,curve_max=8 --format json\n"
     "  models list --format json | jq '.engines[].name'",
   .main = list_main,
 };
@@ -68,6 +75,54 @@ param_valid (const MdlParamSpec *p)
   return g_string_free (s, FALSE);
 }
 
+/* The counters of an engine made from @spec, on no event: (transfer full) its report, or NULL with
+ * @error as mdl_engine_new() sets it. */
+static MdlReport *
+engine_counters (const char *spec, GError **error)
+{
+  g_autoptr (MdlEngine) engine = mdl_engine_new (spec, error);
+  return engine ? mdl_engine_report (engine) : NULL;
+}
+
+static const char *
+counter_kind (const MdlCounter *c)
+{
+  return c->is_real ? "real" : c->is_peak ? "peak" : "count";
+}
+
+/* The counters table of one engine; a spec that cannot make an engine (a user class with a
+ * required parameter) gets a line saying why, not an empty table. */
+static void
+counters_table (GString *out, const char *spec)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlReport) report = engine_counters (spec, &error);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  if (report == NULL)
+    {
+      g_string_append_printf (out, "      (counters: give a full spec to --engine: %s)\n",
+                              error->message);
+      return;
+    }
+  if (mdl_report_n_counters (report) == 0)
+    {
+      g_string_append (out, "      (no counters)\n");
+      return;
+    }
+  g_ptr_array_add (rows, g_strsplit ("COUNTER|UNIT|DESCRIPTION|METRIC", "|", -1));
+  for (guint i = 0; i < mdl_report_n_counters (report); i++)
+    {
+      const MdlCounter *c = mdl_report_counter (report, i);
+      char **row = g_new0 (char *, 5);
+      row[0] = g_strdup (c->name);
+      row[1] = g_strdup (c->unit);
+      row[2] = g_strdup (c->description);
+      row[3] = g_strdup (c->metric ? c->metric : "-");
+      g_ptr_array_add (rows, row);
+    }
+  mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
+}
+
 static void
 params_table (GString *out, const MdlParamSpec *params)
 {
@@ -104,11 +159,13 @@ write_table (GString *out, GError **error)
     return FALSE;
 
   g_string_append (out, "Engines (--engine NAME:key=value,...; every spec also takes "
-                        "machine=NAME)\n");
+                        "machine=NAME; counters of the default spec: models list --engine SPEC "
+                        "for another)\n");
   for (guint i = 0; i < n_classes; i++)
     {
       g_string_append_printf (out, "  %-12s %s\n", classes[i]->name, classes[i]->summary);
       params_table (out, classes[i]->params);
+      counters_table (out, classes[i]->name);
     }
   g_string_append (out, "\nAlgorithms (models run ALGORITHM [--n N] [--seed S] "
                         "[--param KEY=VALUE])\n");
@@ -220,6 +277,47 @@ json_named (GString *out, const char *name, const char *summary, const MdlParamS
   g_string_append_c (out, '}');
 }
 
+/* Ends an engine's object (opened by json_named, whose closing brace is taken back) with the spec
+ * its counters are of and the counters: {"name", "unit", "kind", "description", "metric"}. A spec
+ * that cannot make an engine gets "counters": null and "counters_error": its message. */
+static void
+json_counters (GString *out, const char *spec)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlReport) report = engine_counters (spec, &error);
+  g_string_truncate (out, out->len - 1);
+  g_string_append (out, ",\n     \"spec\": ");
+  if (report == NULL)
+    {
+      mdl_json_string (out, spec);
+      g_string_append (out, ", \"counters\": null, \"counters_error\": ");
+      mdl_json_string (out, error->message);
+      g_string_append_c (out, '}');
+      return;
+    }
+  mdl_json_string (out, mdl_report_spec (report));
+  g_string_append (out, ", \"counters\": [");
+  for (guint i = 0; i < mdl_report_n_counters (report); i++)
+    {
+      const MdlCounter *c = mdl_report_counter (report, i);
+      g_string_append (out, i ? ",\n      {\"name\": " : "\n      {\"name\": ");
+      mdl_json_string (out, c->name);
+      g_string_append (out, ", \"unit\": ");
+      mdl_json_string (out, c->unit);
+      g_string_append (out, ", \"kind\": ");
+      mdl_json_string (out, counter_kind (c));
+      g_string_append (out, ", \"description\": ");
+      mdl_json_string (out, c->description);
+      g_string_append (out, ", \"metric\": ");
+      if (c->metric)
+        mdl_json_string (out, c->metric);
+      else
+        g_string_append (out, "null");
+      g_string_append_c (out, '}');
+    }
+  g_string_append (out, "]}");
+}
+
 static gboolean
 write_json (GString *out, GError **error)
 {
@@ -232,7 +330,10 @@ write_json (GString *out, GError **error)
 
   g_string_append (out, "{\"engines\": [");
   for (guint i = 0; i < n_classes; i++)
-    json_named (out, classes[i]->name, classes[i]->summary, classes[i]->params, i == 0);
+    {
+      json_named (out, classes[i]->name, classes[i]->summary, classes[i]->params, i == 0);
+      json_counters (out, classes[i]->name);
+    }
   g_string_append (out, "],\n \"algorithms\": [");
   for (guint i = 0; i < n_algos; i++)
     json_named (out, algos[i].name, algos[i].summary, algos[i].params, i == 0);
@@ -276,14 +377,49 @@ write_json (GString *out, GError **error)
   return TRUE;
 }
 
+/* `--engine SPEC...`: only those engines, each with the counters of its spec. A spec that makes
+ * no engine is an error naming it, as it is for `run` and `analyze`. */
+static gboolean
+write_engines (GString *out, char **specs, MdlFormat format, GError **error)
+{
+  if (format == MDL_FORMAT_JSON)
+    g_string_append (out, "{\"engines\": [");
+  for (char **spec = specs; *spec; spec++)
+    {
+      g_autoptr (MdlEngine) engine = mdl_engine_new (*spec, error);
+      const MdlEngineClass *klass;
+      if (engine == NULL)
+        return FALSE;
+      klass = mdl_engine_class_lookup (mdl_engine_name (engine));
+      if (format == MDL_FORMAT_JSON)
+        {
+          json_named (out, klass->name, klass->summary, klass->params, spec == specs);
+          json_counters (out, *spec);
+          continue;
+        }
+      g_string_append_printf (out, "%s%-12s %s\n", spec == specs ? "" : "\n", klass->name,
+                              klass->summary);
+      g_string_append_printf (out, "  spec: %s\n", mdl_engine_spec (engine));
+      params_table (out, klass->params);
+      counters_table (out, *spec);
+    }
+  if (format == MDL_FORMAT_JSON)
+    g_string_append (out, "]}\n");
+  return TRUE;
+}
+
 static int
 list_main (int argc, char **argv)
 {
   gboolean help = FALSE;
   g_autofree char *format_name = NULL;
+  g_auto (GStrv) engines = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       "Listing format: table (default) or json", "FORMAT" },
+    { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &engines,
+      "List only this engine, with the counters of this spec NAME:key=value,... (repeat for "
+      "several)", "SPEC" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_list, entries, &help);
@@ -300,7 +436,10 @@ list_main (int argc, char **argv)
     return mdl_cli_fail (g_steal_pointer (&error));
   if (format == MDL_FORMAT_CSV)
     return mdl_cli_usage (&mdl_cli_cmd_list, "--format must be table or json");
-  ok = format == MDL_FORMAT_JSON ? write_json (text, &error) : write_table (text, &error);
+  if (engines != NULL)
+    ok = write_engines (text, engines, format, &error);
+  else
+    ok = format == MDL_FORMAT_JSON ? write_json (text, &error) : write_table (text, &error);
   if (!ok || !mdl_cli_output_write (NULL, text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   return MDL_CLI_OK;

@@ -148,6 +148,40 @@ mdl_report_lookup (const MdlReport *report, const char *name)
   return at ? &g_array_index (report->counters, MdlCounter, at - 1) : NULL;
 }
 
+/* Beyond this many counters (a VAT curve has thousands) the message names the closest one only. */
+#define REPORT_GET_MAX_LISTED 40
+
+const MdlCounter *
+mdl_report_get (const MdlReport *report, const char *name, GError **error)
+{
+  const MdlCounter *c;
+  g_return_val_if_fail (report != NULL && name != NULL, NULL);
+  c = mdl_report_lookup (report, name);
+  if (c == NULL)
+    {
+      guint n = report->index ? report->counters->len : 0;
+      g_autofree const char **names = g_new (const char *, n + 1);
+      g_autoptr (GString) msg = g_string_new (NULL);
+      for (guint i = 0; i < n; i++)
+        names[i] = g_array_index (report->counters, MdlCounter, i).name;
+      g_string_printf (msg, "report \"%s\" has no counter \"%s\"", report->spec, name);
+      if (n == 0)
+        g_string_append (msg, "; it has no named counters");
+      else if (n <= REPORT_GET_MAX_LISTED)
+        mdl_names_append_choices (msg, name, names, n);
+      else
+        {
+          const char *close = mdl_names_closest (name, names, n);
+          g_string_append_printf (msg, "; it has %u counters (`models list --engine` with this "
+                                  "spec lists them)", n);
+          if (close)
+            g_string_append_printf (msg, " (did you mean \"%s\"?)", close);
+        }
+      g_set_error_literal (error, MDL_ERROR, MDL_ERROR_UNKNOWN_NAME, msg->str);
+    }
+  return c;
+}
+
 void
 mdl_report_add_phase (MdlReport *report, MdlReport *phase)
 {
