@@ -495,6 +495,7 @@ static const struct {
   { "analyze", "--engine --machine --format --trace-format --output FILE|-" },
   { "run", "--n --seed --param --engine --machine --format --output --trace-out --native" },
   { "convert", "--from --to IN OUT" },
+  { "trace", "--engine --format --output --save --fetches --program-output --valgrind PROGRAM" },
   { "demo", "--help" },
 };
 
@@ -881,6 +882,58 @@ test_convert_refuses_same_file (void **state)
   cli_result_clear (&r);
 }
 
+/* ---- trace ---- */
+
+/* Ensure `models trace` keeps the traced program's output out of the report: with the report on
+ * stdout (CSV here), a program that prints a marker line has it on stderr by default, and in the
+ * --program-output file (with its stderr line too) when one is named, never on stdout. Needs
+ * valgrind; without it the test says so and is skipped. */
+static void
+test_trace_keeps_program_output_apart (void **state)
+{
+  static const char marker[] = "models-trace-marker-5e1d";
+  Fixture *f = *state;
+  g_autofree char *valgrind = g_find_program_in_path ("valgrind");
+  g_autofree char *sh = g_find_program_in_path ("sh");
+  g_autofree char *out_file = tmp_path (f, "program.out");
+  g_autofree char *script = g_strdup_printf ("echo %s; echo %s-err >&2", marker, marker);
+  g_autofree char *saved = NULL;
+  CliResult r = { 0 };
+  if (valgrind == NULL || sh == NULL)
+    {
+      print_message ("SKIPPED test_trace_keeps_program_output_apart: %s not found (`make deps` "
+                     "installs valgrind)\n", valgrind == NULL ? "valgrind" : "sh");
+      skip ();
+    }
+  cli_run (&r, "trace", "--engine", "count", "--format", "csv", "--", sh, "-c", script, NULL);
+  assert_status (&r, 0, "trace");
+  if (strstr (r.out, marker) != NULL)
+    fail_msg ("the program's output is in the report on stdout:\n%s", r.out);
+  if (!g_str_has_prefix (r.out, "engine,spec,phase,counter,value,unit,metric\n"))
+    fail_msg ("stdout does not start with the CSV header:\n%s", r.out);
+  assert_contains (r.err, marker, "trace: the program's stdout on stderr");
+  assert_contains (r.err, "models-trace-marker-5e1d-err", "trace: the program's stderr");
+  cli_result_clear (&r);
+
+  cli_run (&r, "trace", "--engine", "count", "--format", "csv", "--program-output", out_file,
+           "--", sh, "-c", script, NULL);
+  assert_status (&r, 0, "trace --program-output");
+  if (strstr (r.out, marker) != NULL || strstr (r.err, marker) != NULL)
+    fail_msg ("the program's output escaped --program-output:\nstdout: %s\nstderr: %s", r.out,
+              r.err);
+  assert_true (g_str_has_prefix (r.out, "engine,spec,phase,counter,value,unit,metric\n"));
+  assert_true (g_file_get_contents (out_file, &saved, NULL, NULL));
+  assert_string_equal (saved, "models-trace-marker-5e1d\nmodels-trace-marker-5e1d-err\n");
+  cli_result_clear (&r);
+
+  /* The report's own file cannot also take the program's output. */
+  cli_run (&r, "trace", "--output", out_file, "--program-output", out_file, "--", sh, "-c", "true",
+           NULL);
+  assert_status (&r, 2, "trace -o X -P X");
+  assert_contains (r.err, "--program-output", "trace -o X -P X");
+  cli_result_clear (&r);
+}
+
 /* ---- list and demo ---- */
 
 /* Ensure list names the engines, algorithms and presets, in both formats. */
@@ -1095,6 +1148,7 @@ main (void)
     cmocka_unit_test (test_trace_file_gives_same_counters),
     cmocka_unit_test (test_convert_round_trip),
     cmocka_unit_test (test_convert_refuses_same_file),
+    cmocka_unit_test (test_trace_keeps_program_output_apart),
     cmocka_unit_test (test_list),
     cmocka_unit_test (test_list_json_has_every_engines_counters),
     cmocka_unit_test (test_list_engine_shows_the_specs_counters),

@@ -1,7 +1,8 @@
 /* Tests of the Dinero din reader and writer (src/traces/reader-din.c, writer-din.c), the raw
  * address reader (reader-raw.c), and instruction fetches kept as records (Lackey and din): the
  * records each fixture in tests/data/din/ gives, written out by hand; errors that name FILE:LINE;
- * detection; the din writer's exact text and its round trip; pumping one record at a time. */
+ * detection; the din writer's exact text and its round trip, op counts included (Lackey to din
+ * keeps VAT's cost); pumping one record at a time. */
 #include "helpers.h"
 
 #include <glib/gstdio.h>
@@ -234,8 +235,10 @@ test_din_errors_name_file_and_line (void **state)
     }
 }
 
-/* Ensure the writer writes extended din exactly: a modify as r then w, a fetch as i, op counts
- * and markers left out and counted; and that reading it back gives the same accesses. */
+/* Ensure the writer writes extended din exactly: a modify as r then w, a fetch as i, an op count
+ * as that many "i" lines (the fetch that follows the count of 5 is one of them, so 4 placeholders
+ * "i 0 1" come before the next data access), markers left out and counted; and that reading it
+ * back gives the same accesses and the same 5 operations. */
 static void
 test_din_writer (void **state)
 {
@@ -246,12 +249,19 @@ test_din_writer (void **state)
     { .kind = MDL_CPU_OPS, .addr = 5 },
     { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 3, .addr = 0x400000 },
     { .kind = MDL_CPU_READ, .size = 0x1234, .addr = 0 },
+    { .kind = MDL_CPU_OPS, .addr = 2 },
   };
-  static const char expect[] = "r 1000 8\nw 2004 4\nr 30 2\nw 30 2\ni 400000 3\nr 0 1234\n";
-  /* Read back with fetches kept: the fetch is an op count of 1 and the fetch again. */
+  static const char expect[] = "r 1000 8\nw 2004 4\nr 30 2\nw 30 2\ni 400000 3\n"
+                               "i 0 1\ni 0 1\ni 0 1\ni 0 1\nr 0 1234\ni 0 1\ni 0 1\n";
+  /* Read back with fetches kept: the run of five "i" lines is an op count of 5 and five fetches,
+   * the last two lines an op count of 2 and two fetches. */
   static const Want back[] = {
-    R (8, 0x1000), W (4, 0x2004), R (2, 0x30), W (2, 0x30), OPS (1), F (3, 0x400000),
-    R (0x1234, 0),
+    R (8, 0x1000), W (4, 0x2004), R (2, 0x30), W (2, 0x30), OPS (5), F (3, 0x400000), F (1, 0),
+    F (1, 0), F (1, 0), F (1, 0), R (0x1234, 0), OPS (2), F (1, 0), F (1, 0),
+  };
+  /* Read back without fetches: the op counts alone. */
+  static const Want back_ops[] = {
+    R (8, 0x1000), W (4, 0x2004), R (2, 0x30), W (2, 0x30), OPS (5), R (0x1234, 0), OPS (2),
   };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("models-din-XXXXXX", NULL);
@@ -270,14 +280,141 @@ test_din_writer (void **state)
   assert_true (sink.batch (sink.data, &b, &error));
   assert_true (sink.marker (sink.data, &end, &error));
   assert_true (mdl_trace_writer_close (w, &error));
-  assert_int_equal (mdl_trace_writer_n_dropped (w), 3);
+  assert_int_equal (mdl_trace_writer_n_dropped (w), 2);
   assert_true (g_file_get_contents (path, &text, NULL, NULL));
   assert_string_equal (text, expect);
   c = read_all (path, MDL_TRACE_AUTO, TRUE, 0, NULL, NULL);
   assert_records ("din read back", c, back, G_N_ELEMENTS (back));
   test_collector_free (c);
+  c = read_all (path, MDL_TRACE_AUTO, FALSE, 0, NULL, NULL);
+  assert_records ("din read back without fetches", c, back_ops, G_N_ELEMENTS (back_ops));
+  test_collector_free (c);
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* Converts @in (format detected, fetches kept or not) to din text at @out through the library's
+ * reader and writer, as `models convert` does; returns the writer's dropped count. */
+static guint64
+convert_to_din (const char *in, gboolean fetches, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlTraceReader) r = mdl_trace_reader_open (in, MDL_TRACE_AUTO, &error);
+  g_autoptr (MdlTraceWriter) w = mdl_trace_writer_open (out, MDL_TRACE_DIN, &error);
+  MdlSink sink;
+  gboolean done = FALSE;
+  assert_non_null (r);
+  assert_non_null (w);
+  mdl_trace_reader_set_fetches (r, fetches);
+  sink = mdl_trace_writer_sink (w);
+  while (!done)
+    if (!mdl_trace_reader_pump (r, &sink, 0, &done, &error))
+      fail_msg ("%s -> %s: %s", in, out, error->message);
+  if (!mdl_trace_writer_close (w, &error))
+    fail_msg ("%s: %s", out, error->message);
+  return mdl_trace_writer_n_dropped (w);
+}
+
+/* The VAT report of the trace at @path, read as detected. */
+static MdlReport *
+vat_report_of (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlTraceReader) r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
+  MdlSink sink;
+  gboolean done = FALSE;
+  MdlReport **reports, *vat;
+  assert_non_null (r);
+  assert_true (mdl_pipeline_add_engine_spec (p, "vat:machine=x86-64,policy=lru,W=8", &error));
+  sink = mdl_pipeline_sink (p);
+  while (!done)
+    if (!mdl_trace_reader_pump (r, &sink, 0, &done, &error))
+      fail_msg ("%s: %s", path, error->message);
+  reports = mdl_pipeline_reports (p, NULL);
+  vat = reports[0];
+  g_free (reports);
+  return vat;
+}
+
+/* A Lackey trace with 7 instructions in three runs (3, 1, 3) around four data accesses on three
+ * pages, one of them a modify. */
+static const char lackey_text[] =
+  "==7== Lackey, an example Valgrind tool\n"
+  "I  04000ac0,3\nI  04000ac3,4\nI  04000ac7,5\n"
+  " S 1ffefffd08,8\n"
+  "I  04000acc,2\n"
+  " L 04223e70,8\n M 04222fc8,4\n"
+  "I  04000ace,3\nI  04000ad1,3\nI  04000ad4,6\n"
+  " L 7f0000001000,8\n";
+
+/* Ensure converting Lackey to din keeps every RAM operation (issue 20: all 304,744 of a real
+ * trace were dropped, so VAT's cost changed): the din trace reads back with the 7 operations
+ * counted above, the same TC misses and so the same cost, and nothing is reported dropped. With
+ * fetches kept, the conversion is exact: the same records, the fetches' addresses included. */
+static void
+test_lackey_to_din_keeps_ram_ops (void **state)
+{
+  g_autofree char *lackey = test_write_temp ("ops.lackey", lackey_text, strlen (lackey_text));
+  g_autofree char *din = g_strconcat (lackey, ".din", NULL);
+  g_autoptr (MdlReport) before = NULL, after = NULL;
+  TestCollector *a, *b;
+  (void) state;
+  assert_int_equal (convert_to_din (lackey, FALSE, din), 0);
+  before = vat_report_of (lackey);
+  after = vat_report_of (din);
+  assert_int_equal (test_report_count (before, "ram_ops"), 7);
+  assert_int_equal (test_report_count (after, "ram_ops"), 7);
+  assert_int_equal (test_report_count (after, "tc_misses"), test_report_count (before, "tc_misses"));
+  assert_int_equal (test_report_count (after, "cost"), test_report_count (before, "cost"));
+
+  assert_int_equal (convert_to_din (lackey, TRUE, din), 0);
+  a = read_all (lackey, MDL_TRACE_AUTO, TRUE, 0, NULL, NULL);
+  b = read_all (din, MDL_TRACE_AUTO, TRUE, 0, NULL, NULL);
+  /* The one modify is a read and a write in din, Dinero having no modify; everything else, op
+   * counts and fetches included, is the same record for record. */
+  assert_int_equal (b->cpu->len, a->cpu->len + 1);
+  for (guint i = 0, j = 0; i < a->cpu->len; i++, j++)
+    {
+      const MdlCpuEvent *x = &g_array_index (a->cpu, MdlCpuEvent, i);
+      const MdlCpuEvent *y = &g_array_index (b->cpu, MdlCpuEvent, j);
+      guint8 kind = x->kind == MDL_CPU_MODIFY ? MDL_CPU_READ : x->kind;
+      if (y->kind != kind || y->flags != x->flags || y->size != x->size || y->addr != x->addr)
+        fail_msg ("record %u of the Lackey trace (kind %u addr 0x%" G_GINT64_MODIFIER "x) differs "
+                  "in din (kind %u addr 0x%" G_GINT64_MODIFIER "x)", i + 1, x->kind, x->addr,
+                  y->kind, y->addr);
+      if (x->kind == MDL_CPU_MODIFY)
+        {
+          y = &g_array_index (b->cpu, MdlCpuEvent, ++j);
+          assert_true (y->kind == MDL_CPU_WRITE && y->addr == x->addr && y->size == x->size);
+        }
+    }
+  test_collector_free (a);
+  test_collector_free (b);
+  g_unlink (lackey);
+  g_unlink (din);
+}
+
+/* Ensure an op count too large to spell out as "i" lines is refused, naming the record. */
+static void
+test_din_writer_refuses_huge_op_counts (void **state)
+{
+  static const MdlCpuEvent ev[] = {
+    { .kind = MDL_CPU_READ, .size = 8, .addr = 0x1000 },
+    { .kind = MDL_CPU_OPS, .addr = ((guint64) 1 << 30) + 1 },
+  };
+  g_autofree char *path = test_write_temp ("huge.din", "", 0);
+  g_autoptr (MdlTraceWriter) w = mdl_trace_writer_open (path, MDL_TRACE_DIN, NULL);
+  MdlEventBatch b = { .cpu = ev, .n_cpu = G_N_ELEMENTS (ev) };
+  GError *error = NULL;
+  MdlSink sink;
+  (void) state;
+  assert_non_null (w);
+  sink = mdl_trace_writer_sink (w);
+  assert_false (sink.batch (sink.data, &b, &error));
+  assert_mdl_error (error, MDL_ERROR_UNSUPPORTED, "huge.din: cannot write record 2: an op count "
+                    "of 1073741825 would be as many din lines (at most 1073741824)");
+  g_unlink (path);
 }
 
 /* Ensure raw arrays read as 1-byte reads, only when asked for by name, and that a partial last
@@ -349,6 +486,8 @@ main (void)
     cmocka_unit_test (test_lackey_fetches),
     cmocka_unit_test (test_din_errors_name_file_and_line),
     cmocka_unit_test (test_din_writer),
+    cmocka_unit_test (test_lackey_to_din_keeps_ram_ops),
+    cmocka_unit_test (test_din_writer_refuses_huge_op_counts),
     cmocka_unit_test (test_raw_addresses),
     cmocka_unit_test (test_format_names),
   };

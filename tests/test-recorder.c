@@ -1,8 +1,9 @@
 /* Tests of the recorder (include/models/record.h, src/traces/recorder.c): batching at the producer,
- * merging of operation counts, markers flushing first, sink failures latched until finish, the
- * event count, and the instrumentation macros. */
+ * merging of operation counts, markers flushing first, sink failures latched until finish, freeing
+ * as good as finishing for the counts, the event count, and the instrumentation macros. */
 #include "helpers.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -253,18 +254,118 @@ test_marker_failure_is_latched (void **state)
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_IO, "out.bin: marker refused");
 }
 
-/* Ensure freeing a recorder with pending events neither delivers nor leaks them. */
+/* Ensure freeing a recorder with pending events delivers them, in order, as one last batch, and
+ * that freeing NULL does nothing. */
 static void
-test_free_drops_pending_events (void **state)
+test_free_delivers_pending_events (void **state)
 {
   Fixture *f = *state;
   MdlRecorder *rec = recorder_for (f, 16);
-  mdl_recorder_access (rec, MDL_CPU_READ, 0, 4);
-  mdl_recorder_ops (rec, 1);
+  mdl_recorder_access (rec, MDL_CPU_READ, 0x40, 4);
+  mdl_recorder_ops (rec, 3);
   mdl_recorder_free (rec);
   f->rec = NULL;
-  assert_int_equal (f->got->n_batches, 0);
+  assert_int_equal (f->got->n_batches, 1);
+  assert_int_equal (f->got->cpu->len, 2);
+  assert_int_equal (cpu_at (f->got, 0)->kind, MDL_CPU_READ);
+  assert_int_equal (cpu_at (f->got, 0)->addr, 0x40);
+  assert_int_equal (cpu_at (f->got, 1)->kind, MDL_CPU_OPS);
+  assert_int_equal (cpu_at (f->got, 1)->addr, 3);
   mdl_recorder_free (NULL);
+}
+
+/* Records @n_pages reads of pseudo-random pages (a GRand seeded with @seed), each followed by one op,
+ * into a fresh pipeline of vat LRU and count; finishes the recorder or only frees it. */
+static MdlPipeline *
+record_random_pages (guint n_pages, guint32 seed, gboolean finish)
+{
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr (GError) error = NULL;
+  MdlRecorder *rec;
+  MdlSink sink;
+  assert_true (mdl_pipeline_add_engine_spec (p, "vat:machine=x86-64,policy=lru,W=16", &error));
+  assert_true (mdl_pipeline_add_engine_spec (p, "count", &error));
+  sink = mdl_pipeline_sink (p);
+  rec = mdl_recorder_new (&sink, 0);
+  for (guint i = 0; i < n_pages; i++)
+    {
+      guint64 page = g_rand_int_range (rand, 0, 1 << 20);
+      mdl_recorder_access (rec, MDL_CPU_READ, page << 12, 8);
+      mdl_recorder_ops (rec, 1);
+    }
+  if (finish)
+    assert_true (mdl_recorder_finish (rec, &error));
+  mdl_recorder_free (rec);
+  return g_steal_pointer (&p);
+}
+
+/* Ensure a recorder freed without mdl_recorder_finish() leaves the engines with the same counts as
+ * a finished one (issue 20: the last batch was dropped). 5000 reads and 5000 op counts are 10000
+ * records, two full batches of 4096 and 1808 pending at the end; the count engine must see all
+ * 5000 reads and 5000 operations, and every counter of both engines must agree between the runs. */
+static void
+test_free_without_finish_equals_finish (void **state)
+{
+  const guint n = 5000;
+  g_autoptr (MdlPipeline) finished = record_random_pages (n, 20, TRUE);
+  g_autoptr (MdlPipeline) freed = record_random_pages (n, 20, FALSE);
+  guint n_a, n_b;
+  MdlReport **a = mdl_pipeline_reports (finished, &n_a);
+  MdlReport **b = mdl_pipeline_reports (freed, &n_b);
+  (void) state;
+  assert_int_equal (n_a, 2);
+  assert_int_equal (n_b, 2);
+  assert_int_equal (mdl_report_lookup (b[1], "cpu_reads")->count, n);
+  assert_int_equal (mdl_report_lookup (b[1], "ram_ops")->count, n);
+  for (guint r = 0; r < n_a; r++)
+    {
+      assert_int_equal (mdl_report_n_counters (a[r]), mdl_report_n_counters (b[r]));
+      for (guint i = 0; i < mdl_report_n_counters (a[r]); i++)
+        {
+          const MdlCounter *ca = mdl_report_counter (a[r], i);
+          const MdlCounter *cb = mdl_report_lookup (b[r], ca->name);
+          assert_non_null (cb);
+          if (ca->is_real ? !(ca->real == cb->real || (isnan (ca->real) && isnan (cb->real)))
+                          : ca->count != cb->count)
+            fail_msg ("%s %s: finished %" G_GUINT64_FORMAT " (%g), freed %" G_GUINT64_FORMAT
+                      " (%g)", mdl_report_engine (a[r]), ca->name, ca->count, ca->real, cb->count,
+                      cb->real);
+        }
+      mdl_report_free (a[r]);
+      mdl_report_free (b[r]);
+    }
+  g_free (a);
+  g_free (b);
+}
+
+/* Captures the messages logged at warning level, so that a test can check one was logged. */
+static void
+log_capture (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+  (void) domain;
+  if (level & G_LOG_LEVEL_WARNING)
+    g_ptr_array_add (data, g_strdup (message));
+}
+
+/* Ensure a sink error that mdl_recorder_finish() never collected is not lost when the recorder is
+ * freed: the last delivery fails, and free logs a warning that quotes the sink's message. */
+static void
+test_free_warns_of_an_uncollected_sink_error (void **state)
+{
+  FailingSink s = { .fail_at = 1 };
+  MdlSink sink = { failing_batch, failing_marker, &s };
+  MdlRecorder *rec = mdl_recorder_new (&sink, 8);
+  g_autoptr (GPtrArray) logged = g_ptr_array_new_with_free_func (g_free);
+  GLogFunc old_handler = g_log_set_default_handler (log_capture, logged);
+  (void) state;
+  mdl_recorder_access (rec, MDL_CPU_READ, 0, 4);
+  mdl_recorder_free (rec);
+  g_log_set_default_handler (old_handler, NULL);
+  assert_int_equal (s.batch_calls, 1);
+  assert_int_equal (logged->len, 1);
+  assert_non_null (strstr (g_ptr_array_index (logged, 0), "mdl_recorder_finish"));
+  assert_non_null (strstr (g_ptr_array_index (logged, 0), "out.bin: disk full at call 1"));
 }
 
 /* Ensure a recorder feeding a pipeline is the producer half of a run: a count engine behind it
@@ -314,8 +415,10 @@ main (void)
     cmocka_unit_test_setup_teardown (test_sites_and_macros, fixture_setup, fixture_teardown),
     cmocka_unit_test (test_sink_failure_is_latched_until_finish),
     cmocka_unit_test (test_marker_failure_is_latched),
-    cmocka_unit_test_setup_teardown (test_free_drops_pending_events, fixture_setup,
+    cmocka_unit_test_setup_teardown (test_free_delivers_pending_events, fixture_setup,
                                      fixture_teardown),
+    cmocka_unit_test (test_free_without_finish_equals_finish),
+    cmocka_unit_test (test_free_warns_of_an_uncollected_sink_error),
     cmocka_unit_test (test_recorder_feeds_a_pipeline),
   };
   return cmocka_run_group_tests_name ("recorder", tests, NULL, NULL);

@@ -40,7 +40,13 @@ struct MdlRecorder {
  */
 MDL_API MdlRecorder *mdl_recorder_new (const MdlSink *sink, guint batch_events);
 
-/** mdl_recorder_free: frees the recorder without flushing; NULL is fine. */
+/**
+ * mdl_recorder_free: delivers the pending events to the sink, then frees the recorder; NULL is
+ * fine. The sink must still be alive (with g_autoptr, declare the recorder after its sink's
+ * owner). A sink error not collected by mdl_recorder_finish() (an earlier one, or one of this last
+ * delivery) cannot be returned here: it is logged with g_warning(). Call mdl_recorder_finish()
+ * first to get errors and to read results before the scope ends.
+ */
 MDL_API void mdl_recorder_free (MdlRecorder *rec);
 
 /**

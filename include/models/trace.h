@@ -7,7 +7,8 @@
  *  - "lackey": Valgrind Lackey text (`valgrind --tool=lackey --trace-mem=yes`); instruction lines
  *              become RAM operation counts, not accesses.
  *  - "din":    Dinero IV text, classic ("LABEL ADDRESS") or extended ("TYPE ADDRESS SIZE");
- *              instruction fetches become operation counts, as Lackey's do. Written as extended.
+ *              instruction fetches become operation counts, as Lackey's do. Written as extended,
+ *              an operation count as that many "i" lines.
  *  - "warp":   warp text: one GPU warp instruction or launch/barrier/sync marker per line
  *              (`B W ld global 4 MASK ADDR...`); no CPU events.
  *  - "raw":    an array of little-endian 64-bit addresses, each a 1-byte read; read only, and
@@ -169,8 +170,8 @@ MDL_API guint64 mdl_trace_writer_n_records (const MdlTraceWriter *writer);
 
 /**
  * mdl_trace_writer_n_dropped: records that the format cannot carry and that were therefore left
- * out: markers (Lackey and din text have none) and, for din, operation counts; 0 for the binary
- * format. A caller warns when it is not 0.
+ * out: markers (Lackey, din and warp text lack some or all); 0 for the binary format. A caller
+ * warns when it is not 0.
  */
 MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);
 

@@ -130,7 +130,7 @@ convert_main (int argc, char **argv)
   dropped = mdl_trace_writer_n_dropped (writer);
   if (dropped > 0)
     mdl_cli_warn ("%s: dropped %" G_GUINT64_FORMAT " records that this format cannot carry "
-                  "(markers; for din also operation counts)", out, dropped);
+                  "(markers)", out, dropped);
   if (strcmp (out, "-") != 0 && isatty (STDOUT_FILENO))
     printf ("%s (%s) -> %s: %" G_GUINT64_FORMAT " records\n", in_name,
             mdl_trace_format_name (mdl_trace_reader_format (reader)), out,

@@ -1,15 +1,20 @@
 /* `models trace`: runs a program under `valgrind --tool=lackey --trace-mem=yes` and streams the
  * trace straight into the engines, with no temporary file: Lackey writes to a pipe (--log-fd) that
- * the Lackey reader reads as it fills, so a run of any length needs no disk and the program keeps
- * its own standard streams. With --fetches the instruction addresses are kept for instruction
- * caches (and for matching Cachegrind's unified last level); --save also writes the trace. */
+ * the Lackey reader reads as it fills, so a run of any length needs no disk. Standard output is the
+ * report's (unless --output moves it), so the program's standard output goes to our standard error,
+ * or with --program-output both its output streams go to a file: a report with the program's
+ * lines in it cannot be parsed as JSON or CSV. With --fetches the instruction addresses are kept
+ * for instruction caches (and for matching Cachegrind's unified last level); --save also writes
+ * the trace. */
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <gio/gunixinputstream.h>
 #include <glib-unix.h>
+#include <glib/gstdio.h>
 
 static int trace_main (int argc, char **argv);
 
@@ -21,8 +26,10 @@ const MdlCliCommand mdl_cli_cmd_trace = {
     "Runs PROGRAM under valgrind --tool=lackey --trace-mem=yes and feeds every access to each\n"
     "engine as Lackey prints it (through a pipe: nothing is written to disk unless --save is\n"
     "given). Without --engine: count and footprint. Put \"--\" before PROGRAM when it has\n"
-    "options of its own. PROGRAM's standard streams are left alone. A nonzero exit status of\n"
-    "PROGRAM is reported on stderr; the counts cover what it ran.\n"
+    "options of its own. Standard output carries only the report: PROGRAM's standard output\n"
+    "goes to standard error (its standard error stays there), or both go to the file named by\n"
+    "--program-output; its standard input is left alone. A nonzero exit status of PROGRAM is\n"
+    "reported on stderr; the counts cover what it ran.\n"
     "\n"
     "Instruction fetches are RAM operations only, unless --fetches keeps their addresses for an\n"
     "instruction cache (cache:icache=...), as Cachegrind simulates one.\n"
@@ -32,19 +39,23 @@ const MdlCliCommand mdl_cli_cmd_trace = {
     "  models trace -e cache:machine=x86-64,depth=2 -e tlb:machine=x86-64 -- ls -l /\n"
     "  models trace --fetches -e cache:levels=32k:8:64/1M:16:64,icache=32k:8:64,cachegrind=1 \\\n"
     "      -- ./prog\n"
-    "  models trace --save prog.bin -- ./prog      then: models analyze -e ... prog.bin",
+    "  models trace --save prog.bin -- ./prog      then: models analyze -e ... prog.bin\n"
+    "  models trace -f json -P prog.out -- ./prog > report.json",
   .main = trace_main,
 };
 
 /* Starts valgrind with Lackey writing to the write end of a pipe as its fd 3; sets *@read_fd to
- * the read end. Returns NULL with @error set when it cannot start. */
+ * the read end. The program's standard output goes to our standard error, or, when
+ * @program_output is not NULL, its standard output and error go to that file (truncated).
+ * Returns NULL with @error set when it cannot start. */
 static GSubprocess *
-spawn_lackey (const char *valgrind, char **program, int *read_fd, GError **error)
+spawn_lackey (const char *valgrind, char **program, const char *program_output, int *read_fd,
+              GError **error)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   GSubprocess *proc;
-  int fds[2];
+  int fds[2], out_fd;
 
   if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
     return NULL;
@@ -55,7 +66,20 @@ spawn_lackey (const char *valgrind, char **program, int *read_fd, GError **error
   for (char **a = program; *a; a++)
     g_ptr_array_add (argv, *a);
   g_ptr_array_add (argv, NULL);
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  out_fd = program_output ? g_open (program_output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)
+                          : dup (STDERR_FILENO);
+  if (out_fd < 0)
+    {
+      int saved = errno;
+      close (fds[0]);
+      close (fds[1]);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "cannot send the program's output to %s: %s",
+                   program_output ? program_output : "standard error", g_strerror (saved));
+      return NULL;
+    }
+  launcher = g_subprocess_launcher_new (program_output ? G_SUBPROCESS_FLAGS_STDERR_MERGE
+                                                       : G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_take_stdout_fd (launcher, out_fd);
   g_subprocess_launcher_take_fd (launcher, fds[1], 3);
   proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, error);
   /* Freeing the launcher closes our copy of the write end, so the reader sees the end of the
@@ -78,13 +102,15 @@ trace_main (int argc, char **argv)
   gboolean help = FALSE, fetches = FALSE, done = FALSE;
   g_auto (GStrv) engines = NULL;
   g_autofree char *machine = NULL, *format_name = NULL, *output = NULL, *save = NULL;
-  g_autofree char *valgrind = NULL;
+  g_autofree char *valgrind = NULL, *program_output = NULL;
   const GOptionEntry entries[] = {
     MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "fetches", 0, 0, G_OPTION_ARG_NONE, &fetches,
       "Keep instruction fetch addresses (for cache:icache=...)", NULL },
     { "save", 's', 0, G_OPTION_ARG_FILENAME, &save,
       "Also write the trace to FILE (binary; .lackey or .din by name; .gz compresses)", "FILE" },
+    { "program-output", 'P', 0, G_OPTION_ARG_FILENAME, &program_output,
+      "Write PROGRAM's standard output and error to FILE (default: its output to stderr)", "FILE" },
     { "valgrind", 0, 0, G_OPTION_ARG_FILENAME, &valgrind,
       "The valgrind binary (default: valgrind from PATH)", "PATH" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
@@ -116,6 +142,12 @@ trace_main (int argc, char **argv)
   if (save && fetches && !g_str_has_suffix (save, ".din") && !g_str_has_suffix (save, ".din.gz"))
     return mdl_cli_usage (&mdl_cli_cmd_trace, "--save with --fetches needs a .din file: only din "
                           "text stores instruction fetches");
+  if (program_output
+      && ((output && strcmp (program_output, output) == 0)
+          || (save && strcmp (program_output, save) == 0)))
+    return mdl_cli_usage (&mdl_cli_cmd_trace, "--program-output %s is also the %s file",
+                          program_output, save && strcmp (program_output, save) == 0
+                                            ? "--save" : "--output");
   if (save)
     {
       if (!(writer = mdl_trace_writer_open (save, MDL_TRACE_AUTO, &error)))
@@ -128,7 +160,8 @@ trace_main (int argc, char **argv)
 
   name = g_strdup_printf ("lackey:%s", argv[1]);
   start_us = g_get_monotonic_time ();
-  proc = spawn_lackey (valgrind ? valgrind : "valgrind", argv + 1, &read_fd, &error);
+  proc = spawn_lackey (valgrind ? valgrind : "valgrind", argv + 1, program_output, &read_fd,
+                       &error);
   if (proc == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
   in = g_unix_input_stream_new (read_fd, TRUE);

@@ -27,12 +27,22 @@ mdl_recorder_new (const MdlSink *sink, guint batch_events)
   return &r->pub;
 }
 
+/* Freeing delivers what is pending, so that a recorder dropped by g_autoptr without
+ * mdl_recorder_finish() still hands the sink the whole stream: dropping the last batch changed the
+ * engines' counts with nothing to show it (issue 20). A sink error that nobody collected cannot be
+ * returned from here; it is logged with g_warning rather than lost, since the caller skipped the
+ * one call that would have reported it. The sink remembers its failure too (a trace writer's close
+ * fails, an engine refuses further work). */
 void
 mdl_recorder_free (MdlRecorder *rec)
 {
   Recorder *r = (Recorder *) rec;
   if (rec == NULL)
     return;
+  mdl_recorder_flush (rec);
+  if (r->error)
+    g_warning ("mdl_recorder_free: a sink error was never collected with mdl_recorder_finish(): %s",
+               r->error->message);
   g_free (rec->buf);
   g_clear_error (&r->error);
   g_free (r);

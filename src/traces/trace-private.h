@@ -233,6 +233,7 @@ struct MdlTraceWriter {
   GPtrArray *meta;          /* key, value, key, value... in the order first set */
   MdlTraceCheck check;
   guint32 latest_launch;    /* warp text: the id of the latest launch marker (0 before any) */
+  guint64 ops_owed;         /* din text: RAM operations not yet written as "i" lines */
 };
 
 /* One output format. The writer refuses the events the format cannot carry, and checks every
@@ -260,6 +261,19 @@ gboolean mdl_trace_writer_flush (MdlTraceWriter *writer, GError **error);
 /* Writes @len bytes, bypassing the buffer for large ones. */
 gboolean mdl_trace_writer_write (MdlTraceWriter *writer, const void *data, gsize len,
                                  GError **error);
+
+/* The largest op count a text writer spells out as instruction lines (Lackey "I", din "i"): each
+ * is a line of 6 to 14 bytes, so this is gigabytes of text already; a larger count is almost
+ * surely not an instruction count, and writing it would fill a disk. */
+#define MDL_TRACE_TEXT_OPS_MAX ((guint64) 1 << 30)
+
+/* Writes the @len-byte @line @n times (the text formats' op counts). Sets MDL_ERROR_IO. */
+gboolean mdl_trace_writer_repeat (MdlTraceWriter *writer, const char *line, gsize len, guint64 n,
+                                  GError **error);
+/* MDL_ERROR_UNSUPPORTED naming the next record: an op count of @n is above
+ * MDL_TRACE_TEXT_OPS_MAX, too many @format lines ("Lackey"); returns FALSE. */
+gboolean mdl_trace_writer_fail_ops (MdlTraceWriter *writer, guint64 n, const char *format,
+                                    GError **error);
 
 /* Room for @n (<= MDL_TRACE_BUF_MIN) bytes at buf + len, flushing first if needed; the caller
  * fills them and adds @n to len. NULL on a write error. */

@@ -3,8 +3,17 @@
  * reads and our din reader reads back as the same accesses. The extended form is written rather
  * than the classic one because it keeps sizes: classic din would turn every access into a 4-byte
  * word. A read is "r", a write "w", a modify "r" then "w" of the same bytes (Dinero has no
- * modify), a fetch record "i". Op counts and markers have no din form: they are left out and
- * counted (mdl_trace_writer_n_dropped); warp events fail with MDL_ERROR_UNSUPPORTED. */
+ * modify), a fetch record "i". Markers have no din form: they are left out and counted
+ * (mdl_trace_writer_n_dropped); warp events fail with MDL_ERROR_UNSUPPORTED.
+ *
+ * Op counts are kept, because an "i" line is what din has for an executed instruction and every
+ * din reader counts it (ours reads each as one RAM operation, so VAT's cost survives a conversion
+ * from Lackey; leaving them out lost every one of them). The stream a reader with fetches kept
+ * produces has each run's op count followed by that many fetch records: those fetches already are
+ * the run's "i" lines. So an op count is owed rather than written, each fetch pays one, and what
+ * is still owed when a data access or the end comes is written as "i 0 1" placeholders (the
+ * instructions' addresses are not in the stream; with fetches kept they read back as 1-byte
+ * fetches at address 0, as the Lackey writer's "I  00000000,0" do). */
 #include "trace-private.h"
 
 /* The longest line: "r " + 16 hex digits + " " + 4 hex digits + "\n". */
@@ -39,6 +48,17 @@ put (MdlTraceWriter *w, char type, const MdlCpuEvent *e, GError **error)
   return TRUE;
 }
 
+static const char placeholder_line[] = "i 0 1\n";
+
+/* Writes the op count still owed as placeholder "i" lines. */
+static gboolean
+pay_ops (MdlTraceWriter *w, GError **error)
+{
+  guint64 n = w->ops_owed;
+  w->ops_owed = 0;
+  return mdl_trace_writer_repeat (w, placeholder_line, sizeof placeholder_line - 1, n, error);
+}
+
 static gboolean
 din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 {
@@ -54,21 +74,26 @@ din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
           g_free (why);
           return FALSE;
         }
-      switch (e->kind)
+      if (e->kind == MDL_CPU_OPS)
         {
-        case MDL_CPU_READ:
-          ok = put (w, fetch ? 'i' : 'r', e, error);
-          break;
-        case MDL_CPU_WRITE:
-          ok = put (w, 'w', e, error);
-          break;
-        case MDL_CPU_MODIFY:
-          ok = put (w, 'r', e, error) && put (w, 'w', e, error);
-          break;
-        default:
-          w->n_dropped++;
+          if (e->addr > MDL_TRACE_TEXT_OPS_MAX)
+            return mdl_trace_writer_fail_ops (w, e->addr, "din", error);
+          w->ops_owed += e->addr;
           ok = TRUE;
-          break;
+        }
+      else if (fetch)
+        {
+          /* Pays one owed op; a fetch that follows no op count still reads back as one. */
+          w->ops_owed -= w->ops_owed > 0;
+          ok = put (w, 'i', e, error);
+        }
+      else
+        {
+          ok = pay_ops (w, error);
+          if (ok && e->kind != MDL_CPU_WRITE)
+            ok = put (w, 'r', e, error);
+          if (ok && e->kind != MDL_CPU_READ)
+            ok = put (w, 'w', e, error);
         }
       if (!ok)
         return FALSE;
@@ -81,4 +106,5 @@ const MdlTraceWriterClass mdl_trace_writer_din_class = {
   .name = "din text",
   .cpu = TRUE,
   .batch = din_batch,
+  .finish = pay_ops,
 };

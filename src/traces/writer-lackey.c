@@ -1,14 +1,11 @@
 /* Writer of Valgrind Lackey text (docs/trace-format.md). Lackey can say less than our event stream:
  * an access keeps its kind, address and size, but not its thread or site; an op count of n becomes
  * n instruction lines "I  00000000,0" (Lackey has no count, and the instructions' addresses were
- * never kept), up to OPS_MAX; markers have no Lackey form and are dropped and counted (mdl_trace_writer_n_dropped)
- * rather than failing, so that a CPU trace with phases can still be exported; warp events cannot
- * be approximated and fail with MDL_ERROR_UNSUPPORTED. Header metadata is ignored. */
+ * never kept), up to MDL_TRACE_TEXT_OPS_MAX; markers have no Lackey form and are dropped and
+ * counted (mdl_trace_writer_n_dropped) rather than failing, so that a CPU trace with phases can
+ * still be exported; warp events cannot be approximated and fail with MDL_ERROR_UNSUPPORTED.
+ * Header metadata is ignored. */
 #include "trace-private.h"
-
-/* The largest op count written: each op is a 14-byte line, so this is 14 GiB of text already; a
- * larger count is almost surely not an instruction count, and writing it would fill a disk. */
-#define OPS_MAX ((guint64) 1 << 30)
 
 /* The longest line: " L " + 16 hex digits + "," + 5 digits + "\n". */
 #define LINE_MAX_BYTES 32
@@ -43,27 +40,6 @@ format_access (char *p, char kind, guint64 addr, guint size)
 }
 
 static gboolean
-write_ops (MdlTraceWriter *w, guint64 n, GError **error)
-{
-  while (n > 0)
-    {
-      gsize room = (w->cap - w->len) / INSTRUCTION_BYTES;
-      if (room == 0)
-        {
-          if (!mdl_trace_writer_flush (w, error))
-            return FALSE;
-          continue;
-        }
-      for (gsize i = 0; i < room && n > 0; i++, n--)
-        {
-          memcpy (w->buf + w->len, instruction_line, INSTRUCTION_BYTES);
-          w->len += INSTRUCTION_BYTES;
-        }
-    }
-  return TRUE;
-}
-
-static gboolean
 lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
 {
   static const char kind_letter[] = { 'L', 'S', 'M' };
@@ -74,17 +50,11 @@ lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
       guint32 head = (guint32) e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
       if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head))
         return mdl_trace_writer_fail_cpu (w, e, error);
-      if (e->kind == MDL_CPU_OPS && e->addr > OPS_MAX)
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
-                       "%s: cannot write record %" G_GUINT64_FORMAT ": an op count of %"
-                       G_GUINT64_FORMAT " would be as many Lackey lines (at most %" G_GUINT64_FORMAT
-                       ")", w->name, w->n_records + 1, e->addr, OPS_MAX);
-          return FALSE;
-        }
+      if (e->kind == MDL_CPU_OPS && e->addr > MDL_TRACE_TEXT_OPS_MAX)
+        return mdl_trace_writer_fail_ops (w, e->addr, "Lackey", error);
       if (e->kind == MDL_CPU_OPS)
         {
-          if (!write_ops (w, e->addr, error))
+          if (!mdl_trace_writer_repeat (w, instruction_line, INSTRUCTION_BYTES, e->addr, error))
             return FALSE;
         }
       else

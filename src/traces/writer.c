@@ -50,6 +50,37 @@ mdl_trace_writer_write (MdlTraceWriter *w, const void *data, gsize len, GError *
 }
 
 gboolean
+mdl_trace_writer_repeat (MdlTraceWriter *w, const char *line, gsize len, guint64 n, GError **error)
+{
+  while (n > 0)
+    {
+      gsize room = (w->cap - w->len) / len;
+      if (room == 0)
+        {
+          if (!mdl_trace_writer_flush (w, error))
+            return FALSE;
+          continue;
+        }
+      for (; room > 0 && n > 0; room--, n--)
+        {
+          memcpy (w->buf + w->len, line, len);
+          w->len += len;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+mdl_trace_writer_fail_ops (MdlTraceWriter *w, guint64 n, const char *format, GError **error)
+{
+  g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "%s: cannot write record %"
+               G_GUINT64_FORMAT ": an op count of %" G_GUINT64_FORMAT " would be as many %s lines "
+               "(at most %" G_GUINT64_FORMAT ")", w->name, w->n_records + 1, n, format,
+               MDL_TRACE_TEXT_OPS_MAX);
+  return FALSE;
+}
+
+gboolean
 mdl_trace_writer_fail (MdlTraceWriter *w, GError **error, const char *why)
 {
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: cannot write record %" G_GUINT64_FORMAT
