@@ -284,7 +284,22 @@ test_small_experiment_holds_together (void **state)
   lines = g_strsplit (g_strstrip (csv->str), "\n", -1);
   assert_int_equal (g_strv_length (lines), n4k + 1);
   assert_true (g_str_has_prefix (lines[0], "algorithm,n,log2_n,pages,"));
+  /* 256 KiB is far below twice the TLB reach (1638 pages of 4 KiB): the run says so, in the
+   * warnings, the table and the JSON, and names every fit whose miss cost came out negative. */
+  assert_non_null (strstr (mdl_vat_experiment_warnings (exp), "TLB reach"));
+  for (guint i = 0; i < results->n_fits; i++)
+    if (results->fits[i].miss_ns < 0)
+      {
+        g_autofree char *name = g_strdup_printf ("fit %s: ", results->fits[i].model);
+        assert_non_null (strstr (mdl_vat_experiment_warnings (exp), name));
+      }
+  {
+    g_autoptr (GString) table = g_string_new (NULL);
+    mdl_vat_experiment_write (exp, MDL_FORMAT_TABLE, table);
+    assert_non_null (strstr (table->str, "\nwarning: the largest arrays (0.2 MiB)"));
+  }
   mdl_vat_experiment_write (exp, MDL_FORMAT_JSON, json);
+  assert_non_null (strstr (json->str, "\"warnings\": [\n    \"the largest arrays"));
   assert_non_null (strstr (json->str, "\"experiment\": \"vat\""));
   assert_null (strstr (json->str, "nan"));
   assert_true (mdl_vat_experiment_write_files (exp, dir, &error));
@@ -300,6 +315,36 @@ test_small_experiment_holds_together (void **state)
       }
     g_rmdir (dir);
   }
+}
+
+/* Ensure that the plan, made before anything runs, counts the points the run will measure, the
+ * largest arrays and the TLB reach, and that its time grows with the bound. */
+static void
+test_plan_before_the_run (void **state)
+{
+  const char *const algos[] = { "scan/seq", "scan/random", NULL };
+  MdlVatExperimentConfig cfg;
+  MdlVatPlan small, large;
+  g_autoptr (GError) error = NULL;
+  (void) state;
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.algorithms = algos;
+  cfg.max_bytes = 256 << 10;
+  cfg.huge = FALSE;
+  assert_true (mdl_vat_experiment_plan (&cfg, &small, &error));
+  /* The sizes of test_small_experiment_holds_together: 11 + 9. The largest arrays: scan/random's
+   * 15112 elements (1024 * 1.4^8, rounded) of 16 bytes, above scan/seq's 29620 of 8. */
+  assert_int_equal (small.n_points, 11 + 9);
+  assert_int_equal (small.largest_bytes, 15112 * 16);
+  /* x86-64: W = 64 L1 DTLB + 1536 L2 TLB + 38 paging-structure cache entries, P = 4096. */
+  assert_int_equal (small.tlb_reach_bytes, (64 + 1536 + 38) * 4096);
+  cfg.max_bytes = 64 << 20;
+  assert_true (mdl_vat_experiment_plan (&cfg, &large, &error));
+  assert_true (large.n_points > small.n_points);
+  assert_true (large.seconds > small.seconds && small.seconds > 0);
+  cfg.max_bytes = 100;
+  assert_false (mdl_vat_experiment_plan (&cfg, &large, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "max-bytes 100");
 }
 
 /* Ensure bad settings are refused naming the setting and the valid range, and unknown algorithms
@@ -347,6 +392,7 @@ main (void)
     cmocka_unit_test (test_nnls_clamps_at_zero),
     cmocka_unit_test (test_small_experiment_holds_together),
     cmocka_unit_test (test_experiment_rejects_bad_settings),
+    cmocka_unit_test (test_plan_before_the_run),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -55,7 +55,8 @@ typedef void (*MdlVatProgressFunc) (const MdlVatProgress *progress, void *data);
  * MdlVatExperimentConfig: what to run. Initialize with mdl_vat_experiment_config_init(), then
  * change fields; fields are only ever appended.
  * @machine: the preset giving P, K, d and the TLB sizes (default "x86-64").
- * @max_bytes: memory bound of one run's arrays (default 1 GiB, so a run fits comfortably in 2 GiB).
+ * @max_bytes: memory bound of one run's arrays (default 32 MiB: minutes, and sizes well past the
+ *   TLB reach; mdl_vat_experiment_plan() estimates the time of a bound).
  * @min_n: the smallest size in elements (default 1024).
  * @growth: the factor between sizes (default 1.4, which the thesis chose to stay clear of
  *   associativity effects).
@@ -195,6 +196,31 @@ typedef struct MdlVatExperiment MdlVatExperiment;
 MDL_API MdlVatExperiment *mdl_vat_experiment_run (const MdlVatExperimentConfig *config,
                                                   GError **error);
 
+/**
+ * MdlVatPlan: what a configuration will run, known before it runs.
+ * @seconds: the estimated wall time: the plan's work at the rate of the reference machine (two
+ *   cores of a shared virtual machine; docs/experiments/vat.md), so only the order of magnitude.
+ * @n_points: measured points (algorithm x size x page-size series).
+ * @tlb_reach_bytes: W pages of P bytes: only arrays well beyond it make TC misses vary enough for
+ *   the fits of a miss's cost to mean something.
+ * @largest_bytes: the arrays of the largest run.
+ */
+typedef struct {
+  double seconds;
+  guint n_points;
+  guint64 tlb_reach_bytes;
+  guint64 largest_bytes;
+} MdlVatPlan;
+
+/**
+ * mdl_vat_experiment_plan: plans @config as mdl_vat_experiment_run() would, without running it.
+ * @plan: (out) what it would run and how long it would take.
+ * @error: the errors of mdl_vat_experiment_run() about the configuration.
+ * Returns: TRUE and fills @plan, or FALSE.
+ */
+MDL_API gboolean mdl_vat_experiment_plan (const MdlVatExperimentConfig *config, MdlVatPlan *plan,
+                                          GError **error);
+
 /** mdl_vat_experiment_free: NULL is fine. */
 MDL_API void mdl_vat_experiment_free (MdlVatExperiment *exp);
 
@@ -224,6 +250,14 @@ MDL_API const MdlVatResults *mdl_vat_experiment_results (const MdlVatExperiment 
  * Returns: (transfer none) lines of text, each ending in '\n'.
  */
 MDL_API const char *mdl_vat_experiment_notes (const MdlVatExperiment *exp);
+
+/**
+ * mdl_vat_experiment_warnings: why the results may mean little: a bound too small for the fits
+ * (largest arrays under twice the TLB reach), a negative fitted miss cost, negative predicted
+ * times. The table and JSON outputs carry them too.
+ * Returns: (transfer none) lines of text, each ending in '\n'; "" when there are none.
+ */
+MDL_API const char *mdl_vat_experiment_warnings (const MdlVatExperiment *exp);
 
 /**
  * mdl_vat_experiment_write: appends the results to @out.

@@ -160,8 +160,9 @@ demo_vat (const char *output_dir)
   else
     g_string_append_printf (text, "\nNo plot: %s. The tables are in %s/vat.txt and vat.csv.\n",
                             why, dir);
-  g_string_append (text, "Reading it: docs/experiments/vat.md. The full run: models experiment vat "
-                   "--output-dir DIR\n");
+  g_string_append (text, "Reading it: docs/experiments/vat.md. A longer run: models experiment vat "
+                   "--max-bytes 64M --output-dir DIR (about ten minutes on two cores; it prints "
+                   "its estimate before it starts)\n");
   if (!mdl_cli_output_write (NULL, text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   return MDL_CLI_OK;

@@ -24,8 +24,10 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "RAM operation) against log2 n, measured and predicted, the least-squares fit of the\n"
     "per-operation cost and tau with its R^2, and per algorithm the slope of normalized time\n"
     "against log2 n. Where transparent huge pages are available, permute and binsearch/sorted\n"
-    "also run on 2 MiB pages against the model's huge=1 prediction. The default bound (1 GiB)\n"
-    "takes hours on a small machine; docs/experiments/vat.md lists run times.\n"
+    "also run on 2 MiB pages against the model's huge=1 prediction. The default bound (32 MiB)\n"
+    "takes minutes; each doubling of it roughly doubles the time. The estimated time is printed\n"
+    "before anything runs, and a warning when the bound is too small for the fits to mean\n"
+    "anything (arrays under twice the TLB reach, a negative miss cost, negative predictions).\n"
     "\n"
     "--output-dir writes vat.txt, vat.csv, vat-fits.csv, vat-slopes.csv, vat.json, the gnuplot\n"
     "data and script, and vat.png and vat.svg when gnuplot is installed (tools/deps.sh --plot).\n"
@@ -34,7 +36,7 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "\n"
     "Examples:\n"
     "  models experiment vat --max-bytes 64M --output-dir vat-out\n"
-    "  models experiment vat --algos scan/random,permute,binsearch/sorted --reps 5\n"
+    "  models experiment vat --algos scan/random,permute/fisher-yates,binsearch/sorted --reps 5\n"
     "  models experiment vat --max-bytes 16M --format csv > vat.csv",
   .main = experiment_main,
 };
@@ -207,6 +209,39 @@ print_and_plot (const char *experiment, const GString *out, const char *output_d
   return MDL_CLI_OK;
 }
 
+static void
+print_warnings (const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (*lines[i])
+      fprintf (stderr, "models: experiment vat: warning: %s\n", lines[i]);
+}
+
+/* Says on stderr, before anything runs, how long the run will take and whether its bound is too
+ * small for the fits, so that a user can stop it at once. */
+static gboolean
+announce_plan (const MdlVatExperimentConfig *cfg, GError **error)
+{
+  MdlVatPlan plan;
+  double minutes;
+  if (!mdl_vat_experiment_plan (cfg, &plan, error))
+    return FALSE;
+  minutes = plan.seconds / 60;
+  if (minutes < 1)
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
+             "under a minute\n", plan.n_points, (double) plan.largest_bytes / (1 << 20));
+  else
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
+             "%.0f minutes (on two cores of a virtual machine; --max-bytes sets the bound)\n",
+             plan.n_points, (double) plan.largest_bytes / (1 << 20), ceil (minutes));
+  if (plan.largest_bytes < 2 * plan.tlb_reach_bytes)
+    fprintf (stderr, "models: experiment vat: warning: the largest arrays stay under twice the "
+             "TLB reach (%.1f MiB): the fitted cost of a TC miss will mean little\n",
+             (double) plan.tlb_reach_bytes / (1 << 20));
+  return TRUE;
+}
+
 static int
 experiment_main (int argc, char **argv)
 {
@@ -218,7 +253,7 @@ experiment_main (int argc, char **argv)
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset for P, K, d and the TLB "
       "sizes (default x86-64)", "NAME" },
     { "max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes, "Memory bound of one run's arrays "
-      "(default 1G; k, M, G suffixes)", "B" },
+      "(default 32M; k, M, G suffixes)", "B" },
     { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed repetitions per size, at least (default 3; "
       "the minimum is kept)", "R" },
     { "algos", 'a', 0, G_OPTION_ARG_STRING, &algos, "Comma-separated algorithms (default: all "
@@ -291,6 +326,8 @@ experiment_main (int argc, char **argv)
       cfg.algorithms = (const char *const *) algo_list;
     }
   cfg.huge = !no_huge;
+  if (!announce_plan (&cfg, &error))
+    return mdl_cli_fail (g_steal_pointer (&error));
   mdl_cli_vat_progress_init (&progress);
   cfg.progress = mdl_cli_vat_progress;
   cfg.progress_data = &progress;
@@ -299,6 +336,7 @@ experiment_main (int argc, char **argv)
   mdl_cli_vat_progress_clear (&progress);
   if (exp == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));
+  print_warnings (mdl_vat_experiment_warnings (exp));
   mdl_vat_experiment_write (exp, format, out);
   if (output_dir && !mdl_vat_experiment_write_files (exp, output_dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));

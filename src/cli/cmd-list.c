@@ -39,7 +39,12 @@ static const struct {
 } trace_formats[] = {
   { MDL_TRACE_BIN, "binary trace format v1 (docs/trace-format.md)" },
   { MDL_TRACE_LACKEY, "Valgrind Lackey text: valgrind --tool=lackey --trace-mem=yes" },
+  { MDL_TRACE_DIN, "Dinero IV din text, classic or extended (docs/trace-format.md)" },
+  { MDL_TRACE_RAW, "little-endian 64-bit addresses, read only, never detected" },
+  { MDL_TRACE_WARP, "warp text: one GPU warp instruction per line (docs/trace-format.md)" },
 };
+/* One row per format but MDL_TRACE_AUTO (0), so that a new format cannot be left out. */
+G_STATIC_ASSERT (G_N_ELEMENTS (trace_formats) == MDL_TRACE_WARP);
 
 static const char *const format_descriptions[MDL_CLI_N_FORMATS] = {
   "aligned columns for people",

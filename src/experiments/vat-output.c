@@ -146,6 +146,16 @@ write_summary (const MdlVatExperiment *exp, GString *out, guint n_fitted, gboole
     }
 }
 
+/* The warnings, one "warning: " line each, where a reader of the table cannot miss them. */
+static void
+write_warnings (const MdlVatExperiment *exp, GString *out)
+{
+  g_auto (GStrv) lines = g_strsplit (exp->warnings->str, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (*lines[i])
+      g_string_append_printf (out, "warning: %s\n", lines[i]);
+}
+
 static void
 write_table (const MdlVatExperiment *exp, GString *out)
 {
@@ -156,6 +166,7 @@ write_table (const MdlVatExperiment *exp, GString *out)
   g_string_append (out, "VAT experiment: normalized time (ns per RAM operation) against log2 n, "
                    "measured and predicted\n");
   g_string_append (out, exp->notes->str);
+  write_warnings (exp, out);
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = point_at (exp, i);
@@ -386,6 +397,8 @@ write_json (const MdlVatExperiment *exp, GString *out)
   mdl_json_string (out, exp->cpu_model);
   g_string_append (out, ",\n  \"notes\": [");
   mdl_experiment_json_lines (out, exp->notes->str);
+  g_string_append (out, "\n  ],\n  \"warnings\": [");
+  mdl_experiment_json_lines (out, exp->warnings->str);
   g_string_append (out, "\n  ],\n  \"points\": [");
   for (guint i = 0; i < exp->points->len; i++)
     {
@@ -447,6 +460,7 @@ mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GString *out)
       else
         n_fitted++;
     }
+  write_warnings (exp, out);
   write_summary (exp, out, n_fitted, any_huge, TRUE);
 }
 

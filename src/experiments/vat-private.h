@@ -13,6 +13,7 @@ struct MdlVatExperiment {
   GArray *fits;              /* MdlVatFitInfo */
   GArray *slopes;            /* MdlVatSlope, in algorithm order */
   GString *notes;
+  GString *warnings;         /* why a result may mean little: lines, each ending in '\n' */
   char *machine;
   guint64 page_bytes;        /* P */
   guint64 arity;             /* K */

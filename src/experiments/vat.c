@@ -86,7 +86,7 @@ mdl_vat_experiment_config_init (MdlVatExperimentConfig *config)
   g_return_if_fail (config != NULL);
   *config = (MdlVatExperimentConfig) {
     .machine = "x86-64",
-    .max_bytes = (guint64) 1 << 30,
+    .max_bytes = (guint64) 32 << 20,
     .min_n = 1024,
     .growth = 1.4,
     .reps = 3,
@@ -494,6 +494,7 @@ experiment_new (const MdlVatExperimentConfig *cfg)
   exp->fits = g_array_new (FALSE, TRUE, sizeof (MdlVatFitInfo));
   exp->slopes = g_array_new (FALSE, TRUE, sizeof (MdlVatSlope));
   exp->notes = g_string_new (NULL);
+  exp->warnings = g_string_new (NULL);
   exp->machine = g_strdup (cfg->machine ? cfg->machine : "x86-64");
   exp->max_bytes = cfg->max_bytes;
   exp->growth = cfg->growth;
@@ -1047,6 +1048,103 @@ publish_results (MdlVatExperiment *exp)
   };
 }
 
+/* Everything before the first run: the configuration checked, the model, the caches, the
+ * huge-page probe and the plans with their estimated work in @c. */
+static MdlVatExperiment *
+prepare (Ctx *c, GArray *plans, Setup *setup, GError **error)
+{
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  g_array_set_clear_func (plans, (GDestroyNotify) plan_clear);
+  if (!check_config (c->cfg, error))
+    return NULL;
+  exp = c->exp = experiment_new (c->cfg);
+  if (!model_from_preset (exp, c->cfg, setup, error)
+      || !cache_sizes (exp, c->cfg, setup, error))
+    return NULL;
+  probe_huge_pages (c->cfg, setup);
+  exp->huge_measured = setup->huge;
+  if (!make_plans (c, plans, setup->huge, error))
+    return NULL;
+  return g_steal_pointer (&exp);
+}
+
+/* Seconds per unit of estimated work (ops_estimate x stage_weight) and per timed point (the
+ * min_seconds floor), from the runs on the reference machine, two cores of a shared virtual
+ * machine: `--max-bytes 256M` with all thirteen algorithms took 34 minutes, the demo's short run
+ * about a minute. A faster machine takes less; the estimate is for the order of magnitude. */
+#define SECONDS_PER_WORK 1.14e-8
+
+static void
+fill_plan (const Ctx *c, const MdlVatExperiment *exp, GArray *plans, MdlVatPlan *out)
+{
+  guint points = 0;
+  guint64 largest = 0;
+  for (guint a = 0; a < plans->len; a++)
+    {
+      const Plan *plan = &g_array_index (plans, Plan, a);
+      guint64 n = g_array_index (plan->sizes, guint64, plan->sizes->len - 1);
+      points += plan->sizes->len * ((exp->huge_measured && plan->info->huge_series) ? 2 : 1);
+      largest = MAX (largest, n * plan->info->bytes_per_elem);
+    }
+  *out = (MdlVatPlan) {
+    .seconds = c->work_total * SECONDS_PER_WORK + points * c->cfg->min_seconds,
+    .n_points = points,
+    .tlb_reach_bytes = exp->tc_cells * exp->page_bytes,
+    .largest_bytes = largest,
+  };
+}
+
+gboolean
+mdl_vat_experiment_plan (const MdlVatExperimentConfig *cfg, MdlVatPlan *out, GError **error)
+{
+  g_autoptr (GArray) plans = g_array_new (FALSE, TRUE, sizeof (Plan));
+  g_auto (Setup) setup = { .load = 0 };
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  Ctx c = { .cfg = cfg };
+  g_return_val_if_fail (cfg != NULL && out != NULL, FALSE);
+  if ((exp = prepare (&c, plans, &setup, error)) == NULL)
+    return FALSE;
+  fill_plan (&c, exp, plans, out);
+  return TRUE;
+}
+
+/* The fits need sizes well past the TLB reach: below it every TC miss is a first touch, so the
+ * misses hardly vary and the fitted cost of one is noise (at 4M: tau -139.7, negative predicted
+ * times, a huge-page prediction of -644.9%). */
+#define REACH_FACTOR 2
+
+static void
+add_warnings (MdlVatExperiment *exp, const MdlVatPlan *plan)
+{
+  GString *w = exp->warnings;
+  guint negative = 0;
+  if (plan->largest_bytes < REACH_FACTOR * plan->tlb_reach_bytes)
+    g_string_append_printf (w, "the largest arrays (%.1f MiB) are less than %d times the TLB "
+                            "reach (W = %" G_GUINT64_FORMAT " pages of %" G_GUINT64_FORMAT
+                            " bytes = %.1f MiB): TC misses hardly vary, so the fitted miss cost "
+                            "and the VAT predictions mean little; use --max-bytes %" G_GUINT64_FORMAT
+                            "M or more\n", (double) plan->largest_bytes / (1 << 20), REACH_FACTOR,
+                            exp->tc_cells, exp->page_bytes,
+                            (double) plan->tlb_reach_bytes / (1 << 20),
+                            (REACH_FACTOR * plan->tlb_reach_bytes + (1 << 20) - 1) >> 20);
+  for (guint i = 0; i < exp->fits->len; i++)
+    {
+      const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);
+      if (f->miss_ns < 0)
+        g_string_append_printf (w, "fit %s: a TC miss came out costing %.1f ns (tau %.1f), less "
+                                "than nothing: the data do not determine it\n", f->model,
+                                f->miss_ns, f->tau);
+    }
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+      negative += (p->vat_ns < 0) + (p->em_ns < 0);
+    }
+  if (negative)
+    g_string_append_printf (w, "%u predicted normalized times are negative: the fits do not "
+                            "describe these sizes\n", negative);
+}
+
 MdlVatExperiment *
 mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
 {
@@ -1055,18 +1153,12 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
   g_autoptr (MdlVatExperiment) exp = NULL;
   g_autoptr (GArray) timings = NULL;
   Ctx c = { .cfg = cfg };
+  MdlVatPlan plan;
 
   g_return_val_if_fail (cfg != NULL, NULL);
-  g_array_set_clear_func (plans, (GDestroyNotify) plan_clear);
-  if (!check_config (cfg, error))
+  if ((exp = prepare (&c, plans, &setup, error)) == NULL)
     return NULL;
-  exp = c.exp = experiment_new (cfg);
-  if (!model_from_preset (exp, cfg, &setup, error) || !cache_sizes (exp, cfg, &setup, error))
-    return NULL;
-  probe_huge_pages (cfg, &setup);
-  exp->huge_measured = setup.huge;
-  if (!make_plans (&c, plans, setup.huge, error))
-    return NULL;
+  fill_plan (&c, exp, plans, &plan);
   c.clock_overhead_ns = clock_overhead_ns ();
   write_notes (exp, cfg, &setup, c.clock_overhead_ns);
 
@@ -1079,6 +1171,7 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
   order_points (exp, plans);
   add_fits (exp, plans);
   add_slopes (exp, plans);
+  add_warnings (exp, &plan);
   publish_results (exp);
   report_progress (&c, NULL, 0, "done", 0);
   return g_steal_pointer (&exp);
@@ -1093,6 +1186,7 @@ mdl_vat_experiment_free (MdlVatExperiment *exp)
   g_array_unref (exp->fits);
   g_array_unref (exp->slopes);
   g_string_free (exp->notes, TRUE);
+  g_string_free (exp->warnings, TRUE);
   g_free (exp->machine);
   g_free (exp->cpu_model);
   g_free (exp);
@@ -1110,4 +1204,11 @@ mdl_vat_experiment_notes (const MdlVatExperiment *exp)
 {
   g_return_val_if_fail (exp != NULL, NULL);
   return exp->notes->str;
+}
+
+const char *
+mdl_vat_experiment_warnings (const MdlVatExperiment *exp)
+{
+  g_return_val_if_fail (exp != NULL, NULL);
+  return exp->warnings->str;
 }
