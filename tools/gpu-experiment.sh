@@ -30,8 +30,11 @@
 #   PREDICTIONS     the predictions file                       .gpu-carry/predictions.csv
 #   METRICS         ncu metrics, comma-separated               `models measure --metrics`
 #   BUDGET          seconds for the whole run                  480
-# Usage: OUT=$OUT bash tools/gpu-experiment.sh
+#   MODE            sanitize: instead of all this, every twin's check under compute-sanitizer
+#                   (tools/gpu-sanitize.sh, which says what it runs)
+# Usage: OUT=$OUT bash tools/gpu-experiment.sh      (MODE=sanitize OUT=$OUT bash ...)
 set -u
+[ "${MODE:-}" = sanitize ] && exec bash "$(dirname "$0")/gpu-sanitize.sh"
 OUT=${OUT:-gpu-out}
 ARCH=${ARCH:-sm_90}
 WORK=${WORK:-/tmp/gpu-experiment}
