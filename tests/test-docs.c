@@ -254,14 +254,13 @@ shrink (const DocCommand *c)
 
 /* ---- matching ---- */
 
-/* TRUE when the whole line @have (blanks at either end aside) matches @want, where "..." in
- * @want stands for any text. */
-static gboolean
-line_matches (const char *want, const char *have)
+/* The regex of a wanted line: the whole line (blanks at either end aside), "..." standing for any
+ * text. */
+static GRegex *
+want_regex (const char *want)
 {
   g_auto (GStrv) parts = g_strsplit (want, "...", -1);
   g_autoptr (GString) re = g_string_new ("^\\s*");
-  g_autoptr (GRegex) regex = NULL;
   for (guint i = 0; parts[i]; i++)
     {
       g_autofree char *t = g_regex_escape_string (parts[i], -1);
@@ -270,24 +269,37 @@ line_matches (const char *want, const char *have)
       g_string_append (re, t);
     }
   g_string_append (re, "\\s*$");
-  regex = g_regex_new (re->str, 0, 0, NULL);
+  return g_regex_new (re->str, 0, 0, NULL);
+}
+
+/* TRUE when the line @have matches @want (see want_regex). */
+static gboolean
+line_matches (const char *want, const char *have)
+{
+  g_autoptr (GRegex) regex = want_regex (want);
   return regex && g_regex_match (regex, have, 0, NULL);
 }
 
 /* The first line of @want that has no match in @output after the match of the one before it, or
- * NULL when all of them match in order. */
+ * NULL when all of them match in order. Each wanted line's regex is built once and the output is
+ * walked line by line: examples may print megabytes (a trace on standard output). */
 static const char *
 first_unmatched (const GPtrArray *want, const char *output)
 {
-  g_auto (GStrv) have = g_strsplit (output, "\n", -1);
-  guint at = 0;
+  const char *line = output;
   for (guint i = 0; i < want->len; i++)
     {
-      while (have[at] && !line_matches (want->pdata[i], have[at]))
-        at++;
-      if (have[at] == NULL)
+      g_autoptr (GRegex) regex = want_regex (want->pdata[i]);
+      gboolean found = FALSE;
+      while (!found && *line)
+        {
+          const char *end = strchr (line, '\n');
+          gsize len = end ? (gsize) (end - line) : strlen (line);
+          found = regex && g_regex_match_full (regex, line, (gssize) len, 0, 0, NULL, NULL);
+          line += len + (end != NULL);
+        }
+      if (!found)
         return want->pdata[i];
-      at++;
     }
   return NULL;
 }
