@@ -275,21 +275,22 @@ line_matches (const char *want, const char *have)
 }
 
 /* The first line of @want that has no match in @output after the match of the one before it, or
- * NULL when all of them match in order. */
+ * NULL when all of them match in order. Walks the output once, line by line: an example may
+ * print megabytes (a trace converted to stdout). */
 static const char *
 first_unmatched (const GPtrArray *want, const char *output)
 {
-  g_auto (GStrv) have = g_strsplit (output, "\n", -1);
-  guint at = 0;
-  for (guint i = 0; i < want->len; i++)
+  const char *line = output;
+  guint i = 0;
+  while (i < want->len && *line)
     {
-      while (have[at] && !line_matches (want->pdata[i], have[at]))
-        at++;
-      if (have[at] == NULL)
-        return want->pdata[i];
-      at++;
+      const char *end = strchr (line, '\n');
+      g_autofree char *have = g_strndup (line, end ? (gsize) (end - line) : strlen (line));
+      if (line_matches (want->pdata[i], have))
+        i++;
+      line = end ? end + 1 : line + strlen (line);
     }
-  return NULL;
+  return i < want->len ? want->pdata[i] : NULL;
 }
 
 /* ---- running ---- */
@@ -297,8 +298,8 @@ first_unmatched (const GPtrArray *want, const char *output)
 static char *
 absolute (const char *path)
 {
-  return g_path_is_absolute (path) ? g_strdup (path)
-                                   : g_build_filename (g_get_current_dir (), path, NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+  return g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (cwd, path, NULL);
 }
 
 /* Runs @script with sh in @dir, stdout and stderr together into *@output; returns the status. */
