@@ -1,7 +1,9 @@
 /* Every shell example of the documentation is a test. The rules (docs/contributing.md, "Examples
  * in the documentation are tests"):
  *
- * - The pages are README.md, every .md under docs/ and examples/labs/. Every fenced block names its
+ * - The pages are README.md, every .md under docs/ and examples/labs/, and the "Examples:" of
+ *   `models COMMAND --help` for every command `models --help` lists (help_not_run below names the
+ *   ones that cannot run). Every fenced block names its
  *   language; a block without one fails the test, so an example cannot slip past unrun. Blocks
  *   tagged `sh` are shell examples, anything else (`text`, `json`, `c`) is not run.
  * - `<!-- not-run: REASON -->` on the last non-blank line before a block keeps it from running;
@@ -30,8 +32,9 @@
 
 /* The files an example may name, made in each page's scratch directory; @SRC@ is the source tree
  * and @B@ the build directory. `prog` is a program that does nothing, so that Valgrind examples
- * run fast; prog.lackey is a small valid Lackey trace, bad.lackey one with a bad line 3, trace
- * one whose addresses fit a small translation tree (under 64 KiB). */
+ * run fast (`sort` too, a script that does nothing); prog.lackey is a small valid Lackey trace and
+ * trace.bin the same in the binary format, bad.lackey one with a bad line 3, trace one whose
+ * addresses fit a small translation tree (under 64 KiB). */
 static const char fixture_script[] =
   "set -e\n"
   "ln -s /bin/true prog\n"
@@ -39,6 +42,8 @@ static const char fixture_script[] =
   "gzip -c prog.lackey > prog.lackey.gz\n"
   "cp '@SRC@/tests/data/cli/bad.lackey' bad.lackey\n"
   "printf ' L 0,8\\n S 1040,8\\n L 2fc0,8\\n L 0,8\\n' > trace\n"
+  "models convert prog.lackey trace.bin\n"
+  "printf '#!/bin/sh\\nexit 0\\n' > sort && chmod +x sort\n"
   "ln -s '@SRC@/tools' tools\n"
   "ln -s '@SRC@/docs' docs\n"
   "ln -s '@B@' build\n";
@@ -254,13 +259,14 @@ shrink (const DocCommand *c)
 
 /* ---- matching ---- */
 
-/* The regex of a wanted line: the whole line (blanks at either end aside), "..." standing for any
- * text. */
-static GRegex *
-want_regex (const char *want)
+/* TRUE when the whole line @have (blanks at either end aside) matches @want, where "..." in
+ * @want stands for any text. */
+static gboolean
+line_matches (const char *want, const char *have)
 {
   g_auto (GStrv) parts = g_strsplit (want, "...", -1);
   g_autoptr (GString) re = g_string_new ("^\\s*");
+  g_autoptr (GRegex) regex = NULL;
   for (guint i = 0; parts[i]; i++)
     {
       g_autofree char *t = g_regex_escape_string (parts[i], -1);
@@ -269,39 +275,27 @@ want_regex (const char *want)
       g_string_append (re, t);
     }
   g_string_append (re, "\\s*$");
-  return g_regex_new (re->str, 0, 0, NULL);
-}
-
-/* TRUE when the line @have matches @want (see want_regex). */
-static gboolean
-line_matches (const char *want, const char *have)
-{
-  g_autoptr (GRegex) regex = want_regex (want);
+  regex = g_regex_new (re->str, 0, 0, NULL);
   return regex && g_regex_match (regex, have, 0, NULL);
 }
 
 /* The first line of @want that has no match in @output after the match of the one before it, or
- * NULL when all of them match in order. Each wanted line's regex is built once and the output is
- * walked line by line: examples may print megabytes (a trace on standard output). */
+ * NULL when all of them match in order. Walks the output once, line by line: an example may
+ * print megabytes (a trace converted to stdout). */
 static const char *
 first_unmatched (const GPtrArray *want, const char *output)
 {
   const char *line = output;
-  for (guint i = 0; i < want->len; i++)
+  guint i = 0;
+  while (i < want->len && *line)
     {
-      g_autoptr (GRegex) regex = want_regex (want->pdata[i]);
-      gboolean found = FALSE;
-      while (!found && *line)
-        {
-          const char *end = strchr (line, '\n');
-          gsize len = end ? (gsize) (end - line) : strlen (line);
-          found = regex && g_regex_match_full (regex, line, (gssize) len, 0, 0, NULL, NULL);
-          line += len + (end != NULL);
-        }
-      if (!found)
-        return want->pdata[i];
+      const char *end = strchr (line, '\n');
+      g_autofree char *have = g_strndup (line, end ? (gsize) (end - line) : strlen (line));
+      if (line_matches (want->pdata[i], have))
+        i++;
+      line = end ? end + 1 : line + strlen (line);
     }
-  return NULL;
+  return i < want->len ? want->pdata[i] : NULL;
 }
 
 /* ---- running ---- */
@@ -309,8 +303,8 @@ first_unmatched (const GPtrArray *want, const char *output)
 static char *
 absolute (const char *path)
 {
-  return g_path_is_absolute (path) ? g_strdup (path)
-                                   : g_build_filename (g_get_current_dir (), path, NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+  return g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (cwd, path, NULL);
 }
 
 /* Runs @script with sh in @dir, stdout and stderr together into *@output; returns the status. */
@@ -342,24 +336,16 @@ tail_lines (const char *text, guint n)
   return g_strdup (p);
 }
 
-/* Ensure that every shell example of one page (the test's state: its path) runs as the page
- * says. */
+/* Runs the commands of @page (named @name) in a new scratch directory with the fixtures; fails
+ * the test with every command that did not do what the page says. */
 static void
-test_page_examples (void **state)
+run_page (const char *name, const DocPage *page)
 {
-  const char *name = *state;
-  g_autofree char *text = NULL, *dir = NULL, *src = absolute ("."), *b = NULL, *fx = NULL;
-  g_autofree char *fx_out = NULL;
+  g_autofree char *dir = NULL, *src = absolute ("."), *b = NULL, *fx_out = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (DocPage) page = NULL;
   g_autoptr (GString) failures = g_string_new (NULL);
   g_autoptr (GString) script = NULL;
   b = absolute (g_getenv ("B") ? g_getenv ("B") : "build");
-  if (!g_file_get_contents (name, &text, NULL, &error))
-    fail_msg ("%s", error->message);
-  page = doc_page_parse (name, text);
-  if (page->errors->len)
-    fail_msg ("%s", page->errors->str);
   dir = g_dir_make_tmp ("models-docs-XXXXXX", &error);
   assert_non_null (dir);
   script = g_string_new (fixture_script);
@@ -396,6 +382,102 @@ test_page_examples (void **state)
   }
   if (failures->len)
     fail_msg ("%s", failures->str);
+}
+
+/* Ensure that every shell example of one page (the test's state: its path) runs as the page
+ * says. */
+static void
+test_page_examples (void **state)
+{
+  const char *name = *state;
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (DocPage) page = NULL;
+  if (!g_file_get_contents (name, &text, NULL, &error))
+    fail_msg ("%s", error->message);
+  page = doc_page_parse (name, text);
+  if (page->errors->len)
+    fail_msg ("%s", page->errors->str);
+  run_page (name, page);
+}
+
+/* Examples of `models COMMAND --help` that cannot run here, by the start of their command. */
+static const struct {
+  const char *command;
+  const char *reason;
+} help_not_run[] = {
+  { "make demo", "a Makefile target; make check runs this test" },
+  { "models measure", "without --measured it runs the GPU harness: needs nvcc, ncu and a GPU" },
+  { "gpu-kernels", "needs the CUDA harness (nvcc)" },
+  { "models experiment gpu", "needs cases.txt from gpu-kernels or a GPU run's directory" },
+};
+
+/* The page of `models COMMAND --help`: every line of its "Examples:" section is a command (a
+ * trailing "\" continues it), up to a run of two spaces that starts its description. */
+static DocPage *
+help_page (const char *command)
+{
+  g_autofree char *help_cmd = g_strdup_printf ("models %s --help", command), *out = NULL;
+  g_autofree char *name = g_strdup_printf ("models %s --help", command);
+  g_auto (GStrv) lines = NULL;
+  DocPage *page = g_new0 (DocPage, 1);
+  gboolean in_examples = FALSE;
+  page->commands = g_ptr_array_new_with_free_func (doc_command_free);
+  page->not_run = g_ptr_array_new_with_free_func (g_free);
+  page->errors = g_string_new (NULL);
+  if (sh_run (".", help_cmd, &out) != 0)
+    g_string_append_printf (page->errors, "%s failed: %s\n", help_cmd, out);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autoptr (GString) cmd = NULL;
+      const char *gap;
+      gboolean skipped = FALSE;
+      if (!in_examples)
+        {
+          in_examples = strcmp (lines[i], "Examples:") == 0;
+          continue;
+        }
+      if (!g_str_has_prefix (lines[i], "  "))
+        break;
+      cmd = g_string_new (g_strstrip (lines[i]));
+      while (g_str_has_suffix (cmd->str, "\\") && lines[i + 1])
+        {
+          g_string_truncate (cmd, cmd->len - 1);
+          while (cmd->len && cmd->str[cmd->len - 1] == ' ')
+            g_string_truncate (cmd, cmd->len - 1);
+          i++;
+          g_string_append_printf (cmd, " %s", g_strstrip (lines[i]));
+        }
+      if ((gap = strstr (cmd->str, "  ")) != NULL)
+        g_string_truncate (cmd, (gsize) (gap - cmd->str));
+      for (guint r = 0; r < G_N_ELEMENTS (help_not_run) && !skipped; r++)
+        if (g_str_has_prefix (cmd->str, help_not_run[r].command)
+            && (strcmp (help_not_run[r].command, "models measure") != 0
+                || strstr (cmd->str, "--measured") == NULL))
+          {
+            g_ptr_array_add (page->not_run, g_strdup_printf ("%s: %s (%s)", name, cmd->str,
+                                                             help_not_run[r].reason));
+            skipped = TRUE;
+          }
+      if (!skipped)
+        g_ptr_array_add (page->commands, doc_command_new (cmd->str, i + 1));
+    }
+  if (page->commands->len + page->not_run->len == 0)
+    g_string_append_printf (page->errors, "%s: no examples\n", help_cmd);
+  return page;
+}
+
+/* Ensure that every example of one command's --help (the test's state: the command) runs. */
+static void
+test_help_examples (void **state)
+{
+  const char *command = *state;
+  g_autofree char *name = g_strdup_printf ("models %s --help", command);
+  g_autoptr (DocPage) page = help_page (command);
+  if (page->errors->len)
+    fail_msg ("%s", page->errors->str);
+  run_page (name, page);
 }
 
 /* ---- the harness's own rules, on made-up pages ---- */
@@ -487,7 +569,9 @@ main (void)
 {
   g_autoptr (GArray) tests = g_array_new (FALSE, TRUE, sizeof (struct CMUnitTest));
   g_autofree char *found = NULL;
-  g_auto (GStrv) names = NULL;
+  g_auto (GStrv) names = NULL, help_lines = NULL;
+  g_autofree char *help = NULL;
+  g_autoptr (GPtrArray) commands = g_ptr_array_new_with_free_func (g_free);
   const struct CMUnitTest own[] = {
     cmocka_unit_test (test_transcript_output_is_checked),
     cmocka_unit_test (test_pages_are_parsed),
@@ -503,6 +587,32 @@ main (void)
     {
       struct CMUnitTest t = { .name = names[i], .test_func = test_page_examples,
                               .initial_state = names[i] };
+      g_array_append_val (tests, t);
+    }
+  /* The commands that `models --help` lists, and the one subcommand with a help of its own. */
+  if (sh_run (".", "models --help", &help) != 0)
+    return 1;
+  help_lines = g_strsplit (help, "\n", -1);
+  for (guint i = 0, in_list = 0; help_lines[i]; i++)
+    {
+      g_auto (GStrv) words = NULL;
+      if (!in_list)
+        {
+          in_list = strcmp (help_lines[i], "Commands:") == 0;
+          continue;
+        }
+      if (!g_str_has_prefix (help_lines[i], "  "))
+        break;
+      words = g_strsplit (g_strstrip (help_lines[i]), " ", 2);
+      if (strcmp (words[0], "help") != 0)
+        g_ptr_array_add (commands, g_strdup (words[0]));
+      if (strcmp (words[0], "experiment") == 0)
+        g_ptr_array_add (commands, g_strdup ("experiment gpu"));
+    }
+  for (guint i = 0; i < commands->len; i++)
+    {
+      struct CMUnitTest t = { .name = commands->pdata[i], .test_func = test_help_examples,
+                              .initial_state = commands->pdata[i] };
       g_array_append_val (tests, t);
     }
   failed = _cmocka_run_group_tests ("docs", (const struct CMUnitTest *) tests->data, tests->len,
