@@ -113,6 +113,24 @@ MDL_API gboolean mdl_trace_reader_pump (MdlTraceReader *reader, const MdlSink *s
  */
 MDL_API void mdl_trace_reader_set_fetches (MdlTraceReader *reader, gboolean keep);
 
+/**
+ * mdl_trace_reader_set_salvage: lets a trace that stops short end after its last complete record
+ * instead of failing: what a writer killed mid-run leaves (a binary trace without its end record
+ * or with its last record cut, gzip data cut anywhere). The phases still open there are closed
+ * with phase-end markers, so that the salvaged stream obeys the stream rules and can be written
+ * again. A corrupt record (bytes that are there but wrong) is still an error. Call it before the
+ * first mdl_trace_reader_pump(); mdl_trace_reader_truncation() then says where the trace stopped.
+ */
+MDL_API void mdl_trace_reader_set_salvage (MdlTraceReader *reader, gboolean salvage);
+
+/**
+ * mdl_trace_reader_truncation: after a salvaged read, what was missing: the message the reader
+ * would have failed with ("NAME: record N (byte B): truncated trace: the end record is missing"),
+ * and the number of phases it closed. NULL when the trace was whole.
+ * Returns: (transfer none) owned by the reader.
+ */
+MDL_API const char *mdl_trace_reader_truncation (const MdlTraceReader *reader);
+
 /** mdl_trace_reader_n_records: records read so far (CPU, warp and marker records). */
 MDL_API guint64 mdl_trace_reader_n_records (const MdlTraceReader *reader);
 

@@ -38,22 +38,6 @@ all_zero (const guint8 *p, gsize from, gsize to)
   return TRUE;
 }
 
-/* Makes the @n bytes of the current record available, or fails naming it truncated. */
-static gboolean
-need (MdlTraceReader *r, gsize n, const char *what, GError **error)
-{
-  gsize avail;
-  if (r->len - r->pos >= n)
-    return TRUE;
-  if (!mdl_trace_reader_fill (r, n, error))
-    return FALSE;
-  avail = r->len - r->pos;
-  if (avail >= n)
-    return TRUE;
-  return mdl_trace_reader_fail (r, error, "truncated %s: the data ends after %" G_GSIZE_FORMAT
-                                " of its %" G_GSIZE_FORMAT " bytes", what, avail, n);
-}
-
 static gboolean
 flush_warps (BinReader *b, const MdlSink *sink, GError **error)
 {
@@ -64,6 +48,27 @@ flush_warps (BinReader *b, const MdlSink *sink, GError **error)
   b->n_warp = 0;
   b->n_lanes = 0;
   return sink->batch (sink->data, &batch, error);
+}
+
+/* Makes the @n bytes of the current record available. When the data ends first, the trace was cut
+ * in this record: an error naming it, or with salvage the end after the records before it.
+ * Returns FALSE in both cases (the caller stops; bin_pump() tells them apart by reader->done). */
+static gboolean
+need (MdlTraceReader *r, BinReader *b, const MdlSink *sink, gsize n, const char *what,
+      GError **error)
+{
+  gsize avail;
+  if (r->len - r->pos >= n)
+    return TRUE;
+  if (!mdl_trace_reader_fill (r, n, error))
+    return FALSE;
+  avail = r->len - r->pos;
+  if (avail >= n)
+    return TRUE;
+  if (flush_warps (b, sink, error))
+    mdl_trace_reader_cut (r, sink, error, "truncated %s: the data ends after %" G_GSIZE_FORMAT
+                          " of its %" G_GSIZE_FORMAT " bytes", what, avail, n);
+  return FALSE;
 }
 
 /* Parses "key=value\n" lines into reader->meta. */
@@ -284,7 +289,7 @@ read_warp (MdlTraceReader *r, BinReader *b, const MdlSink *sink, GError **error)
   GError *local = NULL;
   MdlEventBatch view;
 
-  if (!need (r, MDL_BIN_WARP_HEAD_BYTES, "warp record", error))
+  if (!need (r, b, sink, MDL_BIN_WARP_HEAD_BYTES, "warp record", error))
     return FALSE;
   p = r->buf + r->pos;
   w.op = p[1];
@@ -315,7 +320,7 @@ read_warp (MdlTraceReader *r, BinReader *b, const MdlSink *sink, GError **error)
   if ((b->n_warp == WARP_BATCH || b->n_lanes + MDL_WARP_MAX_LANES > LANE_CAP)
       && !flush_warps (b, sink, error))
     return FALSE;
-  if (!need (r, total, "warp record", error))
+  if (!need (r, b, sink, total, "warp record", error))
     return FALSE;
   p = r->buf + r->pos;
   if (mdl_warp_is_memory (&w) && (w.flags & MDL_WARP_STRIDED))
@@ -354,7 +359,8 @@ read_marker (MdlTraceReader *r, BinReader *b, guint type, const MdlSink *sink, G
   GError *local = NULL;
   const char *what = mdl_marker_kind_name (type - MDL_REC_LAUNCH);
 
-  if (!need (r, type == MDL_REC_LAUNCH ? MDL_BIN_LAUNCH_BYTES : MDL_BIN_SMALL_BYTES, what, error))
+  if (!need (r, b, sink, type == MDL_REC_LAUNCH ? MDL_BIN_LAUNCH_BYTES : MDL_BIN_SMALL_BYTES,
+             what, error))
     return FALSE;
   p = r->buf + r->pos;
   m.kind = (MdlMarkerKind) (type - MDL_REC_LAUNCH);
@@ -390,7 +396,7 @@ read_marker (MdlTraceReader *r, BinReader *b, guint type, const MdlSink *sink, G
           return mdl_trace_reader_fail (r, error, "%s record has a name of %u bytes (valid: 1..%d)",
                                         what, name_len, MDL_NAME_MAX);
         total = MDL_BIN_SMALL_BYTES + mdl_round16 (name_len);
-        if (!need (r, total, what, error))
+        if (!need (r, b, sink, total, what, error))
           return FALSE;
         p = r->buf + r->pos;
         if (memchr (p + 16, 0, name_len) != NULL)
@@ -463,11 +469,14 @@ bin_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
         {
           if (!mdl_trace_reader_fill (r, 16, error))
             return FALSE;
+          if (r->len - r->pos < 16 && !flush_warps (b, sink, error))
+            return FALSE;
           if (r->pos == r->len)
-            return mdl_trace_reader_fail (r, error, "truncated trace: the end record is missing");
+            return mdl_trace_reader_cut (r, sink, error,
+                                         "truncated trace: the end record is missing");
           if (r->len - r->pos < 16)
-            return mdl_trace_reader_fail (r, error, "truncated record: the data ends after %"
-                                          G_GSIZE_FORMAT " bytes", r->len - r->pos);
+            return mdl_trace_reader_cut (r, sink, error, "truncated record: the data ends after %"
+                                         G_GSIZE_FORMAT " bytes", r->len - r->pos);
         }
       type = r->buf[r->pos];
       if (type <= MDL_CPU_OPS)
@@ -487,7 +496,7 @@ bin_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
       else
         return mdl_trace_reader_fail (r, error, "unknown record type 0x%02x", type);
       if (!ok)
-        return FALSE;
+        return r->done;   /* done: salvaged up to a record that was cut */
     }
   return flush_warps (b, sink, error);
 }

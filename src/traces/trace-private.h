@@ -181,6 +181,9 @@ struct MdlTraceReader {
   gboolean done;            /* the trace ended and was verified */
   gboolean failed;
   gboolean fetches;         /* keep instruction fetches as flagged reads (set_fetches) */
+  gboolean salvage;         /* a trace cut short ends at its last complete record (set_salvage) */
+  char *truncation;         /* salvage: where and why the trace stopped short, or NULL */
+  char *gzip_cut;           /* salvage: the gzip error that ended the data early, or NULL */
   MdlTraceCheck check;      /* the stream rules, for the formats with markers and warp events */
   void *priv;               /* the format's state: klass->priv_bytes, zeroed at the start */
 };
@@ -212,6 +215,12 @@ gboolean mdl_trace_reader_fill (MdlTraceReader *reader, gsize need, GError **err
  * FALSE. */
 gboolean mdl_trace_reader_fail (MdlTraceReader *reader, GError **error, const char *format, ...)
   G_GNUC_PRINTF (3, 4);
+/* The trace stops short at the record at buf + pos (MESSAGE says how). Without salvage: as
+ * mdl_trace_reader_fail(). With salvage: closes the open phases with phase-end markers into @sink,
+ * keeps the message for mdl_trace_reader_truncation(), sets reader->done and returns TRUE (or
+ * FALSE with the sink's error). The caller delivers its pending events first. */
+gboolean mdl_trace_reader_cut (MdlTraceReader *reader, const MdlSink *sink, GError **error,
+                               const char *format, ...) G_GNUC_PRINTF (4, 5);
 
 typedef struct MdlTraceWriterClass MdlTraceWriterClass;
 
