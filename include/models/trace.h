@@ -200,6 +200,17 @@ MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);
  */
 MDL_API gboolean mdl_trace_writer_close (MdlTraceWriter *writer, GError **error);
 
+/**
+ * mdl_trace_writer_abandon: writes the records written so far and closes the file without ending
+ * the trace, as a run stopped early must: a complete-looking trace of an interrupted run could not
+ * be told from a whole one. Readers then report the file as truncated after its last record, and
+ * salvage (mdl_trace_reader_set_salvage()) recovers every record. A gzip stream is still ended
+ * properly. Text formats have no end record: for them this is mdl_trace_writer_close().
+ * @error: MDL_ERROR_IO.
+ * Returns: FALSE on error. The writer takes no more events and must still be freed.
+ */
+MDL_API gboolean mdl_trace_writer_abandon (MdlTraceWriter *writer, GError **error);
+
 /** mdl_trace_writer_free: frees the writer, closing it first if needed (errors are dropped: call
  * mdl_trace_writer_close() to see them); NULL is fine. */
 MDL_API void mdl_trace_writer_free (MdlTraceWriter *writer);
