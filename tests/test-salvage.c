@@ -5,7 +5,9 @@
  * moments ($MODELS_BIN, default build/bin/models). Record sizes come from docs/trace-format.md. */
 #include "helpers.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,9 +20,9 @@
 /* A stream of CPU records, nested phases, site names, a launch, barriers, syncs and warp
  * instructions whose binary records have a size fixed by the format (strided memory
  * instructions: 64 bytes; one- or two-lane explicit ones: 48 or 64; others: 48), with the size of
- * each record in @sizes. Phases are left open at the end when @leave_open. */
+ * each record in @sizes. Every phase is closed at the end; a cut leaves some open. */
 static TestCollector *
-sized_stream (guint32 seed, gboolean leave_open, GArray *sizes)
+sized_stream (guint32 seed, GArray *sizes)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   TestCollector *c = test_collector_new ();
@@ -91,7 +93,7 @@ sized_stream (guint32 seed, gboolean leave_open, GArray *sizes)
         }
       g_array_append_val (sizes, size);
     }
-  while (!leave_open && depth > 0)
+  while (depth > 0)
     {
       MdlMarker m = { .kind = MDL_MARK_PHASE_END, .name = names[--depth] };
       guint size = 16 + 16 * (guint) ((strlen (m.name) + 15) / 16);
@@ -198,7 +200,7 @@ test_cut_binary_trace_names_the_record_and_salvages_the_rest (void **state)
 {
   guint32 seed = test_seed (19);
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (guint));
-  TestCollector *orig = sized_stream (seed, FALSE, sizes);
+  TestCollector *orig = sized_stream (seed, sizes);
   TestCollector *empty = test_collector_new ();
   GBytes *bytes = write_bin (orig, FALSE);
   GBytes *empty_bytes = write_bin (empty, FALSE);
@@ -266,7 +268,7 @@ test_cut_gzip_trace_salvages_a_growing_prefix (void **state)
 {
   guint32 seed = test_seed (23);
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (guint));
-  TestCollector *orig = sized_stream (seed, TRUE, sizes);
+  TestCollector *orig = sized_stream (seed, sizes);
   GBytes *bytes = write_bin (orig, TRUE);
   gsize len;
   const guint8 *data = g_bytes_get_data (bytes, &len);
@@ -298,9 +300,9 @@ test_cut_gzip_trace_salvages_a_growing_prefix (void **state)
           continue;
         }
       assert_non_null (note);
-      /* what came back is a prefix of n records with the phases closed: find n from the CPU,
-       * warp and marker counts, then compare the whole prefix */
-      for (n = 0; n <= orig->order->len; n++)
+      /* what came back is a prefix of n records with the phases closed; n is searched from the
+       * top, because a prefix ending in phase ends equals the shorter one that salvage closes */
+      for (n = orig->order->len; n != G_MAXUINT; n--)
         {
           TestCollector *expect = prefix_closed (orig, n);
           gboolean same = strcmp (expect->order->str, back->order->str) == 0;
@@ -310,7 +312,7 @@ test_cut_gzip_trace_salvages_a_growing_prefix (void **state)
           if (same)
             break;
         }
-      if (n > orig->order->len)
+      if (n == G_MAXUINT)
         fail_msg ("seed %u, gzip cut at byte %" G_GSIZE_FORMAT ": not a prefix of the stream",
                   seed, cut);
       if (n < last)
@@ -328,12 +330,330 @@ test_cut_gzip_trace_salvages_a_growing_prefix (void **state)
   g_array_unref (sizes);
 }
 
+/* ---- real runs, killed at random moments ---- */
+
+/* Removes @dir and the files in it (the tests make no subfolders). */
+static void
+test_remove_dir (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+static const char *
+models_bin (void)
+{
+  const char *bin = g_getenv ("MODELS_BIN");
+  return bin && *bin ? bin : "build/bin/models";
+}
+
+/* Starts `models ARGS...` with stdout and stderr to files in @dir; returns its pid. */
+static GPid
+start_models (const char *dir, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = g_build_filename (dir, "stdout", NULL);
+  g_autofree char *err = g_build_filename (dir, "stderr", NULL);
+  int out_fd = open (out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int err_fd = open (err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+
+  assert_true (out_fd >= 0 && err_fd >= 0);
+  g_ptr_array_add (argv, (gpointer) models_bin ());
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (gpointer) *a);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_async_with_fds (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                               NULL, &pid, -1, out_fd, err_fd, &error))
+    fail_msg ("cannot run %s: %s", models_bin (), error->message);
+  close (out_fd);
+  close (err_fd);
+  return pid;
+}
+
+/* Waits until @path holds at least @bytes (the run is writing its trace: the moment of the signal
+ * is set by how far the run got, not by a clock), then sends @sig; returns the exit status
+ * (128 + the signal's number when it killed the process). */
+static int
+signal_when_written (GPid pid, const char *path, guint64 bytes, int sig)
+{
+  int status;
+  GStatBuf st;
+  while (g_stat (path, &st) != 0 || (guint64) st.st_size < bytes)
+    {
+      if (waitpid (pid, &status, WNOHANG) == pid)
+        fail_msg ("models ended (status 0x%x) before writing %" G_GUINT64_FORMAT " bytes of %s",
+                  status, bytes, path);
+      g_usleep (100);
+    }
+  kill (pid, sig);
+  assert_int_equal (waitpid (pid, &status, 0), pid);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
+typedef struct {
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+G_GNUC_NULL_TERMINATED static Run
+run_models (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  Run r = { 0 };
+  int wait_status;
+  va_list ap;
+  g_ptr_array_add (argv, (gpointer) models_bin ());
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
+                     &wait_status, &error))
+    fail_msg ("cannot run %s: %s", models_bin (), error->message);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  return r;
+}
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* The number after @key in @text (a message or a JSON document); fails when @key is absent. */
+static guint64
+number_after (const char *text, const char *key)
+{
+  const char *p = strstr (text, key);
+  if (p == NULL)
+    fail_msg ("expected \"%s\" in: %s", key, text);
+  return g_ascii_strtoull (p + strlen (key), NULL, 10);
+}
+
+/* Checks that @path holds what `models run scan/seq` records, cut anywhere and salvaged: phase
+ * "scan" begins, then read (8 bytes, each 8 bytes after the last) and op count 1 alternate, and
+ * the phase ends (closed by salvage); returns the number of records before that closing end. */
+static guint64
+check_salvaged_scan (const char *path)
+{
+  GError *error = NULL;
+  MdlTraceReader *r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
+  TestCollector *c = test_collector_new ();
+  MdlSink sink = test_collector_sink (c);
+  gboolean done = FALSE;
+  guint64 n;
+
+  while (r && !done && mdl_trace_reader_pump (r, &sink, 0, &done, &error))
+    ;
+  if (error)
+    fail_msg ("%s: %s", path, error->message);
+  mdl_trace_reader_free (r);
+  n = c->order->len - 1;
+  assert_true (n >= 1);
+  assert_int_equal (c->order->str[0], 'm');
+  assert_int_equal (c->order->str[n], 'm');
+  assert_int_equal (c->markers->len, 2);
+  assert_string_equal (((TestMarker *) g_ptr_array_index (c->markers, 0))->name, "scan");
+  assert_int_equal (((TestMarker *) g_ptr_array_index (c->markers, 1))->marker.kind,
+                    MDL_MARK_PHASE_END);
+  for (guint i = 0; i < c->cpu->len; i++)
+    {
+      const MdlCpuEvent *e = &g_array_index (c->cpu, MdlCpuEvent, i);
+      const MdlCpuEvent *first = &g_array_index (c->cpu, MdlCpuEvent, 0);
+      gboolean ok = i % 2 == 0 ? e->kind == MDL_CPU_READ && e->size == 8
+                                   && e->addr == first->addr + 8 * (guint64) (i / 2)
+                               : e->kind == MDL_CPU_OPS && e->addr == 1;
+      if (!ok)
+        fail_msg ("%s: record %u is not the scan's", path, i + 2);
+    }
+  test_collector_free (c);
+  return n;
+}
+
+/* Ensure `models run --trace-out` killed with SIGKILL at a random moment leaves a trace (plain or
+ * gzip) that `models analyze` reports as truncated at the record after the last whole one (for a
+ * plain file, the one its size says), and that `models convert --salvage` recovers every whole
+ * record: the scan's records in order, as many as its message says. */
+static void
+test_killed_run_leaves_a_salvageable_trace (void **state)
+{
+  guint32 seed = test_seed (1919);
+  GRand *rand = g_rand_new_with_seed (seed);
+  g_autofree char *dir = g_dir_make_tmp ("models-killed-XXXXXX", NULL);
+  (void) state;
+
+  print_message ("kill points from seed %u (MODELS_TEST_SEED)\n", seed);
+  for (guint round = 0; round < 4; round++)
+    {
+      gboolean gz = round % 2 == 1;
+      g_autofree char *trace = g_build_filename (dir, gz ? "t.bin.gz" : "t.bin", NULL);
+      g_autofree char *whole = g_build_filename (dir, "whole.bin", NULL);
+      g_autofree char *place = NULL;
+      const char *args[] = { "run", "scan/seq", "--n", "8M", "-e", "count", "--trace-out", trace,
+                             NULL };
+      /* a random point in the first quarter of the trace (256 MiB plain, 14 MiB gzip) */
+      guint64 at = (guint64) g_rand_int_range (rand, 1, gz ? 7 << 19 : 64 << 20);
+      GPid pid = start_models (dir, args);
+      int status = signal_when_written (pid, trace, at, SIGKILL);
+      Run a, s;
+      guint64 n_salvaged, n_said;
+
+      if (status != 128 + SIGKILL)
+        fail_msg ("round %u: the run ended with status %d, not killed at byte %" G_GUINT64_FORMAT,
+                  round, status, at);
+      a = run_models ("analyze", "-e", "count", trace, NULL);
+      assert_int_equal (a.status, 1);
+      if (!gz)
+        {
+          GStatBuf st;
+          guint8 head[16];
+          FILE *f = fopen (trace, "rb");
+          guint64 header, whole_records;
+          assert_true (f && fread (head, 1, 16, f) == 16);
+          fclose (f);
+          assert_int_equal (g_stat (trace, &st), 0);
+          header = (16 + (guint64) (head[12] | head[13] << 8 | head[14] << 16) + 15) / 16 * 16;
+          /* the phase begin "scan" takes 32 bytes, every other record 16 */
+          whole_records = 1 + ((guint64) st.st_size - header - 32) / 16;
+          place = g_strdup_printf ("%s: record %" G_GUINT64_FORMAT " (byte %" G_GUINT64_FORMAT
+                                   "): truncated", trace, whole_records + 1,
+                                   header + 32 + 16 * (whole_records - 1));
+        }
+      else
+        place = g_strdup_printf ("%s: corrupt or truncated gzip data after ", trace);
+      if (strstr (a.err, place) == NULL)
+        fail_msg ("round %u (killed at byte %" G_GUINT64_FORMAT "): expected \"%s\" in: %s", round,
+                  at, place, a.err);
+      s = run_models ("convert", "--salvage", trace, whole, NULL);
+      if (s.status != 0)
+        fail_msg ("round %u: salvage failed: %s", round, s.err);
+      n_said = number_after (s.err, "salvaged ");
+      n_salvaged = check_salvaged_scan (whole);
+      assert_int_equal (n_salvaged, n_said);
+      if (!gz)
+        assert_int_equal (n_said + 1, number_after (place, ": record "));
+      run_clear (&a);
+      run_clear (&s);
+      g_unlink (trace);
+      g_unlink (whole);
+    }
+  g_rand_free (rand);
+  test_remove_dir (dir);
+}
+
+/* Ensure SIGINT at a random point of the run stops `models run` with status 130, its JSON report marked
+ * partial, and a trace whose complete records are exactly the events the report counted. */
+static void
+test_interrupted_run_reports_partial_and_keeps_its_trace (void **state)
+{
+  guint32 seed = test_seed (1920);
+  GRand *rand = g_rand_new_with_seed (seed);
+  g_autofree char *dir = g_dir_make_tmp ("models-interrupted-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "t.bin", NULL);
+  g_autofree char *whole = g_build_filename (dir, "whole.bin", NULL);
+  g_autofree char *report = g_build_filename (dir, "report.json", NULL);
+  g_autofree char *json = NULL, *again_json = NULL;
+  const char *args[] = { "run", "scan/seq", "--n", "8M", "-e", "count", "--trace-out", trace,
+                         "--format", "json", "--output", report, NULL };
+  GPid pid;
+  int status;
+  Run s, again;
+  (void) state;
+
+  pid = start_models (dir, args);
+  status = signal_when_written (pid, trace, (guint64) g_rand_int_range (rand, 1, 64 << 20), SIGINT);
+  assert_int_equal (status, 130);
+  assert_true (g_file_get_contents (report, &json, NULL, NULL));
+  if (strstr (json, "\"partial\": \"interrupted by SIGINT\"") == NULL)
+    fail_msg ("seed %u: the report is not marked partial: %.300s", seed, json);
+  s = run_models ("convert", "--salvage", trace, whole, NULL);
+  assert_int_equal (s.status, 0);
+  assert_int_equal (number_after (s.err, "salvaged "), number_after (json, "\"events\": "));
+  assert_int_equal (check_salvaged_scan (whole), number_after (json, "\"events\": "));
+  again = run_models ("analyze", "-e", "count", "--format", "json", whole, NULL);
+  assert_int_equal (again.status, 0);
+  assert_int_equal (number_after (again.out, "\"cpu_reads\": "), number_after (json, "\"cpu_reads\": "));
+  run_clear (&s);
+  run_clear (&again);
+  g_rand_free (rand);
+  test_remove_dir (dir);
+}
+
+/* Ensure `models trace --save`, killed with SIGKILL or stopped with SIGINT while Valgrind runs a
+ * busy shell loop, leaves a trace reported as truncated and salvaged whole; SIGINT also gives
+ * status 130 and a partial report whose event count is the salvaged record count. Skipped
+ * (and said) when Valgrind is not installed. */
+static void
+test_killed_and_interrupted_trace_command (void **state)
+{
+  g_autofree char *valgrind = g_find_program_in_path ("valgrind");
+  g_autofree char *dir = g_dir_make_tmp ("models-trace-killed-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "t.bin", NULL);
+  g_autofree char *whole = g_build_filename (dir, "whole.bin", NULL);
+  g_autofree char *report = g_build_filename (dir, "report.json", NULL);
+  (void) state;
+
+  if (valgrind == NULL)
+    {
+      print_message ("skipped: valgrind is not installed (make deps installs it)\n");
+      test_remove_dir (dir);
+      skip ();
+    }
+  for (guint round = 0; round < 2; round++)
+    {
+      int sig = round == 0 ? SIGKILL : SIGINT;
+      const char *args[] = { "trace", "--save", trace, "-e", "count", "-f", "json", "-o", report,
+                             "--", "sh", "-c", "i=0; while [ $i -lt 2000000 ]; do i=$((i+1)); done",
+                             NULL };
+      GPid pid = start_models (dir, args);
+      int status = signal_when_written (pid, trace, 256 << 10, sig);
+      g_autofree char *json = NULL;
+      Run a, s;
+      assert_int_equal (status, sig == SIGKILL ? 128 + SIGKILL : 130);
+      a = run_models ("analyze", trace, NULL);
+      assert_int_equal (a.status, 1);
+      assert_non_null (strstr (a.err, "truncated trace: the end record is missing"));
+      s = run_models ("convert", "--salvage", trace, whole, NULL);
+      assert_int_equal (s.status, 0);
+      assert_true (number_after (s.err, "salvaged ") > 0);
+      if (sig == SIGINT)
+        {
+          assert_true (g_file_get_contents (report, &json, NULL, NULL));
+          assert_non_null (strstr (json, "\"partial\": \"interrupted by SIGINT\""));
+          assert_int_equal (number_after (s.err, "salvaged "), number_after (json, "\"events\": "));
+        }
+      run_clear (&a);
+      run_clear (&s);
+      g_unlink (trace);
+      g_unlink (whole);
+      g_unlink (report);
+    }
+  test_remove_dir (dir);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_cut_binary_trace_names_the_record_and_salvages_the_rest),
     cmocka_unit_test (test_cut_gzip_trace_salvages_a_growing_prefix),
+    cmocka_unit_test (test_killed_run_leaves_a_salvageable_trace),
+    cmocka_unit_test (test_interrupted_run_reports_partial_and_keeps_its_trace),
+    cmocka_unit_test (test_killed_and_interrupted_trace_command),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
