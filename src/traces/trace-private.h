@@ -84,8 +84,18 @@ mdl_cpu_head_ok (guint32 head)
   return (head & 0xff00) == 0 && (size == 0) == (kind == MDL_CPU_OPS);
 }
 
+/* TRUE when @size bytes at @addr run past the last byte of the 64-bit address space (the last one
+ * would wrap to address 0). No machine makes such an access, and engines that split an access at
+ * page or line boundaries would count it at the bottom of memory, so readers and writers refuse
+ * it. Size 0 (op counts) never wraps. */
+static inline gboolean
+mdl_access_wraps (guint64 addr, guint size)
+{
+  return size > 0 && addr + (size - 1) < addr;
+}
+
 /* What is wrong with a CPU record: a message to free, or NULL when it is valid. */
-char *mdl_trace_cpu_problem (guint kind, guint flags, guint size);
+char *mdl_trace_cpu_problem (guint kind, guint flags, guint size, guint64 addr);
 
 /* The stream rules shared by readers and writers: phase nesting and the warp width of each launch
  * (the warp width a warp event is checked against: its launch's, or MDL_WARP_MAX_LANES before any

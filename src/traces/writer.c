@@ -91,7 +91,7 @@ mdl_trace_writer_fail (MdlTraceWriter *w, GError **error, const char *why)
 gboolean
 mdl_trace_writer_fail_cpu (MdlTraceWriter *w, const MdlCpuEvent *e, GError **error)
 {
-  g_autofree char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
+  g_autofree char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size, e->addr);
   return mdl_trace_writer_fail (w, error, why);
 }
 
