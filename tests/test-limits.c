@@ -437,6 +437,32 @@ test_vat_parameters_at_their_extremes (void **state)
     }
 }
 
+/* Ensure VAT's cost, ram_ops + tau * tc_misses, is exact up to 2^64 - 1 and saturates there
+ * rather than wrapping to a small number: an op count of 2^64 - 11 and one cold access (d + 1 = 5
+ * misses) cost 2^64 - 6 at tau = 1, and more than 2^64 - 1 at tau = 2^32. */
+static void
+test_vat_cost_saturates_instead_of_wrapping (void **state)
+{
+  const MdlCpuEvent ev[2] = { { .kind = MDL_CPU_OPS, .addr = G_MAXUINT64 - 10 },
+                              { .kind = MDL_CPU_READ, .size = 1, .addr = 0 } };
+  static const struct { const char *spec; guint64 cost; } rows[] = {
+    { "vat:tau=1", G_MAXUINT64 - 5 },
+    { "vat:tau=4294967296", G_MAXUINT64 },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MdlEngine *e = test_engine_new (rows[i].spec);
+      test_feed_cpu (e, ev, 2);
+      assert_int_equal (test_engine_count (e, "tc_misses"), 5);
+      assert_int_equal (test_engine_count (e, "ram_ops"), G_MAXUINT64 - 10);
+      if (test_engine_count (e, "cost") != rows[i].cost)
+        fail_msg ("%s: cost %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, rows[i].spec,
+                  test_engine_count (e, "cost"), rows[i].cost);
+      mdl_engine_free (e);
+    }
+}
+
 int
 main (void)
 {
@@ -447,6 +473,7 @@ main (void)
     cmocka_unit_test (test_engines_count_the_last_bytes_of_memory),
     cmocka_unit_test (test_every_algorithm_refuses_n_it_cannot_hold_before_any_work),
     cmocka_unit_test (test_vat_parameters_at_their_extremes),
+    cmocka_unit_test (test_vat_cost_saturates_instead_of_wrapping),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -726,7 +726,8 @@ random_stream (guint32 seed)
  *  - din: as Lackey, but a modify is written as a read and a write of the same bytes;
  *  - warp: warp instructions without site ids (the strided form becomes explicit addresses, which
  *    the comparison cannot tell apart), launch, barrier and sync markers; phases and site names
- *    dropped and counted; no CPU events (not given). */
+ *    dropped and counted; no CPU events (not given).
+ * Raw address arrays have a reader and no writer, so they have no round trip. */
 typedef struct {
   MdlTraceFormat format;
   gboolean cpu, warp;
