@@ -331,6 +331,58 @@ test_cut_gzip_trace_salvages_a_growing_prefix (void **state)
   g_array_unref (sizes);
 }
 
+/* Ensure salvaging gzip-compressed text cut anywhere keeps whole lines only: the cut last line
+ * (" L 7ff0,1" of " L 7ff0,16") is dropped, not misread, and the note says so. */
+static void
+test_cut_gzip_text_drops_its_cut_line (void **state)
+{
+  GString *text = g_string_new (NULL);
+  GOutputStream *mem = g_memory_output_stream_new_resizable ();
+  GZlibCompressor *z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 1);
+  GOutputStream *gz = g_converter_output_stream_new (mem, G_CONVERTER (z));
+  const guint8 *data;
+  gsize len;
+  (void) state;
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (text, " L %x,16\n", 0x10000 + 16 * i);
+  assert_true (g_output_stream_write_all (gz, text->str, text->len, NULL, NULL, NULL));
+  assert_true (g_output_stream_close (gz, NULL, NULL));
+  data = g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem));
+  len = g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem));
+  for (gsize cut = 20; cut < len; cut += 7)
+    {
+      GInputStream *in = g_memory_input_stream_new_from_data (data, (gssize) cut, NULL);
+      GError *error = NULL;
+      MdlTraceReader *r = mdl_trace_reader_new (in, "cut.lackey.gz", MDL_TRACE_LACKEY, &error);
+      TestCollector *c = test_collector_new ();
+      MdlSink sink = test_collector_sink (c);
+      gboolean done = FALSE;
+      assert_non_null (r);
+      mdl_trace_reader_set_salvage (r, TRUE);
+      while (!done && mdl_trace_reader_pump (r, &sink, 0, &done, &error))
+        ;
+      if (error)
+        fail_msg ("cut at %" G_GSIZE_FORMAT ": %s", cut, error->message);
+      for (guint i = 0; i < c->cpu->len; i++)
+        {
+          const MdlCpuEvent *e = &g_array_index (c->cpu, MdlCpuEvent, i);
+          if (e->size != 16 || e->addr != 0x10000 + 16 * (guint64) i)
+            fail_msg ("cut at %" G_GSIZE_FORMAT ": record %u misread (size %u at 0x%"
+                      G_GINT64_MODIFIER "x)", cut, i + 1, e->size, e->addr);
+        }
+      assert_non_null (mdl_trace_reader_truncation (r));
+      assert_non_null (strstr (mdl_trace_reader_truncation (r), "corrupt or truncated gzip data"));
+      mdl_trace_reader_free (r);
+      g_object_unref (in);
+      test_collector_free (c);
+    }
+  g_object_unref (gz);
+  g_object_unref (z);
+  g_object_unref (mem);
+  g_string_free (text, TRUE);
+}
+
 /* ---- real runs, killed at random moments ---- */
 
 /* Removes @dir and the files in it (the tests make no subfolders). */
@@ -652,6 +704,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_cut_binary_trace_names_the_record_and_salvages_the_rest),
     cmocka_unit_test (test_cut_gzip_trace_salvages_a_growing_prefix),
+    cmocka_unit_test (test_cut_gzip_text_drops_its_cut_line),
     cmocka_unit_test (test_killed_run_leaves_a_salvageable_trace),
     cmocka_unit_test (test_interrupted_run_reports_partial_and_keeps_its_trace),
     cmocka_unit_test (test_killed_and_interrupted_trace_command),

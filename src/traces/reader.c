@@ -257,7 +257,7 @@ open_stream (MdlTraceReader *r, GInputStream *stream, GError **error)
 static MdlTraceReader *
 open_failed (MdlTraceReader *r, GError **error)
 {
-  if (r->gzip_cut && error && *error && (*error)->code == MDL_ERROR_FORMAT)
+  if (r->gzip_cut && error && g_error_matches (*error, MDL_ERROR, MDL_ERROR_FORMAT))
     {
       g_clear_error (error);
       g_set_error_literal (error, MDL_ERROR, MDL_ERROR_FORMAT, r->gzip_cut);
@@ -395,7 +395,8 @@ mdl_trace_reader_pump (MdlTraceReader *r, const MdlSink *sink, guint64 max_recor
   ok = r->done || r->klass->pump (r, sink, max_records ? max_records : G_MAXUINT64, error);
   /* Cut gzip data is an error without salvage even when the records in it happen to end well; a
    * format error after the cut is its consequence, so the cut is what the message says. */
-  if (r->gzip_cut && !r->salvage && (r->done || (error && *error && (*error)->code == MDL_ERROR_FORMAT)))
+  if (r->gzip_cut && !r->salvage
+      && (r->done || (error && g_error_matches (*error, MDL_ERROR, MDL_ERROR_FORMAT))))
     {
       g_clear_error (error);
       g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s; the trace stops short at record %"
