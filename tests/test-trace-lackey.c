@@ -68,8 +68,10 @@ static const struct {
   { "runs merge across skipped lines", "I  1,1\n==1== x\n\nI  2,1\n S 8,8\n", "o2 w8/8", 2 },
   { "no final newline", " L 7ff0,8", "r7ff0/8", 0 },
   { "CRLF line ends", " L 7ff0,8\r\n S 10,1\r\n", "r7ff0/8 w10/1", 0 },
+  /* the largest size ending on the last byte of memory; one byte further is refused
+   * (tests/test-limits.c) */
   { "leading zeros, 64-bit address, largest size",
-    " L 0000000000000000ffffffffffffffff,65535\n", "rffffffffffffffff/65535", 0 },
+    " L 0000000000000000ffffffffffff0001,65535\n", "rffffffffffff0001/65535", 0 },
   { "upper-case hex", " S ABCDEF,1\n", "wabcdef/1", 0 },
   { "instruction sizes are ignored", "I  0,0\nI  0,99999999999999999999\n", "o2", 0 },
   { "empty input", "", "", 0 },
@@ -236,7 +238,7 @@ test_lackey_writer_prints_lackey_lines (void **state)
     { .kind = MDL_CPU_READ, .size = 8, .addr = 0x7ff0, .thread = 3, .site = 4 },
     { .kind = MDL_CPU_OPS, .addr = 3 },
     { .kind = MDL_CPU_WRITE, .size = 4, .addr = 0x1ffefff8a0 },
-    { .kind = MDL_CPU_MODIFY, .size = 65535, .addr = G_MAXUINT64 },
+    { .kind = MDL_CPU_MODIFY, .size = 65535, .addr = G_MAXUINT64 - 65534 },   /* ends at the top */
     { .kind = MDL_CPU_OPS, .addr = 0 },
     { .kind = MDL_CPU_READ, .size = 1, .addr = 0 },
   };
@@ -246,7 +248,7 @@ test_lackey_writer_prints_lackey_lines (void **state)
   const char *expect = " L 00007ff0,8\n"
                        "I  00000000,0\nI  00000000,0\nI  00000000,0\n"
                        " S 1ffefff8a0,4\n"
-                       " M ffffffffffffffff,65535\n"
+                       " M ffffffffffff0001,65535\n"
                        " L 00000000,1\n";
   (void) state;
 

@@ -1,7 +1,9 @@
 /* Round trips through trace files (src/traces/reader.c, writer.c and both formats): every pair of
  * bin, bin.gz, lackey and lackey.gz carries what both can carry unchanged; compression and format
- * are detected from the bytes; opening, detection and gzip failures give the documented errors; and
- * every input in tests/data/regress/ (inputs that once broke a reader) ends cleanly. */
+ * are detected from the bytes; opening, detection and gzip failures give the documented errors;
+ * every input in tests/data/regress/ (inputs that once broke a reader) ends cleanly; and, as a
+ * property over thousands of seeds, small random streams of everything round-trip through bin,
+ * Lackey, din and warp text, plain and gzip, each compared on what its format carries. */
 #include "helpers.h"
 
 #include <fcntl.h>
@@ -570,6 +572,399 @@ test_regress_inputs_end_cleanly (void **state)
   assert_true (n_files > 0);
 }
 
+/* ---- round trips as a property: thousands of small random streams in every format ---- */
+
+/* Phase and site names: plain, with spaces and UTF-8, and the longest allowed. */
+static const char *
+random_name (GRand *rand)
+{
+  static char longest[MDL_NAME_MAX + 1];
+  static const char *const names[] = { "a", "pass 1", "σ-merge ≤ k", "sort/partition", longest };
+  if (longest[0] == '\0')
+    memset (longest, 'n', MDL_NAME_MAX);
+  return names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+}
+
+/* One random warp instruction of @launch (warp width @width) into @c, with its lane addresses
+ * either strided or explicit. */
+static void
+add_random_warp (GRand *rand, guint32 launch, guint width, TestCollector *c)
+{
+  MdlSink sink = test_collector_sink (c);
+  guint64 lanes[MDL_WARP_MAX_LANES];
+  guint n = 0;
+  guint64 mask = width == 64 ? G_MAXUINT64 : ((guint64) 1 << width) - 1;
+  MdlWarpEvent w = { .launch = launch, .block = g_rand_int (rand),
+                     .warp = (guint16) g_rand_int (rand), .site = (guint16) g_rand_int (rand),
+                     .op = (guint8) g_rand_int_range (rand, 0, MDL_WARP_N_OPS) };
+  GError *error = NULL;
+
+  /* a full warp, one lane, or a random subset */
+  switch (g_rand_int_range (rand, 0, 3))
+    {
+    case 0: w.active = mask; break;
+    case 1: w.active = (guint64) 1 << g_rand_int_range (rand, 0, (gint32) width); break;
+    default: w.active = rand64 (rand) & mask; break;
+    }
+  if (w.active == 0)
+    w.active = 1;
+  if (g_rand_boolean (rand))
+    w.flags = MDL_WARP_MACHINE;
+  if (w.op == MDL_WARP_BRANCH)
+    w.taken = w.active & rand64 (rand);
+  if (mdl_warp_is_memory (&w))
+    {
+      w.space = (guint8) g_rand_int_range (rand, 1, MDL_SPACE_N);
+      w.width = (guint16) g_rand_int_range (rand, 1, 65);
+      if (g_rand_boolean (rand))
+        {
+          w.flags |= MDL_WARP_STRIDED;
+          w.base = rand64 (rand);
+          w.stride = (gint64) (rand64 (rand) % (2 * (guint64) MDL_WARP_STRIDE_MAX + 1))
+                     - MDL_WARP_STRIDE_MAX;
+          if (g_rand_boolean (rand))
+            w.stride = g_rand_int_range (rand, -64, 65);
+        }
+      else
+        for (guint64 m = w.active; m; m &= m - 1)
+          lanes[n++] = rand64 (rand) >> g_rand_int_range (rand, 0, 64);
+    }
+  assert_true (sink.batch (sink.data, &(MdlEventBatch) { .warp = &w, .n_warp = 1,
+                                                          .lane_addrs = lanes, .n_lane_addrs = n },
+                           &error));
+}
+
+/* A small random stream of everything: runs of CPU records of every kind, nested phases, site
+ * names, launches of random warp widths with warp instructions, barriers and syncs; every phase
+ * is closed at the end. */
+static TestCollector *
+random_stream (guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  TestCollector *c = test_collector_new ();
+  MdlSink sink = test_collector_sink (c);
+  GPtrArray *open = g_ptr_array_new ();
+  guint32 launch = 0;
+  guint width = MDL_WARP_MAX_LANES;   /* before any launch marker */
+  guint steps = (guint) g_rand_int_range (rand, 0, 40);
+  GError *error = NULL;
+
+  for (guint s = 0; s < steps; s++)
+    {
+      MdlMarker m = { .kind = MDL_MARK_SYNC };
+      switch (g_rand_int_range (rand, 0, 9))
+        {
+        case 0: case 1: case 2:
+          {
+            MdlCpuEvent e[12];
+            guint k = (guint) g_rand_int_range (rand, 1, G_N_ELEMENTS (e) + 1);
+            for (guint i = 0; i < k; i++)
+              {
+                guint kind = (guint) g_rand_int_range (rand, 0, MDL_CPU_N_KINDS);
+                e[i] = (MdlCpuEvent) { .kind = (guint8) kind, .thread = (guint16) g_rand_int (rand),
+                                       .site = (guint16) g_rand_int (rand) };
+                if (kind == MDL_CPU_OPS)
+                  e[i].addr = (guint64) g_rand_int_range (rand, 0, 300);
+                else
+                  {
+                    e[i].size = (guint16) g_rand_int_range (rand, 1, 65536);
+                    e[i].addr = rand64 (rand) >> g_rand_int_range (rand, 0, 64);
+                  }
+              }
+            assert_true (sink.batch (sink.data, &(MdlEventBatch) { .cpu = e, .n_cpu = k }, &error));
+            continue;
+          }
+        case 3:
+          for (guint i = g_rand_int_range (rand, 1, 6); i > 0; i--)
+            add_random_warp (rand, launch, width, c);
+          continue;
+        case 4:
+          m = (MdlMarker) { .kind = MDL_MARK_LAUNCH, .grid_blocks = g_rand_int (rand),
+                            .block_threads = g_rand_int (rand), .shared_bytes = g_rand_int (rand),
+                            .warp_width = (guint32) g_rand_int_range (rand, 1, MDL_WARP_MAX_LANES + 1) };
+          if (g_rand_boolean (rand))
+            m.warp_width = 32;
+          launch = m.launch = launch + (guint32) g_rand_int_range (rand, 0, 3);
+          width = m.warp_width;
+          break;
+        case 5:
+          m = (MdlMarker) { .kind = MDL_MARK_BARRIER, .launch = launch, .block = g_rand_int (rand) };
+          break;
+        case 6:
+          m = (MdlMarker) { .kind = MDL_MARK_PHASE_BEGIN, .name = random_name (rand) };
+          g_ptr_array_add (open, (gpointer) m.name);
+          break;
+        case 7:
+          if (open->len == 0)
+            continue;
+          m = (MdlMarker) { .kind = MDL_MARK_PHASE_END, .name = g_ptr_array_steal_index (open, open->len - 1) };
+          break;
+        default:
+          if (g_rand_boolean (rand))
+            m = (MdlMarker) { .kind = MDL_MARK_SITE, .site = (guint16) g_rand_int (rand),
+                              .name = random_name (rand) };
+        }
+      assert_true (sink.marker (sink.data, &m, &error));
+    }
+  while (open->len > 0)
+    {
+      MdlMarker m = { .kind = MDL_MARK_PHASE_END,
+                      .name = g_ptr_array_steal_index (open, open->len - 1) };
+      assert_true (sink.marker (sink.data, &m, &error));
+    }
+  g_ptr_array_unref (open);
+  g_rand_free (rand);
+  return c;
+}
+
+/* What each format carries, from docs/trace-format.md:
+ *  - bin: everything;
+ *  - lackey: CPU accesses with kind, address and size (no thread, no site), and op counts as
+ *    instruction lines, so consecutive counts read back as their sum and a count of 0 vanishes;
+ *    no markers (dropped and counted by the writer), no warp instructions (refused, so the
+ *    writer is not given them);
+ *  - din: as Lackey, but a modify is written as a read and a write of the same bytes;
+ *  - warp: warp instructions without site ids (the strided form becomes explicit addresses, which
+ *    the comparison cannot tell apart), launch, barrier and sync markers; phases and site names
+ *    dropped and counted; no CPU events (not given).
+ * Raw address arrays have a reader and no writer, so they have no round trip. */
+typedef struct {
+  MdlTraceFormat format;
+  gboolean cpu, warp;
+} Carries;
+
+static const Carries carried[] = {
+  { MDL_TRACE_BIN, TRUE, TRUE },
+  { MDL_TRACE_LACKEY, TRUE, FALSE },
+  { MDL_TRACE_DIN, TRUE, FALSE },
+  { MDL_TRACE_WARP, FALSE, TRUE },
+};
+
+/* Splits @orig into what the writer of @f is given (*@input: the events it can carry and every
+ * marker) and what its reader must give back (*@expect); *@n_dropped: markers it must drop. */
+static void
+project (const TestCollector *orig, const Carries *f, TestCollector **input, TestCollector **expect,
+         guint64 *n_dropped)
+{
+  TestCollector *in = test_collector_new (), *out = test_collector_new ();
+  MdlSink in_sink = test_collector_sink (in), out_sink = test_collector_sink (out);
+  MdlEventBatch lanes = { .lane_addrs = (const guint64 *) (void *) orig->lane_addrs->data,
+                          .n_lane_addrs = orig->lane_addrs->len };
+  guint ci = 0, wi = 0, mi = 0;
+  guint64 ops = 0;
+  GError *error = NULL;
+
+  *n_dropped = 0;
+  for (const char *k = orig->order->str; *k; k++)
+    {
+      if (*k == 'c')
+        {
+          MdlCpuEvent e = g_array_index (orig->cpu, MdlCpuEvent, ci++);
+          MdlCpuEvent pair[2];
+          guint n = 1;
+          if (!f->cpu)
+            continue;
+          assert_true (in_sink.batch (in, &(MdlEventBatch) { .cpu = &e, .n_cpu = 1 }, &error));
+          if (f->format != MDL_TRACE_BIN)
+            {
+              e.thread = e.site = 0;
+              if (e.kind == MDL_CPU_OPS)
+                {
+                  ops += e.addr;
+                  continue;
+                }
+            }
+          if (ops > 0)
+            {
+              MdlCpuEvent o = { .kind = MDL_CPU_OPS, .addr = ops };
+              assert_true (out_sink.batch (out, &(MdlEventBatch) { .cpu = &o, .n_cpu = 1 }, &error));
+              ops = 0;
+            }
+          pair[0] = e;
+          if (f->format == MDL_TRACE_DIN && e.kind == MDL_CPU_MODIFY)
+            {
+              pair[0].kind = MDL_CPU_READ;
+              pair[1] = e;
+              pair[1].kind = MDL_CPU_WRITE;
+              n = 2;
+            }
+          assert_true (out_sink.batch (out, &(MdlEventBatch) { .cpu = pair, .n_cpu = n }, &error));
+        }
+      else if (*k == 'w')
+        {
+          MdlWarpEvent w = g_array_index (orig->warp, MdlWarpEvent, wi++);
+          MdlEventBatch one = lanes;
+          if (!f->warp)
+            continue;
+          one.warp = &w;
+          one.n_warp = 1;
+          assert_true (in_sink.batch (in, &one, &error));
+          if (f->format == MDL_TRACE_WARP)
+            w.site = 0;
+          assert_true (out_sink.batch (out, &one, &error));
+        }
+      else
+        {
+          const TestMarker *t = g_ptr_array_index (orig->markers, mi++);
+          gboolean kept = f->format == MDL_TRACE_BIN
+                          || (f->format == MDL_TRACE_WARP && t->marker.kind <= MDL_MARK_SYNC);
+          assert_true (in_sink.marker (in, &t->marker, &error));
+          if (kept)
+            assert_true (out_sink.marker (out, &t->marker, &error));
+          *n_dropped += !kept;
+        }
+    }
+  if (ops > 0)
+    {
+      MdlCpuEvent o = { .kind = MDL_CPU_OPS, .addr = ops };
+      assert_true (out_sink.batch (out, &(MdlEventBatch) { .cpu = &o, .n_cpu = 1 }, &error));
+    }
+  *input = in;
+  *expect = out;
+}
+
+/* Where two collections first differ, or NULL when they hold the same stream (transfer full).
+ * Warp flags are compared except MDL_WARP_STRIDED: the same addresses may be stored either way. */
+static char *
+stream_diff (const TestCollector *a, const TestCollector *b)
+{
+  MdlEventBatch la = { .lane_addrs = (const guint64 *) (void *) a->lane_addrs->data,
+                       .n_lane_addrs = a->lane_addrs->len };
+  MdlEventBatch lb = { .lane_addrs = (const guint64 *) (void *) b->lane_addrs->data,
+                       .n_lane_addrs = b->lane_addrs->len };
+  if (strcmp (a->order->str, b->order->str) != 0)
+    return g_strdup_printf ("the order of events differs: expected \"%s\", read \"%s\"",
+                            a->order->str, b->order->str);
+  for (guint i = 0; i < a->cpu->len; i++)
+    {
+      const MdlCpuEvent *x = &g_array_index (a->cpu, MdlCpuEvent, i);
+      const MdlCpuEvent *y = &g_array_index (b->cpu, MdlCpuEvent, i);
+      if (memcmp (x, y, sizeof *x) != 0)
+        return g_strdup_printf ("CPU event %u: expected kind %u size %u thread %u site %u addr %"
+                                G_GINT64_MODIFIER "x, read kind %u size %u thread %u site %u addr %"
+                                G_GINT64_MODIFIER "x", i, x->kind, x->size, x->thread, x->site,
+                                x->addr, y->kind, y->size, y->thread, y->site, y->addr);
+    }
+  for (guint i = 0; i < a->warp->len; i++)
+    {
+      const MdlWarpEvent *x = &g_array_index (a->warp, MdlWarpEvent, i);
+      const MdlWarpEvent *y = &g_array_index (b->warp, MdlWarpEvent, i);
+      guint64 ax[MDL_WARP_MAX_LANES] = { 0 }, ay[MDL_WARP_MAX_LANES] = { 0 };
+      if (x->active != y->active || x->taken != y->taken || x->launch != y->launch
+          || x->block != y->block || x->warp != y->warp || x->width != y->width
+          || x->site != y->site || x->op != y->op || x->space != y->space
+          || (x->flags & ~MDL_WARP_STRIDED) != (y->flags & ~MDL_WARP_STRIDED))
+        return g_strdup_printf ("warp event %u differs outside its addresses", i);
+      if (mdl_warp_is_memory (x))
+        {
+          mdl_warp_addrs (&la, x, ax);
+          mdl_warp_addrs (&lb, y, ay);
+          if (memcmp (ax, ay, sizeof ax) != 0)
+            return g_strdup_printf ("warp event %u: lane addresses differ", i);
+        }
+    }
+  for (guint i = 0; i < a->markers->len; i++)
+    {
+      const TestMarker *x = g_ptr_array_index (a->markers, i);
+      const TestMarker *y = g_ptr_array_index (b->markers, i);
+      if (x->marker.kind != y->marker.kind || x->marker.launch != y->marker.launch
+          || x->marker.block != y->marker.block || x->marker.grid_blocks != y->marker.grid_blocks
+          || x->marker.block_threads != y->marker.block_threads
+          || x->marker.shared_bytes != y->marker.shared_bytes
+          || x->marker.warp_width != y->marker.warp_width || x->marker.site != y->marker.site
+          || strcmp (x->name, y->name) != 0)
+        return g_strdup_printf ("marker %u (%s) differs", i, mdl_marker_kind_name (x->marker.kind));
+    }
+  return NULL;
+}
+
+/* Writes @in as @format into memory (gzip-compressed when @gzip), reads it back with the format
+ * named, and returns what was read; fails naming @seed on any error. */
+static TestCollector *
+memory_round_trip (const TestCollector *in, MdlTraceFormat format, gboolean gzip, guint32 seed,
+                   guint64 *n_dropped)
+{
+  GOutputStream *mem = g_memory_output_stream_new_resizable ();
+  MdlTraceWriter *w = mdl_trace_writer_new (mem, "mem", format, gzip);
+  MdlSink sink = mdl_trace_writer_sink (w);
+  TestCollector *back = test_collector_new ();
+  MdlSink back_sink = test_collector_sink (back);
+  GError *error = NULL;
+  GBytes *bytes;
+  GInputStream *src;
+  MdlTraceReader *r;
+  gboolean done = FALSE;
+  /* small batches, so that runs and markers interleave as a real source delivers them */
+  guint batch = 1 + seed % 5;
+
+  if (!test_collector_replay (in, &sink, batch, &error) || !mdl_trace_writer_close (w, &error))
+    fail_msg ("seed %u, %s%s: writing: %s", seed, mdl_trace_format_name (format),
+              gzip ? ".gz" : "", error->message);
+  *n_dropped = mdl_trace_writer_n_dropped (w);
+  mdl_trace_writer_free (w);
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
+  g_object_unref (mem);
+  src = g_memory_input_stream_new_from_bytes (bytes);
+  r = mdl_trace_reader_new (src, "mem", format, &error);
+  /* pump in random-sized steps, as the CLI does with its progress line */
+  while (r && !done && mdl_trace_reader_pump (r, &back_sink, 1 + seed % 7, &done, &error))
+    ;
+  if (error)
+    fail_msg ("seed %u, %s%s: reading back: %s", seed, mdl_trace_format_name (format),
+              gzip ? ".gz" : "", error->message);
+  assert_int_equal (mdl_trace_reader_compressed (r), gzip);
+  mdl_trace_reader_free (r);
+  g_object_unref (src);
+  g_bytes_unref (bytes);
+  return back;
+}
+
+/* Ensure that for thousands of seeds a random stream of CPU records, warp instructions, launches,
+ * barriers, syncs, nested phases and site names, written in every format (plain and gzip) and
+ * read back, gives exactly what that format carries (see `carried` above): everything for bin,
+ * the documented projection for Lackey, din and warp text, with every marker the format cannot
+ * carry counted as dropped. */
+static void
+test_random_streams_round_trip_in_every_format (void **state)
+{
+  guint32 first = test_seed (1);
+  const char *count_text = g_getenv ("MODELS_TEST_SEEDS");
+  guint32 n_seeds = count_text ? (guint32) g_ascii_strtoull (count_text, NULL, 10) : 2000;
+  guint64 n_events = 0;
+  (void) state;
+
+  print_message ("round trips of seeds %u..%u (MODELS_TEST_SEED, MODELS_TEST_SEEDS)\n", first,
+                 first + n_seeds - 1);
+  for (guint32 seed = first; seed < first + n_seeds; seed++)
+    {
+      TestCollector *orig = random_stream (seed);
+      n_events += orig->order->len;
+      for (guint f = 0; f < G_N_ELEMENTS (carried); f++)
+        for (guint gz = 0; gz < 2; gz++)
+          {
+            TestCollector *input, *expect, *back;
+            guint64 dropped, expect_dropped;
+            g_autofree char *why = NULL;
+            project (orig, &carried[f], &input, &expect, &expect_dropped);
+            back = memory_round_trip (input, carried[f].format, gz, seed, &dropped);
+            why = stream_diff (expect, back);
+            if (why)
+              fail_msg ("seed %u, %s%s: %s", seed, mdl_trace_format_name (carried[f].format),
+                        gz ? ".gz" : "", why);
+            if (dropped != expect_dropped)
+              fail_msg ("seed %u, %s: %" G_GUINT64_FORMAT " markers dropped, expected %"
+                        G_GUINT64_FORMAT, seed, mdl_trace_format_name (carried[f].format),
+                        dropped, expect_dropped);
+            test_collector_free (input);
+            test_collector_free (expect);
+            test_collector_free (back);
+          }
+      test_collector_free (orig);
+    }
+  /* the generator must not have degenerated into empty streams */
+  assert_true (n_events > 20 * (guint64) n_seeds);
+}
+
 int
 main (void)
 {
@@ -582,6 +977,7 @@ main (void)
     cmocka_unit_test (test_dash_means_stdin_and_stdout),
     cmocka_unit_test (test_format_names),
     cmocka_unit_test (test_regress_inputs_end_cleanly),
+    cmocka_unit_test (test_random_streams_round_trip_in_every_format),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -141,6 +141,17 @@ typedef struct {
 MDL_API void mdl_reports_write (const MdlSourceInfo *source, MdlReport *const *reports,
                                 guint n_reports, MdlFormat format, GString *out);
 
+/**
+ * mdl_reports_write_partial: mdl_reports_write() for a run that stopped early, which the document
+ * then says: `"partial": WHY` in JSON's source object, a line `PARTIAL: WHY` under the table's
+ * source line. CSV has no source part; the caller must say it otherwise.
+ * @partial: why the run stopped ("interrupted by SIGINT"), or NULL for a whole run.
+ * The other arguments are mdl_reports_write()'s.
+ */
+MDL_API void mdl_reports_write_partial (const MdlSourceInfo *source, const char *partial,
+                                        MdlReport *const *reports, guint n_reports,
+                                        MdlFormat format, GString *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlReport, mdl_report_free)
 
 G_END_DECLS

@@ -113,6 +113,24 @@ MDL_API gboolean mdl_trace_reader_pump (MdlTraceReader *reader, const MdlSink *s
  */
 MDL_API void mdl_trace_reader_set_fetches (MdlTraceReader *reader, gboolean keep);
 
+/**
+ * mdl_trace_reader_set_salvage: lets a trace that stops short end after its last complete record
+ * instead of failing: what a writer killed mid-run leaves (a binary trace without its end record
+ * or with its last record cut, gzip data cut anywhere). The phases still open there are closed
+ * with phase-end markers, so that the salvaged stream obeys the stream rules and can be written
+ * again. A corrupt record (bytes that are there but wrong) is still an error. Call it before the
+ * first mdl_trace_reader_pump(); mdl_trace_reader_truncation() then says where the trace stopped.
+ */
+MDL_API void mdl_trace_reader_set_salvage (MdlTraceReader *reader, gboolean salvage);
+
+/**
+ * mdl_trace_reader_truncation: after a salvaged read, what was missing: the message the reader
+ * would have failed with ("NAME: record N (byte B): truncated trace: the end record is missing"),
+ * and the number of phases it closed. NULL when the trace was whole.
+ * Returns: (transfer none) owned by the reader.
+ */
+MDL_API const char *mdl_trace_reader_truncation (const MdlTraceReader *reader);
+
 /** mdl_trace_reader_n_records: records read so far (CPU, warp and marker records). */
 MDL_API guint64 mdl_trace_reader_n_records (const MdlTraceReader *reader);
 
@@ -181,6 +199,17 @@ MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);
  * Returns: FALSE on error. The writer must still be freed.
  */
 MDL_API gboolean mdl_trace_writer_close (MdlTraceWriter *writer, GError **error);
+
+/**
+ * mdl_trace_writer_abandon: writes the records written so far and closes the file without ending
+ * the trace, as a run stopped early must: a complete-looking trace of an interrupted run could not
+ * be told from a whole one. Readers then report the file as truncated after its last record, and
+ * salvage (mdl_trace_reader_set_salvage()) recovers every record. A gzip stream is still ended
+ * properly. Text formats have no end record: for them this is mdl_trace_writer_close().
+ * @error: MDL_ERROR_IO.
+ * Returns: FALSE on error. The writer takes no more events and must still be freed.
+ */
+MDL_API gboolean mdl_trace_writer_abandon (MdlTraceWriter *writer, GError **error);
 
 /** mdl_trace_writer_free: frees the writer, closing it first if needed (errors are dropped: call
  * mdl_trace_writer_close() to see them); NULL is fine. */

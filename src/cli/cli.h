@@ -97,6 +97,15 @@ void mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name);
 /* Checks @machine names a preset (MDL_ERROR_UNKNOWN_NAME listing them otherwise); NULL is fine. */
 gboolean mdl_cli_machine_check (const char *machine, GError **error);
 
+/* ---- interrupts (interrupt.c) ---- */
+
+/* From here on, the first SIGINT or SIGTERM only sets a flag (a second one ends the process). */
+void mdl_cli_catch_interrupts (void);
+/* NULL, or why the work must stop ("interrupted by SIGINT"): loops poll it between batches. */
+const char *mdl_cli_interrupted (void);
+/* The exit status of a run that was interrupted: 128 + the signal number, as shells report it. */
+int mdl_cli_interrupted_status (void);
+
 /* ---- demo (demo-gpu.c) ---- */
 
 /* Appends the GPU models' side-by-side table of `models demo` to @text. */
@@ -106,7 +115,8 @@ gboolean mdl_cli_demo_gpu (GString *text, GError **error);
 
 /* Writes @text to @path, or to stdout when @path is NULL or "-". Sets MDL_ERROR_IO naming it. */
 gboolean mdl_cli_output_write (const char *path, const GString *text, GError **error);
-/* Writes the pipeline's reports about @source in @format to @path (as mdl_cli_output_write()). */
+/* Writes the pipeline's reports about @source in @format to @path (as mdl_cli_output_write());
+ * after an interrupt (mdl_cli_interrupted()) the report is marked partial. */
 gboolean mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source,
                                 MdlFormat format, const char *path, GError **error);
 /* Appends @rows (each a NULL-terminated string vector) to @out as a text table, each line after
@@ -154,7 +164,8 @@ void mdl_cli_progress_update (MdlCliProgress *p, guint64 records, guint64 bytes)
 /* Clears the line if one was drawn and frees @p; NULL is fine. */
 void mdl_cli_progress_free (MdlCliProgress *p);
 /* A sink that counts what passes through, updates @p and hands everything on to @next (copied).
- * The returned sink's data is @relay, which must outlive its use. */
+ * The returned sink's data is @relay, which must outlive its use. Once the command is interrupted
+ * (mdl_cli_interrupted()) it refuses every event with MDL_ERROR_IO, whose message is the reason. */
 typedef struct {
   MdlSink next;
   MdlCliProgress *progress;

@@ -77,7 +77,8 @@ analyze_main (int argc, char **argv)
     }
   progress = mdl_cli_progress_new (name, mdl_cli_input_size (path, reader));
   sink = mdl_pipeline_sink (pipeline);
-  while (!done)
+  mdl_cli_catch_interrupts ();
+  while (!done && !mdl_cli_interrupted ())
     {
       if (!mdl_trace_reader_pump (reader, &sink, MDL_CLI_PUMP_RECORDS, &done, &error))
         {
@@ -99,5 +100,11 @@ analyze_main (int argc, char **argv)
 
   if (!mdl_cli_write_reports (pipeline, &source, format, output, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
+  if (mdl_cli_interrupted ())
+    {
+      mdl_cli_warn ("%s after %" G_GUINT64_FORMAT " records of %s: the report is partial",
+                    mdl_cli_interrupted (), mdl_trace_reader_n_records (reader), name);
+      return mdl_cli_interrupted_status ();
+    }
   return MDL_CLI_OK;
 }

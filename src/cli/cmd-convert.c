@@ -1,7 +1,9 @@
 /* `models convert`: a trace reader pumped straight into a trace writer. Header metadata is copied
  * across, so a converted trace still says what produced it. What the output format cannot carry
  * (phase and site markers in Lackey text) is dropped by the writer and counted; the count is
- * reported here, because a silent loss would make the converted trace look complete. */
+ * reported here, because a silent loss would make the converted trace look complete. With --salvage
+ * a trace that stops short (a run killed while writing it) is converted up to its last complete
+ * record, and what was missing is said on stderr. */
 #include "cli/cli.h"
 
 #include <glib/gstdio.h>
@@ -23,8 +25,14 @@ const MdlCliCommand mdl_cli_cmd_convert = {
     "the output format cannot carry are dropped with a warning. Prints nothing on success\n"
     "unless standard output is a terminal.\n"
     "\n"
+    "--salvage recovers a trace that stops short, as one left by a run killed while writing\n"
+    "it (the end record missing, the last record or the gzip data cut): every complete record\n"
+    "is converted, the phases still open are closed, and where the trace stopped is said on\n"
+    "standard error. A corrupt record is still an error.\n"
+    "\n"
     "Examples:\n"
     "  models convert prog.lackey prog.bin\n"
+    "  models convert --salvage killed.bin whole.bin\n"
     "  models convert --to lackey random.bin - | less\n"
     "  models convert trace.bin trace.bin.gz",
   .main = convert_main,
@@ -63,13 +71,15 @@ copy_meta (MdlTraceWriter *writer, const MdlTraceReader *reader)
 static int
 convert_main (int argc, char **argv)
 {
-  gboolean help = FALSE, done = FALSE;
+  gboolean help = FALSE, done = FALSE, salvage = FALSE;
   g_autofree char *from_name = NULL, *to_name = NULL;
   const GOptionEntry entries[] = {
     { "from", 'F', 0, G_OPTION_ARG_STRING, &from_name,
       "Input format: auto (default), bin or lackey", "FORMAT" },
     { "to", 'T', 0, G_OPTION_ARG_STRING, &to_name,
       "Output format: bin or lackey (default: from OUT's name)", "FORMAT" },
+    { "salvage", 0, 0, G_OPTION_ARG_NONE, &salvage,
+      "Keep every complete record of a trace that stops short", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_convert, entries, &help);
@@ -108,6 +118,7 @@ convert_main (int argc, char **argv)
       return mdl_cli_fail (g_steal_pointer (&error));
     }
   copy_meta (writer, reader);
+  mdl_trace_reader_set_salvage (reader, salvage);
 
   progress = mdl_cli_progress_new (in_name, mdl_cli_input_size (in, reader));
   sink = mdl_trace_writer_sink (writer);
@@ -127,6 +138,10 @@ convert_main (int argc, char **argv)
     }
 
   mdl_cli_note_skipped (reader, in_name);
+  if (mdl_trace_reader_truncation (reader))
+    mdl_cli_warn ("salvaged %" G_GUINT64_FORMAT " complete records into %s; the input stops "
+                  "short: %s", mdl_trace_reader_n_records (reader), out,
+                  mdl_trace_reader_truncation (reader));
   dropped = mdl_trace_writer_n_dropped (writer);
   if (dropped > 0)
     mdl_cli_warn ("%s: dropped %" G_GUINT64_FORMAT " records that this format cannot carry "

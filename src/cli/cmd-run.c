@@ -1,7 +1,10 @@
 /* `models run`: an instrumented algorithm straight into the engines, without a trace file in
  * between (the recorder's sink is the pipeline), optionally also writing the stream to a trace;
  * or, with --native, the uninstrumented build of the same source, timed. The source name of the
- * report is written like a spec ("scan/seq:n=1024,seed=1") so a run can be repeated from it. */
+ * report is written like a spec ("scan/seq:n=1024,seed=1") so a run can be repeated from it.
+ * Ctrl-C stops the recording: the report covers the events delivered so far and says it is partial,
+ * and the trace is left without its end record (truncated at its last record, for
+ * `convert --salvage`); the algorithm itself runs to its end unrecorded, at native speed. */
 #include "cli/cli.h"
 #include "core/json.h"
 
@@ -20,8 +23,10 @@ const MdlCliCommand mdl_cli_cmd_run = {
     "the engines as it runs (default engines: count, footprint). Sizes take k, M and G suffixes\n"
     "(powers of 1024). --trace-out also writes the event stream to a trace file (\".lackey\"\n"
     "for Lackey text, \".gz\" to compress, binary otherwise), which \"models analyze\" reads\n"
-    "back into the same counters. --native times the uninstrumented build instead and prints\n"
-    "its wall time and checksum. Algorithm parameters go after the name like an engine's\n"
+    "back into the same counters. Ctrl-C stops the recording: the report of what was recorded\n"
+    "is printed marked PARTIAL (exit status 130), and the trace is left truncated at its last\n"
+    "record (\"models convert --salvage\" recovers it). --native times the uninstrumented build\n"
+    "instead and prints its wall time and checksum. Algorithm parameters go after the name like an engine's\n"
     "(scan/leftright:k=32) or in --param KEY=VALUE; a --param given later wins.\n"
     "\n"
     "Examples:\n"
@@ -156,6 +161,7 @@ run_main (int argc, char **argv)
   guint64 n = 1 << 20, seed = 1;
   gboolean ok;
   gint64 start_us;
+  const char *stopped;
   int rc;
 
   rc = mdl_cli_parse (ctx, &mdl_cli_cmd_run, &help, &argc, &argv, 1, 1);
@@ -207,8 +213,19 @@ run_main (int argc, char **argv)
   pipe_sink = mdl_pipeline_sink (pipeline);
   sink = mdl_cli_progress_relay (&relay, progress, &pipe_sink);
   start_us = g_get_monotonic_time ();
+  mdl_cli_catch_interrupts ();
   ok = mdl_algo_run_into (algo, params, n, seed, &sink, NULL, &error);
-  if (ok && writer && !mdl_trace_writer_close (writer, &error))
+  /* Interrupted: the relay refused the rest of the stream, and that refusal is the error. */
+  stopped = mdl_cli_interrupted ();
+  if (stopped && !ok && g_error_matches (error, MDL_ERROR, MDL_ERROR_IO)
+      && strcmp (error->message, stopped) == 0)
+    {
+      g_clear_error (&error);
+      ok = TRUE;
+    }
+  if (ok && writer
+      && !(stopped ? mdl_trace_writer_abandon (writer, &error)
+                   : mdl_trace_writer_close (writer, &error)))
     {
       mdl_cli_error_name (&error, trace_out);
       ok = FALSE;
@@ -234,5 +251,13 @@ run_main (int argc, char **argv)
 
   if (!mdl_cli_write_reports (pipeline, &source, format, output, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
+  if (stopped)
+    {
+      mdl_cli_warn ("%s after %" G_GUINT64_FORMAT " events: the report is partial%s%s%s", stopped,
+                    source.events, trace_out ? "; " : "", trace_out ? trace_out : "",
+                    trace_out ? " ends without its end record (models convert --salvage "
+                                "recovers it)" : "");
+      return mdl_cli_interrupted_status ();
+    }
   return MDL_CLI_OK;
 }

@@ -105,7 +105,7 @@ mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source, MdlFo
   g_autoptr (GString) text = g_string_new (NULL);
   guint n_reports = 0;
   MdlReport **reports = mdl_pipeline_reports (pipeline, &n_reports);
-  mdl_reports_write (source, reports, n_reports, format, text);
+  mdl_reports_write_partial (source, mdl_cli_interrupted (), reports, n_reports, format, text);
   for (guint i = 0; i < n_reports; i++)
     mdl_report_free (reports[i]);
   g_free (reports);

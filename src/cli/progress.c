@@ -91,10 +91,20 @@ mdl_cli_progress_free (MdlCliProgress *p)
   g_free (p);
 }
 
+/* The relay refuses events once the command is interrupted, which stops the source. */
+static gboolean
+interrupted (GError **error)
+{
+  g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s", mdl_cli_interrupted ());
+  return FALSE;
+}
+
 static gboolean
 relay_batch (void *data, const MdlEventBatch *batch, GError **error)
 {
   MdlCliProgressRelay *r = data;
+  if (G_UNLIKELY (mdl_cli_interrupted () != NULL))
+    return interrupted (error);
   r->n_events += batch->n_cpu + batch->n_warp;
   mdl_cli_progress_update (r->progress, r->n_events, 0);
   return r->next.batch (r->next.data, batch, error);
@@ -104,6 +114,8 @@ static gboolean
 relay_marker (void *data, const MdlMarker *marker, GError **error)
 {
   MdlCliProgressRelay *r = data;
+  if (G_UNLIKELY (mdl_cli_interrupted () != NULL))
+    return interrupted (error);
   r->n_events++;
   return r->next.marker (r->next.data, marker, error);
 }

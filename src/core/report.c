@@ -282,12 +282,18 @@ json_string_map (GString *out, const MdlReport *r, gboolean metrics)
 }
 
 static void
-write_json (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GString *out)
+write_json (const MdlSourceInfo *src, const char *partial, MdlReport *const *reports, guint n,
+            GString *out)
 {
   g_string_append (out, "{\"source\": {\"name\": ");
   mdl_json_string (out, src->name ? src->name : "");
   g_string_append_printf (out, ", \"events\": %" G_GUINT64_FORMAT ", \"seconds\": ", src->events);
   real_text (out, src->seconds, "null");
+  if (partial)
+    {
+      g_string_append (out, ", \"partial\": ");
+      mdl_json_string (out, partial);
+    }
   g_string_append (out, "},\n \"reports\": [");
   for (guint i = 0; i < n; i++)
     {
@@ -420,10 +426,14 @@ table_block (GString *out, const MdlReport *r, const char *indent)
 }
 
 static void
-write_table (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GString *out)
+write_table (const MdlSourceInfo *src, const char *partial, MdlReport *const *reports, guint n,
+             GString *out)
 {
   g_string_append_printf (out, "source: %s  (%" G_GUINT64_FORMAT " events, %.3f s)\n",
                           src->name ? src->name : "", src->events, src->seconds);
+  if (partial)
+    g_string_append_printf (out, "PARTIAL: %s; the counts cover only the events above\n",
+                            partial);
   for (guint i = 0; i < n; i++)
     {
       const MdlReport *r = reports[i];
@@ -439,21 +449,29 @@ write_table (const MdlSourceInfo *src, MdlReport *const *reports, guint n, GStri
 }
 
 void
-mdl_reports_write (const MdlSourceInfo *source, MdlReport *const *reports, guint n_reports,
-                   MdlFormat format, GString *out)
+mdl_reports_write_partial (const MdlSourceInfo *source, const char *partial,
+                           MdlReport *const *reports, guint n_reports, MdlFormat format,
+                           GString *out)
 {
   g_return_if_fail (source != NULL && (reports != NULL || n_reports == 0) && out != NULL);
   switch (format)
     {
     case MDL_FORMAT_JSON:
-      write_json (source, reports, n_reports, out);
+      write_json (source, partial, reports, n_reports, out);
       break;
     case MDL_FORMAT_CSV:
       write_csv (reports, n_reports, out);
       break;
     case MDL_FORMAT_TABLE:
     default:
-      write_table (source, reports, n_reports, out);
+      write_table (source, partial, reports, n_reports, out);
       break;
     }
+}
+
+void
+mdl_reports_write (const MdlSourceInfo *source, MdlReport *const *reports, guint n_reports,
+                   MdlFormat format, GString *out)
+{
+  mdl_reports_write_partial (source, NULL, reports, n_reports, format, out);
 }

@@ -5,7 +5,7 @@
 #include "trace-private.h"
 
 char *
-mdl_trace_cpu_problem (guint kind, guint flags, guint size)
+mdl_trace_cpu_problem (guint kind, guint flags, guint size, guint64 addr)
 {
   if (kind > MDL_CPU_OPS)
     return g_strdup_printf ("unknown CPU record kind %u", kind);
@@ -16,6 +16,9 @@ mdl_trace_cpu_problem (guint kind, guint flags, guint size)
   if (kind != MDL_CPU_OPS && size == 0)
     return g_strdup_printf ("%s record has size 0 (accesses are 1..65535 bytes)",
                             mdl_cpu_kind_name (kind));
+  if (mdl_access_wraps (addr, size))
+    return g_strdup_printf ("%s of %u bytes at 0x%" G_GINT64_MODIFIER "x runs past the top of the "
+                            "64-bit address space", mdl_cpu_kind_name (kind), size, addr);
   return NULL;
 }
 

@@ -145,6 +145,8 @@ parse_record (DinReader *d, const char *s, gsize len, guint *what, guint64 *addr
     }
   else
     *addr &= ~(guint64) 3;   /* Dinero IV's din is word-oriented: 4 bytes at a 4-byte boundary */
+  if (mdl_access_wraps (*addr, (guint) n))
+    return "the access runs past the top of the 64-bit address space";
   *size = (guint) n;
   return NULL;
 }

@@ -77,6 +77,8 @@ parse_fields (const char *s, gsize len, gboolean instruction, guint64 *addr, gui
                   n == G_MAXUINT32 ? "+" : "");
       return why_buf;
     }
+  if (mdl_access_wraps (a, (guint) MIN (n, (guint64) G_MAXUINT16)))
+    return "the access runs past the top of the 64-bit address space";
   *addr = a;
   *size = (guint) n;
   return NULL;

@@ -109,6 +109,20 @@ gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **e
                 return FALSE;
               continue;
             }
+          /* The input ended inside a member (a writer killed mid-run): what inflated so far is
+           * the data, so that the format reader can say which record was cut (or, with salvage,
+           * keep every complete one); mdl_trace_reader_pump() still fails without salvage. */
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+            {
+              GError *cut = NULL;
+              gzip_error (r, produced + *got, local->message, &cut);
+              r->gzip_cut = g_strdup (cut->message);
+              g_error_free (cut);
+              g_error_free (local);
+              r->zpos = r->zlen;
+              r->zmember = FALSE;
+              break;
+            }
           gzip_error (r, produced + *got, local->message, error);
           g_error_free (local);
           return FALSE;
@@ -176,6 +190,47 @@ mdl_trace_reader_fail (MdlTraceReader *r, GError **error, const char *format, ..
   return FALSE;
 }
 
+gboolean
+mdl_trace_reader_cut (MdlTraceReader *r, const MdlSink *sink, GError **error, const char *format,
+                      ...)
+{
+  va_list args;
+  char *message;
+  GString *note;
+  GPtrArray *open = r->check.phases;
+  guint n_open = open->len;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  note = g_string_new (NULL);
+  g_string_printf (note, "%s: record %" G_GUINT64_FORMAT " (byte %" G_GUINT64_FORMAT "): %s",
+                   r->name, r->n_records + 1, r->buf_offset + r->pos, message);
+  g_free (message);
+  if (!r->salvage)
+    {
+      g_set_error_literal (error, MDL_ERROR, MDL_ERROR_FORMAT, note->str);
+      g_string_free (note, TRUE);
+      return FALSE;
+    }
+  if (r->gzip_cut)
+    g_string_append_printf (note, " (%s)", r->gzip_cut);
+  if (n_open > 0)
+    g_string_append_printf (note, "; closed the %u phase%s still open", n_open,
+                            n_open == 1 ? "" : "s");
+  r->truncation = g_string_free (note, FALSE);
+  /* Innermost first, as the stream rules want; the check pops each name as it passes. */
+  while (open->len > 0)
+    {
+      g_autofree char *name = g_strdup (g_ptr_array_index (open, open->len - 1));
+      MdlMarker m = { .kind = MDL_MARK_PHASE_END, .name = name };
+      if (!mdl_trace_check_marker (&r->check, &m, error) || !sink->marker (sink->data, &m, error))
+        return FALSE;
+    }
+  r->done = TRUE;
+  return TRUE;
+}
+
 /* Reads the first raw bytes and switches to inflating them when they start with the gzip magic. */
 static gboolean
 open_stream (MdlTraceReader *r, GInputStream *stream, GError **error)
@@ -198,6 +253,19 @@ open_stream (MdlTraceReader *r, GInputStream *stream, GError **error)
   return TRUE;
 }
 
+/* Frees @r after a failed open; a gzip stream cut within the first chunk is the reason given. */
+static MdlTraceReader *
+open_failed (MdlTraceReader *r, GError **error)
+{
+  if (r->gzip_cut && error && g_error_matches (*error, MDL_ERROR, MDL_ERROR_FORMAT))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, MDL_ERROR, MDL_ERROR_FORMAT, r->gzip_cut);
+    }
+  mdl_trace_reader_free (r);
+  return NULL;
+}
+
 MdlTraceReader *
 mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat format,
                       GError **error)
@@ -214,10 +282,7 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
   r->cap = MDL_TRACE_BUF_MIN;   /* >= ZBUF_BYTES, for open_stream() */
   r->buf = g_malloc (r->cap);
   if (!open_stream (r, stream, error) || !mdl_trace_reader_fill (r, r->cap, error))
-    {
-      mdl_trace_reader_free (r);
-      return NULL;
-    }
+    return open_failed (r, error);
   detected = format;
   if (detected == MDL_TRACE_AUTO)
     detected = mdl_trace_detect (r->buf, r->len);
@@ -228,8 +293,7 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
                    "MDLTRACE, Valgrind Lackey text, Dinero din text or warp text; raw address "
                    "arrays need the format raw named)%s", r->name,
                    r->len == 0 ? ": it is empty" : "");
-      mdl_trace_reader_free (r);
-      return NULL;
+      return open_failed (r, error);
     }
   r->format = detected;
   r->klass = detected == MDL_TRACE_BIN ? &mdl_trace_reader_bin_class
@@ -239,10 +303,7 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
                                          : &mdl_trace_reader_lackey_class;
   r->priv = g_malloc0 (r->klass->priv_bytes);
   if (r->klass->start && !r->klass->start (r, error))
-    {
-      mdl_trace_reader_free (r);
-      return NULL;
-    }
+    return open_failed (r, error);
   return r;
 }
 
@@ -290,6 +351,8 @@ mdl_trace_reader_free (MdlTraceReader *r)
   mdl_trace_check_clear (&r->check);
   g_free (r->priv);
   g_hash_table_unref (r->meta);
+  g_free (r->truncation);
+  g_free (r->gzip_cut);
   g_free (r->buf);
   g_free (r->name);
   g_free (r);
@@ -320,6 +383,7 @@ gboolean
 mdl_trace_reader_pump (MdlTraceReader *r, const MdlSink *sink, guint64 max_records,
                        gboolean *done, GError **error)
 {
+  gboolean ok;
   g_return_val_if_fail (r != NULL && sink != NULL && done != NULL, FALSE);
   *done = FALSE;
   if (r->failed)
@@ -328,7 +392,20 @@ mdl_trace_reader_pump (MdlTraceReader *r, const MdlSink *sink, guint64 max_recor
                    "%s: the trace cannot be read further after an earlier error", r->name);
       return FALSE;
     }
-  if (!r->done && !r->klass->pump (r, sink, max_records ? max_records : G_MAXUINT64, error))
+  ok = r->done || r->klass->pump (r, sink, max_records ? max_records : G_MAXUINT64, error);
+  /* Cut gzip data is an error without salvage even when the records in it happen to end well; a
+   * format error after the cut is its consequence, so the cut is what the message says. */
+  if (r->gzip_cut && !r->salvage
+      && (r->done || (error && g_error_matches (*error, MDL_ERROR, MDL_ERROR_FORMAT))))
+    {
+      g_clear_error (error);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s; the trace stops short at record %"
+                   G_GUINT64_FORMAT " (byte %" G_GUINT64_FORMAT " of the decompressed data)",
+                   r->gzip_cut, r->n_records + 1, r->buf_offset + r->pos);
+      r->done = FALSE;
+      ok = FALSE;
+    }
+  if (!ok)
     {
       r->failed = TRUE;
       return FALSE;
@@ -342,6 +419,21 @@ mdl_trace_reader_set_fetches (MdlTraceReader *r, gboolean keep)
 {
   g_return_if_fail (r != NULL);
   r->fetches = keep;
+}
+
+void
+mdl_trace_reader_set_salvage (MdlTraceReader *r, gboolean salvage)
+{
+  g_return_if_fail (r != NULL);
+  r->salvage = salvage;
+}
+
+const char *
+mdl_trace_reader_truncation (const MdlTraceReader *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  /* a text trace has no end record: a cut gzip stream is all that shows it stopped short */
+  return r->truncation ? r->truncation : r->gzip_cut;
 }
 
 guint64

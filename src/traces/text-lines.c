@@ -34,6 +34,17 @@ mdl_text_next_line (MdlTraceReader *r, guint64 *line_no, const char **line, gsiz
           r->done = TRUE;
           return MDL_TEXT_END;
         }
+      else if (r->gzip_cut)
+        {
+          /* The gzip data was cut short, and with it this line: dropped rather than misread
+           * (" L 7ff0,1" of " L 7ff0,16"). Without salvage the pump fails with the cut anyway. */
+          char *note = g_strdup_printf ("%s; its last line, cut, was dropped", r->gzip_cut);
+          g_free (r->gzip_cut);
+          r->gzip_cut = note;
+          r->pos = r->len;
+          r->done = TRUE;
+          return MDL_TEXT_END;
+        }
       else
         *len = *consumed = avail;   /* the last line has no newline */
       if (*len > 0 && s[*len - 1] == '\r')

@@ -84,8 +84,18 @@ mdl_cpu_head_ok (guint32 head)
   return (head & 0xff00) == 0 && (size == 0) == (kind == MDL_CPU_OPS);
 }
 
+/* TRUE when @size bytes at @addr run past the last byte of the 64-bit address space (the last one
+ * would wrap to address 0). No machine makes such an access, and engines that split an access at
+ * page or line boundaries would count it at the bottom of memory, so readers and writers refuse
+ * it. Size 0 (op counts) never wraps. */
+static inline gboolean
+mdl_access_wraps (guint64 addr, guint size)
+{
+  return size > 0 && addr + (size - 1) < addr;
+}
+
 /* What is wrong with a CPU record: a message to free, or NULL when it is valid. */
-char *mdl_trace_cpu_problem (guint kind, guint flags, guint size);
+char *mdl_trace_cpu_problem (guint kind, guint flags, guint size, guint64 addr);
 
 /* The stream rules shared by readers and writers: phase nesting and the warp width of each launch
  * (the warp width a warp event is checked against: its launch's, or MDL_WARP_MAX_LANES before any
@@ -181,6 +191,9 @@ struct MdlTraceReader {
   gboolean done;            /* the trace ended and was verified */
   gboolean failed;
   gboolean fetches;         /* keep instruction fetches as flagged reads (set_fetches) */
+  gboolean salvage;         /* a trace cut short ends at its last complete record (set_salvage) */
+  char *truncation;         /* salvage: where and why the trace stopped short, or NULL */
+  char *gzip_cut;           /* salvage: the gzip error that ended the data early, or NULL */
   MdlTraceCheck check;      /* the stream rules, for the formats with markers and warp events */
   void *priv;               /* the format's state: klass->priv_bytes, zeroed at the start */
 };
@@ -212,6 +225,12 @@ gboolean mdl_trace_reader_fill (MdlTraceReader *reader, gsize need, GError **err
  * FALSE. */
 gboolean mdl_trace_reader_fail (MdlTraceReader *reader, GError **error, const char *format, ...)
   G_GNUC_PRINTF (3, 4);
+/* The trace stops short at the record at buf + pos (MESSAGE says how). Without salvage: as
+ * mdl_trace_reader_fail(). With salvage: closes the open phases with phase-end markers into @sink,
+ * keeps the message for mdl_trace_reader_truncation(), sets reader->done and returns TRUE (or
+ * FALSE with the sink's error). The caller delivers its pending events first. */
+gboolean mdl_trace_reader_cut (MdlTraceReader *reader, const MdlSink *sink, GError **error,
+                               const char *format, ...) G_GNUC_PRINTF (4, 5);
 
 typedef struct MdlTraceWriterClass MdlTraceWriterClass;
 

@@ -67,7 +67,7 @@ din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
       const MdlCpuEvent *e = &batch->cpu[i];
       gboolean fetch = e->kind == MDL_CPU_READ && e->flags == MDL_CPU_FLAG_FETCH;
       gboolean ok;
-      char *why = mdl_trace_cpu_problem (e->kind, fetch ? 0 : e->flags, e->size);
+      char *why = mdl_trace_cpu_problem (e->kind, fetch ? 0 : e->flags, e->size, e->addr);
       if (why)
         {
           mdl_trace_writer_fail (w, error, why);

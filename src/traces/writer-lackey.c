@@ -48,7 +48,7 @@ lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
     {
       const MdlCpuEvent *e = &batch->cpu[i];
       guint32 head = (guint32) e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
-      if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head))
+      if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head) || mdl_access_wraps (e->addr, e->size))
         return mdl_trace_writer_fail_cpu (w, e, error);
       if (e->kind == MDL_CPU_OPS && e->addr > MDL_TRACE_TEXT_OPS_MAX)
         return mdl_trace_writer_fail_ops (w, e->addr, "Lackey", error);

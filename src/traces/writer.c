@@ -91,7 +91,7 @@ mdl_trace_writer_fail (MdlTraceWriter *w, GError **error, const char *why)
 gboolean
 mdl_trace_writer_fail_cpu (MdlTraceWriter *w, const MdlCpuEvent *e, GError **error)
 {
-  g_autofree char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size);
+  g_autofree char *why = mdl_trace_cpu_problem (e->kind, e->flags, e->size, e->addr);
   return mdl_trace_writer_fail (w, error, why);
 }
 
@@ -306,16 +306,16 @@ mdl_trace_writer_n_dropped (const MdlTraceWriter *w)
   return w->n_dropped;
 }
 
-gboolean
-mdl_trace_writer_close (MdlTraceWriter *w, GError **error)
+/* Ends the trace (its end record) when @finish, flushes and closes the stream. */
+static gboolean
+close_writer (MdlTraceWriter *w, gboolean finish, GError **error)
 {
   GError *local = NULL;
   gboolean ok;
 
-  g_return_val_if_fail (w != NULL, FALSE);
   if (w->closed)
     return TRUE;
-  ok = ready (w, error) && (w->klass->finish == NULL || w->klass->finish (w, error))
+  ok = ready (w, error) && (!finish || w->klass->finish == NULL || w->klass->finish (w, error))
        && mdl_trace_writer_flush (w, error);
   w->closed = TRUE;
   /* Close even after a failure, so that the file descriptor goes; only the first error is kept. */
@@ -330,6 +330,22 @@ mdl_trace_writer_close (MdlTraceWriter *w, GError **error)
   if (!ok)
     w->failed = TRUE;
   return ok;
+}
+
+gboolean
+mdl_trace_writer_close (MdlTraceWriter *w, GError **error)
+{
+  g_return_val_if_fail (w != NULL, FALSE);
+  return close_writer (w, TRUE, error);
+}
+
+gboolean
+mdl_trace_writer_abandon (MdlTraceWriter *w, GError **error)
+{
+  g_return_val_if_fail (w != NULL, FALSE);
+  /* The binary format is the one with an end to leave out; the din writer's finish pays the op
+   * count it still owes, which is data, not an end mark. */
+  return close_writer (w, w->format != MDL_TRACE_BIN, error);
 }
 
 void

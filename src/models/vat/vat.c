@@ -523,6 +523,17 @@ offline_run (Vat *v)
 
 /* ---- the report --------------------------------------------------------------------------------- */
 
+/* cost = ram_ops + tau * tc_misses, saturated at 2^64 - 1 rather than wrapped: with tau up to 2^32
+ * the product passes 2^64 only after 2^32 misses, but op counts come from the input and may be
+ * anything, and a wrapped cost would read as a small one. */
+static guint64
+vat_cost (guint64 ram_ops, guint64 tau, guint64 misses)
+{
+  guint64 product, sum;
+  if (__builtin_mul_overflow (tau, misses, &product) || __builtin_add_overflow (ram_ops, product, &sum))
+    return G_MAXUINT64;
+  return sum;
+}
 static void
 add_counts (const Vat *v, const VatCounts *c, MdlReport *out)
 {
@@ -553,7 +564,7 @@ add_counts (const Vat *v, const VatCounts *c, MdlReport *out)
   mdl_report_add_count (out, "ram_ops", "count", "RAM operations (operation markers, instructions)",
                         NULL, c->ram_ops);
   mdl_report_add_count (out, "cost", "count", "ram_ops + tau * tc_misses", NULL,
-                        c->ram_ops + v->tau * c->misses);
+                        vat_cost (c->ram_ops, v->tau, c->misses));
 }
 
 static void
