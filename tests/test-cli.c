@@ -441,6 +441,17 @@ static const struct {
     "did you mean \"page_bytes\"" },
   { "unknown machine", "run scan/seq --n 10 --machine x86", 1,
     "unknown machine \"x86\"; valid: x86-64" },
+  { "repeated engine key", "run scan/seq --n 10 --engine vat:W=64,W=32", 1,
+    "vat: parameter W is given twice (W=64, then W=32)" },
+  { "repeated algorithm key", "run scan/leftright:k=32,k=8 --n 64 --engine count", 1,
+    "scan/leftright: parameter k is given twice" },
+  { "repeated --param", "run scan/leftright --param k=32 --param k=8 --n 64 --engine count", 1,
+    "scan/leftright: parameter k is given twice" },
+  { "preset without the engine's keys", "run scan/seq --n 10 --engine vat:machine=h100", 1,
+    "vat: machine h100 lacks keys page_bytes (parameter P), tree_arity (parameter K), tree_depth "
+    "(parameter d)\tor a machine that has them: x86-64" },
+  { "--machine without the engine's keys", "run scan/seq --n 10 --machine h100", 1,
+    "footprint: machine h100 lacks key page_bytes" },
   { "unknown algorithm", "run scan/sq", 1, "unknown algorithm \"scan/sq\"" },
   { "bad size", "run scan/seq --n 12q", 1, "bad value \"12q\" for n" },
   { "zero size", "run scan/seq --n 0", 1, "n=0 is out of range" },
@@ -634,7 +645,8 @@ test_run_scan_random_reads_twice (void **state)
 }
 
 /* Ensure --machine adds machine=NAME to specs without one (footprint then takes page_bytes=4096
- * from x86-64) and leaves a spec's own machine= alone (h100's 128-byte lines). */
+ * from x86-64) and leaves a spec's own machine= alone (h100's 128-byte lines; h100 has no page
+ * size, which the spec gives). */
 static void
 test_machine_option_fills_specs (void **state)
 {
@@ -643,7 +655,7 @@ test_machine_option_fills_specs (void **state)
   const char *spec;
   (void) state;
   cli_run (&r, "run", "scan/seq", "--n", "100", "--machine", "x86-64", "--engine", "footprint",
-           "--engine", "footprint:machine=h100", "--format", "json", NULL);
+           "--engine", "footprint:machine=h100,page_bytes=2M", "--format", "json", NULL);
   assert_status (&r, 0, "run --machine");
   doc = json_parse (r.out);
   assert_report_document (doc);
