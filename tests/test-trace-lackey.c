@@ -66,7 +66,7 @@ static const struct {
     "--1234-- warning: something\n**1234** oops\n",
     "o1", 5 },
   { "runs merge across skipped lines", "I  1,1\n==1== x\n\nI  2,1\n S 8,8\n", "o2 w8/8", 2 },
-  { "no final newline", " L 7ff0,8", "r7ff0/8", 0 },
+  { "blanks after the final newline", " L 7ff0,8\n \t", "r7ff0/8", 0 },
   { "CRLF line ends", " L 7ff0,8\r\n S 10,1\r\n", "r7ff0/8 w10/1", 0 },
   { "leading zeros, 64-bit address, largest size",
     " L 0000000000000000ffffffffffffffff,65535\n", "rffffffffffffffff/65535", 0 },
@@ -133,6 +133,10 @@ static const struct {
   { "instruction with a bad address", "I  04z11d0,3\n", "prog.lackey:1: 'z' is not a hex digit" },
   { "tab instead of space", "\tL 10,4\n", "prog.lackey:1: expected \"<I|L|S|M> addr,size\", got \"\\x09L 10,4\"" },
   { "binary junk", "I  1,1\n\x01\"\xff\n", "prog.lackey:2: expected \"<I|L|S|M> addr,size\", got \"\\x01\\x22\\xff\"" },
+  /* " L 7ff8,16" cut after its "1" reads as a valid 1-byte load: only the missing newline tells. */
+  { "cut mid-line (no final newline)", "I  0400d7d4,8\n L 7ff8,16\n L 7ff8,1",
+    "prog.lackey:3: the last line, \" L 7ff8,1\", has no newline: the trace ends mid-line" },
+  { "cut mid-line after a banner", "==1== hi\n L 7ff8,16\n==1== Total", "prog.lackey:3: the last line" },
   { "lone carriage return", "I  1,1\r\r\n", "prog.lackey:1: trailing characters after the size in \"I  1,1\\x0d\"" },
 };
 
