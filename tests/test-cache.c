@@ -371,7 +371,7 @@ test_tables_over_the_budget_are_refused (void **state)
   e = mdl_engine_new ("cache:levels=32k:8:64/1M:16:64", &error);
   assert_null (e);
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "bytes already taken, over the memory budget of "
-                    "65536 bytes (64.0 KiB, set by MODELS_MEMORY_BUDGET)");
+                    "65536 bytes (64 KiB, set by MODELS_MEMORY_BUDGET)");
   small = mdl_engine_new ("cache:levels=32k:8:64", &error);
   g_unsetenv ("MODELS_MEMORY_BUDGET");
   if (small == NULL)

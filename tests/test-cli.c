@@ -472,6 +472,23 @@ static const struct {
   { "version", "--version", 0, "" },
 };
 
+/* Ensure a small --max-bytes prints as what it is: 64k is "64 KiB" in the notes, and the plan's
+ * largest arrays, at most 64 KiB and more than 1 KiB, print in KiB; never "0 MiB" as they did. */
+static void
+test_small_experiment_bounds_are_not_zero (void **state)
+{
+  CliResult r = { 0 };
+  (void) state;
+  cli_run (&r, "experiment", "vat", "--max-bytes", "64k", "--reps", "1", "--algos", "scan/seq",
+           NULL);
+  assert_status (&r, 0, "experiment vat --max-bytes 64k");
+  assert_contains (r.out, "arrays up to 64 KiB;", "notes");
+  assert_contains (r.err, " KiB; estimated time", "plan");
+  if (strstr (r.out, " 0 MiB") || strstr (r.err, " 0 MiB") || strstr (r.err, "0.1 MiB"))
+    fail_msg ("a size printed in a unit too large: %s%s", r.err, r.out);
+  cli_result_clear (&r);
+}
+
 /* Ensure every usage error exits with 2 and every bad input with 1, each with a message that
  * names the problem on stderr, as "models..." and nothing on stdout. */
 static void
@@ -1154,6 +1171,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_exit_codes_and_messages),
+    cmocka_unit_test (test_small_experiment_bounds_are_not_zero),
     cmocka_unit_test (test_help_of_every_command),
     cmocka_unit_test (test_run_scan_seq_json_exact),
     cmocka_unit_test (test_analyze_by_site),

@@ -2,6 +2,7 @@
  * with a progress line on the terminal, the result on stdout in any format, and with --output-dir
  * every file plus the plot, drawn by gnuplot when it is installed (the CSV is written anyway). */
 #include "cli/cli.h"
+#include "core/bytes.h"
 
 #include <models/experiment.h>
 
@@ -225,20 +226,22 @@ announce_plan (const MdlVatExperimentConfig *cfg, GError **error)
 {
   MdlVatPlan plan;
   double minutes;
+  g_autofree char *largest = NULL, *reach = NULL;
   if (!mdl_vat_experiment_plan (cfg, &plan, error))
     return FALSE;
   minutes = plan.seconds / 60;
+  largest = mdl_bytes_text (plan.largest_bytes);
+  reach = mdl_bytes_text (plan.tlb_reach_bytes);
   if (minutes < 1)
-    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
-             "under a minute\n", plan.n_points, (double) plan.largest_bytes / (1 << 20));
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %s; estimated time "
+             "under a minute\n", plan.n_points, largest);
   else
-    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %s; estimated time "
              "%.0f minutes (on two cores of a virtual machine; --max-bytes sets the bound)\n",
-             plan.n_points, (double) plan.largest_bytes / (1 << 20), ceil (minutes));
+             plan.n_points, largest, ceil (minutes));
   if (plan.largest_bytes < 2 * plan.tlb_reach_bytes)
     fprintf (stderr, "models: experiment vat: warning: the largest arrays stay under twice the "
-             "TLB reach (%.1f MiB): the fitted cost of a TC miss will mean little\n",
-             (double) plan.tlb_reach_bytes / (1 << 20));
+             "TLB reach (%s): the fitted cost of a TC miss will mean little\n", reach);
   return TRUE;
 }
 

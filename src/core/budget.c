@@ -4,6 +4,7 @@
  * tags of a 32 GiB cache of 64-byte lines, far beyond any real cache; MODELS_MEMORY_BUDGET raises
  * or lowers it. */
 #include "core/budget.h"
+#include "core/bytes.h"
 
 #include <models/error.h>
 #include <models/params.h>
@@ -27,20 +28,6 @@ mdl_budget_bytes (guint64 *bytes, GError **error)
   return TRUE;
 }
 
-/* "160.0 KiB": like g_format_size_full with IEC units, but with a plain space (GLib's is U+00A0,
- * which would make the message differ by locale and terminal). */
-static char *
-format_iec (guint64 bytes)
-{
-  static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-  double v = (double) bytes;
-  guint u = 0;
-  while (v >= 1024 && u + 1 < G_N_ELEMENTS (units))
-    v /= 1024, u++;
-  return u ? g_strdup_printf ("%.1f %s", v, units[u])
-           : g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
-}
-
 gboolean
 mdl_budget_take (const char *owner, const char *what, guint64 bytes, guint64 *used,
                  GError **error)
@@ -55,8 +42,8 @@ mdl_budget_take (const char *owner, const char *what, guint64 bytes, guint64 *us
       *used += bytes;
       return TRUE;
     }
-  need = format_iec (bytes);
-  have = format_iec (budget);
+  need = mdl_bytes_text (bytes);
+  have = mdl_bytes_text (budget);
   taken = *used ? g_strdup_printf (" plus the %" G_GUINT64_FORMAT " bytes already taken", *used)
                 : g_strdup ("");
   g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: %s needs %" G_GUINT64_FORMAT " bytes (%s) "
