@@ -1,6 +1,7 @@
 /* Shared test helpers (tests/helpers.h). */
 #include "helpers.h"
 
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,13 +174,66 @@ test_collector_assert_equal (const TestCollector *a, const TestCollector *b)
     }
 }
 
+/* The directories test_temp_dir() made, removed with their contents when the test program exits.
+ * Process-wide state, but test-only: a test program is one process and its tests share it. */
+static GPtrArray *temp_dirs;
+
+/* Removes @path and, if it is a directory, everything under it; symbolic links are removed, not
+ * followed. */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir;
+  const char *name;
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) && (dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      g_dir_close (dir);
+    }
+  g_remove (path);
+}
+
+static void
+remove_temp_dirs (void)
+{
+  if (g_getenv ("MODELS_TEST_KEEP"))
+    {
+      for (guint i = 0; i < temp_dirs->len; i++)
+        g_printerr ("kept %s (MODELS_TEST_KEEP is set)\n", (char *) temp_dirs->pdata[i]);
+      return;
+    }
+  for (guint i = 0; i < temp_dirs->len; i++)
+    remove_tree (temp_dirs->pdata[i]);
+  g_ptr_array_free (temp_dirs, TRUE);
+  temp_dirs = NULL;
+}
+
+char *
+test_temp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("models-test-XXXXXX", &error);
+  if (dir == NULL)
+    fail_msg ("cannot make a temporary directory: %s", error->message);
+  if (temp_dirs == NULL)
+    {
+      temp_dirs = g_ptr_array_new_with_free_func (g_free);
+      atexit (remove_temp_dirs);
+    }
+  g_ptr_array_add (temp_dirs, g_strdup (dir));
+  return dir;
+}
+
 char *
 test_write_temp (const char *basename, const void *data, gsize len)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", &error);
+  g_autofree char *dir = test_temp_dir ();
   char *path;
-  assert_non_null (dir);
   path = g_build_filename (dir, basename, NULL);
   if (!g_file_set_contents (path, data, (gssize) len, &error))
     fail_msg ("cannot write %s: %s", path, error->message);

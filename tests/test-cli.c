@@ -1125,6 +1125,31 @@ test_demo (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure the demo keeps its experiment's files in one folder under the user's cache folder
+ * (XDG_CACHE_HOME/models/demo), not in a new temporary folder per run, and checks that folder
+ * before the minute of work: with XDG_CACHE_HOME a plain file, it stops with a message naming
+ * the folder, within the time of the first table. */
+static void
+test_demo_keeps_its_files_in_the_cache_folder (void **state)
+{
+  Fixture *f = *state;
+  CliResult r = { 0 };
+  g_autofree char *file = g_build_filename (f->tmp, "not-a-folder", NULL);
+  g_autofree char *expect = g_build_filename (file, "models", "demo", NULL);
+  g_autofree char *saved = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  assert_true (g_file_set_contents (file, "", 0, NULL));
+  g_setenv ("XDG_CACHE_HOME", file, TRUE);
+  cli_run (&r, "demo", NULL);
+  if (saved)
+    g_setenv ("XDG_CACHE_HOME", saved, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  assert_status (&r, 1, "demo with XDG_CACHE_HOME a file");
+  assert_contains (r.err, expect, "demo");
+  assert_contains (r.err, "cannot create the demo's folder", "demo");
+  cli_result_clear (&r);
+}
+
 /* Ensure `models experiment gpu` teaches its options and says what is missing, joins the
  * synthetic GPU run (tests/data/gpu-experiment, its predictions read, nothing run) keeping the
  * cases a CASE names, and refuses a size range that does not run between powers of two. */
@@ -1172,6 +1197,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_exit_codes_and_messages),
     cmocka_unit_test (test_small_experiment_bounds_are_not_zero),
+    cmocka_unit_test (test_demo_keeps_its_files_in_the_cache_folder),
     cmocka_unit_test (test_help_of_every_command),
     cmocka_unit_test (test_run_scan_seq_json_exact),
     cmocka_unit_test (test_analyze_by_site),
