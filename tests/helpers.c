@@ -368,3 +368,215 @@ test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engin
   assert_int_equal (reports->len, 1);
   return g_ptr_array_steal_index (reports, 0);
 }
+
+/* ---- a strict JSON validator (RFC 8259) ---- */
+
+typedef struct {
+  const char *p, *end;
+  const char *why;
+  guint depth;
+} JsonCheck;
+
+static void
+jc_ws (JsonCheck *c)
+{
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    c->p++;
+}
+
+static gboolean
+jc_fail (JsonCheck *c, const char *why)
+{
+  if (c->why == NULL)
+    c->why = why;
+  return FALSE;
+}
+
+static int
+jc_hex4 (JsonCheck *c)
+{
+  int v = 0;
+  if (c->end - c->p < 4)
+    return -1;
+  for (int k = 0; k < 4; k++)
+    {
+      if (!g_ascii_isxdigit (c->p[k]))
+        return -1;
+      v = v * 16 + g_ascii_xdigit_value (c->p[k]);
+    }
+  c->p += 4;
+  return v;
+}
+
+static gboolean
+jc_string (JsonCheck *c)
+{
+  const char *start;
+  if (c->p >= c->end || *c->p != '"')
+    return jc_fail (c, "expected a string");
+  start = ++c->p;
+  while (c->p < c->end && *c->p != '"')
+    {
+      guchar ch = (guchar) *c->p;
+      if (ch < 0x20)
+        return jc_fail (c, "a control character not escaped in a string");
+      if (ch != '\\')
+        {
+          c->p++;
+          continue;
+        }
+      if (++c->p >= c->end)
+        return jc_fail (c, "a string ends in a backslash");
+      switch (*c->p++)
+        {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+          break;
+        case 'u':
+          {
+            int u = jc_hex4 (c);
+            if (u < 0)
+              return jc_fail (c, "\\u without four hex digits");
+            if (u >= 0xdc00 && u <= 0xdfff)
+              return jc_fail (c, "a lone low surrogate");
+            if (u >= 0xd800 && u <= 0xdbff)
+              {
+                int low;
+                if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
+                  return jc_fail (c, "a high surrogate without its low half");
+                c->p += 2;
+                low = jc_hex4 (c);
+                if (low < 0xdc00 || low > 0xdfff)
+                  return jc_fail (c, "a high surrogate without its low half");
+              }
+            break;
+          }
+        default:
+          return jc_fail (c, "an escape JSON does not have");
+        }
+    }
+  if (c->p >= c->end)
+    return jc_fail (c, "a string without its closing quote");
+  if (!g_utf8_validate (start, c->p - start, NULL))
+    return jc_fail (c, "a string that is not UTF-8");
+  c->p++;
+  return TRUE;
+}
+
+static gboolean
+jc_digits (JsonCheck *c)
+{
+  const char *start = c->p;
+  while (c->p < c->end && g_ascii_isdigit (*c->p))
+    c->p++;
+  return c->p > start;
+}
+
+static gboolean
+jc_number (JsonCheck *c)
+{
+  if (c->p < c->end && *c->p == '-')
+    c->p++;
+  if (c->p < c->end && *c->p == '0')
+    c->p++;
+  else if (!(c->p < c->end && *c->p >= '1' && *c->p <= '9') || !jc_digits (c))
+    return jc_fail (c, "a number without digits (or with a leading zero)");
+  if (c->p < c->end && *c->p == '.')
+    {
+      c->p++;
+      if (!jc_digits (c))
+        return jc_fail (c, "no digits after a decimal point");
+    }
+  if (c->p < c->end && (*c->p == 'e' || *c->p == 'E'))
+    {
+      c->p++;
+      if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+        c->p++;
+      if (!jc_digits (c))
+        return jc_fail (c, "no digits in an exponent");
+    }
+  return TRUE;
+}
+
+static gboolean jc_value (JsonCheck *c);
+
+static gboolean
+jc_container (JsonCheck *c, gboolean object)
+{
+  char close = object ? '}' : ']';
+  if (++c->depth > 256)
+    return jc_fail (c, "nested deeper than 256");
+  c->p++;
+  jc_ws (c);
+  if (c->p < c->end && *c->p == close)
+    {
+      c->p++;
+      c->depth--;
+      return TRUE;
+    }
+  for (;;)
+    {
+      jc_ws (c);
+      if (object)
+        {
+          if (!jc_string (c))
+            return jc_fail (c, "expected a key");
+          jc_ws (c);
+          if (c->p >= c->end || *c->p++ != ':')
+            return jc_fail (c, "expected ':' after a key");
+        }
+      if (!jc_value (c))
+        return FALSE;
+      jc_ws (c);
+      if (c->p < c->end && *c->p == ',')
+        c->p++;
+      else if (c->p < c->end && *c->p == close)
+        {
+          c->p++;
+          c->depth--;
+          return TRUE;
+        }
+      else
+        return jc_fail (c, object ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static gboolean
+jc_value (JsonCheck *c)
+{
+  static const char *const words[] = { "null", "true", "false" };
+  jc_ws (c);
+  if (c->p >= c->end)
+    return jc_fail (c, "expected a value, found the end");
+  if (*c->p == '{' || *c->p == '[')
+    return jc_container (c, *c->p == '{');
+  if (*c->p == '"')
+    return jc_string (c);
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      gsize n = strlen (words[i]);
+      if ((gsize) (c->end - c->p) >= n && memcmp (c->p, words[i], n) == 0)
+        {
+          c->p += n;
+          return TRUE;
+        }
+    }
+  if (*c->p == '-' || g_ascii_isdigit (*c->p))
+    return jc_number (c);
+  return jc_fail (c, "expected a value");
+}
+
+gboolean
+test_json_check (const char *text, gsize len, char **why)
+{
+  JsonCheck c = { text, text + len, NULL, 0 };
+  gboolean ok = jc_value (&c);
+  if (ok)
+    {
+      jc_ws (&c);
+      if (c.p != c.end)
+        ok = jc_fail (&c, "text after the document");
+    }
+  if (!ok && why)
+    *why = g_strdup_printf ("%s at byte %" G_GSIZE_FORMAT, c.why, (gsize) (c.p - text));
+  return ok;
+}
