@@ -101,7 +101,15 @@ test_lackey_lines_map_to_records (void **state)
         assert_int_equal (mdl_trace_reader_n_records (r), c->cpu->len);
         assert_int_equal (mdl_trace_reader_n_bytes (r), strlen (good_rows[i].text));
         assert_int_equal (mdl_trace_reader_format (r), MDL_TRACE_LACKEY);
-        assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 0);
+        /* The only metadata of Lackey text: the programs of Valgrind's Command: lines. */
+        if (strstr (good_rows[i].text, "== Command: ") != NULL)
+          {
+            assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 1);
+            assert_string_equal (g_hash_table_lookup (mdl_trace_reader_meta (r), "commands"),
+                                 "./a\n");
+          }
+        else
+          assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 0);
         mdl_trace_reader_free (r);
         test_collector_free (c);
       }

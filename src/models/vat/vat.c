@@ -581,8 +581,10 @@ vat_report (void *state, MdlReport *out)
     {
       /* The curve stops where the TC holds every node touched: from W = compulsory on, no
        * policy evicts and every W has exactly the compulsory misses, so the points beyond say
-       * nothing new (a 1k-element run asked for curve_max=1M printed 82 MB of the same count). */
-      guint64 distinct = now.compulsory;
+       * nothing new (a 1k-element run asked for curve_max=1M printed 82 MB of the same count).
+       * Before any access there is nothing to cut at, and the report lists every point the spec
+       * can give, as `models list --engine` shows it. */
+      guint64 distinct = now.compulsory ? now.compulsory : v->curve_max;
       guint32 last = (guint32) MIN ((guint64) v->curve_max, MAX (distinct, (guint64) v->depth + 1));
       mdl_report_add_count (out, "curve_w_max", "count", "largest W of the curve: curve_max, or "
                             "the distinct nodes if fewer (a larger W misses only on first use)",
