@@ -6,6 +6,8 @@
 #   make bench      throughput benchmarks (never part of check)
 #   make asan       the tests under address and undefined-behaviour sanitizers (build-asan/)
 #   make fuzz       libFuzzer targets for every trace reader, FUZZ_SECONDS each (build-fuzz/)
+#   make check-determinism  the same seed gives the same JSON from -O0 and -O2 builds, gcc and
+#                   clang (when installed), in build-det-*/
 #   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
 #   make deps       only the Debian packages
 include config.mk
@@ -21,7 +23,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 .DEFAULT_GOAL := all
 .PHONY: all deps check demo bench asan fuzz install clean check-run demo-run bench-run fuzz-run \
-        fuzz-build
+        fuzz-build check-determinism
 
 # Entry points that must work on a fresh machine: packages first, then a second make that can ask
 # pkg-config (this one may have been started before the packages existed).
@@ -114,7 +116,17 @@ $(B)/tests/test-%: $(B)/tests/test-%.o $(TEST_SUP) $(B)/libmodels.a
 
 check-run: all $(TEST_BIN)
 	@MODELS_BIN=$(B)/bin/models B=$(B) CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
-	  tools/run-tests.sh $(TEST_BIN) tests/install-check.sh
+	  tools/run-tests.sh $(TEST_BIN) tests/install-check.sh tests/determinism.sh
+
+# Determinism across builds: one `models` per compiler and optimization level, each in its own
+# build directory, then tests/determinism.sh compares their JSON (and two runs of each). clang
+# gets FUZZ_WNO, as the fuzz build does: it warns on the tables' { NULL } end rows.
+DET_CCS := gcc $(shell command -v clang >/dev/null 2>&1 && echo clang)
+check-determinism: deps
+	@set -e; bins=""; for cc in $(DET_CCS); do for opt in -O0 -O2; do \
+	  b=build-det-$$cc$$opt; wno=""; [ $$cc = clang ] && wno="$(FUZZ_WNO)"; \
+	  $(MAKE) --no-print-directory B=$$b CC=$$cc CFLAGS="$$opt -g $$wno" $$b/bin/models; \
+	  bins="$$bins $$b/bin/models"; done; done; tests/determinism.sh $$bins
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo

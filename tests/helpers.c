@@ -1,6 +1,7 @@
 /* Shared test helpers (tests/helpers.h). */
 #include "helpers.h"
 
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,13 +174,66 @@ test_collector_assert_equal (const TestCollector *a, const TestCollector *b)
     }
 }
 
+/* The directories test_temp_dir() made, removed with their contents when the test program exits.
+ * Process-wide state, but test-only: a test program is one process and its tests share it. */
+static GPtrArray *temp_dirs;
+
+/* Removes @path and, if it is a directory, everything under it; symbolic links are removed, not
+ * followed. */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir;
+  const char *name;
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) && (dir = g_dir_open (path, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      g_dir_close (dir);
+    }
+  g_remove (path);
+}
+
+static void
+remove_temp_dirs (void)
+{
+  if (g_getenv ("MODELS_TEST_KEEP"))
+    {
+      for (guint i = 0; i < temp_dirs->len; i++)
+        g_printerr ("kept %s (MODELS_TEST_KEEP is set)\n", (char *) temp_dirs->pdata[i]);
+      return;
+    }
+  for (guint i = 0; i < temp_dirs->len; i++)
+    remove_tree (temp_dirs->pdata[i]);
+  g_ptr_array_free (temp_dirs, TRUE);
+  temp_dirs = NULL;
+}
+
+char *
+test_temp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("models-test-XXXXXX", &error);
+  if (dir == NULL)
+    fail_msg ("cannot make a temporary directory: %s", error->message);
+  if (temp_dirs == NULL)
+    {
+      temp_dirs = g_ptr_array_new_with_free_func (g_free);
+      atexit (remove_temp_dirs);
+    }
+  g_ptr_array_add (temp_dirs, g_strdup (dir));
+  return dir;
+}
+
 char *
 test_write_temp (const char *basename, const void *data, gsize len)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", &error);
+  g_autofree char *dir = test_temp_dir ();
   char *path;
-  assert_non_null (dir);
   path = g_build_filename (dir, basename, NULL);
   if (!g_file_set_contents (path, data, (gssize) len, &error))
     fail_msg ("cannot write %s: %s", path, error->message);
@@ -313,4 +367,216 @@ test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engin
   g_autoptr (GPtrArray) reports = test_run_algo_all (algo_spec, n, seed, engines, checksum);
   assert_int_equal (reports->len, 1);
   return g_ptr_array_steal_index (reports, 0);
+}
+
+/* ---- a strict JSON validator (RFC 8259) ---- */
+
+typedef struct {
+  const char *p, *end;
+  const char *why;
+  guint depth;
+} JsonCheck;
+
+static void
+jc_ws (JsonCheck *c)
+{
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    c->p++;
+}
+
+static gboolean
+jc_fail (JsonCheck *c, const char *why)
+{
+  if (c->why == NULL)
+    c->why = why;
+  return FALSE;
+}
+
+static int
+jc_hex4 (JsonCheck *c)
+{
+  int v = 0;
+  if (c->end - c->p < 4)
+    return -1;
+  for (int k = 0; k < 4; k++)
+    {
+      if (!g_ascii_isxdigit (c->p[k]))
+        return -1;
+      v = v * 16 + g_ascii_xdigit_value (c->p[k]);
+    }
+  c->p += 4;
+  return v;
+}
+
+static gboolean
+jc_string (JsonCheck *c)
+{
+  const char *start;
+  if (c->p >= c->end || *c->p != '"')
+    return jc_fail (c, "expected a string");
+  start = ++c->p;
+  while (c->p < c->end && *c->p != '"')
+    {
+      guchar ch = (guchar) *c->p;
+      if (ch < 0x20)
+        return jc_fail (c, "a control character not escaped in a string");
+      if (ch != '\\')
+        {
+          c->p++;
+          continue;
+        }
+      if (++c->p >= c->end)
+        return jc_fail (c, "a string ends in a backslash");
+      switch (*c->p++)
+        {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+          break;
+        case 'u':
+          {
+            int u = jc_hex4 (c);
+            if (u < 0)
+              return jc_fail (c, "\\u without four hex digits");
+            if (u >= 0xdc00 && u <= 0xdfff)
+              return jc_fail (c, "a lone low surrogate");
+            if (u >= 0xd800 && u <= 0xdbff)
+              {
+                int low;
+                if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
+                  return jc_fail (c, "a high surrogate without its low half");
+                c->p += 2;
+                low = jc_hex4 (c);
+                if (low < 0xdc00 || low > 0xdfff)
+                  return jc_fail (c, "a high surrogate without its low half");
+              }
+            break;
+          }
+        default:
+          return jc_fail (c, "an escape JSON does not have");
+        }
+    }
+  if (c->p >= c->end)
+    return jc_fail (c, "a string without its closing quote");
+  if (!g_utf8_validate (start, c->p - start, NULL))
+    return jc_fail (c, "a string that is not UTF-8");
+  c->p++;
+  return TRUE;
+}
+
+static gboolean
+jc_digits (JsonCheck *c)
+{
+  const char *start = c->p;
+  while (c->p < c->end && g_ascii_isdigit (*c->p))
+    c->p++;
+  return c->p > start;
+}
+
+static gboolean
+jc_number (JsonCheck *c)
+{
+  if (c->p < c->end && *c->p == '-')
+    c->p++;
+  if (c->p < c->end && *c->p == '0')
+    c->p++;
+  else if (!(c->p < c->end && *c->p >= '1' && *c->p <= '9') || !jc_digits (c))
+    return jc_fail (c, "a number without digits (or with a leading zero)");
+  if (c->p < c->end && *c->p == '.')
+    {
+      c->p++;
+      if (!jc_digits (c))
+        return jc_fail (c, "no digits after a decimal point");
+    }
+  if (c->p < c->end && (*c->p == 'e' || *c->p == 'E'))
+    {
+      c->p++;
+      if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+        c->p++;
+      if (!jc_digits (c))
+        return jc_fail (c, "no digits in an exponent");
+    }
+  return TRUE;
+}
+
+static gboolean jc_value (JsonCheck *c);
+
+static gboolean
+jc_container (JsonCheck *c, gboolean object)
+{
+  char close = object ? '}' : ']';
+  if (++c->depth > 256)
+    return jc_fail (c, "nested deeper than 256");
+  c->p++;
+  jc_ws (c);
+  if (c->p < c->end && *c->p == close)
+    {
+      c->p++;
+      c->depth--;
+      return TRUE;
+    }
+  for (;;)
+    {
+      jc_ws (c);
+      if (object)
+        {
+          if (!jc_string (c))
+            return jc_fail (c, "expected a key");
+          jc_ws (c);
+          if (c->p >= c->end || *c->p++ != ':')
+            return jc_fail (c, "expected ':' after a key");
+        }
+      if (!jc_value (c))
+        return FALSE;
+      jc_ws (c);
+      if (c->p < c->end && *c->p == ',')
+        c->p++;
+      else if (c->p < c->end && *c->p == close)
+        {
+          c->p++;
+          c->depth--;
+          return TRUE;
+        }
+      else
+        return jc_fail (c, object ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static gboolean
+jc_value (JsonCheck *c)
+{
+  static const char *const words[] = { "null", "true", "false" };
+  jc_ws (c);
+  if (c->p >= c->end)
+    return jc_fail (c, "expected a value, found the end");
+  if (*c->p == '{' || *c->p == '[')
+    return jc_container (c, *c->p == '{');
+  if (*c->p == '"')
+    return jc_string (c);
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      gsize n = strlen (words[i]);
+      if ((gsize) (c->end - c->p) >= n && memcmp (c->p, words[i], n) == 0)
+        {
+          c->p += n;
+          return TRUE;
+        }
+    }
+  if (*c->p == '-' || g_ascii_isdigit (*c->p))
+    return jc_number (c);
+  return jc_fail (c, "expected a value");
+}
+
+gboolean
+test_json_check (const char *text, gsize len, char **why)
+{
+  JsonCheck c = { text, text + len, NULL, 0 };
+  gboolean ok = jc_value (&c);
+  if (ok)
+    {
+      jc_ws (&c);
+      if (c.p != c.end)
+        ok = jc_fail (&c, "text after the document");
+    }
+  if (!ok && why)
+    *why = g_strdup_printf ("%s at byte %" G_GSIZE_FORMAT, c.why, (gsize) (c.p - text));
+  return ok;
 }

@@ -66,7 +66,18 @@ GPtrArray *test_run_algo_all (const char *algo_spec, guint64 n, guint64 seed,
 MdlReport *test_run_algo (const char *algo_spec, guint64 n, guint64 seed, const char *engine_spec,
                           guint64 *checksum);
 
-/* Writes @len bytes to a fresh temporary file and returns its path (transfer full). */
+/* TRUE when @text (@len bytes) is one JSON document by RFC 8259, strictly: UTF-8 throughout,
+ * no raw control characters in strings, only JSON's escapes, paired surrogates, JSON's number
+ * grammar (no NaN, no hex, no leading zeros), nothing after the document. Else *@why (if not NULL)
+ * says what and where (transfer full). */
+gboolean test_json_check (const char *text, gsize len, char **why);
+
+/* A fresh directory under the temporary folder (TMPDIR), removed with all it holds when the test
+ * program exits, unless MODELS_TEST_KEEP is set (then its name is printed); transfer full. */
+char *test_temp_dir (void);
+
+/* Writes @len bytes to a fresh temporary file, in a directory of test_temp_dir(), and returns its
+ * path (transfer full). */
 char *test_write_temp (const char *basename, const void *data, gsize len);
 
 /* Asserts that @error is set, in MDL_ERROR with @code, and that its message contains @needle;

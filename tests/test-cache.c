@@ -341,6 +341,43 @@ test_bad_specs_are_named (void **state)
     }
 }
 
+/* Ensure a cache whose tables exceed the memory budget is refused when it is created, with the
+ * level, its geometry and the budget in the message: size=2^40 needs 2^34 sets of 8 tags (128 GiB
+ * of tags alone), over any default budget (at most 4 GiB). With MODELS_MEMORY_BUDGET=64k, a 32 KiB
+ * L1 (64 sets) fits and a 1 MiB L2 (1024 sets of 16 tags = 128 KiB of tags alone) does not, and
+ * the message counts the L1's share; without L2 the same budget is enough. */
+static void
+test_tables_over_the_budget_are_refused (void **state)
+{
+  GError *error = NULL;
+  MdlEngine *e;
+  g_autoptr (MdlEngine) small = NULL;
+  (void) state;
+  g_unsetenv ("MODELS_MEMORY_BUDGET");
+  e = mdl_engine_new ("cache:size=1099511627776,assoc=8", &error);
+  assert_null (e);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                    "cache: l1 of 1099511627776 bytes (2147483648 sets of 8 ways of 64-byte lines) "
+                    "needs ");
+  e = mdl_engine_new ("cache:size=64G,classify=1", &error);
+  assert_null (e);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "over the memory budget of");
+
+  g_setenv ("MODELS_MEMORY_BUDGET", "64k", TRUE);
+  e = mdl_engine_new ("cache:levels=32k:8:64/1M:16:64", &error);
+  assert_null (e);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                    "cache: l2 of 1048576 bytes (1024 sets of 16 ways of 64-byte lines) needs ");
+  e = mdl_engine_new ("cache:levels=32k:8:64/1M:16:64", &error);
+  assert_null (e);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "bytes already taken, over the memory budget of "
+                    "65536 bytes (64 KiB, set by MODELS_MEMORY_BUDGET)");
+  small = mdl_engine_new ("cache:levels=32k:8:64", &error);
+  g_unsetenv ("MODELS_MEMORY_BUDGET");
+  if (small == NULL)
+    fail_msg ("32k:8:64 within 64k: %s", error->message);
+}
+
 /* Ensure reset forgets everything: the same trace twice gives the same counts. */
 static void
 test_reset_is_fresh (void **state)
@@ -517,6 +554,7 @@ main (void)
     cmocka_unit_test (test_preset_levels),
     cmocka_unit_test (test_single_level_names),
     cmocka_unit_test (test_bad_specs_are_named),
+    cmocka_unit_test (test_tables_over_the_budget_are_refused),
     cmocka_unit_test (test_reset_is_fresh),
     cmocka_unit_test (test_agrees_with_reference),
   };

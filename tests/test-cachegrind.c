@@ -391,12 +391,64 @@ test_models_trace_command (void **state)
   }
 }
 
+/* cpu_reads from the CSV report @csv (engine count). */
+static guint64
+csv_cpu_reads (const char *csv)
+{
+  const char *at = strstr (csv, ",cpu_reads,");
+  if (at == NULL)
+    fail_msg ("no cpu_reads in:\n%s", csv);
+  return g_ascii_strtoull (at + strlen (",cpu_reads,"), NULL, 10);
+}
+
+/* Ensure `models trace` follows the programs a PROGRAM starts (Valgrind's --trace-children): with
+ * a wrapper script that execs the test program, as pyenv's shims do, the report's source names
+ * both (the script, then the program, as Valgrind's Command: lines give them), and the counts
+ * hold the program's accesses: more reads than the program alone, since the shell's come on top.
+ * Before, only the shell was traced and the program ran untraced. */
+static void
+test_models_trace_follows_children (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *wrapper = g_build_filename (f->dir, "wrapper.sh", NULL);
+  g_autofree char *script = NULL, *expect = NULL;
+  g_autofree char *table = NULL, *csv = NULL, *direct = NULL, *err = NULL;
+  int rc;
+  if (!tools_present (f))
+    return;
+  script = g_strdup_printf ("#!/bin/sh\nexec %s \"$@\"\n", f->prog);
+  assert_true (g_file_set_contents (wrapper, script, -1, NULL));
+  assert_int_equal (g_chmod (wrapper, 0755), 0);
+  {
+    const char *args[] = { "trace", "-e", "count", "--", wrapper, "3000", NULL };
+    rc = run_models (args, &table, &err);
+    if (rc != 0)
+      fail_msg ("models trace wrapper: exit %d: %s", rc, err);
+    expect = g_strdup_printf ("source: lackey:%s (traced: %s 3000; %s 3000)", wrapper, wrapper,
+                              f->prog);
+    if (strstr (table, expect) == NULL)
+      fail_msg ("expected \"%s\" in:\n%s", expect, table);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *via[] = { "trace", "-e", "count", "-f", "csv", "--", wrapper, "3000", NULL };
+    const char *alone[] = { "trace", "-e", "count", "-f", "csv", "--", f->prog, "3000", NULL };
+    assert_int_equal (run_models (via, &csv, &err), 0);
+    g_clear_pointer (&err, g_free);
+    assert_int_equal (run_models (alone, &direct, &err), 0);
+    if (csv_cpu_reads (csv) <= csv_cpu_reads (direct))
+      fail_msg ("through the wrapper %" G_GUINT64_FORMAT " reads, alone %" G_GUINT64_FORMAT,
+                csv_cpu_reads (csv), csv_cpu_reads (direct));
+  }
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_matches_cachegrind),
     cmocka_unit_test (test_models_trace_command),
+    cmocka_unit_test (test_models_trace_follows_children),
   };
   return cmocka_run_group_tests (tests, setup, teardown);
 }

@@ -441,6 +441,26 @@ static const struct {
     "did you mean \"page_bytes\"" },
   { "unknown machine", "run scan/seq --n 10 --machine x86", 1,
     "unknown machine \"x86\"; valid: x86-64" },
+  { "repeated engine key", "run scan/seq --n 10 --engine vat:W=64,W=32", 1,
+    "vat: parameter W is given twice (W=64, then W=32)" },
+  { "repeated algorithm key", "run scan/leftright:k=32,k=8 --n 64 --engine count", 1,
+    "scan/leftright: parameter k is given twice" },
+  { "repeated --param", "run scan/leftright --param k=32 --param k=8 --n 64 --engine count", 1,
+    "scan/leftright: parameter k is given twice" },
+  { "preset without the engine's keys", "run scan/seq --n 10 --engine vat:machine=h100", 1,
+    "vat: machine h100 lacks keys page_bytes (parameter P), tree_arity (parameter K), tree_depth "
+    "(parameter d)\tor a machine that has them: x86-64" },
+  { "--machine without the engine's keys", "run scan/seq --n 10 --machine h100", 1,
+    "footprint: machine h100 lacks key page_bytes" },
+  { "zero repetitions", "experiment vat --reps 0", 1,
+    "experiment: reps=0 is out of range (valid: 1..1000)" },
+  { "too many repetitions", "experiment vat --reps 1001", 1, "reps=1001 is out of range" },
+  { "repetitions not a number", "experiment vat --reps x", 1, "bad value \"x\" for reps" },
+  { "zero jobs", "experiment gpu --predict-only --cases c --predictions p --jobs 0", 1,
+    "experiment gpu: jobs=0 is out of range (valid: 1..4096)" },
+  { "cache tables over the memory budget",
+    "run scan/seq --n 1k --engine cache:size=1099511627776,assoc=8", 1,
+    "cache: l1 of 1099511627776 bytes\tover the memory budget" },
   { "unknown algorithm", "run scan/sq", 1, "unknown algorithm \"scan/sq\"" },
   { "bad size", "run scan/seq --n 12q", 1, "bad value \"12q\" for n" },
   { "zero size", "run scan/seq --n 0", 1, "n=0 is out of range" },
@@ -451,6 +471,23 @@ static const struct {
   { "wrong forced format", "analyze --trace-format bin @DATA@/small.lackey", 1, "small.lackey" },
   { "version", "--version", 0, "" },
 };
+
+/* Ensure a small --max-bytes prints as what it is: 64k is "64 KiB" in the notes, and the plan's
+ * largest arrays, at most 64 KiB and more than 1 KiB, print in KiB; never "0 MiB" as they did. */
+static void
+test_small_experiment_bounds_are_not_zero (void **state)
+{
+  CliResult r = { 0 };
+  (void) state;
+  cli_run (&r, "experiment", "vat", "--max-bytes", "64k", "--reps", "1", "--algos", "scan/seq",
+           NULL);
+  assert_status (&r, 0, "experiment vat --max-bytes 64k");
+  assert_contains (r.out, "arrays up to 64 KiB;", "notes");
+  assert_contains (r.err, " KiB; estimated time", "plan");
+  if (strstr (r.out, " 0 MiB") || strstr (r.err, " 0 MiB") || strstr (r.err, "0.1 MiB"))
+    fail_msg ("a size printed in a unit too large: %s%s", r.err, r.out);
+  cli_result_clear (&r);
+}
 
 /* Ensure every usage error exits with 2 and every bad input with 1, each with a message that
  * names the problem on stderr, as "models..." and nothing on stdout. */
@@ -634,7 +671,8 @@ test_run_scan_random_reads_twice (void **state)
 }
 
 /* Ensure --machine adds machine=NAME to specs without one (footprint then takes page_bytes=4096
- * from x86-64) and leaves a spec's own machine= alone (h100's 128-byte lines). */
+ * from x86-64) and leaves a spec's own machine= alone (h100's 128-byte lines; h100 has no page
+ * size, which the spec gives). */
 static void
 test_machine_option_fills_specs (void **state)
 {
@@ -643,7 +681,7 @@ test_machine_option_fills_specs (void **state)
   const char *spec;
   (void) state;
   cli_run (&r, "run", "scan/seq", "--n", "100", "--machine", "x86-64", "--engine", "footprint",
-           "--engine", "footprint:machine=h100", "--format", "json", NULL);
+           "--engine", "footprint:machine=h100,page_bytes=2M", "--format", "json", NULL);
   assert_status (&r, 0, "run --machine");
   doc = json_parse (r.out);
   assert_report_document (doc);
@@ -1087,6 +1125,31 @@ test_demo (void **state)
   cli_result_clear (&r);
 }
 
+/* Ensure the demo keeps its experiment's files in one folder under the user's cache folder
+ * (XDG_CACHE_HOME/models/demo), not in a new temporary folder per run, and checks that folder
+ * before the minute of work: with XDG_CACHE_HOME a plain file, it stops with a message naming
+ * the folder, within the time of the first table. */
+static void
+test_demo_keeps_its_files_in_the_cache_folder (void **state)
+{
+  Fixture *f = *state;
+  CliResult r = { 0 };
+  g_autofree char *file = g_build_filename (f->tmp, "not-a-folder", NULL);
+  g_autofree char *expect = g_build_filename (file, "models", "demo", NULL);
+  g_autofree char *saved = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  assert_true (g_file_set_contents (file, "", 0, NULL));
+  g_setenv ("XDG_CACHE_HOME", file, TRUE);
+  cli_run (&r, "demo", NULL);
+  if (saved)
+    g_setenv ("XDG_CACHE_HOME", saved, TRUE);
+  else
+    g_unsetenv ("XDG_CACHE_HOME");
+  assert_status (&r, 1, "demo with XDG_CACHE_HOME a file");
+  assert_contains (r.err, expect, "demo");
+  assert_contains (r.err, "cannot create the demo's folder", "demo");
+  cli_result_clear (&r);
+}
+
 /* Ensure `models experiment gpu` teaches its options and says what is missing, joins the
  * synthetic GPU run (tests/data/gpu-experiment, its predictions read, nothing run) keeping the
  * cases a CASE names, and refuses a size range that does not run between powers of two. */
@@ -1133,6 +1196,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_exit_codes_and_messages),
+    cmocka_unit_test (test_small_experiment_bounds_are_not_zero),
+    cmocka_unit_test (test_demo_keeps_its_files_in_the_cache_folder),
     cmocka_unit_test (test_help_of_every_command),
     cmocka_unit_test (test_run_scan_seq_json_exact),
     cmocka_unit_test (test_analyze_by_site),

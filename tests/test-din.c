@@ -204,6 +204,7 @@ static const struct {
   { "r 1000 10000\n", "bad.din:1: size 0x10000 outside" },
   { "rw 1000 4\n", "bad.din:1: the access type is one letter" },
   { "0\n", "bad.din:1: missing address (hex)" },
+  { "0 1000\n0 20", "bad.din:2: the last line, \"0 20\", has no newline" },
   { "x 1000 4\n", "bad.din:1: expected a din record: \"LABEL ADDRESS\" (classic) or" },
   { "0 11111111111111111\n", "bad.din:1: address wider than 64 bits" },
   { "0 1000\n0 2000\n0 3x00\n", "bad.din:3: address: 'x' is not a hex digit, got \"0 3x00\"" },

@@ -125,6 +125,54 @@ test_profile_metrics_cover_the_engines (void **state)
   assert_true (g_strv_contains ((const char *const *) metrics, "gpu__time_duration.sum"));
 }
 
+/* The column of the last character of @word in @line (its right edge), or -1. */
+static gssize
+right_edge (const char *line, const char *word)
+{
+  const char *at = strstr (line, word);
+  return at ? (at - line) + (gssize) strlen (word) - 1 : -1;
+}
+
+/* Ensure the table says which column is which: every case is followed by a header line naming
+ * predicted and measured, and the values sit under their names (right-aligned to the same
+ * column). gld_requests of the first case is predicted 32 and measured 32 (the derivation at the
+ * top), so its two "32"s end under "predicted" and "measured". */
+static void
+test_table_has_a_column_header (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlGpuComparison) cmp = mdl_gpu_compare (DIR, "h100", NULL, &error);
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+  guint n_headers = 0;
+  (void) state;
+  assert_non_null (cmp);
+  mdl_gpu_comparison_write (cmp, MDL_FORMAT_TABLE, out);
+  lines = g_strsplit (out->str, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *row;
+      gssize pred_end, meas_end, first_32, second_32;
+      if (strstr (lines[i], " predicted ") == NULL)
+        continue;
+      n_headers++;
+      if (i == 0 || strstr (lines[i - 1], "(") == NULL)
+        fail_msg ("header line %u does not follow a case line: %s", i, lines[i]);
+      assert_non_null (strstr (lines[i], " measured "));
+      if (n_headers > 1)
+        continue;
+      row = lines[i + 1];
+      assert_non_null (strstr (row, "gld_requests"));
+      pred_end = right_edge (lines[i], "predicted");
+      meas_end = right_edge (lines[i], "measured");
+      first_32 = right_edge (row, " 32");
+      second_32 = first_32 >= 0 ? first_32 + 1 + right_edge (row + first_32 + 1, " 32") : -1;
+      if (first_32 != pred_end || second_32 != meas_end)
+        fail_msg ("values not under their names:\n%s\n%s", lines[i], row);
+    }
+  assert_int_equal (n_headers, mdl_gpu_comparison_n_cases (cmp));
+}
+
 int
 main (void)
 {
@@ -134,6 +182,7 @@ main (void)
     cmocka_unit_test (test_kernel_names_checks_and_filters),
     cmocka_unit_test (test_errors_name_the_place),
     cmocka_unit_test (test_profile_metrics_cover_the_engines),
+    cmocka_unit_test (test_table_has_a_column_header),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

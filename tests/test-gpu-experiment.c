@@ -279,7 +279,7 @@ test_predictions_at_small_n (void **state)
     { "reduce/tree:n=1024,b=32", 51, 52, 2 },
     { "reduce/tree:n=16384,b=32", 783, 104, 3 },
   };
-  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir ();
   g_autofree char *file = g_build_filename (dir, "predictions.csv", NULL);
   MdlGpuExperimentConfig cfg;
   (void) state;
@@ -370,7 +370,7 @@ test_cut_predictions_file (void **state)
 static char *
 write_dir (const char *const *files)
 {
-  char *dir = g_dir_make_tmp ("models-test-XXXXXX", NULL);
+  char *dir = test_temp_dir ();
   for (guint i = 0; files[i]; i += 2)
     {
       g_autofree char *path = g_build_filename (dir, files[i], NULL);
@@ -476,7 +476,7 @@ test_outputs_hold_together (void **state)
   g_autoptr (GString) json = g_string_new (NULL);
   g_autoptr (GString) md = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("models-test-XXXXXX", NULL);
+  g_autofree char *dir = test_temp_dir ();
   g_auto (GStrv) lines = NULL;
   (void) state;
   mdl_gpu_experiment_write (exp, MDL_FORMAT_CSV, csv);

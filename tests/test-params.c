@@ -361,27 +361,53 @@ test_missing_required_parameter_is_named (void **state)
   assert_null (mdl_params_parse ("gpu", required_preset, NULL, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
                     "gpu: missing parameter warp (lanes per warp); give it, or a machine= that sets it");
-  /* x86-64 has no warp_width: still missing. h100 sets it to 32. */
+  /* x86-64 has no warp_width: the preset lacks it. h100 sets it to 32. */
   assert_null (mdl_params_parse ("gpu", required_preset, x86, &error));
-  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "gpu: missing parameter warp");
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                    "gpu: machine x86-64 lacks key warp_width (parameter warp); give warp=... in "
+                    "the spec, or a machine that has them: h100");
   from_preset = mdl_params_parse ("gpu", required_preset, h100, &error);
   assert_non_null (from_preset);
   assert_int_equal (mdl_params_uint (from_preset, "warp"), 32);
 }
 
-/* Ensure a later assignment of the same key wins, and is_set tells given from default. */
+/* Ensure is_set tells given from default. */
 static void
-test_later_assignment_wins (void **state)
+test_is_set_tells_given_from_default (void **state)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (MdlParams) p = parse_demo ("ways=2,policy=min,ways=16", &error);
+  g_autoptr (MdlParams) p = parse_demo ("ways=2,policy=min", &error);
   (void) state;
   assert_non_null (p);
-  assert_int_equal (mdl_params_uint (p, "ways"), 16);
+  assert_int_equal (mdl_params_uint (p, "ways"), 2);
   assert_true (mdl_params_is_set (p, "ways"));
   assert_true (mdl_params_is_set (p, "policy"));
   assert_false (mdl_params_is_set (p, "size"));
   assert_null (mdl_params_machine (p));
+}
+
+/* Ensure a key given twice is an error that names the key and both values, whatever the values
+ * (equal or not) and wherever the repeat is; machine= counts as a key too. */
+static void
+test_repeated_key_is_an_error (void **state)
+{
+  static const struct {
+    const char *list;
+    const char *expect;
+  } rows[] = {
+    { "ways=2,policy=min,ways=16", "demo: parameter ways is given twice (ways=2, then ways=16)" },
+    { "ways=2,ways=2", "demo: parameter ways is given twice (ways=2, then ways=2)" },
+    { "label=a,label=", "demo: parameter label is given twice (label=a, then label=)" },
+    { "machine=x86-64,machine=h100",
+      "demo: parameter machine is given twice (machine=x86-64, then machine=h100)" },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      GError *error = NULL;
+      assert_null (parse_demo (rows[i].list, &error));
+      assert_mdl_error (error, MDL_ERROR_PARAM, rows[i].expect);
+    }
 }
 
 /* Ensure defaults fill every parameter, and the normalized text lists all in table order. */
@@ -402,9 +428,9 @@ test_defaults_fill_and_normalize_in_table_order (void **state)
 }
 
 /* Ensure machine presets supply defaults through machine_key, an explicit value beats the preset,
- * a key the preset lacks falls back to the default, and machine= comes first in the normalized
- * text. Values: data/machines.ini (x86-64: page_bytes=4096, line_bytes=64; h100: line_bytes=128,
- * no page_bytes). */
+ * a key the preset lacks is an error unless the spec gives it, and machine= comes first in the
+ * normalized text. Values: data/machines.ini (x86-64: page_bytes=4096, line_bytes=64; h100:
+ * line_bytes=128, no page_bytes). */
 static void
 test_machine_preset_supplies_defaults (void **state)
 {
@@ -423,12 +449,16 @@ test_machine_preset_supplies_defaults (void **state)
   assert_string_equal (norm, "machine=x86-64,size=64,ways=2,ratio=0.5,verbose=0,policy=min,"
                              "label=none,page_bytes=4096,line_bytes=64");
 
-  h100 = parse_demo ("machine=h100", &error);
+  assert_null (parse_demo ("machine=h100", &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                    "demo: machine h100 lacks key page_bytes; give page_bytes=... in the spec, or "
+                    "a machine that has them: x86-64");
+  h100 = parse_demo ("machine=h100,page_bytes=2M", &error);
   assert_non_null (h100);
   assert_int_equal (mdl_params_uint (h100, "line_bytes"), 128);
-  assert_int_equal (mdl_params_uint (h100, "page_bytes"), 4096); /* the row's default */
+  assert_int_equal (mdl_params_uint (h100, "page_bytes"), 2097152);
 
-  explicit_ = parse_demo ("line_bytes=256,machine=h100", &error);
+  explicit_ = parse_demo ("line_bytes=256,machine=h100,page_bytes=4k", &error);
   assert_non_null (explicit_);
   assert_int_equal (mdl_params_uint (explicit_, "line_bytes"), 256);
   assert_true (mdl_params_is_set (explicit_, "line_bytes"));
@@ -456,7 +486,7 @@ test_bad_preset_value_names_machine_and_key (void **state)
     { "banks", MDL_PARAM_UINT, "32", "shared_banks", 1, 16, NULL, 0, "banks" },
     { NULL }
   };
-  const char *x86[] = { "machine=x86-64", NULL };
+  const char *x86[] = { "machine=x86-64", "banks=8", NULL };
   const char *h100[] = { "machine=h100", "lanes=4", NULL };
   GError *error = NULL;
   (void) state;
@@ -542,7 +572,8 @@ main (void)
     cmocka_unit_test (test_unknown_key_lists_keys_and_suggests),
     cmocka_unit_test (test_assignment_without_key_or_equals_is_rejected),
     cmocka_unit_test (test_missing_required_parameter_is_named),
-    cmocka_unit_test (test_later_assignment_wins),
+    cmocka_unit_test (test_is_set_tells_given_from_default),
+    cmocka_unit_test (test_repeated_key_is_an_error),
     cmocka_unit_test (test_defaults_fill_and_normalize_in_table_order),
     cmocka_unit_test (test_machine_preset_supplies_defaults),
     cmocka_unit_test (test_unknown_machine_lists_presets),

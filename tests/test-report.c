@@ -275,6 +275,58 @@ test_format_names (void **state)
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_UNKNOWN_NAME, "unknown output format \"\"");
 }
 
+/* Ensure a long series of counters (NAME_wN, as the vat curve writes one per W) is summarized
+ * in a table: W = 3..100 is 98 points, of which the table shows the two ends and the powers of two
+ * between (4, 8, 16, 32, 64), under one line that says so; a series of 32 points is shown whole;
+ * CSV keeps every point. */
+static void
+test_table_summarizes_long_series (void **state)
+{
+  g_autoptr (MdlReport) r = mdl_report_new ("demo", "demo:curve=1");
+  g_autoptr (MdlReport) short_r = mdl_report_new ("demo", "demo:curve=1,curve_max=34");
+  g_autoptr (GString) table = g_string_new (NULL), csv = g_string_new (NULL);
+  g_autoptr (GString) short_table = g_string_new (NULL);
+  MdlSourceInfo src = { "t", 0, 0 };
+  guint shown = 0;
+  (void) state;
+  mdl_report_add_count (r, "misses", "count", "total", NULL, 1);
+  for (guint w = 3; w <= 100; w++)
+    {
+      g_autofree char *name = g_strdup_printf ("misses_w%u", w);
+      mdl_report_add_count (r, name, "count", "at W", NULL, 1000 - w);
+    }
+  mdl_report_add_count (r, "after", "count", "a counter after the series", NULL, 5);
+  for (guint w = 3; w <= 34; w++)
+    {
+      g_autofree char *name = g_strdup_printf ("misses_w%u", w);
+      mdl_report_add_count (short_r, name, "count", "at W", NULL, w);
+    }
+  mdl_reports_write (&src, (MdlReport *[]) { r }, 1, MDL_FORMAT_TABLE, table);
+  mdl_reports_write (&src, (MdlReport *[]) { r }, 1, MDL_FORMAT_CSV, csv);
+  mdl_reports_write (&src, (MdlReport *[]) { short_r }, 1, MDL_FORMAT_TABLE, short_table);
+  for (guint w = 3; w <= 100; w++)
+    {
+      g_autofree char *row = g_strdup_printf ("  misses_w%u ", w);
+      g_autofree char *csv_row = g_strdup_printf (",misses_w%u,%u,", w, 1000 - w);
+      gboolean want = w == 3 || w == 100 || (w & (w - 1)) == 0;
+      if ((strstr (table->str, row) != NULL) != want)
+        fail_msg ("W=%u %s in the table:\n%s", w, want ? "missing" : "shown", table->str);
+      shown += want;
+      if (strstr (csv->str, csv_row) == NULL)
+        fail_msg ("W=%u missing from the CSV", w);
+    }
+  assert_int_equal (shown, 7);
+  assert_non_null (strstr (table->str, "(98 points from misses_w3 to misses_w100;"));
+  assert_non_null (strstr (table->str, "  after "));
+  for (guint w = 3; w <= 34; w++)
+    {
+      g_autofree char *row = g_strdup_printf ("  misses_w%u ", w);
+      if (strstr (short_table->str, row) == NULL)
+        fail_msg ("W=%u missing from a 32-point series:\n%s", w, short_table->str);
+    }
+  assert_null (strstr (short_table->str, "points from"));
+}
+
 int
 main (void)
 {
@@ -289,6 +341,7 @@ main (void)
     cmocka_unit_test (test_table_separates_thousands),
     cmocka_unit_test (test_table_matches_hand_written_golden),
     cmocka_unit_test (test_format_names),
+    cmocka_unit_test (test_table_summarizes_long_series),
   };
   return cmocka_run_group_tests_name ("report", tests, NULL, NULL);
 }

@@ -106,7 +106,8 @@ test_arrays_agree_with_reference (void **state)
             for (guint i = 0; i < n_pool; i++)
               pool[set * n_pool + i] = set + n_sets * (guint64) g_rand_int_range (rand, 0, 1 << 30);
         }
-      mdl_cache_sets_init (&s, mdl_cache_policies[policy], n_sets, assoc, array_seed);
+      assert_true (mdl_cache_sets_init (&s, mdl_cache_policies[policy], n_sets, assoc, array_seed,
+                                        "test", NULL));
       ref_array_init (&ref, policy, n_sets, assoc, array_seed);
       for (guint step = 0; step < 2000; step++)
         {

@@ -66,7 +66,7 @@ static const struct {
     "--1234-- warning: something\n**1234** oops\n",
     "o1", 5 },
   { "runs merge across skipped lines", "I  1,1\n==1== x\n\nI  2,1\n S 8,8\n", "o2 w8/8", 2 },
-  { "no final newline", " L 7ff0,8", "r7ff0/8", 0 },
+  { "blanks after the final newline", " L 7ff0,8\n \t", "r7ff0/8", 0 },
   { "CRLF line ends", " L 7ff0,8\r\n S 10,1\r\n", "r7ff0/8 w10/1", 0 },
   /* the largest size ending on the last byte of memory; one byte further is refused
    * (tests/test-limits.c) */
@@ -103,7 +103,15 @@ test_lackey_lines_map_to_records (void **state)
         assert_int_equal (mdl_trace_reader_n_records (r), c->cpu->len);
         assert_int_equal (mdl_trace_reader_n_bytes (r), strlen (good_rows[i].text));
         assert_int_equal (mdl_trace_reader_format (r), MDL_TRACE_LACKEY);
-        assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 0);
+        /* The only metadata of Lackey text: the programs of Valgrind's Command: lines. */
+        if (strstr (good_rows[i].text, "== Command: ") != NULL)
+          {
+            assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 1);
+            assert_string_equal (g_hash_table_lookup (mdl_trace_reader_meta (r), "commands"),
+                                 "./a\n");
+          }
+        else
+          assert_int_equal (g_hash_table_size (mdl_trace_reader_meta (r)), 0);
         mdl_trace_reader_free (r);
         test_collector_free (c);
       }
@@ -135,6 +143,10 @@ static const struct {
   { "instruction with a bad address", "I  04z11d0,3\n", "prog.lackey:1: 'z' is not a hex digit" },
   { "tab instead of space", "\tL 10,4\n", "prog.lackey:1: expected \"<I|L|S|M> addr,size\", got \"\\x09L 10,4\"" },
   { "binary junk", "I  1,1\n\x01\"\xff\n", "prog.lackey:2: expected \"<I|L|S|M> addr,size\", got \"\\x01\\x22\\xff\"" },
+  /* " L 7ff8,16" cut after its "1" reads as a valid 1-byte load: only the missing newline tells. */
+  { "cut mid-line (no final newline)", "I  0400d7d4,8\n L 7ff8,16\n L 7ff8,1",
+    "prog.lackey:3: the last line, \" L 7ff8,1\", has no newline: the trace ends mid-line" },
+  { "cut mid-line after a banner", "==1== hi\n L 7ff8,16\n==1== Total", "prog.lackey:3: the last line" },
   { "lone carriage return", "I  1,1\r\r\n", "prog.lackey:1: trailing characters after the size in \"I  1,1\\x0d\"" },
 };
 
@@ -301,12 +313,50 @@ test_lackey_writer_refuses_what_it_cannot_carry (void **state)
     }
 }
 
+/* Ensure a corrupt gzip stream is placed near the damage, not at "byte 0". The stream is built by
+ * hand (RFC 1951 stored blocks, so every byte's place is known): a 10-byte gzip header, a stored
+ * block of 2000 bytes of Lackey lines (its header byte, LEN and NLEN at bytes 10..14, the data at
+ * 15..2014), then a
+ * second block header at byte 2015 whose NLEN is not the complement of LEN. zlib fails on it, and
+ * the message must name a range of the file that holds byte 2015 and starts after byte 1023
+ * (inflate is fed 1 KiB at a time; the second KiB is the rest of the 2036-byte file), with the
+ * bytes inflated before it (the first call holds 1024 - 15 = 1009 bytes of data). */
+static void
+test_corrupt_gzip_is_placed_near_the_damage (void **state)
+{
+  static const guint8 gzip_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+  const guint data_len = 2000;
+  GByteArray *gz = g_byte_array_new ();
+  guint8 block[5] = { 0x00, data_len & 0xff, data_len >> 8, (guint8) ~data_len,
+                      (guint8) (~data_len >> 8) };
+  guint8 bad_block[5] = { 0x01, 0x10, 0x00, 0x00, 0x00 };   /* LEN 16, NLEN 0: not ~LEN */
+  TestCollector *c = test_collector_new ();
+  GError *error;
+  (void) state;
+  g_byte_array_append (gz, gzip_header, sizeof gzip_header);
+  g_byte_array_append (gz, block, sizeof block);
+  for (guint i = 0; i < data_len / 10; i++)
+    g_byte_array_append (gz, (const guint8 *) " L 1000,8\n", 10);
+  assert_int_equal (gz->len, 2015);
+  g_byte_array_append (gz, bad_block, sizeof bad_block);
+  for (guint i = 0; i < 16; i++)
+    g_byte_array_append (gz, (const guint8 *) "x", 1);
+
+  error = read_text ((const char *) gz->data, gz->len, MDL_TRACE_LACKEY, 0, c, NULL);
+  assert_mdl_error (error, MDL_ERROR_FORMAT,
+                    "prog.lackey: corrupt or truncated gzip data after 1009 decompressed bytes "
+                    "(bytes 1024..2035 of the file)");
+  g_byte_array_unref (gz);
+  test_collector_free (c);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_lackey_lines_map_to_records),
     cmocka_unit_test (test_lackey_rejects_bad_lines_naming_the_line),
+    cmocka_unit_test (test_corrupt_gzip_is_placed_near_the_damage),
     cmocka_unit_test (test_lackey_long_lines_are_bounded),
     cmocka_unit_test (test_lackey_detection),
     cmocka_unit_test (test_lackey_writer_prints_lackey_lines),

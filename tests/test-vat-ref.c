@@ -184,6 +184,7 @@ test_curve_equals_separate_runs (void **state)
       const char *policy = policies[trial % G_N_ELEMENTS (policies)];
       Trace t;
       guint wmax;
+      guint64 last;
       g_autofree char *spec = NULL;
       g_autoptr (MdlReport) r = NULL;
       trace_random (rand, &t, (gsize) g_rand_int_range (rand, 300, 3000));
@@ -191,10 +192,24 @@ test_curve_equals_separate_runs (void **state)
       spec = g_strdup_printf ("policy=%s,P=1,K=%u,d=%u,W=%u,vm=%d,curve=1,curve_max=%u", policy,
                               1u << t.k_bits, t.depth, t.depth + 1, t.vm, wmax);
       r = engine_run (spec, &t, NULL);
+      /* The curve stops at the distinct nodes (compulsory): beyond, it has no counter, and a
+       * run alone misses only on first use. */
+      last = MIN ((guint64) wmax, MAX (counter (r, "compulsory"), (guint64) t.depth + 1));
+      if (counter (r, "curve_w_max") != last)
+        fail_msg ("seed %u, trial %u, %s: curve_w_max %" G_GUINT64_FORMAT ", expected %"
+                  G_GUINT64_FORMAT, seed, trial, spec, counter (r, "curve_w_max"), last);
       for (guint w = t.depth + 1; w <= wmax; w++)
         {
           g_autofree char *name = g_strdup_printf ("tc_misses_w%u", w);
           guint64 alone = engine_misses (policy, &t, w);
+          if (w > last)
+            {
+              if (mdl_report_lookup (r, name) != NULL || alone != counter (r, "compulsory"))
+                fail_msg ("seed %u, trial %u, %s: W=%u beyond the distinct nodes: counter %s, "
+                          "alone %" G_GUINT64_FORMAT " misses", seed, trial, spec, w,
+                          mdl_report_lookup (r, name) ? "present" : "absent", alone);
+              continue;
+            }
           if (counter (r, name) != alone)
             fail_msg ("seed %u, trial %u, %s: curve says %" G_GUINT64_FORMAT " misses at W=%u, "
                       "a run with W=%u gives %" G_GUINT64_FORMAT, seed, trial, spec,

@@ -235,7 +235,7 @@ test_parameter_errors (void **state)
     { "vat:P=3000", "not a power of two" },
     { "vat:K=1", "out of range" },
     { "vat:policy=fifo,curve=1", "curve=1 needs a stack algorithm" },
-    { "vat:K=2,d=3,huge=1,d=1", "huge=1 needs d >= 2" },
+    { "vat:K=2,huge=1,d=1", "huge=1 needs d >= 2" },
     { "vat:K=512,d=7", "at most 56 are supported" },
     { "vat:d=3,curve=1,curve_max=3", "curve_max=3 is below d+1 = 4" },
     { "vat:policy=belady", "policy" },

@@ -160,6 +160,9 @@ test_bad_lines_name_the_line (void **state)
     { "launch 0 grid=1 block=32 shared=0 warp=8\n0 0 alu 100\n", "t.warp:2: active lanes beyond the warp width" },
     { "sync\nbar x\n", "t.warp:2: expected \"bar BLOCK\"" },
     { "sync\n70000 70000 alu 1\n", "t.warp:2: expected \"BLOCK WARP OP" },
+    /* "... 700000000600" cut short is still a valid address: only the missing newline tells. */
+    { "sync\n0 0 st global 4 1 70000000060", "t.warp:2: the last line, \"0 0 st global 4 1 "
+      "70000000060\", has no newline: the trace ends mid-line" },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)

@@ -39,7 +39,8 @@ typedef enum {
  * @default_value: the default as it would be written in a spec; NULL when the parameter is
  *   required (unless a machine preset supplies it).
  * @machine_key: when not NULL and a machine is selected, the preset's value of this key replaces
- *   @default_value (a value in the spec still wins).
+ *   @default_value (a value in the spec still wins); a preset without this key is an error unless
+ *   the spec gives the value.
  * @min: UINT: smallest valid value; DOUBLE: ignored.
  * @max: UINT: largest valid value, 0 for no limit.
  * @choices: CHOICE: the valid words separated by '|'.
@@ -65,10 +66,12 @@ typedef struct MdlParams MdlParams;
  * mdl_params_parse: checks `key=value` assignments against @table and fills in the defaults.
  * @owner: the engine or algorithm name, used to start error messages ("vat: ...").
  * @table: the parameter rows, ending with a NULL key.
- * @assignments: (nullable) a NULL-terminated array of "key=value" strings; a later assignment
- *   of the same key wins. The key "machine" is always accepted.
- * @error: MDL_ERROR_PARAM for a bad or missing value or an unknown key (listing the valid keys and
- *   a close match), MDL_ERROR_UNKNOWN_NAME for an unknown machine.
+ * @assignments: (nullable) a NULL-terminated array of "key=value" strings, each key at most once.
+ *   The key "machine" is always accepted; the preset it names must then have a value for every
+ *   row's machine_key that the assignments do not give.
+ * @error: MDL_ERROR_PARAM for a bad or missing value, an unknown key (listing the valid keys and
+ *   a close match), a key given twice, or a preset that lacks a key the table needs (naming the
+ *   keys and the presets that have them); MDL_ERROR_UNKNOWN_NAME for an unknown machine.
  * Returns: (transfer full) the values, or NULL.
  */
 MDL_API MdlParams *mdl_params_parse (const char *owner, const MdlParamSpec *table,

@@ -84,7 +84,9 @@ MDL_API gboolean mdl_trace_reader_compressed (const MdlTraceReader *reader);
 
 /**
  * mdl_trace_reader_meta: the header metadata of the trace (binary format: producer, algorithm,
- * params, seed, machine.*; text formats: none).
+ * params, seed, machine.*; Lackey text: commands, the programs Valgrind ran as its
+ * "==PID== Command:" lines name them, one per line, at most 64 then "..."; other text formats:
+ * none). Text formats fill it as they read.
  * Returns: (transfer none) a table of string keys to string values, owned by the reader.
  */
 MDL_API GHashTable *mdl_trace_reader_meta (const MdlTraceReader *reader);

@@ -4,6 +4,7 @@
  * Later capabilities add rows and columns to these tables, not code paths. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,6 +134,18 @@ demo_vat (const char *output_dir)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL, *why = NULL;
 
+  /* One fixed folder, replaced by each run, rather than a new temporary one per run: the files
+   * are there to be looked at after the run, and a new folder per run piled up in /tmp. Made
+   * before the minute of work, so that a folder that cannot be made stops the demo at once. */
+  dir = output_dir ? g_strdup (output_dir)
+                   : g_build_filename (g_get_user_cache_dir (), "models", "demo", NULL);
+  if (!output_dir && g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (&error, MDL_ERROR, MDL_ERROR_IO, "%s: cannot create the demo's folder: %s "
+                   "(give another with --output-dir DIR)", dir, g_strerror (saved));
+      return mdl_cli_fail (g_steal_pointer (&error));
+    }
   mdl_vat_experiment_config_init (&cfg);
   cfg.algorithms = demo_vat_algorithms;
   cfg.max_bytes = DEMO_VAT_MAX_BYTES;
@@ -151,8 +164,7 @@ demo_vat (const char *output_dir)
     return mdl_cli_fail (g_steal_pointer (&error));
   g_string_append (text, mdl_vat_experiment_notes (exp));
   mdl_vat_experiment_write_summary (exp, text);
-  dir = output_dir ? g_strdup (output_dir) : g_dir_make_tmp ("models-demo-XXXXXX", &error);
-  if (dir == NULL || !mdl_vat_experiment_write_files (exp, dir, &error))
+  if (!mdl_vat_experiment_write_files (exp, dir, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (mdl_cli_run_gnuplot (dir, "vat.gp", &why))
     g_string_append_printf (text, "\nPlot: %s/vat.png (and vat.svg); the tables are in %s/vat.txt "
@@ -160,6 +172,9 @@ demo_vat (const char *output_dir)
   else
     g_string_append_printf (text, "\nNo plot: %s. The tables are in %s/vat.txt and vat.csv.\n",
                             why, dir);
+  if (!output_dir)
+    g_string_append (text, "That folder is kept for you to look at; the next models demo "
+                     "replaces its files (--output-dir DIR writes them elsewhere).\n");
   g_string_append (text, "Reading it: docs/experiments/vat.md. A longer run: models experiment vat "
                    "--max-bytes 64M --output-dir DIR (about ten minutes on two cores; it prints "
                    "its estimate before it starts)\n");
@@ -194,7 +209,7 @@ demo_main (int argc, char **argv)
     { "no-experiment", 0, 0, G_OPTION_ARG_NONE, &no_experiment, "Skip the short VAT experiment",
       NULL },
     { "output-dir", 'o', 0, G_OPTION_ARG_FILENAME, &output_dir, "Where the short VAT experiment "
-      "writes its tables and plot (default: a new temporary directory)", "DIR" },
+      "writes its tables and plot (default: ~/.cache/models/demo, replaced by each run)", "DIR" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_demo, entries, &help);

@@ -2,6 +2,7 @@
  * with a progress line on the terminal, the result on stdout in any format, and with --output-dir
  * every file plus the plot, drawn by gnuplot when it is installed (the CSV is written anyway). */
 #include "cli/cli.h"
+#include "core/bytes.h"
 
 #include <models/experiment.h>
 
@@ -225,37 +226,43 @@ announce_plan (const MdlVatExperimentConfig *cfg, GError **error)
 {
   MdlVatPlan plan;
   double minutes;
+  g_autofree char *largest = NULL, *reach = NULL;
   if (!mdl_vat_experiment_plan (cfg, &plan, error))
     return FALSE;
   minutes = plan.seconds / 60;
+  largest = mdl_bytes_text (plan.largest_bytes);
+  reach = mdl_bytes_text (plan.tlb_reach_bytes);
   if (minutes < 1)
-    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
-             "under a minute\n", plan.n_points, (double) plan.largest_bytes / (1 << 20));
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %s; estimated time "
+             "under a minute\n", plan.n_points, largest);
   else
-    fprintf (stderr, "models: experiment vat: %u points, arrays up to %.1f MiB; estimated time "
+    fprintf (stderr, "models: experiment vat: %u points, arrays up to %s; estimated time "
              "%.0f minutes (on two cores of a virtual machine; --max-bytes sets the bound)\n",
-             plan.n_points, (double) plan.largest_bytes / (1 << 20), ceil (minutes));
+             plan.n_points, largest, ceil (minutes));
   if (plan.largest_bytes < 2 * plan.tlb_reach_bytes)
     fprintf (stderr, "models: experiment vat: warning: the largest arrays stay under twice the "
-             "TLB reach (%.1f MiB): the fitted cost of a TC miss will mean little\n",
-             (double) plan.tlb_reach_bytes / (1 << 20));
+             "TLB reach (%s): the fitted cost of a TC miss will mean little\n", reach);
   return TRUE;
 }
+
+/* Bounds of the counts given as options. An option that reads 0 is refused rather than taken as
+ * "the default": --reps 0 used to run 3 repetitions without a word. */
+#define MAX_REPS 1000
+#define MAX_JOBS 4096
 
 static int
 experiment_main (int argc, char **argv)
 {
   gboolean help = FALSE, no_huge = FALSE;
   g_autofree char *machine = NULL, *max_bytes = NULL, *algos = NULL, *format_name = NULL;
-  g_autofree char *output_dir = NULL, *tc_cells = NULL, *caches = NULL;
-  int reps = 0;
+  g_autofree char *output_dir = NULL, *tc_cells = NULL, *caches = NULL, *reps = NULL;
   const GOptionEntry entries[] = {
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset for P, K, d and the TLB "
       "sizes (default x86-64)", "NAME" },
     { "max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes, "Memory bound of one run's arrays "
       "(default 32M; k, M, G suffixes)", "B" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed repetitions per size, at least (default 3; "
-      "the minimum is kept)", "R" },
+    { "reps", 'r', 0, G_OPTION_ARG_STRING, &reps, "Timed repetitions per size, at least, 1 to "
+      G_STRINGIFY (MAX_REPS) " (default 3; the minimum is kept)", "R" },
     { "algos", 'a', 0, G_OPTION_ARG_STRING, &algos, "Comma-separated algorithms (default: all "
       "the experiment knows)", "LIST" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "Output format: table, json or csv "
@@ -314,10 +321,13 @@ experiment_main (int argc, char **argv)
                                        &cfg.cache_bytes[l], &error))
           return mdl_cli_fail (g_steal_pointer (&error));
     }
-  if (reps < 0)
-    return mdl_cli_usage (&mdl_cli_cmd_experiment, "--reps must be at least 1, got %d", reps);
-  if (reps > 0)
-    cfg.reps = (guint) reps;
+  if (reps)
+    {
+      guint64 value;
+      if (!mdl_params_parse_uint ("experiment", "reps", reps, 1, MAX_REPS, 0, &value, &error))
+        return mdl_cli_fail (g_steal_pointer (&error));
+      cfg.reps = (guint) value;
+    }
   if (algos)
     {
       algo_list = g_strsplit (algos, ",", -1);
@@ -445,7 +455,7 @@ gpu_main (int argc, char **argv)
   g_autofree char *machine = NULL, *measured = NULL, *cases_path = NULL, *sizes_text = NULL;
   g_autofree char *predictions = NULL, *format_name = NULL, *output_dir = NULL;
   g_autofree char *max_predict_n = NULL, *min_fit_n = NULL, *weights = NULL;
-  int jobs = 0;
+  g_autofree char *jobs = NULL;
   const GOptionEntry entries[] = {
     { "measured", 'd', 0, G_OPTION_ARG_FILENAME, &measured, "The GPU run's directory "
       "(tools/gpu-experiment.sh: timings.csv, profile-cases.csv, ncu.csv)", "DIR" },
@@ -459,7 +469,8 @@ gpu_main (int argc, char **argv)
       "into --predictions (no measurements)", NULL },
     { "no-compute", 0, 0, G_OPTION_ARG_NONE, &no_compute, "Run no SIMT twin: only what "
       "--predictions has (on the GPU machine)", NULL },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Cases predicted at once (default: the "
+    { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs, "Cases predicted at once, 1 to "
+      G_STRINGIFY (MAX_JOBS) " (default: the "
       "processors; each takes about 150 bytes per element)", "N" },
     { "max-predict-n", 0, 0, G_OPTION_ARG_STRING, &max_predict_n, "Run no SIMT twin above this "
       "n (default: no limit)", "N" },
@@ -484,6 +495,7 @@ gpu_main (int argc, char **argv)
   MdlGpuExperimentConfig cfg;
   MdlCliVatProgress progress;
   MdlFormat format;
+  guint64 jobs_value = 0;
   int rc = mdl_cli_parse (ctx, &gpu_command, &help, &argc, &argv, 0, -1);
   if (rc != MDL_CLI_CONTINUE)
     return rc;
@@ -492,8 +504,6 @@ gpu_main (int argc, char **argv)
                           "takes no --measured");
   if (!predict_only && !measured)
     return mdl_cli_usage (&gpu_command, "give --measured DIR (a GPU run), or --predict-only");
-  if (jobs < 0)
-    return mdl_cli_usage (&gpu_command, "--jobs must be at least 1, got %d", jobs);
   mdl_gpu_experiment_config_init (&cfg);
   if (machine && !mdl_cli_machine_check (machine, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
@@ -504,6 +514,8 @@ gpu_main (int argc, char **argv)
                                                    &error))
       || (min_fit_n && !mdl_params_parse_uint ("experiment gpu", "min-fit-n", min_fit_n, 1, 0,
                                                0, &cfg.min_fit_n, &error))
+      || (jobs && !mdl_params_parse_uint ("experiment gpu", "jobs", jobs, 1, MAX_JOBS, 0,
+                                          &jobs_value, &error))
       || (cases_path && !(cases = read_cases (cases_path, &error))))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (weights && !parse_weights (weights, &cfg.weights))
@@ -517,7 +529,7 @@ gpu_main (int argc, char **argv)
   cfg.n_sizes = sizes->len;
   cfg.predictions = predictions;
   cfg.compute = !no_compute;
-  cfg.jobs = (guint) jobs;
+  cfg.jobs = (guint) jobs_value; /* 0: the default */
   cfg.filters = (const char *const *) argv + 1;
   mdl_cli_vat_progress_init (&progress);
   cfg.progress = gpu_progress;

@@ -115,7 +115,17 @@ join_params (char **first, char **second)
 {
   GPtrArray *joined = g_ptr_array_new ();
   for (char **p = first; p && *p; p++)
-    g_ptr_array_add (joined, *p);
+    {
+      /* A --param overrides the same key of the spec: the two are separate layers, like a spec
+       * over a preset. A key repeated within one layer reaches the parser twice, which refuses it. */
+      const char *eq = strchr (*p, '=');
+      gsize key_len = eq ? (gsize) (eq - *p) : strlen (*p);
+      gboolean overridden = FALSE;
+      for (char **q = second; q && *q && !overridden; q++)
+        overridden = strncmp (*q, *p, key_len) == 0 && (*q)[key_len] == '=';
+      if (!overridden)
+        g_ptr_array_add (joined, *p);
+    }
   for (char **p = second; p && *p; p++)
     g_ptr_array_add (joined, *p);
   g_ptr_array_add (joined, NULL);

@@ -5,7 +5,9 @@
  * or with --program-output both its output streams go to a file: a report with the program's
  * lines in it cannot be parsed as JSON or CSV. With --fetches the instruction addresses are kept
  * for instruction caches (and for matching Cachegrind's unified last level); --save also writes
- * the trace. */
+ * the trace. Valgrind follows children (--trace-children=yes): a launcher script or a shim that
+ * execs the real program (pyenv's python3) would otherwise be all that is traced. The report's
+ * source names every program traced, from Valgrind's "Command:" lines. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -35,6 +37,10 @@ const MdlCliCommand mdl_cli_cmd_trace = {
     "goes to standard error (its standard error stays there), or both go to the file named by\n"
     "--program-output; its standard input is left alone. A nonzero exit status of PROGRAM is\n"
     "reported on stderr; the counts cover what it ran.\n"
+    "\n"
+    "Valgrind follows children (--trace-children=yes): the counts cover PROGRAM and every\n"
+    "program it starts (a wrapper script and the program it execs), and the report's source\n"
+    "names each program traced, as Valgrind's Command: lines give them.\n"
     "\n"
     "Instruction fetches are RAM operations only, unless --fetches keeps their addresses for an\n"
     "instruction cache (cache:icache=...), as Cachegrind simulates one.\n"
@@ -68,6 +74,7 @@ spawn_lackey (const char *valgrind, char **program, const char *program_output, 
   g_ptr_array_add (argv, (gpointer) "--tool=lackey");
   g_ptr_array_add (argv, (gpointer) "--trace-mem=yes");
   g_ptr_array_add (argv, (gpointer) "--log-fd=3");
+  g_ptr_array_add (argv, (gpointer) "--trace-children=yes");
   for (char **a = program; *a; a++)
     g_ptr_array_add (argv, *a);
   g_ptr_array_add (argv, NULL);
@@ -101,6 +108,22 @@ spawn_lackey (const char *valgrind, char **program, const char *program_output, 
   return proc;
 }
 
+/* The programs Valgrind traced, "a; b; c" in the order they started, or NULL when it named none. */
+static char *
+traced_programs (const MdlTraceReader *reader)
+{
+  const char *commands = g_hash_table_lookup (mdl_trace_reader_meta (reader), "commands");
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (commands == NULL || *commands == '\0')
+    return NULL;
+  lines = g_strsplit (commands, "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (**l)
+      g_string_append_printf (out, "%s%s", out->len ? "; " : "", *l);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 static int
 trace_main (int argc, char **argv)
 {
@@ -128,7 +151,7 @@ trace_main (int argc, char **argv)
   g_autoptr (MdlCliProgress) progress = NULL;
   g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GInputStream) in = NULL;
-  g_autofree char *name = NULL;
+  g_autofree char *name = NULL, *traced = NULL;
   MdlFormat format;
   MdlSourceInfo source;
   MdlSink sink, save_sink;
@@ -215,6 +238,12 @@ trace_main (int argc, char **argv)
       && !(mdl_cli_interrupted () ? mdl_trace_writer_abandon (writer, &error)
                                   : mdl_trace_writer_close (writer, &error)))
     return mdl_cli_fail (g_steal_pointer (&error));
+  traced = traced_programs (reader);
+  if (traced)
+    {
+      g_free (name);
+      name = g_strdup_printf ("lackey:%s (traced: %s)", argv[1], traced);
+    }
   source = (MdlSourceInfo) {
     .name = name,
     .events = mdl_pipeline_n_events (pipeline),

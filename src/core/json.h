@@ -6,7 +6,8 @@
 #include <glib.h>
 
 /* Appends @s (NULL reads as "") to @out as a JSON string: quoted, with '"', '\' and the control
- * characters escaped. Other bytes pass through: the library's strings are UTF-8 or ASCII. */
+ * characters escaped. Bytes that are not UTF-8 (a file name on Linux can hold any byte but '/'
+ * and NUL) are written as U+FFFD, so the document stays valid JSON. */
 void mdl_json_string (GString *out, const char *s);
 
 #endif

@@ -219,6 +219,73 @@ reject_unknown_key (const char *owner, const MdlParamSpec *table, const char *ke
   return FALSE;
 }
 
+/* TRUE when preset @machine has every key in @keys. */
+static gboolean
+machine_has_keys (const char *machine, GPtrArray *keys)
+{
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_autofree char *value = NULL;
+      if (!mdl_machine_get (machine, keys->pdata[i], &value, NULL) || value == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Checks that the selected preset has a value for every row that takes its default from a preset
+ * and is not given in @given. A preset that lacks them is an error rather than a silent fall back
+ * to the row's built-in default: vat:machine=h100 would otherwise run on x86-64's tree. The
+ * message lists the missing keys, the parameters that would set them, and the presets that have
+ * them all. */
+static gboolean
+check_preset_has_keys (const MdlParams *params, GHashTable *given, GError **error)
+{
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr (GString) msg = g_string_new (NULL);
+  g_auto (GStrv) names = NULL;
+  guint n_fit = 0;
+
+  for (guint i = 0; i < params->n; i++)
+    {
+      const MdlParamSpec *row = params->values[i].row;
+      g_autofree char *value = NULL;
+      if (row->machine_key == NULL || g_hash_table_contains (given, row->key))
+        continue;
+      g_ptr_array_add (keys, (gpointer) row->machine_key);
+      if (!mdl_machine_get (params->machine, row->machine_key, &value, error))
+        {
+          g_prefix_error (error, "%s: ", params->owner);
+          return FALSE;
+        }
+      if (value == NULL)
+        g_ptr_array_add (missing, (gpointer) row);
+    }
+  if (missing->len == 0)
+    return TRUE;
+
+  g_string_printf (msg, "%s: machine %s lacks key%s", params->owner, params->machine,
+                   missing->len > 1 ? "s" : "");
+  for (guint i = 0; i < missing->len; i++)
+    {
+      const MdlParamSpec *row = missing->pdata[i];
+      g_string_append_printf (msg, "%s %s", i ? "," : "", row->machine_key);
+      if (strcmp (row->key, row->machine_key) != 0)
+        g_string_append_printf (msg, " (parameter %s)", row->key);
+    }
+  g_string_append (msg, "; give ");
+  for (guint i = 0; i < missing->len; i++)
+    g_string_append_printf (msg, "%s%s=...", i ? ", " : "",
+                            ((const MdlParamSpec *) missing->pdata[i])->key);
+  g_string_append (msg, " in the spec");
+  names = mdl_machine_names (NULL);
+  for (char **m = names; m && *m; m++)
+    if (machine_has_keys (*m, keys))
+      g_string_append_printf (msg, "%s%s", n_fit++ ? ", " : ", or a machine that has them: ", *m);
+  g_set_error_literal (error, MDL_ERROR, MDL_ERROR_PARAM, msg->str);
+  return FALSE;
+}
+
 MdlParams *
 mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *const *assignments,
                   GError **error)
@@ -250,6 +317,15 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
           reject_unknown_key (owner, table, kv[0], error);
           return NULL;
         }
+      if (g_hash_table_contains (given, kv[0]))
+        {
+          /* Why an error: with "last one wins", W=64,W=32 runs W=32 while the reader of the command
+           * line sees 64 first. */
+          g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: parameter %s is given twice (%s=%s, "
+                       "then %s=%s); give each key once", owner, kv[0], kv[0],
+                       (const char *) g_hash_table_lookup (given, kv[0]), kv[0], kv[1]);
+          return NULL;
+        }
       g_hash_table_insert (given, kv[0], kv[1]);
     }
 
@@ -265,6 +341,9 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
       params->machine = g_strdup (m);
     }
 
+  if (params->machine && !check_preset_has_keys (params, given, error))
+    return NULL;
+
   for (guint i = 0; i < params->n; i++)
     {
       ParamValue *v = &params->values[i];
@@ -277,6 +356,7 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
         {
           if (!mdl_machine_get (params->machine, v->row->machine_key, &preset, error))
             return NULL;
+          g_assert (preset != NULL); /* Why: check_preset_has_keys saw every such key. */
           text = preset;
           origin = g_strdup_printf (" (from machine %s, key %s)", params->machine,
                                     v->row->machine_key);

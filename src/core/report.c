@@ -401,11 +401,68 @@ table_value (GString *out, const MdlCounter *c)
     }
 }
 
+/* A series in a table: a run of more than this many counters named PREFIX_wN (the vat curve,
+ * one counter per W) is summarized, since a curve to W = 2^20 is a million lines on a terminal.
+ * CSV and JSON keep every point: they are for programs and plots. */
+#define TABLE_SERIES_MAX 32
+
+/* The length of PREFIX in a name PREFIX_wN (N decimal), with N in *@w; 0 when not such a name. */
+static gsize
+series_prefix (const char *name, guint64 *w)
+{
+  const char *at = strrchr (name, '_');
+  if (at == NULL || at[1] != 'w' || !g_ascii_isdigit (at[2]))
+    return 0;
+  for (const char *p = at + 2; *p; p++)
+    if (!g_ascii_isdigit (*p))
+      return 0;
+  *w = g_ascii_strtoull (at + 2, NULL, 10);
+  return (gsize) (at - name);
+}
+
+/* The number of counters from @i on that form one series with counter @i (1 when none). */
+static guint
+series_run (const MdlReport *r, guint i)
+{
+  const char *first = g_array_index (r->counters, MdlCounter, i).name;
+  guint64 w;
+  gsize len = series_prefix (first, &w);
+  guint n = 1;
+  if (len == 0)
+    return 1;
+  while (i + n < r->counters->len)
+    {
+      const char *next = g_array_index (r->counters, MdlCounter, i + n).name;
+      if (series_prefix (next, &w) != len || strncmp (next, first, len) != 0)
+        break;
+      n++;
+    }
+  return n;
+}
+
 static void
 table_block (GString *out, const MdlReport *r, const char *indent)
 {
   guint name_w = 4, value_w = 5, unit_w = 4;
   g_autoptr (GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  g_autofree gboolean *shown = g_new (gboolean, r->counters->len + 1);
+  g_autofree guint *summary = g_new0 (guint, r->counters->len + 1); /* at a series' start: its length */
+  for (guint i = 0; i < r->counters->len; i++)
+    shown[i] = TRUE;
+  for (guint i = 0; i < r->counters->len;)
+    {
+      guint n = series_run (r, i);
+      if (n > TABLE_SERIES_MAX)
+        summary[i] = n;
+      if (n > TABLE_SERIES_MAX)
+        for (guint k = 0; k < n; k++)
+          {
+            guint64 w = 0;
+            series_prefix (g_array_index (r->counters, MdlCounter, i + k).name, &w);
+            shown[i + k] = k == 0 || k == n - 1 || (w & (w - 1)) == 0;
+          }
+      i += n;
+    }
   for (guint i = 0; i < r->counters->len; i++)
     {
       const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
@@ -419,6 +476,16 @@ table_block (GString *out, const MdlReport *r, const char *indent)
   for (guint i = 0; i < r->counters->len; i++)
     {
       const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
+      guint n = summary[i];
+      if (n)
+        {
+          const MdlCounter *last = &g_array_index (r->counters, MdlCounter, i + n - 1);
+          g_string_append_printf (out, "%s  (%u points from %s to %s; the table shows the ends "
+                                  "and the powers of two, --format csv or json every point)\n",
+                                  indent, n, c->name, last->name);
+        }
+      if (!shown[i])
+        continue;
       g_string_append_printf (out, "%s  %-*s %*s %-*s  %s\n", indent, (int) name_w, c->name,
                               (int) value_w, (const char *) g_ptr_array_index (values, i),
                               (int) unit_w, c->unit, c->description);

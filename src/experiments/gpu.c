@@ -182,6 +182,9 @@ mdl_gpu_row_write_json (const MdlGpuRow *r, GString *out)
                           r->have_measured ? mv->str : "null", verdict_names[r->verdict]);
 }
 
+/* The table's columns, for the header and every row alike. */
+#define TABLE_ROW "  %-32s %12s %12s %10s  %-9s %s\n"
+
 /* One row as the format writes it: predicted, measured and measured - predicted as text. */
 static void
 write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, GString *out)
@@ -205,8 +208,8 @@ write_row (const MdlGpuCase *c, const MdlGpuRow *r, guint k, MdlFormat format, G
       mdl_gpu_row_write_json (r, out);
       break;
     default:
-      g_string_append_printf (out, "  %-32s %12s %12s %10s  %-8s %s\n", r->counters, pv->str,
-                              mv->str, dv->str, v, r->metric);
+      g_string_append_printf (out, TABLE_ROW, r->counters, pv->str, mv->str, dv->str, v,
+                              r->metric);
       break;
     }
 }
@@ -233,8 +236,15 @@ mdl_gpu_comparison_write (const MdlGpuComparison *cmp, MdlFormat format, GString
     {
       const MdlGpuCase *c = mdl_gpu_comparison_case (cmp, i);
       if (format == MDL_FORMAT_TABLE)
-        g_string_append_printf (out, "%s  (%s, CUDA check %s, %.2f us)\n", c->spec, c->kernel,
-                                c->cuda_check ? "ok" : "FAILED", c->median_us);
+        {
+          /* The header under every case: a case lists about twenty rows, and a table of many
+           * cases scrolls past a header printed once. */
+          g_string_append_printf (out, "%s%s  (%s, CUDA check %s, %.2f us)\n", i ? "\n" : "",
+                                  c->spec, c->kernel, c->cuda_check ? "ok" : "FAILED",
+                                  c->median_us);
+          g_string_append_printf (out, TABLE_ROW, "counter (SIMT twin)", "predicted", "measured",
+                                  "difference", "verdict", "Nsight Compute metric");
+        }
       else if (format == MDL_FORMAT_JSON)
         {
           g_string_append (out, i ? ",\n  {\"case\": " : "\n  {\"case\": ");

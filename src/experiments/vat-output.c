@@ -2,6 +2,7 @@
  * data and script for gnuplot (one panel per algorithm: measured normalized time as points, the VAT
  * and EM fits as curves; a last panel for the huge-page series). The script is written, not run:
  * the library starts no processes; `models experiment vat` runs gnuplot when it is installed. */
+#include "core/bytes.h"
 #include "core/json.h"
 #include "experiments/output.h"
 #include "experiments/vat-private.h"
@@ -79,6 +80,7 @@ static void
 write_summary (const MdlVatExperiment *exp, GString *out, guint n_fitted, gboolean any_huge,
                gboolean largest_only)
 {
+  g_autofree char *reach = NULL;
   g_string_append_printf (out, "\nFits of normalized time over %u points of %u algorithms "
                           "(least squares; tau = ns per TC miss / ns per operation):\n", n_fitted,
                           exp->slopes->len);
@@ -98,9 +100,10 @@ write_summary (const MdlVatExperiment *exp, GString *out, guint n_fitted, gboole
       g_string_append_printf (out, "\n      %s\n", f->description);
     }
 
+  reach = mdl_bytes_text (exp->tc_cells * exp->page_bytes);
   g_string_append_printf (out, "\nSlopes of normalized time against log2 n (ns per operation per "
-                          "doubling of n); \"large\": arrays beyond the TLB reach (W pages = %"
-                          G_GUINT64_FORMAT " MiB):\n", (exp->tc_cells * exp->page_bytes) >> 20);
+                          "doubling of n); \"large\": arrays beyond the TLB reach (W pages = "
+                          "%s):\n", reach);
   g_string_append (out, "  algorithm            thesis (running time)               mean ns  "
                    "measured     VAT      EM | large: measured     VAT      EM\n");
   for (guint i = 0; i < exp->slopes->len; i++)

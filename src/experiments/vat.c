@@ -19,6 +19,7 @@
 #include <models/pipeline.h>
 #include <models/record.h>
 
+#include "core/bytes.h"
 #include "experiments/fit.h"
 #include "experiments/host.h"
 #include "experiments/vat-private.h"
@@ -674,6 +675,7 @@ write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Set
              guint64 clock_ns)
 {
   GString *n = exp->notes;
+  g_autofree char *max_text = NULL;
   g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
                           exp->cpu_model, g_get_num_processors (),
                           mdl_host_is_vm () ? ", under a hypervisor (2-level address translation)"
@@ -691,13 +693,15 @@ write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Set
   g_string_append (n, "external memory: ideal caches (fully associative LRU, 64-byte lines) of");
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     if (exp->cache_bytes[l])
-      g_string_append_printf (n, " L%u %" G_GUINT64_FORMAT " KiB", l + 1,
-                              exp->cache_bytes[l] >> 10);
+      {
+        g_autofree char *size = mdl_bytes_text (exp->cache_bytes[l]);
+        g_string_append_printf (n, " L%u %s", l + 1, size);
+      }
   g_string_append_printf (n, " (%s)\n", setup->cache_source);
-  g_string_append_printf (n, "sizes: from %" G_GUINT64_FORMAT " elements, x%.2f, arrays up to %"
-                          G_GUINT64_FORMAT " MiB; time: minimum of at least %u repetitions "
-                          "(clock overhead %" G_GUINT64_FORMAT " ns subtracted)\n", cfg->min_n,
-                          cfg->growth, cfg->max_bytes >> 20, cfg->reps, clock_ns);
+  g_string_append_printf (n, "sizes: from %" G_GUINT64_FORMAT " elements, x%.2f, arrays up to %s"
+                          "; time: minimum of at least %u repetitions (clock overhead %"
+                          G_GUINT64_FORMAT " ns subtracted)\n", cfg->min_n, cfg->growth,
+                          max_text = mdl_bytes_text (cfg->max_bytes), cfg->reps, clock_ns);
   g_string_append_printf (n, "huge pages: %s\n", setup->thp_status);
 }
 
@@ -1119,14 +1123,17 @@ add_warnings (MdlVatExperiment *exp, const MdlVatPlan *plan)
   GString *w = exp->warnings;
   guint negative = 0;
   if (plan->largest_bytes < REACH_FACTOR * plan->tlb_reach_bytes)
-    g_string_append_printf (w, "the largest arrays (%.1f MiB) are less than %d times the TLB "
-                            "reach (W = %" G_GUINT64_FORMAT " pages of %" G_GUINT64_FORMAT
-                            " bytes = %.1f MiB): TC misses hardly vary, so the fitted miss cost "
-                            "and the VAT predictions mean little; use --max-bytes %" G_GUINT64_FORMAT
-                            "M or more\n", (double) plan->largest_bytes / (1 << 20), REACH_FACTOR,
-                            exp->tc_cells, exp->page_bytes,
-                            (double) plan->tlb_reach_bytes / (1 << 20),
-                            (REACH_FACTOR * plan->tlb_reach_bytes + (1 << 20) - 1) >> 20);
+    {
+      g_autofree char *largest = mdl_bytes_text (plan->largest_bytes);
+      g_autofree char *reach = mdl_bytes_text (plan->tlb_reach_bytes);
+      g_string_append_printf (w, "the largest arrays (%s) are less than %d times the TLB reach "
+                              "(W = %" G_GUINT64_FORMAT " pages of %" G_GUINT64_FORMAT " bytes = "
+                              "%s): TC misses hardly vary, so the fitted miss cost and the VAT "
+                              "predictions mean little; use --max-bytes %" G_GUINT64_FORMAT
+                              "M or more\n", largest, REACH_FACTOR, exp->tc_cells,
+                              exp->page_bytes, reach,
+                              (REACH_FACTOR * plan->tlb_reach_bytes + (1 << 20) - 1) >> 20);
+    }
   for (guint i = 0; i < exp->fits->len; i++)
     {
       const MdlVatFitInfo *f = &g_array_index (exp->fits, MdlVatFitInfo, i);

@@ -23,6 +23,7 @@
 #include "models/engines.h"
 #include "models/cache/falru.h"
 #include "models/cache/sets.h"
+#include "core/budget.h"
 
 #include <string.h>
 
@@ -60,6 +61,7 @@ typedef struct {
   guint n_data;
   guint n_levels;
   guint icache;               /* index of the instruction cache, NO_LEVEL when none */
+  guint64 table_bytes;        /* taken from the memory budget by the levels set up so far */
   guint clip_bytes;           /* cachegrind: the smallest line size */
   gboolean cachegrind;
   gboolean write_allocate;
@@ -161,9 +163,10 @@ nearest_good_assoc (guint64 lines, guint64 assoc)
 /* Checks one level's geometry and sets it up. */
 static gboolean
 level_setup (Level *l, const char *name, const LevelConfig *cfg, guint64 seed, gboolean classify,
-             GError **error)
+             guint64 *table_bytes, GError **error)
 {
-  guint64 lines, assoc, n_sets;
+  guint64 lines, assoc, n_sets, bytes;
+  g_autofree char *what = NULL;
   char *why;
 
   g_strlcpy (l->name, name, sizeof l->name);
@@ -199,13 +202,24 @@ level_setup (Level *l, const char *name, const LevelConfig *cfg, guint64 seed, g
       return FALSE;
     }
   n_sets = lines / assoc;
+  /* The budget is checked before anything is allocated: a 1 TiB cache would otherwise abort in
+   * g_malloc, and a 64 GiB one spend minutes clearing 12 GiB of tags before the first event. */
+  bytes = mdl_cache_sets_bytes (cfg->policy, n_sets, (guint) assoc);
+  if (classify) /* the shadow fully associative LRU: a key and two links per line */
+    bytes += MIN (lines, (guint64) G_MAXINT32) * (sizeof (guint64) + 2 * sizeof (guint32));
+  what = g_strdup_printf ("%s of %" G_GUINT64_FORMAT " bytes (%" G_GUINT64_FORMAT " sets of %"
+                          G_GUINT64_FORMAT " ways of %" G_GUINT64_FORMAT "-byte lines%s)", name,
+                          cfg->size, n_sets, assoc, cfg->line, classify ? ", classified" : "");
+  if (!mdl_budget_take ("cache", what, bytes, table_bytes, error))
+    return FALSE;
   l->size_bytes = cfg->size;
   l->assoc = (guint) assoc;
   l->n_sets = n_sets;
   l->line_shift = (guint) __builtin_ctzll (cfg->line);
   l->last_line = CACHE_INVALID;
   l->next = NO_LEVEL;
-  mdl_cache_sets_init (&l->sets, cfg->policy, n_sets, (guint) assoc, seed);
+  if (!mdl_cache_sets_init (&l->sets, cfg->policy, n_sets, (guint) assoc, seed, "cache", error))
+    return FALSE;
   if (classify)
     mdl_falru_init (&l->shadow, (guint32) MIN (lines, (guint64) G_MAXINT32));
   return TRUE;
@@ -339,6 +353,7 @@ cache_init (void *state, const MdlParams *params, GError **error)
     }
 
   c->levels = g_new0 (Level, c->n_levels);
+  c->table_bytes = 0;
   c->clip_bytes = G_MAXUINT;
   for (guint i = 0; i < c->n_levels; i++)
     {
@@ -346,7 +361,8 @@ cache_init (void *state, const MdlParams *params, GError **error)
       char name[4];
       g_snprintf (name, sizeof name, i == c->icache ? "i1" : "l%u", i + 1);
       /* Each array gets its own generator stream, so that adding a level leaves the others'. */
-      if (!level_setup (l, name, &cfg[i], seed ^ ((guint64) i << 32), c->classify, error))
+      if (!level_setup (l, name, &cfg[i], seed ^ ((guint64) i << 32), c->classify,
+                        &c->table_bytes, error))
         {
           c->n_levels = i + (l->sets.blocks != NULL);
           return FALSE;

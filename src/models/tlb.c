@@ -112,8 +112,8 @@ array_setup (CacheSets *s, const char *what, guint64 entries, guint64 assoc,
       return FALSE;
     }
   n_sets = entries / assoc;
-  mdl_cache_sets_init (s, policy, n_sets, (guint) assoc, seed);
-  return TRUE;
+  /* At most 2^24 entries (the rows' ranges): a few hundred MiB, so no budget check. */
+  return mdl_cache_sets_init (s, policy, n_sets, (guint) assoc, seed, "tlb", error);
 }
 
 static void

@@ -39,6 +39,40 @@ line_error (MdlTraceReader *r, GError **error, const char *s, gsize len, const c
   return FALSE;
 }
 
+/* Most commands kept in the "commands" metadata; a shell script running a loop of programs would
+ * otherwise grow it without bound. Beyond it, one last line "..." says that more ran. */
+#define MAX_COMMANDS 64
+
+/* Valgrind starts the log of every process it runs with "==PID== Command: PROGRAM ARGS"; with
+ * --trace-children=yes there is one per process. They go, one per line, into the metadata key
+ * "commands", so that a report can say which programs the trace covers (a launcher script that
+ * execs the real program is a process of its own). */
+static void
+note_command (MdlTraceReader *r, const char *s, gsize len)
+{
+  static const char tag[] = " Command: ";
+  const char *end = s + len, *at;
+  const char *old;
+  guint n = 0;
+  g_autofree char *cmd = NULL;
+  if (len < 4 || s[0] != '=' || (at = g_strstr_len (s + 2, (gssize) (len - 2), "== ")) == NULL
+      || (gsize) (end - at - 2) < sizeof tag - 1 || memcmp (at + 2, tag, sizeof tag - 1) != 0)
+    return;
+  for (const char *p = s + 2; p < at; p++)
+    if (!g_ascii_isdigit (*p))
+      return;
+  cmd = g_strndup (at + 2 + sizeof tag - 1, (gsize) (end - at - 2 - (sizeof tag - 1)));
+  old = g_hash_table_lookup (r->meta, "commands");
+  for (const char *p = old; p && *p; p++)
+    n += *p == '\n';
+  if (n > MAX_COMMANDS)
+    return;
+  if (n == MAX_COMMANDS)
+    cmd = (g_free (cmd), g_strdup ("..."));
+  g_hash_table_insert (r->meta, g_strdup ("commands"),
+                       g_strconcat (old ? old : "", cmd, "\n", NULL));
+}
+
 /* Parses "addr,size" from s[3..len); returns NULL or why the line is bad (a static string, or one
  * formatted into @why_buf). */
 static const char *
@@ -109,6 +143,7 @@ lackey_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **er
         }
       if (len == 0 || mdl_lackey_is_banner (s, len))
         {
+          note_command (r, s, len);
           r->n_skipped++;
           r->pos += consumed;
           continue;

@@ -15,6 +15,12 @@
 
 /* Compressed bytes read per raw read. */
 #define ZBUF_BYTES ((gsize) 64 << 10)
+/* Compressed bytes handed to zlib per call. GLib's decompressor reports neither the input it
+ * consumed nor the output it made in a call that fails, so an error can only be placed at the
+ * start of that call's input: feeding 64 KiB at once put every corrupt byte of the first 64 KiB
+ * at "byte 0". 1 KiB places it within 1 KiB at no measurable cost (analyze -e count of a 27 MB
+ * gzip trace of 4M random accesses: 0.28 s of user time with 1 KiB or 64 KiB calls). */
+#define ZCHUNK_BYTES ((gsize) 1 << 10)
 _Static_assert (ZBUF_BYTES <= MDL_TRACE_BUF_MIN, "open_stream() copies a raw read into buf");
 
 static gboolean
@@ -27,13 +33,18 @@ io_error (MdlTraceReader *r, GError *local, GError **error)
   return FALSE;
 }
 
+/* @fed: the compressed bytes of the failing call, from zpos (0 when no call was made). */
 static gboolean
-gzip_error (MdlTraceReader *r, guint64 produced, const char *why, GError **error)
+gzip_error (MdlTraceReader *r, guint64 produced, gsize fed, const char *why, GError **error)
 {
+  guint64 at = r->zoffset + r->zpos;
+  g_autofree char *where = fed > 1
+    ? g_strdup_printf ("bytes %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " of the file", at,
+                       at + fed - 1)
+    : g_strdup_printf ("byte %" G_GUINT64_FORMAT " of the file", at);
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT,
                "%s: corrupt or truncated gzip data after %" G_GUINT64_FORMAT
-               " decompressed bytes (byte %" G_GUINT64_FORMAT " of the file): %s", r->name,
-               produced, r->zoffset + r->zpos, why);
+               " decompressed bytes (%s): %s", r->name, produced, where, why);
   return FALSE;
 }
 
@@ -65,11 +76,13 @@ static gboolean
 gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **error)
 {
   guint64 produced = r->buf_offset + r->len;
+  gsize chunk = ZCHUNK_BYTES;
 
   *got = 0;
   while (*got < want)
     {
-      gsize n_in = 0, n_out = 0;
+      gsize n_in = 0, n_out = 0, fed;
+      gboolean at_end;
       GConverterResult res;
       GError *local = NULL;
 
@@ -90,19 +103,28 @@ gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **e
               continue;
             }
           if (r->zlen - r->zpos < 2 || r->zbuf[r->zpos] != 0x1f || r->zbuf[r->zpos + 1] != 0x8b)
-            return gzip_error (r, produced + *got, "data after the end of the gzip stream", error);
+            return gzip_error (r, produced + *got, 0, "data after the end of the gzip stream",
+                               error);
           g_converter_reset (r->gunzip);
           r->zmember = TRUE;
         }
-      res = g_converter_convert (r->gunzip, r->zbuf + r->zpos, r->zlen - r->zpos, dest + *got,
-                                 want - *got,
-                                 r->zeof ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
+      fed = MIN (r->zlen - r->zpos, chunk);
+      at_end = r->zeof && fed == r->zlen - r->zpos;
+      res = g_converter_convert (r->gunzip, r->zbuf + r->zpos, fed, dest + *got, want - *got,
+                                 at_end ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
                                  &n_in, &n_out, &local);
       if (res == G_CONVERTER_ERROR)
         {
           /* zlib makes progress on any input, so "need more" with a full buffer means garbage */
           gboolean can_read = !r->zeof && (r->zpos > 0 || r->zlen < ZBUF_BYTES);
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) && can_read)
+          gboolean partial = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT);
+          if (partial && fed < r->zlen - r->zpos)
+            {
+              g_error_free (local);
+              chunk *= 2;   /* more of what is buffered */
+              continue;
+            }
+          if (partial && can_read)
             {
               g_error_free (local);
               if (!raw_more (r, error))
@@ -115,7 +137,7 @@ gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **e
           if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
             {
               GError *cut = NULL;
-              gzip_error (r, produced + *got, local->message, &cut);
+              gzip_error (r, produced + *got, fed, local->message, &cut);
               r->gzip_cut = g_strdup (cut->message);
               g_error_free (cut);
               g_error_free (local);
@@ -123,10 +145,11 @@ gunzip_read (MdlTraceReader *r, guint8 *dest, gsize want, gsize *got, GError **e
               r->zmember = FALSE;
               break;
             }
-          gzip_error (r, produced + *got, local->message, error);
+          gzip_error (r, produced + *got, fed, local->message, error);
           g_error_free (local);
           return FALSE;
         }
+      chunk = ZCHUNK_BYTES;
       r->zpos += n_in;
       *got += n_out;
       if (res == G_CONVERTER_FINISHED)

@@ -46,7 +46,31 @@ mdl_text_next_line (MdlTraceReader *r, guint64 *line_no, const char **line, gsiz
           return MDL_TEXT_END;
         }
       else
-        *len = *consumed = avail;   /* the last line has no newline */
+        {
+          /* The last line has no newline. Every writer of these formats (Valgrind, Dinero, ours)
+           * ends each line with one, so a line without it is a trace cut mid-record: "L 7ff8,1"
+           * cut from "L 7ff8,16" parses, with the wrong size. Only blanks may follow the last
+           * newline. */
+          gsize i = 0;
+          while (i < avail && g_ascii_isspace (s[i]))
+            i++;
+          if (i == avail)
+            {
+              r->pos += avail;
+              r->done = TRUE;
+              return MDL_TEXT_END;
+            }
+          (*line_no)++;
+          {
+            char *quoted = mdl_text_quote (s, avail);
+            g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s:%" G_GUINT64_FORMAT ": the last "
+                         "line, \"%s\", has no newline: the trace ends mid-line (cut short?), so "
+                         "its last record cannot be trusted; a complete text trace ends every line "
+                         "with a newline", r->name, *line_no, quoted);
+            g_free (quoted);
+          }
+          return MDL_TEXT_FAILED;
+        }
       if (*len > 0 && s[*len - 1] == '\r')
         (*len)--;
       (*line_no)++;

@@ -3,6 +3,8 @@
  * flags, its per-set state) in its CachePolicy. */
 #include "models/cache/sets.h"
 
+#include "core/budget.h"
+
 #include <string.h>
 
 const CachePolicy *const mdl_cache_policies[CACHE_N_POLICIES] = {
@@ -31,10 +33,45 @@ mdl_cache_policy_problem (const CachePolicy *policy, guint64 assoc)
   return NULL;
 }
 
-void
-mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, guint assoc,
-                     guint64 seed)
+/* The bytes of one set's block: tags, and for ring policies the ring head and fingerprints. */
+static guint64
+block_bytes_of (const CachePolicy *policy, guint assoc)
 {
+  guint64 bytes = (guint64) assoc * sizeof (guint64);
+  if (policy->flags & CACHE_POLICY_RING)
+    bytes = CACHE_RING_TAGS + assoc * sizeof (guint64) + (assoc + 15) / 16 * 16;
+  /* A multiple of 16 keeps every block's tags aligned (g_malloc's alignment is 16 on x86-64; 64,
+   * a cache line, measured no faster). */
+  return (bytes + 15) / 16 * 16;
+}
+
+/* The bits of the fingerprint filter of a single-set ring, or 0 when it has none. */
+static guint
+filter_bits_of (const CachePolicy *policy, guint64 n_sets, guint assoc)
+{
+  guint bits = 8;
+  if (!((policy->flags & CACHE_POLICY_RING) && n_sets == 1 && assoc >= CACHE_FILTER_MIN_ASSOC))
+    return 0;
+  while (((guint64) 1 << bits) < 16 * (guint64) assoc)
+    bits++;
+  return bits;
+}
+
+guint64
+mdl_cache_sets_bytes (const CachePolicy *policy, guint64 n_sets, guint assoc)
+{
+  guint bits = filter_bits_of (policy, n_sets, assoc);
+  guint64 per_set = block_bytes_of (policy, assoc) + policy->set_state_bytes;
+  if (per_set != 0 && n_sets > G_MAXUINT64 / 2 / per_set)
+    return G_MAXUINT64;
+  return n_sets * per_set + (bits ? ((guint64) 1 << bits) * sizeof (guint32) : 0);
+}
+
+gboolean
+mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, guint assoc,
+                     guint64 seed, const char *owner, GError **error)
+{
+  guint bits = filter_bits_of (policy, n_sets, assoc);
   g_assert (n_sets > 0 && (n_sets & (n_sets - 1)) == 0 && assoc > 0);
   s->policy = policy;
   s->set_mask = n_sets - 1;
@@ -42,28 +79,31 @@ mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, gu
   s->rng_seed = seed;
   s->tags_offset = 0;
   s->fp_offset = 0;
-  s->block_bytes = (guint64) assoc * sizeof (guint64);
   if (policy->flags & CACHE_POLICY_RING)
     {
       s->tags_offset = CACHE_RING_TAGS;
       s->fp_offset = CACHE_RING_TAGS + assoc * sizeof (guint64);
-      s->block_bytes = s->fp_offset + (assoc + 15) / 16 * 16;
     }
-  /* A multiple of 16 keeps every block's tags aligned (g_malloc's alignment is 16 on x86-64; 64,
-   * a cache line, measured no faster). */
-  s->block_bytes = (s->block_bytes + 15) / 16 * 16;
-  s->blocks = g_malloc_n (n_sets, s->block_bytes);
-  s->state = policy->set_state_bytes ? g_malloc_n (n_sets, policy->set_state_bytes) : NULL;
+  s->block_bytes = block_bytes_of (policy, assoc);
+  s->state = NULL;
   s->filter = NULL;
-  if ((policy->flags & CACHE_POLICY_RING) && n_sets == 1 && assoc >= CACHE_FILTER_MIN_ASSOC)
+  s->blocks = mdl_budget_try_alloc (owner, "the sets' tags", n_sets, s->block_bytes, error);
+  if (s->blocks == NULL)
+    return FALSE;
+  if (policy->set_state_bytes
+      && !(s->state = mdl_budget_try_alloc (owner, "the sets' policy state", n_sets,
+                                            policy->set_state_bytes, error)))
     {
-      guint bits = 8;
-      while (((guint64) 1 << bits) < 16 * (guint64) assoc)
-        bits++;
+      mdl_cache_sets_destroy (s);
+      return FALSE;
+    }
+  if (bits)
+    {
       s->filter_shift = 64 - bits;
       s->filter = g_new (guint32, (gsize) 1 << bits);
     }
   mdl_cache_sets_clear (s);
+  return TRUE;
 }
 
 void

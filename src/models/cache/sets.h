@@ -144,10 +144,15 @@ const CachePolicy *mdl_cache_policy_lookup (const char *name);
  * got 12"); returns NULL or a message to free. */
 char *mdl_cache_policy_problem (const CachePolicy *policy, guint64 assoc);
 
+/* The bytes that mdl_cache_sets_init() allocates for this geometry (G_MAXUINT64 if it overflows),
+ * for checking against the memory budget before allocating. */
+guint64 mdl_cache_sets_bytes (const CachePolicy *policy, guint64 n_sets, guint assoc);
 /* Allocates an empty array of @n_sets (a power of two) sets of @assoc ways; @seed starts random's
- * generator. The caller has checked the policy with mdl_cache_policy_problem(). */
-void mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, guint assoc,
-                          guint64 seed);
+ * generator. The caller has checked the policy with mdl_cache_policy_problem() and the size
+ * against the memory budget. An allocation that fails is MDL_ERROR_PARAM naming @owner; @s is then
+ * left for mdl_cache_sets_destroy(). */
+gboolean mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets,
+                              guint assoc, guint64 seed, const char *owner, GError **error);
 /* Empties every set and restarts the generator: the state right after init. */
 void mdl_cache_sets_clear (CacheSets *s);
 /* Frees the arrays; NULL-safe on a zeroed struct. */
