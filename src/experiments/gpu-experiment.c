@@ -302,7 +302,7 @@ collect (Collect *c, GError **error)
     }
   for (const char *const *s = cfg->cases; s && *s; s++)
     {
-      g_autofree char *name = NULL, *params = NULL;
+      g_autofree char *name = NULL;
       g_auto (GStrv) assigns = NULL;
       gboolean sized = FALSE;
       if (g_str_has_prefix (*s, MDL_GPU_BASELINE_PREFIX) || !mdl_gpu_spec_wanted (cfg->filters, *s))
