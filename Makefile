@@ -5,7 +5,8 @@
 #   make demo       installs missing Debian packages, builds, runs `models demo`
 #   make bench      throughput benchmarks (never part of check)
 #   make asan       the tests under address and undefined-behaviour sanitizers (build-asan/)
-#   make fuzz       libFuzzer targets for every trace reader, FUZZ_SECONDS each (build-fuzz/)
+#   make fuzz       libFuzzer targets for every input, FUZZ_SECONDS each (build-fuzz/); a long
+#                   campaign: tools/fuzz-campaign.sh
 #   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
 #   make deps       only the Debian packages
 include config.mk
@@ -41,7 +42,7 @@ FUZZ_WNO := -Wno-missing-field-initializers
 fuzz: deps
 	@tools/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
-	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_WNO)" \
+	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_WNO)" \
 	  LDFLAGS="-fsanitize=address,undefined" fuzz-run
 clean:
 	rm -rf build build-asan build-fuzz
@@ -122,18 +123,21 @@ demo-run: $(B)/bin/models
 bench-run: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
-# libFuzzer: one target per reader; what they find goes into tests/data/regress/ by hand.
+# libFuzzer: one target per input (docs/reliability.md); what they find goes into
+# tests/data/regress/ by hand. FUZZ_LIBS lets tools/fuzz-campaign.sh link GLib statically.
+FUZZ_LIBS ?= $(PKG_LIBS)
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c tests/fuzz/common.h $(B)/libmodels.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CF) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< tests/fuzz/common.c \
-	  $(B)/libmodels.a $(PKG_LIBS) -lm
+	  $(B)/libmodels.a $(FUZZ_LIBS) -lm
 fuzz-build: $(FUZZ_BIN)
 fuzz-run: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
 	  name=$$(basename $$f); corpus=$(B)/fuzz/corpus-$$name; mkdir -p $$corpus; \
 	  echo "== $$name ($(FUZZ_SECONDS) s, seeds from tests/data)"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(B)/fuzz/$$name- \
-	    $$corpus tests/data/seeds-$$name || exit 1; done
+	  dict=; [ ! -f tests/fuzz/$$name.dict ] || dict=-dict=tests/fuzz/$$name.dict; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=25 -artifact_prefix=$(B)/fuzz/$$name- \
+	    $$dict $$corpus tests/data/seeds-$$name tests/data/regress || exit 1; done
 
 # Installation: headers, both libraries, the command, the presets and a pkg-config file.
 install: all
