@@ -67,6 +67,7 @@ BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 TEST_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(sort $(wildcard tests/test-*.c)))
 TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/ref/*.c)))
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
+REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(B)/tests/replay-%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 
 all: $(B)/libmodels.a $(B)/libmodels.so $(B)/bin/models $(EX_BIN)
 
@@ -113,9 +114,17 @@ $(B)/tests/%.o: tests/%.c Makefile config.mk
 $(B)/tests/test-%: $(B)/tests/test-%.o $(TEST_SUP) $(B)/libmodels.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
-check-run: all $(TEST_BIN)
+# Each fuzz target again, without libFuzzer: a cmocka test replaying its seeds and every input
+# of tests/data/regress/ (tests/fuzz/replay.c); under `make asan` with the sanitizers.
+$(B)/tests/replay-%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/common.c tests/fuzz/common.h \
+                     $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CF) -DFUZZ_TARGET='"$*"' $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+	  tests/fuzz/common.c $(B)/libmodels.a $(TEST_LIBS)
+
+check-run: all $(TEST_BIN) $(REPLAY_BIN)
 	@MODELS_BIN=$(B)/bin/models B=$(B) CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
-	  tools/run-tests.sh $(TEST_BIN) tests/install-check.sh
+	  tools/run-tests.sh $(TEST_BIN) $(REPLAY_BIN) tests/install-check.sh
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo
