@@ -24,8 +24,8 @@ MdlSink fuzz_log_sink (GByteArray *log);
 GBytes *fuzz_gzip (const void *data, gsize size);
 
 /* Builds the engine @spec (on preset @machine unless NULL), and if that succeeds drives it with a
- * small stream of every kind of event and marker, asks for its report, resets it and does it all
- * again; aborts on an error outside MDL_ERROR. */
+ * small stream of every kind of event and marker, asks for its report, resets it and asks again;
+ * aborts on an error outside MDL_ERROR. */
 void fuzz_engine (const char *spec, const char *machine);
 
 /* Reads @data as @format into @sink in pump calls of @budget records (0: no limit), instruction

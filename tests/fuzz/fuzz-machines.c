@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Presets built on per input: enough for a file that adds one and replaces another. */
+/* Presets built on per input: enough for a file that adds one and replaces another. Each costs
+ * every engine once, about a millisecond apiece under the sanitizers (every parameter a preset
+ * supplies reads both files again), so the target runs at tens of inputs a second; building on
+ * the first group only is three times faster but reaches a quarter of the code. */
 #define MAX_PRESETS 3
 
 static char *
