@@ -34,9 +34,9 @@ gint64 fuzz_read (const void *data, gsize size, MdlTraceFormat format, guint64 b
                   gboolean fetches, const MdlSink *sink);
 
 /* The round-trip property of a text @format: if the reader accepts @data, the records it gives
- * (op counts left out unless @keep_ops; modifies split into a read and a write when @split_modifies,
- * as a format without modifies writes them) must come back the same after the writer; aborts
- * otherwise. */
+ * (op counts left out unless @keep_ops; modifies split into a read and a write when
+ * @split_modifies, as a format without modifies writes them) must come back the same after the
+ * writer; aborts otherwise. */
 void fuzz_text_round_trip (const void *data, gsize size, MdlTraceFormat format, gboolean fetches,
                            gboolean keep_ops, gboolean split_modifies);
 

@@ -5,7 +5,8 @@
  * rest is the payload. The payload is read as it is (so mutated gzip streams from the seeds reach
  * the inflater's error paths), then compressed as one gzip member and as two members split at the
  * cut point: each must be accepted exactly when the plain payload is, as the same stream. A gzip
- * stream cut short (at least its two magic bytes kept) must be refused: nothing is lost silently. */
+ * stream cut short (at least its two magic bytes kept) must be refused: nothing is lost
+ * silently. */
 #include "common.h"
 
 #include <stdio.h>

@@ -2,9 +2,10 @@
  * every engine built on each of its presets (the values flow through the spec parser into init).
  *
  * The input is written to a file of this process, MODELS_MACHINES names it, and the target lists
- * the presets, reads every key of the first few groups of the file, and builds every built-in engine on each of them
- * (mdl_engine_new_on) and drives it with the small stream of fuzz_engine(). A bad file or a bad
- * value must be an MDL_ERROR; nothing may crash, leak or overflow. */
+ * the presets, reads every key of the first few groups of the file, and builds every built-in
+ * engine on each of them (mdl_engine_new_on) and drives it with the small stream of
+ * fuzz_engine(). A bad file or a bad value must be an MDL_ERROR; nothing may crash, leak or
+ * overflow. */
 #include "common.h"
 
 #include <glib/gstdio.h>

@@ -31,8 +31,8 @@ structured_spec (const uint8_t *data, size_t size)
       if (**l == '\0')
         continue;
       k = (guint8) **l % (n_params + 1);
-      g_string_append_printf (spec, "%c%s=%s", sep, k == n_params ? "machine" : klass->params[k].key,
-                              *l + 1);
+      g_string_append_printf (spec, "%c%s=%s", sep,
+                              k == n_params ? "machine" : klass->params[k].key, *l + 1);
       sep = ',';
     }
   g_free (classes);
