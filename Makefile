@@ -37,13 +37,14 @@ bench: deps
 	@$(MAKE) --no-print-directory B=$(B) bench-run
 asan: deps
 	@$(MAKE) --no-print-directory B=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check-run
-# clang, unlike gcc, counts the { NULL } that ends a table as missing initializers.
+# clang, unlike gcc, counts the { NULL } that ends a table as missing initializers. Every
+# sanitizer report ends the run, as under `make asan`, so that libFuzzer counts it as a finding.
 FUZZ_WNO := -Wno-missing-field-initializers
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz: deps
 	@tools/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
-	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_WNO)" \
-	  LDFLAGS="-fsanitize=address,undefined" fuzz-run
+	  CFLAGS="-O1 -g $(FUZZ_SAN) $(FUZZ_WNO)" LDFLAGS="-fsanitize=address,undefined" fuzz-run
 clean:
 	rm -rf build build-asan build-fuzz
 
@@ -145,8 +146,9 @@ fuzz-run: $(FUZZ_BIN)
 	  name=$$(basename $$f); corpus=$(B)/fuzz/corpus-$$name; mkdir -p $$corpus; \
 	  echo "== $$name ($(FUZZ_SECONDS) s, seeds from tests/data)"; \
 	  dict=; [ ! -f tests/fuzz/$$name.dict ] || dict=-dict=tests/fuzz/$$name.dict; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=25 -artifact_prefix=$(B)/fuzz/$$name- \
-	    $$dict $$corpus tests/data/seeds-$$name tests/data/regress || exit 1; done
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=25 \
+	    -artifact_prefix=$(B)/fuzz/$$name- $$dict $$corpus tests/data/seeds-$$name \
+	    tests/data/regress || exit 1; done
 
 # Installation: headers, both libraries, the command, the presets and a pkg-config file.
 install: all

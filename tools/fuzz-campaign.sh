@@ -108,7 +108,8 @@ for name in "$@"; do
                  END { print n + 0 }' "$f"
           done | awk '{ s += $1 } END { print s + 0 }')
   findings=$(cat "$dir"/fuzz-*.log | grep -c '^SUMMARY: ' || true)
-  cov_line=$("$bin" -runs=0 $limits "$dir/corpus" 2>&1 | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' | tail -1)
+  cov_line=$("$bin" -runs=0 $limits "$dir/corpus" 2>&1 |
+             grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' | tail -1)
   cov=$(echo "$cov_line" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
   ft=$(echo "$cov_line" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
   corpus=$(ls "$dir/corpus" | wc -l)
