@@ -5,7 +5,8 @@
 #   make demo       installs missing Debian packages, builds, runs `models demo`
 #   make bench      throughput benchmarks (never part of check)
 #   make asan       the tests under address and undefined-behaviour sanitizers (build-asan/)
-#   make fuzz       libFuzzer targets for every trace reader, FUZZ_SECONDS each (build-fuzz/)
+#   make fuzz       libFuzzer targets for every input, FUZZ_SECONDS each (build-fuzz/); a long
+#                   campaign: tools/fuzz-campaign.sh
 #   make check-determinism  the same seed gives the same JSON from -O0 and -O2 builds, gcc and
 #                   clang (when installed), in build-det-*/
 #   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
@@ -38,13 +39,14 @@ bench: deps
 	@$(MAKE) --no-print-directory B=$(B) bench-run
 asan: deps
 	@$(MAKE) --no-print-directory B=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check-run
-# clang, unlike gcc, counts the { NULL } that ends a table as missing initializers.
+# clang, unlike gcc, counts the { NULL } that ends a table as missing initializers. Every
+# sanitizer report ends the run, as under `make asan`, so that libFuzzer counts it as a finding.
 FUZZ_WNO := -Wno-missing-field-initializers
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz: deps
 	@tools/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
-	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_WNO)" \
-	  LDFLAGS="-fsanitize=address,undefined" fuzz-run
+	  CFLAGS="-O1 -g $(FUZZ_SAN) $(FUZZ_WNO)" LDFLAGS="-fsanitize=address,undefined" fuzz-run
 clean:
 	rm -rf build build-asan build-fuzz
 
@@ -68,6 +70,7 @@ BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 TEST_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(sort $(wildcard tests/test-*.c)))
 TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/ref/*.c)))
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
+REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(B)/tests/replay-%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 
 all: $(B)/libmodels.a $(B)/libmodels.so $(B)/bin/models $(EX_BIN)
 
@@ -114,9 +117,17 @@ $(B)/tests/%.o: tests/%.c Makefile config.mk
 $(B)/tests/test-%: $(B)/tests/test-%.o $(TEST_SUP) $(B)/libmodels.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
-check-run: all $(TEST_BIN)
+# Each fuzz target again, without libFuzzer: a cmocka test replaying its seeds and every input
+# of tests/data/regress/ (tests/fuzz/replay.c); under `make asan` with the sanitizers.
+$(B)/tests/replay-%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/common.c tests/fuzz/common.h \
+                     $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CF) -DFUZZ_TARGET='"$*"' $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+	  tests/fuzz/common.c $(B)/libmodels.a $(TEST_LIBS)
+
+check-run: all $(TEST_BIN) $(REPLAY_BIN)
 	@MODELS_BIN=$(B)/bin/models B=$(B) CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
-	  tools/run-tests.sh $(TEST_BIN) tests/install-check.sh tests/determinism.sh
+	  tools/run-tests.sh $(TEST_BIN) $(REPLAY_BIN) tests/install-check.sh tests/determinism.sh
 
 # Determinism across builds: one `models` per compiler and optimization level, each in its own
 # build directory, then tests/determinism.sh compares their JSON (and two runs of each). clang
@@ -134,18 +145,22 @@ demo-run: $(B)/bin/models
 bench-run: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
-# libFuzzer: one target per reader; what they find goes into tests/data/regress/ by hand.
+# libFuzzer: one target per input (docs/reliability.md); what they find goes into
+# tests/data/regress/ by hand. FUZZ_LIBS lets tools/fuzz-campaign.sh link GLib statically.
+FUZZ_LIBS ?= $(PKG_LIBS)
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c tests/fuzz/common.h $(B)/libmodels.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CF) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< tests/fuzz/common.c \
-	  $(B)/libmodels.a $(PKG_LIBS) -lm
+	  $(B)/libmodels.a $(FUZZ_LIBS) -lm
 fuzz-build: $(FUZZ_BIN)
 fuzz-run: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
 	  name=$$(basename $$f); corpus=$(B)/fuzz/corpus-$$name; mkdir -p $$corpus; \
 	  echo "== $$name ($(FUZZ_SECONDS) s, seeds from tests/data)"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -artifact_prefix=$(B)/fuzz/$$name- \
-	    $$corpus tests/data/seeds-$$name || exit 1; done
+	  dict=; [ ! -f tests/fuzz/$$name.dict ] || dict=-dict=tests/fuzz/$$name.dict; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=25 \
+	    -artifact_prefix=$(B)/fuzz/$$name- $$dict $$corpus tests/data/seeds-$$name \
+	    tests/data/regress || exit 1; done
 
 # Installation: headers, both libraries, the command, the presets and a pkg-config file.
 install: all

@@ -260,8 +260,11 @@ flush (Vat *v)
 {
   if (v->offline)
     {
-      mdl_vat_seen_add_paths (&v->seen, (const guint64 *) (gpointer) v->pages->data + v->seen_upto,
-                              v->pages->len - v->seen_upto);
+      /* Why the test: an empty GArray's data may be NULL, and NULL + 0 is undefined in C. */
+      if (v->pages->len > v->seen_upto)
+        mdl_vat_seen_add_paths (&v->seen,
+                                (const guint64 *) (gpointer) v->pages->data + v->seen_upto,
+                                v->pages->len - v->seen_upto);
       v->seen_upto = v->pages->len;
       return;
     }
