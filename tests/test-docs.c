@@ -32,9 +32,10 @@
 
 /* The files an example may name, made in each page's scratch directory; @SRC@ is the source tree
  * and @B@ the build directory. `prog` is a program that does nothing, so that Valgrind examples
- * run fast (`sort` too, a script that does nothing); prog.lackey is a small valid Lackey trace and
- * trace.bin the same in the binary format, bad.lackey one with a bad line 3, trace one whose
- * addresses fit a small translation tree (under 64 KiB). */
+ * run fast (`sort` too, a script that does nothing); prog.lackey is a small valid Lackey trace,
+ * trace.bin the same in the binary format and killed.bin that one cut short as a killed run leaves
+ * it, bad.lackey one with a bad line 3, trace one whose addresses fit a small translation tree
+ * (under 64 KiB). */
 static const char fixture_script[] =
   "set -e\n"
   "ln -s /bin/true prog\n"
@@ -43,6 +44,7 @@ static const char fixture_script[] =
   "cp '@SRC@/tests/data/cli/bad.lackey' bad.lackey\n"
   "printf ' L 0,8\\n S 1040,8\\n L 2fc0,8\\n L 0,8\\n' > trace\n"
   "models convert prog.lackey trace.bin\n"
+  "head -c -5 trace.bin > killed.bin\n"
   "printf '#!/bin/sh\\nexit 0\\n' > sort && chmod +x sort\n"
   "ln -s '@SRC@/tools' tools\n"
   "ln -s '@SRC@/docs' docs\n"
