@@ -90,6 +90,7 @@ static const struct {
 } problems[] = {
   { "reduce", 0, 1 },
   { "scan", 1, 0 },
+  { "sort", 1, 0 },
   { "memcpy", 1, 0 },
 };
 #define CUB_PREFIX MDL_GPU_BASELINE_PREFIX "cub-"

@@ -154,29 +154,79 @@ default_cases ()
 
 /* ---- shared helpers of the twins (twin.h) ---- */
 
+/* Runs @body (from, to) over [0, @n) in up to 16 host threads, or in this one when @n is small. */
+template <typename Body>
+static void
+parallel_ranges (size_t n, Body body)
+{
+  unsigned n_threads = std::max (1u, std::min (16u, std::thread::hardware_concurrency ()));
+  size_t per = n > (1u << 16) ? (n + n_threads - 1) / n_threads : n;
+  std::vector<std::thread> threads;
+  for (size_t from = per; from < n; from += per)
+    threads.emplace_back (body, from, std::min (n, from + per));
+  body (0, std::min (n, per));
+  for (auto &t : threads)
+    t.join ();
+}
+
 /* Drawn by the host's cores in parallel (2^27 words is half a second on one): number k of the
  * buffer is the state's k-th next number, wherever it is computed. */
 void
 mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state)
 {
   size_t words = (buf.size () + 7) / 8;
-  unsigned n_threads = std::max (1u, std::min (16u, std::thread::hardware_concurrency ()));
-  size_t per = (words + n_threads - 1) / n_threads;
   uint64_t base = *state;
-  auto fill = [&] (size_t from, size_t to) {
+  parallel_ranges (words, [&] (size_t from, size_t to) {
     for (size_t k = from; k < to; k++)
       {
         uint64_t r = mdl_splitmix64_mix (base + (k + 1) * MDL_SPLITMIX64_GAMMA);
         memcpy (&buf[8 * k], &r, std::min ((size_t) 8, buf.size () - 8 * k));
       }
-  };
-  std::vector<std::thread> threads;
-  for (size_t from = per; words > (1u << 16) && from < words; from += per)
-    threads.emplace_back (fill, from, std::min (words, from + per));
-  fill (0, words > (1u << 16) ? std::min (words, per) : words);
-  for (auto &t : threads)
-    t.join ();
+  });
   *state = base + words * MDL_SPLITMIX64_GAMMA;
+}
+
+bool
+mdl_cuda_dist_ok (const Case &c, std::string *why)
+{
+  return mdl_cuda_choice_ok (c, "dist", "uniform", MDL_KEY_DIST_CHOICES, why);
+}
+
+void
+mdl_cuda_fill_keys (const Case &c, std::vector<unsigned char> &buf, uint64_t *state)
+{
+  MdlKeyDist dist = (MdlKeyDist) mdl_keys_dist_index (c.text ("dist", "uniform").c_str ());
+  uint64_t seed = mdl_splitmix64 (state), n = (uint64_t) c.n;
+  uint32_t *keys;
+  buf.resize (4 * n);
+  keys = (uint32_t *) buf.data ();
+  parallel_ranges (n, [&] (size_t from, size_t to) {
+    for (size_t k = from; k < to; k++)
+      keys[k] = mdl_keys_draw (dist, seed, n, k);
+  });
+  if (!mdl_keys_arrange (keys, n, dist))
+    {
+      fprintf (stderr, "gpu-kernels: %s: out of host memory\n", c.spec.c_str ());
+      exit (2);
+    }
+}
+
+long
+mdl_cuda_check_sort (const Case &c, const Buffers &b)
+{
+  uint64_t first = 0, n = b.in.size () / 4;
+  uint64_t bad = mdl_keys_check ((const uint32_t *) b.in.data (), (const uint32_t *) b.out.data (),
+                                 n, &first);
+  if (bad == UINT64_MAX)
+    {
+      fprintf (stderr, "gpu-kernels: %s: out of host memory\n", c.spec.c_str ());
+      exit (2);
+    }
+  if (bad)
+    fprintf (stderr, "gpu-kernels: %s: %llu of %llu keys out of place, the first at %llu (0x%08x)\n",
+             c.spec.c_str (), (unsigned long long) bad, (unsigned long long) n,
+             (unsigned long long) first, mdl_cuda_word (b.out, first));
+  return (long) bad;
 }
 
 unsigned

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../gpu-algos.h"
+#include "../keys.h"
 
 #define CUDA_OK(call)                                                                              \
   do                                                                                               \
@@ -80,6 +81,14 @@ struct CudaTwin {
 
 /* Fills @buf with mdl_splitmix64 numbers from @state. */
 void mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state);
+/* The sorts' inputs (src/algos/keys.h): TRUE when the case's dist= (default uniform) names a
+ * distribution, else false with the reason; and @buf filled with c.n keys of it, drawn from the
+ * seed that the next number of @state gives. */
+bool mdl_cuda_dist_ok (const Case &c, std::string *why);
+void mdl_cuda_fill_keys (const Case &c, std::vector<unsigned char> &buf, uint64_t *state);
+/* The check of a sort: the keys of b.out that differ from b.in sorted ascending (the first one
+ * reported on stderr). */
+long mdl_cuda_check_sort (const Case &c, const Buffers &b);
 /* The 4-byte word @i of @v. */
 unsigned mdl_cuda_word (const std::vector<unsigned char> &v, size_t i);
 /* The bytes of @got that differ from @want (sizes must be equal). */
