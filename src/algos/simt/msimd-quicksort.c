@@ -411,6 +411,7 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
       for (guint64 r = 0; r < m / 2; r += S)
         {
           /* Pair r + t: element i = its low index, partner i + j; ascending when i & k == 0. */
+          pred_range (blk, r, 0, m / 2);
           MDL_SIMT_EACH (blk, t)
             {
               guint64 p = r + t;
@@ -433,6 +434,7 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
             }
           st_words (blk, MDL_SPACE_SHARED, 0, ix, x);
           st_words (blk, MDL_SPACE_SHARED, 0, idx, y);
+          mdl_simt_pred_end (blk);
         }
   for (guint64 i = 0; i < n; i += S)
     {
@@ -584,7 +586,10 @@ mdl_mqs_simulate (MdlMqsRule rule, guint64 n, guint64 P, guint64 max_rounds, gui
           Part kid[2] = { { r, 0, u.first }, { u.n - 1 - r, 0, 0 } };
           st.partitions++;
           for (guint64 q = u.first; q < u.first + u.ps; q++)
-            st.max_attempts = MAX (st.max_attempts, ++attempts[q]);
+            {
+              attempts[q]++;
+              st.max_attempts = MAX (st.max_attempts, attempts[q]);
+            }
           if (!mdl_mqs_assign (rule, g, u.ps, kid[0].n, kid[1].n, &p[0], &p[1]))
             {
               st.failures++;
