@@ -8,7 +8,8 @@
 # The harness and cub-sort-time are built beforehand (no GLib there; the build is faster here):
 #   (cd src/algos/cuda && nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o $GK *.cu)
 #   nvcc -O3 -arch=sm_90 -std=c++17 -o $CUB tools/cub-sort-time.cu
-# Usage: GK=... CUB=... OUT=... bash tools/msimd-qs-device.sh
+# Usage: GK=... CUB=... OUT=... bash tools/msimd-qs-device.sh   (about 6 minutes; the first run, with
+# 60 s for the configurations, lost P = 8448, commit=direct and rule=literal at 2^26)
 set -u
 GK=${GK:?}
 CUB=${CUB:?}
@@ -33,7 +34,7 @@ timeout 70 "$GK" --mode time --reps 5 --csv "$OUT/time-dists.csv" \
 stage configurations at 2^26 uniform
 cfg=""
 for p in 132 264 528 1056 2112 4224 8448; do for b in 256 1024; do cfg="$cfg $A:P=$p,base=$b"; done; done
-timeout 60 "$GK" --mode time --reps 5 --csv "$OUT/time-config.csv" --n 2^26 $cfg \
+timeout 200 "$GK" --mode time --reps 5 --csv "$OUT/time-config.csv" --n 2^26 $cfg \
   "$A:P=1056,commit=direct" "$A:P=1056,rule=literal" | tail -n 2
 
 stage cub
