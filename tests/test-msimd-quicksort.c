@@ -250,6 +250,54 @@ test_v6_collaborative_rounds (void **state)
     }
 }
 
+/* The pivots (of n_s) for which a partition of n_s = P_s g keys by P_s processors succeeds, and for
+ * which it is steady (both children get at least P_s/4 processors), under @rule with g = 100; and
+ * whether n_s = P_s g is the worst n_s of [P_s g, (P_s + 1) g) for both. */
+static void
+count_pivots (MdlMqsRule rule, guint64 ps, guint64 *success, guint64 *steady)
+{
+  const guint64 g = 100;
+  double worst_success = 1, worst_steady = 1;
+  for (guint64 ns = ps * g; ns < (ps + 1) * g; ns++)
+    {
+      guint64 su = 0, st = 0, a, b;
+      for (guint64 r = 0; r < ns; r++)
+        if (mdl_mqs_assign (rule, g, ps, r, ns - 1 - r, &a, &b))
+          {
+            su++;
+            st += 4 * a >= ps && 4 * b >= ps;
+          }
+      if (ns == ps * g)
+        *success = su, *steady = st;
+      worst_success = MIN (worst_success, (double) su / ns);
+      worst_steady = MIN (worst_steady, (double) st / ns);
+    }
+  assert_true (worst_success == (double) *success / (ps * g));
+  assert_true (worst_steady == (double) *steady / (ps * g));
+}
+
+/* Ensure Props. 5 and 6 as the floors of Lemma 1 give them (rule as written, g = 100, the worst
+ * n_s = P_s g): P_s = 4 is steady for r in [100, 299], 200 of 400 = 1/2; P_s = 8 for r in
+ * [200, 599], 1/2; but P_s = 5 needs 2 processors a child, r in [200, 299]: 100 of 500 = 1/5, below
+ * Prop. 5's 1/2. P_s = 3 succeeds for r in [100, 199] and the two empty-child pivots: 102 of 300
+ * ≥ 1/3 (Prop. 6); P_s = 2 only for those two: 2 of 200, far below it. */
+static void
+test_props_5_and_6 (void **state)
+{
+  guint64 su, st;
+  (void) state;
+  count_pivots (MDL_MQS_LITERAL, 4, &su, &st);
+  assert_int_equal (st, 200);
+  count_pivots (MDL_MQS_LITERAL, 8, &su, &st);
+  assert_int_equal (st, 400);
+  count_pivots (MDL_MQS_LITERAL, 5, &su, &st);
+  assert_int_equal (st, 100);
+  count_pivots (MDL_MQS_LITERAL, 3, &su, &st);
+  assert_int_equal (su, 102);
+  count_pivots (MDL_MQS_LITERAL, 2, &su, &st);
+  assert_int_equal (su, 2);
+}
+
 /* The expected number of keys that random quicksort partitions (subproblems larger than @base),
  * distinct keys: T_m = m + (2/m) Σ_{j<m} T_j for m > base, 0 below. */
 static double
@@ -302,6 +350,7 @@ main (void)
     cmocka_unit_test (test_zero_keys_io),
     cmocka_unit_test (test_v5_assignment),
     cmocka_unit_test (test_v6_collaborative_rounds),
+    cmocka_unit_test (test_props_5_and_6),
     cmocka_unit_test (test_v7_total_io_shape),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
