@@ -24,6 +24,7 @@
 #define MDL_GPU_ALGOS_H
 
 #include "gpu-sizes.h"
+#include "keys.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -68,6 +69,13 @@
  * per block, so its case keeps blocks of k^2 = 256 and passes at every n (beyond, it fails its
  * check, as the SIMT twin does). */
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
+
+/* The cases of sort/msimd-quicksort: every distribution at P = 1056 warps (8 per SM of an H100),
+ * then uniform keys over the processors, the rules, the commits and the base sizes. */
+#define MDL_GPU_MQS_CASES                                                                          \
+  "dist=" MDL_KEY_DIST_CHOICES ",P=1056,rule=spare,commit=buffered,base=256"                       \
+  ";dist=uniform,P=16|132|264|528|2112|4224,rule=spare,commit=buffered,base=256"                   \
+  ";dist=uniform,P=1056,rule=literal|spare,commit=direct|buffered,base=1024"
 
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
@@ -130,7 +138,11 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                   \
+  X (msimd_quicksort, "sort/msimd-quicksort", mdl_msimd_quicksort_params, cuda, 1 << 20, 32,      \
+     MDL_GPU_HW_ENGINES, MDL_GPU_MQS_CASES,                                                        \
+     "SIMT: MSIMD quicksort (Jurkiewicz & Danilewski): collaborative C4 partitions by P warps "    \
+     "(Lemma 1 assignment), then each warp sorts its own subproblem")
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
