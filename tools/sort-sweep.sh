@@ -1,7 +1,8 @@
 #!/bin/bash
 # The sorts' baselines on the GPU machine (docs/experiments/sorting.md), in one call: builds the
-# CUDA harness (or takes $GK, a build made elsewhere with the same nvcc), then times, each case
-# checked (sorted and a permutation of its input) on its first run:
+# CUDA harness (or takes $GK, a build made elsewhere with the same nvcc), checks every sort at every
+# distribution and key type at the odd sizes $CHECK_SIZES, then times, each case checked (sorted
+# and a permutation of its input) on its first run:
 #   1. the GPU sorts ($GPU_SORTS) at $GPU_SIZES for the key sets of $FULL, and baseline/memcpy
 #      (the copy bandwidth) at the same sizes;
 #   2. the GPU sorts at $ALL_SIZES for every distribution and key type that stage 1 left out;
@@ -28,6 +29,7 @@ CPU_SIZES=${CPU_SIZES:-$(seq -s' ' 10 2 24)}
 ALL_SIZES=${ALL_SIZES:-"20 24"}
 FULL=${FULL:-"uniform:u32 uniform:f32 sorted:u32 zero:u32"}
 CPU_FULL=${CPU_FULL:-"uniform:u32 uniform:f32 sorted:u32"}
+CHECK_SIZES=${CHECK_SIZES:-1,2,17,1000,65543}
 DISTS="uniform gaussian zero sorted bucket staggered reverse few"
 deadline=$((SECONDS + BUDGET))
 left () { local s=$((deadline - SECONDS)); echo $((s > 1 ? s : 1)); }
@@ -87,6 +89,11 @@ for s in $CPU_SORTS; do
 done
 echo "${#gpu[@]} GPU cases, ${#cpu[@]} CPU cases"
 
+echo "== check at n = $CHECK_SIZES (t=${SECONDS}s)"
+mapfile -t all < <("$GK" --list | grep -E '^baseline/[a-z]+-sort:')
+timeout "$(left)" "$GK" --mode check --n "$CHECK_SIZES" "${all[@]}" > "$WORK/check.txt"
+check_rc=$?
+grep -E "FAIL|^#" "$WORK/check.txt"
 echo "== GPU sorts and memcpy (t=${SECONDS}s)"
 timeout "$(left)" "$GK" --mode time --reps "$REPS" --csv "$WORK/gpu.csv" "${gpu[@]}" \
   > "$WORK/gpu.txt"
@@ -100,5 +107,6 @@ grep -E "FAIL|^#" "$WORK/cpu.txt"
 
 { cat "$WORK/gpu.csv"; tail -n +2 "$WORK/cpu.csv" 2>/dev/null; } > "$OUT/timings.csv"
 grep -E 'cub-sort:n=268435456,dist=uniform|memcpy:n=268435456' "$WORK/gpu.txt"
-echo "== done (t=${SECONDS}s): $(($(wc -l < "$OUT/timings.csv") - 1)) rows; GPU rc $gpu_rc, CPU rc $cpu_rc"
-[ "$gpu_rc" -eq 0 ] && [ "$cpu_rc" -eq 0 ]
+cp "$WORK/check.txt" "$OUT/check.txt"
+echo "== done (t=${SECONDS}s): $(($(wc -l < "$OUT/timings.csv") - 1)) rows; check rc $check_rc, GPU rc $gpu_rc, CPU rc $cpu_rc"
+[ "$check_rc" -eq 0 ] && [ "$gpu_rc" -eq 0 ] && [ "$cpu_rc" -eq 0 ]
