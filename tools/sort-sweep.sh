@@ -30,6 +30,9 @@ ALL_SIZES=${ALL_SIZES:-"20 24"}
 FULL=${FULL:-"uniform:u32 uniform:f32 sorted:u32 zero:u32"}
 CPU_FULL=${CPU_FULL:-"uniform:u32 uniform:f32 sorted:u32"}
 CHECK_SIZES=${CHECK_SIZES:-1,2,17,1000,65543}
+# STAGES: which of check, gpu, cpu to run; CPU_EXTRA: more CPU cases (specs), appended to stage 3.
+STAGES=${STAGES:-"check gpu cpu"}
+CPU_EXTRA=${CPU_EXTRA:-}
 DISTS="uniform gaussian zero sorted bucket staggered reverse few"
 deadline=$((SECONDS + BUDGET))
 left () { local s=$((deadline - SECONDS)); echo $((s > 1 ? s : 1)); }
@@ -87,25 +90,37 @@ for s in $CPU_SORTS; do
     first=0
   done
 done
+for c in $CPU_EXTRA; do cpu+=("$c"); done
+in_set gpu "$STAGES" || gpu=()
+in_set cpu "$STAGES" || cpu=()
 echo "${#gpu[@]} GPU cases, ${#cpu[@]} CPU cases"
 
-echo "== check at n = $CHECK_SIZES (t=${SECONDS}s)"
-mapfile -t all < <("$GK" --list | grep -E '^baseline/[a-z]+-sort:')
-timeout "$(left)" "$GK" --mode check --n "$CHECK_SIZES" "${all[@]}" > "$WORK/check.txt"
-check_rc=$?
-grep -E "FAIL|^#" "$WORK/check.txt"
-echo "== GPU sorts and memcpy (t=${SECONDS}s)"
-timeout "$(left)" "$GK" --mode time --reps "$REPS" --csv "$WORK/gpu.csv" "${gpu[@]}" \
-  > "$WORK/gpu.txt"
-gpu_rc=$?
-grep -E "FAIL|^#" "$WORK/gpu.txt"
-echo "== CPU sorts (t=${SECONDS}s)"
-timeout "$(left)" "$GK" --mode time --reps "$CPU_REPS" --csv "$WORK/cpu.csv" "${cpu[@]}" \
-  > "$WORK/cpu.txt"
-cpu_rc=$?
-grep -E "FAIL|^#" "$WORK/cpu.txt"
+check_rc=0 gpu_rc=0 cpu_rc=0
+touch "$WORK/check.txt" "$WORK/gpu.txt"
+if in_set check "$STAGES"; then
+  echo "== check at n = $CHECK_SIZES (t=${SECONDS}s)"
+  mapfile -t all < <("$GK" --list | grep -E '^baseline/[a-z]+-sort:')
+  timeout "$(left)" "$GK" --mode check --n "$CHECK_SIZES" "${all[@]}" > "$WORK/check.txt"
+  check_rc=$?
+  grep -E "FAIL|^#" "$WORK/check.txt"
+fi
+if [ ${#gpu[@]} -gt 0 ]; then
+  echo "== GPU sorts and memcpy (t=${SECONDS}s)"
+  timeout "$(left)" "$GK" --mode time --reps "$REPS" --csv "$WORK/gpu.csv" "${gpu[@]}" \
+    > "$WORK/gpu.txt"
+  gpu_rc=$?
+  grep -E "FAIL|^#" "$WORK/gpu.txt"
+fi
+if [ ${#cpu[@]} -gt 0 ]; then
+  echo "== CPU sorts (t=${SECONDS}s)"
+  timeout "$(left)" "$GK" --mode time --reps "$CPU_REPS" --csv "$WORK/cpu.csv" "${cpu[@]}" \
+    > "$WORK/cpu.txt"
+  cpu_rc=$?
+  grep -E "FAIL|^#" "$WORK/cpu.txt"
+fi
 
-{ cat "$WORK/gpu.csv"; tail -n +2 "$WORK/cpu.csv" 2>/dev/null; } > "$OUT/timings.csv"
+# One header, then every stage's rows.
+cat "$WORK/gpu.csv" "$WORK/cpu.csv" 2>/dev/null | awk 'NR == 1 || !/^launch,/' > "$OUT/timings.csv"
 grep -E 'cub-sort:n=268435456,dist=uniform|memcpy:n=268435456' "$WORK/gpu.txt"
 cp "$WORK/check.txt" "$OUT/check.txt"
 echo "== done (t=${SECONDS}s): $(($(wc -l < "$OUT/timings.csv") - 1)) rows; check rc $check_rc, GPU rc $gpu_rc, CPU rc $cpu_rc"
