@@ -12,7 +12,8 @@
 #include <math.h>
 #include <string.h>
 
-#define HEADER "launch,case,kernel,device,mode,seed,mismatches,median_us,reps,launches,min_us,max_us\n"
+#define HEADER                                                                                     \
+  "launch,case,kernel,device,mode,seed,mismatches,median_us,reps,launches,min_us,max_us\n"
 #define ROW(k, spec, us) k ",\"" spec "\",k,dev,time,1,0," us ",11,1," us "," us "\n"
 
 /* n = 1024 keys = 8192 bytes moved. CUB u32 at 1024: uniform 16 us, gaussian 20, zero 8, sorted

@@ -123,5 +123,6 @@ fi
 cat "$WORK/gpu.csv" "$WORK/cpu.csv" 2>/dev/null | awk 'NR == 1 || !/^launch,/' > "$OUT/timings.csv"
 grep -E 'cub-sort:n=268435456,dist=uniform|memcpy:n=268435456' "$WORK/gpu.txt"
 cp "$WORK/check.txt" "$OUT/check.txt"
-echo "== done (t=${SECONDS}s): $(($(wc -l < "$OUT/timings.csv") - 1)) rows; check rc $check_rc, GPU rc $gpu_rc, CPU rc $cpu_rc"
+echo "== done (t=${SECONDS}s): $(($(wc -l < "$OUT/timings.csv") - 1)) rows;" \
+  "check rc $check_rc, GPU rc $gpu_rc, CPU rc $cpu_rc"
 [ "$check_rc" -eq 0 ] && [ "$gpu_rc" -eq 0 ] && [ "$cpu_rc" -eq 0 ]

@@ -148,7 +148,8 @@
      "CUB DeviceScan::InclusiveSum of n 32-bit words")                                             \
   X (memcpy, "baseline/memcpy", 1 << 20, "",                                                       \
      "cudaMemcpy of n words device to device: the copy bandwidth, the physical limit")            \
-  X (copy, "baseline/copy", 1 << 20, "", "one thread per word: thread i reads word i and writes it") \
+  X (copy, "baseline/copy", 1 << 20, "",                                                         \
+     "one thread per word: thread i reads word i and writes it")                                  \
   X (cub_sort, "baseline/cub-sort", 1 << 20, MDL_GPU_SORT_CASES,                                  \
      "CUB DeviceRadixSort::SortKeys of n keys (the GPU sorts' reference)")                         \
   X (cubmerge_sort, "baseline/cubmerge-sort", 1 << 20, MDL_GPU_SORT_CASES,                        \

@@ -17,7 +17,8 @@
 #define PANEL_COLUMNS 3
 /* Inputs with at least this many sizes measured get a panel of the time figure. */
 #define MIN_PANEL_SIZES 3
-/* An n with at least this many distributions measured (of one sort) gets a by-distribution table and panel. */
+/* An n at which one sort was measured on at least this many distributions gets a
+ * by-distribution table and panel. */
 #define MIN_DISTS 5
 
 char *
@@ -140,7 +141,15 @@ row_in_series (const SortRow *r, const char *series)
          && strcmp (series + len + 6, r->keys) == 0;
 }
 
-/* The sizes (ascending) at which some sort was measured on at least MIN_DISTS distributions. */
+static gint
+cmp_size (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The sizes (ascending) at which some sort was measured on at least MIN_DISTS distributions.
+ * Quadratic in the rows: a sweep has a few thousand at most. */
 static GArray *
 dist_sizes (GArray *rows)
 {
@@ -162,13 +171,7 @@ dist_sizes (GArray *rows)
       if (!seen && dists >= MIN_DISTS)
         g_array_append_val (sizes, r->p->pub.n);
     }
-  for (guint a = 1; a < sizes->len; a++)   /* few sizes: insertion sort */
-    for (guint b = a; b > 0 && g_array_index (sizes, guint64, b - 1) > g_array_index (sizes, guint64, b); b--)
-      {
-        guint64 t = g_array_index (sizes, guint64, b);
-        g_array_index (sizes, guint64, b) = g_array_index (sizes, guint64, b - 1);
-        g_array_index (sizes, guint64, b - 1) = t;
-      }
+  g_array_sort (sizes, cmp_size);
   return sizes;
 }
 
@@ -344,7 +347,8 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
                    "set grid\nset key top left font \",7\" samplen 2\nset xlabel \"n\"\n"
                    "set ylabel \"us\"\nset format x \"2^{%L}\"\nnames = \"");
   for (guint a = 0; a < algos->len; a++)
-    g_string_append_printf (time_gp, "%s%s", a ? " " : "", (const char *) g_ptr_array_index (algos, a));
+    g_string_append_printf (time_gp, "%s%s", a ? " " : "",
+                            (const char *) g_ptr_array_index (algos, a));
   g_string_append (time_gp, "\"\n");
   if (inputs->len == 0)
     g_string_append (time_gp, "set title \"no input at 3 sizes\"\nplot [1:10] [1:10] x notitle\n");

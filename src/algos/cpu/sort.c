@@ -6,7 +6,8 @@
  * a copy kept before the clock starts; the result is checked sorted and a permutation of the input
  * against keys.h's reference (float keys by their bits, which order as the non-negative floats do).
  * Instrumented, the introsort records every key it reads or writes and one RAM operation per
- * comparison; qsort records the two keys of each comparison only (libc's moves are out of sight). */
+ * comparison; qsort records the two keys of each comparison only (libc's moves are out of
+ * sight). */
 #define _GNU_SOURCE   /* qsort_r */
 
 #include "algos/cpu/cpu-algo.h"
