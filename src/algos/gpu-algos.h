@@ -144,8 +144,13 @@
      "SIMT: MSIMD quicksort (Jurkiewicz & Danilewski): collaborative C4 partitions by P warps "    \
      "(Lemma 1 assignment), then each warp sorts its own subproblem")
 
+/* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
+ * keys (docs/experiments/sorting.md). */
+#define MDL_GPU_SORT_CASES "dist=" MDL_KEY_DIST_CHOICES ",keys=u32|f32"
+
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
- * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
+ * device copy, a one-thread-per-element kernel, the library and CPU sorts): CUDA or host code
+ * only, no SIMT twin and no prediction.
  * MDL_GPU_BASELINES (X) calls X (SYM, NAME, DEFAULT_N, CASES, SUMMARY) as above; their names start
  * with "baseline/", which is how the experiments tell them from the algorithms. */
 #define MDL_GPU_BASELINES(X)                                                                       \
@@ -154,6 +159,17 @@
      "CUB DeviceScan::InclusiveSum of n 32-bit words")                                             \
   X (memcpy, "baseline/memcpy", 1 << 20, "",                                                       \
      "cudaMemcpy of n words device to device: the copy bandwidth, the physical limit")            \
-  X (copy, "baseline/copy", 1 << 20, "", "one thread per word: thread i reads word i and writes it")
+  X (copy, "baseline/copy", 1 << 20, "",                                                         \
+     "one thread per word: thread i reads word i and writes it")                                  \
+  X (cub_sort, "baseline/cub-sort", 1 << 20, MDL_GPU_SORT_CASES,                                  \
+     "CUB DeviceRadixSort::SortKeys of n keys (the GPU sorts' reference)")                         \
+  X (cubmerge_sort, "baseline/cubmerge-sort", 1 << 20, MDL_GPU_SORT_CASES,                        \
+     "CUB DeviceMergeSort::SortKeysCopy of n keys")                                                \
+  X (thrust_sort, "baseline/thrust-sort", 1 << 20, MDL_GPU_SORT_CASES,                            \
+     "thrust::sort of n keys in place (the input copied back before each run, untimed)")          \
+  X (qsort_sort, "baseline/qsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                              \
+     "libc qsort of n keys on the GPU machine's CPU, one core (host-timed)")                      \
+  X (introsort_sort, "baseline/introsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                      \
+     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")
 
 #endif
