@@ -24,6 +24,7 @@
 #define MDL_GPU_ALGOS_H
 
 #include "gpu-sizes.h"
+#include "keys.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -130,7 +131,11 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                  \
+  X (gpu_quicksort, "sort/gpu-quicksort", mdl_gpu_quicksort_params, cuda, 1 << 20, 128,            \
+     MDL_GPU_HW_ENGINES, "dist=" MDL_KEY_DIST_CHOICES,                                             \
+     "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
+     "two (a block per sequence, shared stack), bitonic sort below MINSIZE")
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
