@@ -133,7 +133,9 @@
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
      "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                  \
   X (gpu_quicksort, "sort/gpu-quicksort", mdl_gpu_quicksort_params, cuda, 1 << 20, 128,            \
-     MDL_GPU_HW_ENGINES, "dist=" MDL_KEY_DIST_CHOICES,                                             \
+     MDL_GPU_HW_ENGINES,                                                                            \
+     "dist=" MDL_KEY_DIST_CHOICES ";sum=serial|faa;pivot=median;threads=256,maxseq=2048,"          \
+     "minsize=512",                                                                                \
      "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
      "two (a block per sequence, shared stack), bitonic sort below MINSIZE")
 

@@ -492,9 +492,11 @@ gqsort_kernel (MdlSimtBlock *blk, void *p)
   strided (blk, &r, start, end, scatter_body, &pass);
   mdl_simt_phase_end (blk, "p1-scatter");
 
-  /* __threadfence, then thread 0: last = FAA (blockcount, -1) == 1; a barrier. */
-  if_thread0 (blk);
+  /* __threadfence and a barrier (every key and extreme of the block out), then thread 0: last =
+   * FAA (blockcount, -1) == 1; a barrier. */
   mdl_simt_alu (blk, 1);
+  mdl_simt_sync (blk);
+  if_thread0 (blk);
   MDL_SIMT_EACH (blk, t)
     {
       r.at[t] = seq + 4 * SQ_COUNT;
@@ -512,6 +514,7 @@ gqsort_kernel (MdlSimtBlock *blk, void *p)
     {
       guint32 sstart, send, oldstart, oldend;
       a->st->last_blocks++;
+      mdl_simt_alu (blk, 1);   /* __threadfence */
       ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SSTART, r.at, r.x);
       ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SEND, r.at, r.y);
       sstart = (guint32) r.x[0];
@@ -860,6 +863,8 @@ lqsort_kernel (MdlSimtBlock *blk, void *p)
       strided (blk, &r, start + nl, end - ng, fill_body, &pass);
       mdl_simt_phase_end (blk, "p2-pivots");
       check_partition (a, a->host[1 - flip], start, end, nl, ng, pivot);
+      /* The new sequences' keys came from every thread of the block. */
+      mdl_simt_sync (blk);
       {
         guint32 lo[2] = { start, end - ng }, hi[2] = { start + nl, end };
         int longer = ng > nl;   /* push the longer first: the shorter ends on top */
