@@ -182,6 +182,7 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
   const unsigned pivot = seq[SQ_PIVOT];
   unsigned nl = 0, ng = 0, mn0 = ~0u, mx0 = 0, mn1 = ~0u, mx1 = 0, ol, og, tl, tg;
 
+#pragma unroll 4
   for (unsigned i = start + tid; i < end; i += T)
     {
       unsigned x = src[i];
@@ -224,6 +225,7 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
     }
   __syncthreads ();
   unsigned lfrom = sc[0] + ol, gfrom = sc[1] + og;
+#pragma unroll 4
   for (unsigned i = start + tid; i < end; i += T)
     {
       unsigned x = src[i];
@@ -357,6 +359,7 @@ lqsort_kernel (const unsigned *list, unsigned *d, unsigned *aux, unsigned minsiz
         }
       const unsigned pivot = median3 (src[start], src[start + len / 2], src[end - 1]);
       unsigned nl = 0, ng = 0, ol, og, tl, tg;
+#pragma unroll 4
       for (unsigned i = start + tid; i < end; i += T)
         {
           unsigned x = src[i];
@@ -365,6 +368,7 @@ lqsort_kernel (const unsigned *list, unsigned *d, unsigned *aux, unsigned minsiz
         }
       cumsum<SUM> (lt, gt, nl, ng, ol, og, tl, tg);
       unsigned lfrom = start + ol, gfrom = end - (og + ng);
+#pragma unroll 4
       for (unsigned i = start + tid; i < end; i += T)
         {
           unsigned x = src[i];
@@ -373,6 +377,9 @@ lqsort_kernel (const unsigned *list, unsigned *d, unsigned *aux, unsigned minsiz
           if (x > pivot)
             dst[gfrom++] = x;
         }
+      /* When the sequence lives in d, the pivot run overwrites keys that other warps may still
+       * be reading in pass 2. */
+      __syncthreads ();
       for (unsigned i = start + tl + tid; i < end - tg; i += T)
         d[i] = pivot;
       /* The keys of the new sequences were written by other threads of this block. */

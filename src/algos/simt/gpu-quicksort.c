@@ -858,6 +858,9 @@ lqsort_kernel (MdlSimtBlock *blk, void *p)
       mdl_simt_phase_begin (blk, "p2-scatter");
       strided (blk, &r, start, end, scatter_body, &pass);
       mdl_simt_phase_end (blk, "p2-scatter");
+      /* When the sequence lives in d, the pivot run overwrites keys that other warps may still
+       * be reading in pass 2 (the CUDA twin failed at n >= 2^20 without this barrier). */
+      mdl_simt_sync (blk);
       mdl_simt_phase_begin (blk, "p2-pivots");
       mdl_simt_alu (blk, 2);
       strided (blk, &r, start + nl, end - ng, fill_body, &pass);
