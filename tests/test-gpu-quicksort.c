@@ -90,6 +90,138 @@ test_variants_sort (void **state)
       sort_keys (&cfgs[k], (MdlKeyDist) dist, 20000);
 }
 
+/* Ensure zero is sorted in one phase-one iteration and two read passes (§5.2 case 7): the first
+ * pivot is the only value, every key goes to d as a pivot, nothing to the auxiliary buffer, and
+ * phase two gets no sequence. */
+static void
+test_zero_one_iteration_two_passes (void **state)
+{
+  MdlGqsConfig cfg = mdl_gqs_config_default ();
+  const guint64 n = 1 << 20;
+  MdlGqsStats st = sort_keys (&cfg, MDL_KEYS_ZERO, n);
+  (void) state;
+  assert_int_equal (st.iterations, 1);
+  assert_int_equal (st.key_reads, 2 * n);
+  assert_int_equal (st.aux_writes, 0);
+  assert_int_equal (st.pivot_writes, n);
+  assert_int_equal (st.sequences, 0);
+  assert_int_equal (st.p2_partitions, 0);
+  assert_int_equal (st.altsorts, 0);
+}
+
+/* One row of the pass counts at n = 2^20. */
+typedef struct {
+  MdlKeyDist dist;
+  guint maxseq;
+  guint iterations;
+  guint64 sequences, p2_partitions, altsorts;
+  guint max_stack;
+  guint64 key_reads;
+} CountRow;
+
+/* Ensure the phase-one iterations, the sequences phase two gets, its partitions and bitonic sorts,
+ * the deepest stack and the key reads at n = 2^20, T = 128, MINSIZE = 256 (§5.2 cases 8-11) are
+ * what the rules give; docs/models/sort-gpu-quicksort.md compares them with the notes' model
+ * (uniform 9 / 512 / 6,503 / 27.63 n; gaussian 10 / 549; sorted 5,441 partitions). Every sequence
+ * phase one partitions has exactly one last block. */
+static void
+test_counts_at_2_20 (void **state)
+{
+  static const CountRow rows[] = {
+    { MDL_KEYS_UNIFORM, 512, 9, 512, 6520, 7032, 4, 29189882 },
+    { MDL_KEYS_GAUSSIAN, 512, 10, 527, 6428, 6955, 4, 30580396 },
+    { MDL_KEYS_SORTED, 512, 9, 512, 6472, 6984, 3, 28967437 },
+    { MDL_KEYS_BUCKET, 512, 9, 512, 6496, 7008, 3, 28968175 },
+    { MDL_KEYS_STAGGERED, 512, 9, 512, 6464, 6976, 3, 28895215 },
+    { MDL_KEYS_UNIFORM, 1024, 10, 1024, 6014, 7038, 3, 28808969 },
+  };
+  const guint64 n = 1 << 20;
+  guint bad = 0;
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MdlGqsConfig cfg = mdl_gqs_config_default ();
+      MdlGqsStats st;
+      cfg.maxseq = rows[i].maxseq;
+      st = sort_keys (&cfg, rows[i].dist, n);
+      if (st.iterations != rows[i].iterations || st.sequences != rows[i].sequences
+          || st.p2_partitions != rows[i].p2_partitions || st.altsorts != rows[i].altsorts
+          || st.max_stack != rows[i].max_stack || st.key_reads != rows[i].key_reads)
+        print_error ("row %zu (dist %d, maxseq %u): iterations %u, sequences %" G_GUINT64_FORMAT
+                  ", p2 partitions %" G_GUINT64_FORMAT ", altsorts %" G_GUINT64_FORMAT
+                  ", max stack %u, reads %" G_GUINT64_FORMAT, i, rows[i].dist, rows[i].maxseq,
+                  st.iterations, st.sequences, st.p2_partitions, st.altsorts, st.max_stack,
+                  st.key_reads), bad++;
+      assert_int_equal (st.last_blocks, st.p1_partitions);
+      assert_true (st.max_stack <= MDL_GQS_STACK);
+      assert_int_equal (st.pivot_writes + st.sorted_writes, n);
+    }
+  assert_int_equal (bad, 0);
+}
+
+/* Ensure exactly one block of a sequence sees itself last (§5.1 case 6) with k = 1, 2 and 100
+ * blocks on the sequence: zero keys, so that phase one is the one launch of k blocks; the counter
+ * starts at k and the block whose FAA returns 1 is the last. */
+static void
+test_exactly_one_last_block (void **state)
+{
+  static const struct {
+    guint64 n;
+    guint maxseq, blocks;
+  } rows[] = { { 128, 2, 1 }, { 256, 2, 2 }, { 12800, 100, 100 } };
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MdlGqsConfig cfg = mdl_gqs_config_default ();
+      MdlGqsStats st;
+      cfg.maxseq = rows[i].maxseq;
+      st = sort_keys (&cfg, MDL_KEYS_ZERO, rows[i].n);
+      assert_int_equal (st.iterations, 1);
+      assert_int_equal (st.p1_blocks, rows[i].blocks);
+      assert_int_equal (st.last_blocks, 1);
+    }
+}
+
+/* Ensure the space is 2n keys plus bookkeeping that depends on maxseq alone (Theorem 2.2, §5.1
+ * case 4): the auxiliary buffer is n keys; the records are 16 words per sequence, 8 per block
+ * (at most 3 maxseq + 1 blocks) and 4 per phase-two sequence (at most 2 maxseq + 1). */
+static void
+test_space_is_2n_plus_bookkeeping (void **state)
+{
+  static const guint64 sizes[] = { 1000, 1 << 16 };
+  (void) state;
+  for (guint maxseq = 64; maxseq <= 512; maxseq *= 8)
+    for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        MdlGqsConfig cfg = mdl_gqs_config_default ();
+        MdlGqsStats st;
+        cfg.maxseq = maxseq;
+        st = sort_keys (&cfg, MDL_KEYS_UNIFORM, sizes[i]);
+        assert_int_equal (st.aux_bytes, 4 * sizes[i]);
+        assert_int_equal (st.bookkeeping_bytes,
+                          4 * (16 * maxseq + 8 * (3 * maxseq + 1) + 4 * (2 * maxseq + 1)));
+      }
+}
+
+/* Ensure the result is in d also where the last partition of a run of keys happened in the
+ * auxiliary buffer (§5.1 case 3): with maxseq = 8 phase one ends after 3 iterations, its sequences
+ * in the auxiliary buffer (an odd number of moves), and phase two's bitonic sorts take keys from
+ * both buffers into d. */
+static void
+test_final_buffer_is_d (void **state)
+{
+  MdlGqsConfig cfg = mdl_gqs_config_default ();
+  MdlGqsStats st;
+  const guint64 n = 1 << 14;
+  (void) state;
+  cfg.maxseq = 8;
+  st = sort_keys (&cfg, MDL_KEYS_UNIFORM, n);
+  assert_int_equal (st.iterations, 3);
+  assert_true (st.altsort_from_aux > 0);
+  assert_true (st.altsort_from_aux < st.sorted_writes);
+  assert_int_equal (st.pivot_writes + st.sorted_writes, n);
+}
+
 /* Ensure a bad configuration is a parameter error naming the parameter. */
 static void
 test_bad_config_is_param_error (void **state)
@@ -115,6 +247,11 @@ main (void)
     cmocka_unit_test (test_sorts_every_distribution_at_small_sizes),
     cmocka_unit_test (test_variants_sort),
     cmocka_unit_test (test_bad_config_is_param_error),
+    cmocka_unit_test (test_zero_one_iteration_two_passes),
+    cmocka_unit_test (test_counts_at_2_20),
+    cmocka_unit_test (test_exactly_one_last_block),
+    cmocka_unit_test (test_space_is_2n_plus_bookkeeping),
+    cmocka_unit_test (test_final_buffer_is_d),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
