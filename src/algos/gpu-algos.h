@@ -142,7 +142,13 @@
   X (msimd_quicksort, "sort/msimd-quicksort", mdl_msimd_quicksort_params, cuda, 1 << 20, 32,      \
      MDL_GPU_HW_ENGINES, MDL_GPU_MQS_CASES,                                                        \
      "SIMT: MSIMD quicksort (Jurkiewicz & Danilewski): collaborative C4 partitions by P warps "    \
-     "(Lemma 1 assignment), then each warp sorts its own subproblem")
+     "(Lemma 1 assignment), then each warp sorts its own subproblem")                              \
+  X (gpu_quicksort, "sort/gpu-quicksort", mdl_gpu_quicksort_params, cuda, 1 << 20, 128,            \
+     MDL_GPU_HW_ENGINES,                                                                            \
+     "dist=" MDL_KEY_DIST_CHOICES ";sum=serial|faa;pivot=median;threads=256,maxseq=2048,"          \
+     "minsize=512",                                                                                \
+     "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
+     "two (a block per sequence, shared stack), bitonic sort below MINSIZE")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */
