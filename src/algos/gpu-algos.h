@@ -23,6 +23,7 @@
 #ifndef MDL_GPU_ALGOS_H
 #define MDL_GPU_ALGOS_H
 
+#include "gpu-prims.h"
 #include "gpu-sizes.h"
 
 /* The engines that predict what Nsight Compute counts. */
@@ -130,7 +131,18 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                 \
+  X (shuffle, "gpu/shuffle", mdl_gpu_shuffle_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,     \
+     MDL_GPU_HW_ENGINES, MDL_GPU_SHUFFLE_CASES,                                                     \
+     "SIMT: lane i loads word i, shuffles it (idx, up, down or xor in segments of width lanes), "  \
+     "stores it")                                                                                  \
+  X (vote, "gpu/vote", mdl_gpu_vote_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,              \
+     MDL_GPU_HW_ENGINES, MDL_GPU_VOTE_CASES,                                                        \
+     "SIMT: the lanes of mask vote (ballot, any or all) on bit 0 of their word")                   \
+  X (atomic, "gpu/atomic", mdl_gpu_atomic_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,        \
+     MDL_GPU_HW_ENGINES, MDL_GPU_ATOMIC_CASES,                                                      \
+     "SIMT: atomics (add, exch, cas, min, max, umin, umax) on global or shared words, k lanes per " \
+     "address")
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.

@@ -38,6 +38,7 @@ typedef struct {
 
 typedef struct {
   Counts c[N_KINDS];
+  GpuContention contention;  /* shared atomics */
   guint rule;
   guint banks;
   guint bank_shift;        /* log2 bank_bytes */
@@ -193,6 +194,8 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       k = &b->c[e->op];
       k->requests++;
       mdl_warp_addrs (batch, e, b->addrs);
+      if (e->op == MDL_WARP_ATOMIC)
+        gpu_contention_add (&b->contention, b->addrs, e->active);
       switch (b->rule)
         {
         case RULE_SM90:
@@ -217,7 +220,7 @@ banks_report (void *state, MdlReport *out)
 {
   static const struct { const char *prefix, *what, *op; } kinds[N_KINDS] = {
     { "shld", "shared loads", "ld" }, { "shst", "shared stores", "st" },
-    { "shatom", "shared atomics", NULL },
+    { "shatom", "shared atomics", "atom" },
   };
   Banks *b = state;
   for (guint i = 0; i < N_KINDS; i++)
@@ -245,6 +248,7 @@ banks_report (void *state, MdlReport *out)
       mdl_gpu_report_add (out, p, "ideal_wavefronts", "count", what,
                           "wavefronts with no bank conflict (passes)", NULL, k->passes);
     }
+  mdl_gpu_contention_report (out, "shatom", "shared atomics", &b->contention);
 }
 
 const MdlEngineClass mdl_banks_class = {

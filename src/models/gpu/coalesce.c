@@ -1,5 +1,7 @@
 /* The `coalesce` engine: what the memory system sees of each global and local warp instruction
- * (loads, stores and atomics counted apart). Geometry, for every rule: the distinct sectors
+ * (loads, stores, atomics and reductions counted apart: an atomic whose old values are unused,
+ * MDL_WARP_ATOM_RED, is the SASS RED, which the H100 counts under `_op_red`; the others, CAS
+ * included, are ATOMs under `_op_atom`). Atomics also report their same-address contention. Geometry, for every rule: the distinct sectors
  * (sector_bytes) and lines (line_bytes) that the active lanes' bytes touch. Requests and
  * transactions follow the generation's rule (docs/models/gpu.md has the sources):
  *  - sectors (Volta to Hopper, measured on the H100): one request per warp instruction, whatever
@@ -21,7 +23,7 @@
 #include "models/gpu/gpu.h"
 
 enum { RULE_SECTORS, RULE_CC10, RULE_CC12, RULE_L1LINES };
-enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, N_KINDS };
+enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, K_GRED, N_KINDS };
 
 typedef struct {
   guint64 insts;
@@ -35,6 +37,7 @@ typedef struct {
 
 typedef struct {
   Counts c[N_KINDS];
+  GpuContention contention[2];   /* global atomics (ATOM), reductions (RED) */
   guint rule;
   guint sector_shift;
   guint line_shift;
@@ -161,8 +164,13 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
       if (!mdl_warp_is_memory (e) || e->space == MDL_SPACE_SHARED)
         continue;
       kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
+      /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
+      if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
+        kind = K_GRED;
       k = &c->c[kind];
       mdl_warp_addrs (b, e, c->addrs);
+      if (kind == K_GATOM || kind == K_GRED)
+        gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
       k->insts++;
       k->requested_bytes += (guint64) __builtin_popcountll (e->active) * width;
       sectors = distinct_units (c, e->active, width, c->sector_shift);
@@ -221,6 +229,7 @@ coalesce_report (void *state, MdlReport *out)
     { "gld", "global loads", "ld", "global" },       { "gst", "global stores", "st", "global" },
     { "gatom", "global atomics", "atom", "global" }, { "lld", "local loads", "ld", "local" },
     { "lst", "local stores", "st", "local" },        { "latom", "local atomics", NULL, NULL },
+    { "gred", "global reductions (atomics whose result is unused)", "red", "global" },
   };
   Coalesce *c = state;
   for (guint i = 0; i < N_KINDS; i++)
@@ -250,7 +259,8 @@ coalesce_report (void *state, MdlReport *out)
        * with their sum. */
       mdl_gpu_report_add (out, p, "lines", "count", what,
                           "distinct 128-byte lines per instruction, summed",
-                          ncu && i <= K_GATOM ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL,
+                          ncu && (i <= K_GATOM || i == K_GRED)
+                          ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL,
                           k->lines);
       mdl_gpu_report_add (out, p, "transactions", "count", what,
                           "memory transactions under the rule", NULL, k->transactions);
@@ -258,6 +268,8 @@ coalesce_report (void *state, MdlReport *out)
                           "bytes moved by those transactions", NULL, k->transaction_bytes);
       mdl_gpu_report_add (out, p, "requested_bytes", "bytes", what,
                           "bytes the active lanes asked for", NULL, k->requested_bytes);
+      if (i == K_GATOM || i == K_GRED)
+        mdl_gpu_contention_report (out, p, what, &c->contention[i == K_GRED]);
     }
 }
 

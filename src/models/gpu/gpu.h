@@ -10,6 +10,7 @@
 #define MDL_MODELS_GPU_H
 
 #include <glib.h>
+#include <models/event.h>
 #include <models/report.h>
 
 #include <string.h>
@@ -113,6 +114,46 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
     count[words[i] & bank_mask] = 0;
   return worst;
 }
+
+/* Same-address contention of one atomic instruction: the lanes that hit one address one after the
+ * other (an atomic's updates to one word serialize: Cederman's "all additions being serialized"). */
+typedef struct {
+  guint64 insts;
+  guint64 same_addr_lanes;   /* per instruction, the most lanes on one address, summed */
+  guint64 addr_conflicts;    /* per instruction, active lanes - distinct addresses, summed */
+  guint64 same_addr_max;     /* the most lanes on one address in any instruction */
+} GpuContention;
+
+/* Adds the instruction whose active lanes @active have addresses @addrs (lane-indexed) to @c.
+ * O(lanes^2) at worst, for atomics only (32 lanes: at most 496 comparisons). */
+static inline void
+gpu_contention_add (GpuContention *c, const guint64 *addrs, guint64 active)
+{
+  guint lanes[MDL_WARP_MAX_LANES], n = 0, distinct = 0, worst = 0;
+  for (guint64 r = active; r; r &= r - 1)
+    lanes[n++] = (guint) __builtin_ctzll (r);
+  for (guint i = 0; i < n; i++)
+    {
+      guint same = 1, j;
+      for (j = 0; j < i && addrs[lanes[j]] != addrs[lanes[i]]; j++)
+        ;
+      if (j < i)
+        continue;   /* counted with its first lane */
+      distinct++;
+      for (j = i + 1; j < n; j++)
+        same += addrs[lanes[j]] == addrs[lanes[i]];
+      worst = MAX (worst, same);
+    }
+  c->insts++;
+  c->same_addr_lanes += worst;
+  c->addr_conflicts += n - distinct;
+  c->same_addr_max = MAX (c->same_addr_max, (guint64) worst);
+}
+
+/* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts and
+ * PREFIX_same_addr_max of @c, described "WHAT: ...". */
+void mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
+                                const GpuContention *c);
 
 /* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
 guint mdl_gpu_sort_unique (guint64 *v, guint n);
