@@ -7,7 +7,8 @@
 #   3. profiles one launch of each with Nsight Compute, asking for the metrics listed in
 #      .gpu-carry/metrics.txt (`models measure --metrics`, made where `models` builds) plus every
 #      instruction and L1 counter this ncu has for shuffles, votes, atomics and reductions
-#      -> ncu.csv, profile-cases.csv; the names of all such counters -> metrics-related.txt.
+#      -> ncu-sv.csv, profile-cases-sv.csv (shuffles, votes), ncu-at.csv, profile-cases-at.csv
+#      (atomics); the names of all such counters -> metrics-related.txt.
 # The predicted side is then `models measure --measured DIR` on a machine with the library
 # (tests/test-prims-h100.c keeps the H100's numbers). Usage: OUT=dir bash tools/gpu-prims.sh
 set -u
@@ -48,14 +49,24 @@ EXTRA=$(grep -o -E '^(smsp__(sass_)?inst_executed_op_[a-z0-9_]*(shfl|vote|atom|r
 METRICS="$METRICS,$EXTRA"
 ncu_metrics
 echo "metrics: $METRIC_LIST"
-timeout 230 "$NCU" --clock-control none --metrics "$METRIC_LIST" -f -o "$WORK/profile" \
-  "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases.csv" "${CASES[@]}" \
-  > "$WORK/ncu-run.txt" 2>&1
-ncu_rc=$?
-tail -5 "$WORK/ncu-run.txt"
-"$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu.csv" \
-  || "$NCU" -i "$WORK/profile.ncu-rep" --csv --page raw > "$WORK/ncu.csv"
-echo "ncu rows: $(($(wc -l < "$WORK/ncu.csv") - 2))"
-cp "$WORK"/timings.csv "$WORK"/ncu.csv "$WORK"/profile-cases.csv "$OUT"/ 2>/dev/null
-grep -A3 prim "$WORK/ptxas.txt" > "$OUT/ptxas-prims.txt" 2>/dev/null
-echo "== done: check rc $check_rc, ncu rc $ncu_rc"
+# Two profiles (shuffles and votes, then atomics), each bounded, so that a slow one leaves the
+# other's report; each has its own launch numbering (ncu.csv IDs and profile-cases.csv launch).
+profile () {
+  local tag=$1 limit=$2
+  shift 2
+  timeout "$limit" "$NCU" --clock-control none --metrics "$METRIC_LIST" -f -o "$WORK/profile-$tag" \
+    "$WORK/gpu-kernels" --mode profile --csv "$WORK/profile-cases-$tag.csv" "$@" \
+    > "$WORK/ncu-run-$tag.txt" 2>&1
+  echo "ncu $tag rc $? at $(date +%T)"
+  tail -3 "$WORK/ncu-run-$tag.txt"
+  "$NCU" -i "$WORK/profile-$tag.ncu-rep" --csv --page raw --print-units base > "$WORK/ncu-$tag.csv"
+  echo "ncu $tag rows: $(($(wc -l < "$WORK/ncu-$tag.csv") - 2))"
+  cp "$WORK/ncu-$tag.csv" "$WORK/profile-cases-$tag.csv" "$OUT"/
+}
+date +%T
+mapfile -t SV < <(printf '%s\n' "${CASES[@]}" | grep -v '^gpu/atomic')
+mapfile -t AT < <(printf '%s\n' "${CASES[@]}" | grep '^gpu/atomic')
+profile sv 70 "${SV[@]}"
+profile at 150 "${AT[@]}"
+cp "$WORK"/timings.csv "$OUT"/ 2>/dev/null
+echo "== done: check rc $check_rc"
