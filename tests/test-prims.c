@@ -149,8 +149,8 @@ first_op (const TestCollector *c, guint op)
 }
 
 /* Ensure an atomic is one event per warp with its width and space, flagged MDL_WARP_ATOM_RED when
- * no old value is asked for, MDL_WARP_ATOM_CAS for a CAS (which stays returning), and that the
- * old entry point mdl_simt_atom_add() still adds without flags. */
+ * no old value is asked for and the op has a reduction form (not exch), MDL_WARP_ATOM_CAS for a
+ * CAS (which stays returning). */
 static void
 test_atomic_events (void **state)
 {
@@ -171,6 +171,9 @@ test_atomic_events (void **state)
   assert_int_equal (e->flags & (MDL_WARP_ATOM_RED | MDL_WARP_ATOM_CAS), MDL_WARP_ATOM_CAS);
   assert_int_equal (e->space, MDL_SPACE_SHARED);
   assert_int_equal (final, 100);
+  test_collector_free (c);
+  c = run_atom_row (8, MDL_SPACE_GLOBAL, FALSE, &final, &old5);   /* exch: no RED form */
+  assert_int_equal (first_op (c, MDL_WARP_ATOMIC)->flags & (MDL_WARP_ATOM_RED | MDL_WARP_ATOM_CAS), 0);
   test_collector_free (c);
   c = run_atom_row (2, MDL_SPACE_GLOBAL, TRUE, &final, &old5);   /* add 8B, returning */
   e = first_op (c, MDL_WARP_ATOMIC);
@@ -448,12 +451,15 @@ test_coalesce_atomics (void **state)
   feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 4, MDL_WARP_ATOM_CAS, 0xffffffff, pairs);
   feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 4, MDL_WARP_ATOM_RED, 0xffffffff, spread);
   feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 8, MDL_WARP_ATOM_RED, 0x0000000f, one);
-  /* ATOM: the one-word and the CAS: 2 requests, 1 + 2 sectors. */
+  /* ATOM: 2 requests. Sectors per round of distinct addresses: 32 lanes on one word are 32
+   * rounds of 1 sector; the pairs are 2 rounds of 16 words in 2 sectors: 32 + 4. */
   assert_int_equal (test_engine_count (e, "gatom_requests"), 2);
-  assert_int_equal (test_engine_count (e, "gatom_sectors"), 3);
-  /* RED: 32 sectors, then 4 lanes of 8 bytes on one word: 1. */
+  assert_int_equal (test_engine_count (e, "gatom_sectors"), 36);
+  /* their lines (L1 tags) are distinct lines, not per round: 1 + 1. */
+  assert_int_equal (test_engine_count (e, "gatom_lines"), 2);
+  /* RED: 32 sectors in one round, then 4 lanes of 8 bytes on one word: 4 rounds of 1. */
   assert_int_equal (test_engine_count (e, "gred_requests"), 2);
-  assert_int_equal (test_engine_count (e, "gred_sectors"), 33);
+  assert_int_equal (test_engine_count (e, "gred_sectors"), 36);
   /* contention, ATOM: most lanes on one address 32, then 2: 34; lanes beyond distinct 31 + 16. */
   assert_int_equal (test_engine_count (e, "gatom_same_addr_lanes"), 34);
   assert_int_equal (test_engine_count (e, "gatom_addr_conflicts"), 47);
@@ -482,12 +488,26 @@ test_banks_and_divergence (void **state)
   feed (banks, MDL_WARP_ATOMIC, MDL_SPACE_SHARED, 4, 0, 0xffffffff, same_bank);
   feed (banks, MDL_WARP_ATOMIC, MDL_SPACE_SHARED, 4, MDL_WARP_ATOM_RED, 0xffffffff, one);
   feed (banks, MDL_WARP_SHFL, MDL_SPACE_NONE, 0, 0, 0xffffffff, NULL);
+  /* 32 distinct words of bank 0 in one round: 32 wavefronts; 32 lanes on one word: 32 rounds of
+   * 1 (unlike a load, which broadcasts it in 1). One pass each: conflicts 31 + 31. */
   assert_int_equal (test_engine_count (banks, "shatom_requests"), 2);
-  assert_int_equal (test_engine_count (banks, "shatom_wavefronts"), 33);
-  assert_int_equal (test_engine_count (banks, "shatom_bank_conflicts"), 31);
+  assert_int_equal (test_engine_count (banks, "shatom_wavefronts"), 64);
+  assert_int_equal (test_engine_count (banks, "shatom_bank_conflicts"), 62);
   assert_int_equal (test_engine_count (banks, "shatom_same_addr_lanes"), 1 + 32);
   assert_int_equal (test_engine_count (banks, "shatom_same_addr_max"), 32);
   assert_int_equal (test_engine_count (banks, "shld_requests"), 0);
+  {
+    g_autoptr (MdlEngine) cas = test_engine_new ("banks:machine=h100");
+    guint64 pairs[32];
+    for (guint l = 0; l < 32; l++)
+      pairs[l] = 8 * (l / 2);   /* 8-byte words, two lanes each: 16 addresses in 128 bytes */
+    /* an 8-byte CAS: passes of 16 lanes; each pass 2 rounds of 8 words in one row (1 wavefront
+     * each): 4 wavefronts, doubled for the compare operand: 8; conflicts 4 - 2 passes = 2. */
+    feed (cas, MDL_WARP_ATOMIC, MDL_SPACE_SHARED, 8, MDL_WARP_ATOM_CAS, 0xffffffff, pairs);
+    assert_int_equal (test_engine_count (cas, "shatom_wavefronts"), 8);
+    assert_int_equal (test_engine_count (cas, "shatom_bank_conflicts"), 2);
+    assert_int_equal (test_engine_count (cas, "shatom_ideal_wavefronts"), 2);
+  }
   feed (div, MDL_WARP_SHFL, MDL_SPACE_NONE, 0, 0, 0xffffffff, NULL);
   feed (div, MDL_WARP_VOTE, MDL_SPACE_NONE, 0, 0, 0x0000ffff, NULL);
   feed (div, MDL_WARP_VOTE, MDL_SPACE_NONE, 0, 0, 0x1, NULL);

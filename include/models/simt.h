@@ -246,7 +246,7 @@ typedef enum {
  *   otherwise.
  * @old: (nullable) receives each thread's old value (zero-extended). NULL is an atomic whose
  *   result is unused: the event carries MDL_WARP_ATOM_RED, as nvcc then emits RED for global
- *   memory (never for CAS, which stays an ATOM).
+ *   memory (not for EXCH and CAS, which have no reduction form and stay ATOMs).
  * A bad space, width, op or address, or a CAS without @compare, fails the launch
  * (MDL_ERROR_MODEL). Cost: one pass over the active lanes per warp.
  */

@@ -613,7 +613,11 @@ void
 mdl_simt_atom (MdlSimtBlock *b, MdlSpace space, MdlSimtAtomOp op, guint width, const guint64 *addr,
                const guint64 *operand, const guint64 *compare, guint64 *old)
 {
-  guint8 flags = op == MDL_SIMT_ATOM_CAS ? MDL_WARP_ATOM_CAS : old == NULL ? MDL_WARP_ATOM_RED : 0;
+  /* Exchange and CAS have no reduction form: nvcc emits ATOM for them even when the result is
+   * unused (the H100's SASS: ATOMG.E.EXCH, ATOMG.E.CAS). */
+  gboolean has_red = op != MDL_SIMT_ATOM_EXCH && op != MDL_SIMT_ATOM_CAS;
+  guint8 flags = op == MDL_SIMT_ATOM_CAS ? MDL_WARP_ATOM_CAS
+                 : old == NULL && has_red ? MDL_WARP_ATOM_RED : 0;
   atom (b, space, op, width, addr, operand, compare, old, flags);
 }
 

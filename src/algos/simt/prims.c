@@ -11,17 +11,19 @@
 
 #define POISON 0xA5
 
-/* SASS instructions of each kernel besides the ones under test (H100, nvcc 13.0 -O3); see the
- * file head. */
-#define SHUFFLE_ALU_BEFORE 6   /* thread index, address of in[i] */
-#define SHUFFLE_ALU_AFTER 3    /* address of out[i] (the shuffle's operands are loaded early) */
-#define VOTE_ALU_BEFORE 6
-#define VOTE_ALU_AFTER 4       /* lane test, result select, address of out[i] */
-#define ATOM_G_ALU_BEFORE 8    /* thread index, lane, word, addresses */
-#define ATOM_G_ALU_AFTER 1     /* address of old[i] (ret=1) */
-#define ATOM_S_ALU_BEFORE 6
-#define ATOM_S_ALU_MID 4       /* word of the shared atomic */
-#define ATOM_S_ALU_AFTER 4     /* address of the copy out */
+/* The other SASS instructions of each kernel (sm_90, nvcc 13.0 -O3; the SASS of the measured run,
+ * docs/models/gpu.md "Warp primitives"): address arithmetic, parameter loads, the EXIT. */
+#define SHUFFLE_ALU_BEFORE 10  /* before the LDG */
+#define SHUFFLE_ALU_AFTER 4    /* segment mask and clamp, address of out[i]; 3 for up */
+#define VOTE_ALU_BEFORE 12     /* before the branch, BSSY apart */
+#define VOTE_ALU_BODY 3        /* address of in[i], before the LDG */
+#define VOTE_ALU_PRED 3        /* WARPSYNC, the predicate; any and all add 1 after the VOTE */
+#define VOTE_ALU_AFTER 3       /* address of out[i] */
+#define ATOM_G_ALU_BEFORE 11   /* before the LDG */
+#define ATOM_G_ALU_MID 8       /* word and address; +1 for CAS (the compare), +1 when returning */
+#define ATOM_S_ALU_BEFORE 15   /* around the zero fill */
+#define ATOM_S_ALU_MID 8       /* the word; +1 for CAS, +3 when returning */
+#define ATOM_S_ALU_AFTER 4     /* before the copy out; 3 when returning */
 
 static void
 fill_random (guint8 *p, gsize n, guint64 *state)
@@ -86,8 +88,8 @@ shuffle_kernel (MdlSimtBlock *b, void *p)
       sel[t] = a->sel;
     }
   mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, src, v);
+  mdl_simt_alu (b, SHUFFLE_ALU_AFTER - (a->mode == MDL_SIMT_SHFL_UP));
   mdl_simt_shfl (b, (MdlSimtShflMode) a->mode, a->width, v, sel, v);
-  mdl_simt_alu (b, SHUFFLE_ALU_AFTER);
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, dst, v);
   mdl_simt_alu (b, 1);
 }
@@ -167,17 +169,20 @@ vote_kernel (MdlSimtBlock *b, void *p)
       guint64 i = (guint64) b->idx_x * b->n_threads + t;
       src[t] = a->in + 4 * i;
       dst[t] = a->out + 4 * i;
-    }
-  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, src, v);
-  MDL_SIMT_EACH (b, t)
-    {
       cond[t] = (a->mask >> (t % 32)) & 1;
-      v[t] &= 1;
     }
-  /* The lanes outside the mask keep r = 0: the vote is predicated on the lane test. */
-  mdl_simt_pred_begin (b);
+  /* nvcc branches around the lanes outside the mask, in a convergence barrier, and loads the
+   * word inside (SASS: BSSY, @!P0 BRA, LDG, WARPSYNC, VOTE, BSYNC); those lanes keep r = 0. */
+  mdl_simt_bssy (b);
+  mdl_simt_if (b);
+  mdl_simt_alu (b, VOTE_ALU_BODY);
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, src, v);
+  mdl_simt_alu (b, VOTE_ALU_PRED);
+  MDL_SIMT_EACH (b, t)
+    v[t] &= 1;
   mdl_simt_vote (b, (MdlSimtVoteMode) a->mode, v, r);
-  mdl_simt_pred_end (b);
+  mdl_simt_alu (b, a->mode != MDL_SIMT_VOTE_BALLOT);
+  mdl_simt_endif (b);
   mdl_simt_alu (b, VOTE_ALU_AFTER);
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, dst, r);
   mdl_simt_alu (b, 1);
@@ -302,20 +307,22 @@ atomic_kernel (MdlSimtBlock *b, void *p)
     }
   mdl_simt_ld (b, MDL_SPACE_GLOBAL, w, src, v);
   if (a->shared)
-    mdl_simt_alu (b, ATOM_S_ALU_MID);
+    mdl_simt_alu (b, ATOM_S_ALU_MID + (a->op == MDL_SIMT_ATOM_CAS) + (a->ret ? 3 : 0));
+  else
+    mdl_simt_alu (b, ATOM_G_ALU_MID + (a->op == MDL_SIMT_ATOM_CAS) + (a->ret ? 1 : 0));
   mdl_simt_atom (b, a->shared ? MDL_SPACE_SHARED : MDL_SPACE_GLOBAL, a->op, w, dst, v, cmp,
                  a->ret ? old : NULL);
   if (a->ret)
     {
-      if (!a->shared)
-        mdl_simt_alu (b, ATOM_G_ALU_AFTER);
+      mdl_simt_alu (b, a->shared ? ATOM_S_ALU_AFTER - 1 : 1);
       mdl_simt_st (b, MDL_SPACE_GLOBAL, w, keep, old);
     }
   if (a->shared)
     {
       guint64 base = a->acc + (guint64) b->idx_x * MDL_GPU_ATOM_SHARED_ELEMS * w;
       mdl_simt_sync (b);
-      mdl_simt_alu (b, ATOM_S_ALU_AFTER);
+      if (!a->ret)
+        mdl_simt_alu (b, ATOM_S_ALU_AFTER);
       for (guint j = 0; j < MDL_GPU_ATOM_SHARED_ELEMS / MDL_GPU_PRIM_BLOCK; j++)
         {
           MDL_SIMT_EACH (b, t)

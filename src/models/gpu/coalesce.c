@@ -1,7 +1,10 @@
 /* The `coalesce` engine: what the memory system sees of each global and local warp instruction
  * (loads, stores, atomics and reductions counted apart: an atomic whose old values are unused,
  * MDL_WARP_ATOM_RED, is the SASS RED, which the H100 counts under `_op_red`; the others, CAS
- * included, are ATOMs under `_op_atom`). Atomics also report their same-address contention. Geometry, for every rule: the distinct sectors
+ * included, are ATOMs under `_op_atom`). Atomics also report their same-address contention. Under
+ * the sectors rule an atomic's sectors are counted per round (gpu_atomic_rounds: the lanes that
+ * hit one address are served one per round), as the H100 counts them; its lines (L1 tags) are
+ * the distinct lines, as for loads and stores. Geometry, for every rule: the distinct sectors
  * (sector_bytes) and lines (line_bytes) that the active lanes' bytes touch. Requests and
  * transactions follow the generation's rule (docs/models/gpu.md has the sources):
  *  - sectors (Volta to Hopper, measured on the H100): one request per warp instruction, whatever
@@ -173,7 +176,18 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
         gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
       k->insts++;
       k->requested_bytes += (guint64) __builtin_popcountll (e->active) * width;
-      sectors = distinct_units (c, e->active, width, c->sector_shift);
+      if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
+        {
+          /* An atomic visits its sectors once per round of distinct addresses (measured on the
+           * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
+          guint64 rounds[MDL_WARP_MAX_LANES];
+          guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
+          sectors = 0;
+          for (guint r = 0; r < n; r++)
+            sectors += distinct_units (c, rounds[r], width, c->sector_shift);
+        }
+      else
+        sectors = distinct_units (c, e->active, width, c->sector_shift);
       k->sectors += sectors;
       k->lines += distinct_units (c, e->active, width, c->line_shift);
       switch (c->rule)

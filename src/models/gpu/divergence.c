@@ -104,8 +104,9 @@ divergence_report (void *state, MdlReport *out)
   mdl_report_add_real (out, "threads_per_inst", "ratio", "active threads per executed instruction",
                        NCU ("smsp__thread_inst_executed_per_inst_executed.ratio"),
                        d->insts ? (double) d->thread_insts / (double) d->insts : NAN);
-  mdl_report_add_count (out, "shfl_insts", "count", "warp shuffles executed (SHFL)",
-                        NCU ("smsp__sass_inst_executed_op_shfl.sum"), d->shfl);
+  /* Nsight Compute 2025.3 has no shuffle or vote counter on sm_90 (docs/models/gpu.md). */
+  mdl_report_add_count (out, "shfl_insts", "count", "warp shuffles executed (SHFL)", NULL,
+                        d->shfl);
   mdl_report_add_count (out, "vote_insts", "count", "warp votes executed (VOTE: ballot, any, all)",
                         NULL, d->vote);
   mdl_report_add_real (out, "active_lanes_pct", "percent",

@@ -150,6 +150,27 @@ gpu_contention_add (GpuContention *c, const guint64 *addrs, guint64 active)
   c->same_addr_max = MAX (c->same_addr_max, (guint64) worst);
 }
 
+/* Cuts an atomic's active lanes @active into rounds: round r holds, for every address, the r-th
+ * lane (in lane order) that asks for it, so no round has two lanes on one address. Writes the
+ * rounds' lane masks to @rounds (MDL_WARP_MAX_LANES slots) and returns how many there are (the
+ * most lanes on one address). The H100 serves an atomic so: per round, the sectors (global) or
+ * bank words (shared) it touches (docs/models/gpu.md, "Atomics"). O(lanes^2) at worst. */
+static inline guint
+gpu_atomic_rounds (const guint64 *addrs, guint64 active, guint64 *rounds)
+{
+  guint n = 0;
+  for (guint64 r = active; r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r), occ = 0;
+      for (guint64 e = active & (((guint64) 1 << l) - 1); e; e &= e - 1)
+        occ += addrs[__builtin_ctzll (e)] == addrs[l];
+      if (occ == n)
+        rounds[n++] = 0;
+      rounds[occ] |= (guint64) 1 << l;
+    }
+  return n;
+}
+
 /* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts and
  * PREFIX_same_addr_max of @c, described "WHAT: ...". */
 void mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
