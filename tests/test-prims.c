@@ -522,6 +522,54 @@ test_banks_and_divergence (void **state)
                     + test_engine_count (co, "gatom_requests"), 0);
 }
 
+/* Feeds a launch of one block of 32 threads, a shuffle, a vote and an atomic of 32 lanes on one
+ * word of @space, and the kernel's end, to @e. */
+static void
+feed_prims_kernel (MdlEngine *e, MdlSpace space)
+{
+  guint64 one[32];
+  MdlMarker launch = { .kind = MDL_MARK_LAUNCH, .grid_blocks = 1, .block_threads = 32,
+                       .shared_bytes = 128, .warp_width = 32 };
+  MdlMarker sync = { .kind = MDL_MARK_SYNC };
+  for (guint l = 0; l < 32; l++)
+    one[l] = space == MDL_SPACE_SHARED ? 64 : 0x1000;
+  assert_true (mdl_engine_marker (e, &launch, NULL));
+  feed (e, MDL_WARP_SHFL, MDL_SPACE_NONE, 0, 0, 0xffffffff, NULL);
+  feed (e, MDL_WARP_VOTE, MDL_SPACE_NONE, 0, 0, 0xffffffff, NULL);
+  feed (e, MDL_WARP_ATOMIC, space, 4, 0, 0xffffffff, one);
+  assert_true (mdl_engine_marker (e, &sync, NULL));
+}
+
+/* Ensure the abstract models charge a shuffle and a vote as one instruction (step), and an atomic
+ * of 32 lanes on one word as 32 serialized updates, even where reads of one word would be one
+ * (agpu and kmodel with broadcast=1, msimd's CRCW). */
+static void
+test_abstract_models_charge_prims (void **state)
+{
+  g_autoptr (MdlEngine) agpu = test_engine_new ("agpu:b=32,k=1,broadcast=1");
+  g_autoptr (MdlEngine) agpu_g = test_engine_new ("agpu:b=32,k=1");
+  g_autoptr (MdlEngine) km = test_engine_new ("kmodel:k=32,broadcast=1");
+  g_autoptr (MdlEngine) ms = test_engine_new ("msimd:S=32,P=1");
+  (void) state;
+  /* agpu: 1 + 1 + 32 (the shared word's bank would broadcast: 1). */
+  feed_prims_kernel (agpu, MDL_SPACE_SHARED);
+  assert_int_equal (test_engine_count (agpu, "time"), 34);
+  /* agpu, global: 1 + 1 + max (1 block, 32 updates); the I/O is the one block. */
+  feed_prims_kernel (agpu_g, MDL_SPACE_GLOBAL);
+  assert_int_equal (test_engine_count (agpu_g, "time"), 34);
+  assert_int_equal (test_engine_count (agpu_g, "io"), 1);
+  /* kmodel: T = 1 + 1 + 32, W = 3 x 32 lanes, 3 instructions. */
+  feed_prims_kernel (km, MDL_SPACE_SHARED);
+  assert_int_equal (test_engine_count (km, "T"), 34);
+  assert_int_equal (test_engine_count (km, "W"), 96);
+  assert_int_equal (test_engine_count (km, "instructions"), 3);
+  /* msimd: 2 steps; the atomic is 32 reads and 32 writes of one cell. */
+  feed_prims_kernel (ms, MDL_SPACE_GLOBAL);
+  assert_int_equal (test_engine_count (ms, "steps"), 2);
+  assert_int_equal (test_engine_count (ms, "reads"), 32);
+  assert_int_equal (test_engine_count (ms, "writes"), 32);
+}
+
 /* Ensure the count engine names the new ops. */
 static void
 test_count_names_new_ops (void **state)
@@ -704,6 +752,7 @@ main (void)
     cmocka_unit_test (test_vote),
     cmocka_unit_test (test_coalesce_atomics),
     cmocka_unit_test (test_banks_and_divergence),
+    cmocka_unit_test (test_abstract_models_charge_prims),
     cmocka_unit_test (test_count_names_new_ops),
     cmocka_unit_test (test_event_rules),
     cmocka_unit_test (test_trace_round_trip),
