@@ -468,6 +468,20 @@ test_coalesce_atomics (void **state)
   assert_int_equal (test_engine_count (e, "gred_same_addr_lanes"), 5);
   assert_int_equal (test_engine_count (e, "gred_addr_conflicts"), 3);
   assert_int_equal (test_engine_count (e, "gred_same_addr_max"), 4);
+  /* warps on one address: 0x1000 is hit by both ATOMs and by both REDs. */
+  assert_int_equal (test_engine_count (e, "gatom_addr_warps_max"), 2);
+  assert_int_equal (test_engine_count (e, "gred_addr_warps_max"), 2);
+  {
+    /* a new launch starts the count again: one more ATOM on 0x1000 is its first there. */
+    MdlMarker launch = { .kind = MDL_MARK_LAUNCH, .launch = 1, .grid_blocks = 1,
+                         .block_threads = 32, .warp_width = 32 };
+    assert_true (mdl_engine_marker (e, &launch, NULL));
+    feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 4, 0, 0xffffffff, one);
+    assert_int_equal (test_engine_count (e, "gatom_addr_warps_max"), 2);
+    feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 4, 0, 0x1, one);
+    feed (e, MDL_WARP_ATOMIC, MDL_SPACE_GLOBAL, 4, 0, 0x2, one);
+    assert_int_equal (test_engine_count (e, "gatom_addr_warps_max"), 3);
+  }
 }
 
 /* Ensure shared atomics get wavefronts under the load rule and their contention counted, and
@@ -496,6 +510,10 @@ test_banks_and_divergence (void **state)
   assert_int_equal (test_engine_count (banks, "shatom_same_addr_lanes"), 1 + 32);
   assert_int_equal (test_engine_count (banks, "shatom_same_addr_max"), 32);
   assert_int_equal (test_engine_count (banks, "shld_requests"), 0);
+  /* one warp instruction on each address so far; the one-word atomic again makes 2. */
+  assert_int_equal (test_engine_count (banks, "shatom_addr_warps_max"), 1);
+  feed (banks, MDL_WARP_ATOMIC, MDL_SPACE_SHARED, 4, 0, 0x3, one);
+  assert_int_equal (test_engine_count (banks, "shatom_addr_warps_max"), 2);
   {
     g_autoptr (MdlEngine) cas = test_engine_new ("banks:machine=h100");
     guint64 pairs[32];

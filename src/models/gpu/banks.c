@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
   Counts c[N_KINDS];
   GpuContention contention;  /* shared atomics */
+  GpuAddrWarps addr_warps;   /* keyed by block and offset */
   guint rule;
   guint banks;
   guint bank_shift;        /* log2 bank_bytes */
@@ -227,7 +228,17 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       k->requests++;
       mdl_warp_addrs (batch, e, b->addrs);
       if (e->op == MDL_WARP_ATOMIC)
-        gpu_contention_add (&b->contention, b->addrs, e->active);
+        {
+          guint64 keys[MDL_WARP_MAX_LANES];
+          gpu_contention_add (&b->contention, b->addrs, e->active);
+          /* Shared offsets are per block: the block's id in the high half of the key. */
+          for (guint64 r = e->active; r; r &= r - 1)
+            {
+              guint l = (guint) __builtin_ctzll (r);
+              keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
+            }
+          gpu_addr_warps_add (&b->addr_warps, keys, e->active);
+        }
       switch (b->rule)
         {
         case RULE_SM90:
@@ -282,7 +293,23 @@ banks_report (void *state, MdlReport *out)
       mdl_gpu_report_add (out, p, "ideal_wavefronts", "count", what,
                           "wavefronts with no bank conflict (passes)", NULL, k->passes);
     }
-  mdl_gpu_contention_report (out, "shatom", "shared atomics", &b->contention);
+  mdl_gpu_contention_report (out, "shatom", "shared atomics", &b->contention, &b->addr_warps);
+}
+
+static gboolean
+banks_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Banks *b = state;
+  (void) error;
+  if (m->kind == MDL_MARK_LAUNCH)
+    gpu_addr_warps_launch (&b->addr_warps);
+  return TRUE;
+}
+
+static void
+banks_finalize (void *state)
+{
+  gpu_addr_warps_free (&((Banks *) state)->addr_warps);
 }
 
 const MdlEngineClass mdl_banks_class = {
@@ -293,5 +320,7 @@ const MdlEngineClass mdl_banks_class = {
   .state_size = sizeof (Banks),
   .init = banks_init,
   .consume = banks_consume,
+  .marker = banks_marker,
   .report = banks_report,
+  .finalize = banks_finalize,
 };

@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
   Counts c[N_KINDS];
   GpuContention contention[2];   /* global atomics (ATOM), reductions (RED) */
+  GpuAddrWarps addr_warps[2];
   guint rule;
   guint sector_shift;
   guint line_shift;
@@ -173,7 +174,10 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
       k = &c->c[kind];
       mdl_warp_addrs (b, e, c->addrs);
       if (kind == K_GATOM || kind == K_GRED)
-        gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
+        {
+          gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
+          gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
+        }
       k->insts++;
       k->requested_bytes += (guint64) __builtin_popcountll (e->active) * width;
       if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
@@ -283,8 +287,28 @@ coalesce_report (void *state, MdlReport *out)
       mdl_gpu_report_add (out, p, "requested_bytes", "bytes", what,
                           "bytes the active lanes asked for", NULL, k->requested_bytes);
       if (i == K_GATOM || i == K_GRED)
-        mdl_gpu_contention_report (out, p, what, &c->contention[i == K_GRED]);
+        mdl_gpu_contention_report (out, p, what, &c->contention[i == K_GRED],
+                                   &c->addr_warps[i == K_GRED]);
     }
+}
+
+static gboolean
+coalesce_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Coalesce *c = state;
+  (void) error;
+  if (m->kind == MDL_MARK_LAUNCH)
+    for (guint i = 0; i < 2; i++)
+      gpu_addr_warps_launch (&c->addr_warps[i]);
+  return TRUE;
+}
+
+static void
+coalesce_finalize (void *state)
+{
+  Coalesce *c = state;
+  for (guint i = 0; i < 2; i++)
+    gpu_addr_warps_free (&c->addr_warps[i]);
 }
 
 const MdlEngineClass mdl_coalesce_class = {
@@ -295,5 +319,7 @@ const MdlEngineClass mdl_coalesce_class = {
   .state_size = sizeof (Coalesce),
   .init = coalesce_init,
   .consume = coalesce_consume,
+  .marker = coalesce_marker,
   .report = coalesce_report,
+  .finalize = coalesce_finalize,
 };

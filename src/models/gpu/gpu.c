@@ -69,7 +69,7 @@ mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const c
 
 void
 mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
-                           const GpuContention *c)
+                           const GpuContention *c, const GpuAddrWarps *w)
 {
   mdl_gpu_report_add (out, prefix, "same_addr_lanes", "count", what,
                       "per instruction, the most active lanes on one address (serialized updates), "
@@ -80,4 +80,7 @@ mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
   mdl_gpu_report_add (out, prefix, "same_addr_max", "count", what,
                       "the most active lanes on one address in any one instruction", NULL,
                       c->same_addr_max);
+  mdl_gpu_report_add (out, prefix, "addr_warps_max", "count", what,
+                      "the most warp instructions on one address in one launch", NULL,
+                      w->max_warps);
 }

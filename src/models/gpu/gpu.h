@@ -13,6 +13,8 @@
 #include <models/event.h>
 #include <models/report.h>
 
+#include "models/u64map.h"
+
 #include <string.h>
 
 /* Slots of the set: a power of two, more than twice the most keys one instruction adds
@@ -171,10 +173,54 @@ gpu_atomic_rounds (const guint64 *addrs, guint64 active, guint64 *rounds)
   return n;
 }
 
-/* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts and
- * PREFIX_same_addr_max of @c, described "WHAT: ...". */
+/* Contention between warps: per address, how many atomic warp instructions of the open launch hit
+ * it (a map cleared at every launch), and the most of any address so far. */
+typedef struct {
+  MdlU64Map per_addr;
+  guint64 max_warps;
+} GpuAddrWarps;
+
+/* Counts one atomic instruction for each distinct key among its active lanes' @keys
+ * (lane-indexed). A key equal to the map's empty marker (address 2^64 - 1) is not counted. */
+static inline void
+gpu_addr_warps_add (GpuAddrWarps *w, const guint64 *keys, guint64 active)
+{
+  if (w->per_addr.keys == NULL)
+    mdl_u64map_init (&w->per_addr, 64);
+  for (guint64 r = active; r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r);
+      guint64 earlier = active & (((guint64) 1 << l) - 1), *n;
+      gboolean seen = FALSE, inserted;
+      for (; earlier && !seen; earlier &= earlier - 1)
+        seen = keys[__builtin_ctzll (earlier)] == keys[l];
+      if (seen || keys[l] == MDL_U64MAP_EMPTY)
+        continue;
+      n = mdl_u64map_upsert (&w->per_addr, keys[l], 0, &inserted);
+      ++*n;
+      w->max_warps = MAX (w->max_warps, *n);
+    }
+}
+
+/* The launch boundary: counts start again. */
+static inline void
+gpu_addr_warps_launch (GpuAddrWarps *w)
+{
+  if (w->per_addr.keys)
+    mdl_u64map_clear (&w->per_addr);
+}
+
+static inline void
+gpu_addr_warps_free (GpuAddrWarps *w)
+{
+  if (w->per_addr.keys)
+    mdl_u64map_destroy (&w->per_addr);
+}
+
+/* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts,
+ * PREFIX_same_addr_max of @c and PREFIX_addr_warps_max of @w, described "WHAT: ...". */
 void mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
-                                const GpuContention *c);
+                                const GpuContention *c, const GpuAddrWarps *w);
 
 /* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
 guint mdl_gpu_sort_unique (guint64 *v, guint n);
