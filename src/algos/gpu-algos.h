@@ -23,6 +23,7 @@
 #ifndef MDL_GPU_ALGOS_H
 #define MDL_GPU_ALGOS_H
 
+#include "gpu-prims.h"
 #include "gpu-sizes.h"
 #include "keys.h"
 
@@ -148,7 +149,18 @@
      "dist=" MDL_KEY_DIST_CHOICES ";sum=serial|faa;pivot=median;threads=256,maxseq=2048,"          \
      "minsize=512",                                                                                \
      "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
-     "two (a block per sequence, shared stack), bitonic sort below MINSIZE")
+     "two (a block per sequence, shared stack), bitonic sort below MINSIZE")                        \
+  X (shuffle, "gpu/shuffle", mdl_gpu_shuffle_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,     \
+     MDL_GPU_HW_ENGINES, MDL_GPU_SHUFFLE_CASES,                                                     \
+     "SIMT: lane i loads word i, shuffles it (idx, up, down or xor in segments of width lanes), "  \
+     "stores it")                                                                                  \
+  X (vote, "gpu/vote", mdl_gpu_vote_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,              \
+     MDL_GPU_HW_ENGINES, MDL_GPU_VOTE_CASES,                                                        \
+     "SIMT: the lanes of mask vote (ballot, any or all) on bit 0 of their word")                   \
+  X (atomic, "gpu/atomic", mdl_gpu_atomic_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,        \
+     MDL_GPU_HW_ENGINES, MDL_GPU_ATOMIC_CASES,                                                      \
+     "SIMT: atomics (add, exch, cas, min, max, umin, umax) on global or shared words, k lanes per " \
+     "address")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */
