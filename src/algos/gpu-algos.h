@@ -69,6 +69,15 @@
  * check, as the SIMT twin does). */
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
 
+/* The cases of sort/bitonic (docs/models/sort-bitonic.md): each layout at tiles of 2048 and 4096
+ * keys, on uniform keys; the greedy layout with 32-key runs, 4096-key tiles and 1024 threads also
+ * on every other distribution of MDL_KEY_DIST_CHOICES (the network is data-independent). */
+#define MDL_GPU_BITONIC_CASES                                                                      \
+  "layout=global,block=256,dist=uniform"                                                           \
+  ";layout=stage,tile=2048|4096,block=512|1024,dist=uniform"                                       \
+  ";layout=greedy,tile=2048|4096,block=512|1024,k=16|32,dist=uniform"                              \
+  ";layout=greedy,tile=4096,block=1024,k=32,dist=gaussian|zero|sorted|bucket|staggered|reverse|few"
+
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
@@ -130,7 +139,11 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")               \
+  X (sort_bitonic, "sort/bitonic", mdl_sort_bitonic_params, cuda, 1 << 20, 512,                   \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BITONIC_CASES,                                                    \
+     "SIMT: bitonic sorting network (Capannini 3.2) on 32-bit keys: global steps, shared-memory "  \
+     "stages of a tile, or the thesis's greedy passes over Gamma-sequences")
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.

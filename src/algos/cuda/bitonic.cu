@@ -1,0 +1,192 @@
+/* The CUDA twin of sort/bitonic (src/algos/simt/bitonic.c): the bitonic sorting network on 32-bit
+ * keys, cut into passes by src/algos/bitonic.h (the same plan as the SIMT twin), one launch per
+ * pass:
+ *   bitonic_tile    a tile pass: block i sorts part i of the pass's Γ-sequence in shared memory
+ *                   (tile keys: load, the pass's steps with a barrier after each, store);
+ *   bitonic_global  a global pass: one step, thread j compares keys InsAt(j, 0, c) and that
+ *                   + 2^c in global memory;
+ *   bitonic_copy    n = 1: no step; one thread copies the key.
+ * The first pass reads the input (n keys; the keys from n up to 2^L are MDL_BITONIC_PAD), every
+ * later pass works in place on the output (2^L keys), so a launch sequence is idempotent and the
+ * timed launches each sort the input afresh. Memory instructions per thread are the SIMT twin's;
+ * the loops are runtime loops (tile and block are case parameters). */
+#include "../bitonic.h"
+#include "twin.h"
+
+/* A tile pass's steps, by value in the kernel's parameters: the most a pass holds is the first
+ * pass of an 8192-key tile, (13² + 13)/2 = 91 steps. */
+#define MAX_PASS_STEPS 96
+
+struct PassSteps {
+  unsigned char s[MAX_PASS_STEPS];   /* the step's stage */
+  unsigned char c[MAX_PASS_STEPS];   /* its bit, as the rank in Γ (local) */
+  unsigned char ls[MAX_PASS_STEPS];  /* the rank of bit s in Γ, or 255 when s is not in Γ */
+  int count;
+};
+
+static __device__ __forceinline__ void
+exchange (unsigned &x, unsigned &y, unsigned down)
+{
+  unsigned lo = min (x, y), hi = max (x, y);
+  x = down ? hi : lo;
+  y = down ? lo : hi;
+}
+
+/* Block b sorts part b: the keys at base | deposit(e, gamma), e < tile, base = the bits of b in
+ * the positions of @rest. */
+__global__ void
+bitonic_tile (unsigned *dst, const unsigned *src, unsigned n_src, unsigned gamma, unsigned rest,
+              unsigned tile, PassSteps steps)
+{
+  extern __shared__ unsigned sh[];
+  unsigned t = threadIdx.x, b = blockDim.x;
+  unsigned base = mdl_bitonic_deposit (blockIdx.x, rest);
+  /* e = t + i·b with t < b: deposit(e) = deposit(t) | deposit(i·b), disjoint bits. */
+  unsigned low = mdl_bitonic_deposit (t, gamma);
+  for (unsigned i = 0; i < tile / b; i++)
+    {
+      unsigned g = base | low | mdl_bitonic_deposit (i * b, gamma);
+      sh[t + i * b] = g < n_src ? src[g] : MDL_BITONIC_PAD;
+    }
+  __syncthreads ();
+  for (int k = 0; k < steps.count; k++)
+    {
+      unsigned c = steps.c[k], ls = steps.ls[k];
+      unsigned fixed = base >> steps.s[k] & 1;
+      for (unsigned j = t; j < tile / 2; j += b)
+        {
+          unsigned p = mdl_bitonic_ins_at (j, 0, c), q = p | 1u << c;
+          unsigned x = sh[p], y = sh[q];
+          exchange (x, y, ls == 255 ? fixed : p >> ls & 1);
+          sh[p] = x;
+          sh[q] = y;
+        }
+      __syncthreads ();
+    }
+  for (unsigned i = 0; i < tile / b; i++)
+    dst[base | low | mdl_bitonic_deposit (i * b, gamma)] = sh[t + i * b];
+}
+
+__global__ void
+bitonic_global (unsigned *dst, const unsigned *src, unsigned n_src, unsigned s, unsigned c)
+{
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned p = mdl_bitonic_ins_at (j, 0, c), q = p | 1u << c;
+  unsigned x = p < n_src ? src[p] : MDL_BITONIC_PAD, y = q < n_src ? src[q] : MDL_BITONIC_PAD;
+  exchange (x, y, p >> s & 1);
+  dst[p] = x;
+  dst[q] = y;
+}
+
+__global__ void
+bitonic_copy (unsigned *dst, const unsigned *src)
+{
+  dst[0] = src[0];
+}
+
+/* The plan of a case (the SIMT twin's: mdl_bitonic_plan with its parameters). */
+static void
+case_plan (const Case &c, MdlBitonicPlan *plan)
+{
+  std::string layout = c.text ("layout", "greedy");
+  MdlBitonicLayout l = layout == "global"  ? MDL_BITONIC_GLOBAL
+                       : layout == "stage" ? MDL_BITONIC_STAGE
+                       : layout == "formula" ? MDL_BITONIC_FORMULA : MDL_BITONIC_GREEDY;
+  mdl_bitonic_plan (plan, mdl_bitonic_log_ceil ((uint64_t) c.n),
+                    mdl_bitonic_log_ceil ((uint64_t) c.num ("tile", 2048)),
+                    mdl_bitonic_log_ceil ((uint64_t) c.num ("k", 16)), l);
+}
+
+static bool
+pow2_in (long v, long lo, long hi)
+{
+  return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+static bool
+bitonic_validate (const Case &c, std::string *why)
+{
+  if (!mdl_cuda_choice_ok (c, "layout", "greedy", MDL_BITONIC_LAYOUT_CHOICES, why)
+      || !mdl_cuda_dist_ok (c, why))
+    return false;
+  if (!pow2_in (c.num ("tile", 2048), 2, 8192))
+    return mdl_cuda_refuse (why, "tile must be a power of two from 2 to 8192");
+  if (!pow2_in (c.num ("block", 512), 1, 1024))
+    return mdl_cuda_refuse (why, "block must be a power of two from 1 to 1024");
+  if (!pow2_in (c.num ("k", 16), 1, 8192))
+    return mdl_cuda_refuse (why, "k must be a power of two from 1 to 8192");
+  if (c.n < 1 || c.n > (1L << 28))
+    return mdl_cuda_refuse (why, "n must be 1..2^28");
+  return true;
+}
+
+static void
+bitonic_prepare (const Case &c, Buffers &b, uint64_t *rng)
+{
+  mdl_cuda_fill_keys (c, b.in, rng);
+  b.out.assign (4 * ((size_t) 1 << mdl_bitonic_log_ceil ((uint64_t) c.n)), MDL_CUDA_POISON);
+}
+
+static int
+bitonic_launch (const Case &c, Buffers &b)
+{
+  static MdlBitonicPlan plan;
+  unsigned *out = (unsigned *) b.d_out;
+  const unsigned *src = (const unsigned *) b.d_in;
+  unsigned n_src = (unsigned) c.n, block = (unsigned) c.num ("block", 512);
+  case_plan (c, &plan);
+  unsigned n_keys = 1u << plan.log_n, tile = 1u << plan.log_tile;
+  if (plan.n_steps == 0)
+    {
+      bitonic_copy<<<1, 1>>> (out, src);
+      return 1;
+    }
+  for (unsigned i = 0; i < plan.n_passes; i++)
+    {
+      const MdlBitonicPass &pass = plan.pass[i];
+      if (pass.gamma)
+        {
+          PassSteps steps;
+          unsigned threads = std::min (block, tile / 2);
+          steps.count = pass.steps;
+          for (unsigned k = 0; k < pass.steps; k++)
+            {
+              unsigned s = plan.step_s[pass.first + k];
+              steps.s[k] = (unsigned char) s;
+              steps.c[k] = (unsigned char) mdl_bitonic_rank (pass.gamma, plan.step_c[pass.first + k]);
+              steps.ls[k] = s < 32 && (pass.gamma >> s & 1)
+                              ? (unsigned char) mdl_bitonic_rank (pass.gamma, s) : 255;
+            }
+          bitonic_tile<<<n_keys / tile, threads, 4 * tile>>> (out, src, n_src, pass.gamma,
+                                                              (n_keys - 1) & ~pass.gamma, tile,
+                                                              steps);
+        }
+      else
+        {
+          unsigned threads = std::min (block, n_keys / 2);
+          bitonic_global<<<n_keys / 2 / threads, threads>>> (out, src, n_src,
+                                                              plan.step_s[pass.first],
+                                                              plan.step_c[pass.first]);
+        }
+      src = out;
+      n_src = n_keys;
+    }
+  return (int) plan.n_passes;
+}
+
+static long
+bitonic_check (const Case &c, const Buffers &b)
+{
+  return mdl_cuda_check_sort (c, b);
+}
+
+static std::string
+bitonic_kernel (const Case &c)
+{
+  if (c.n <= 1)
+    return "bitonic_copy";
+  return c.text ("layout", "greedy") == "global" ? "bitonic_global" : "bitonic_tile";
+}
+
+const CudaTwin cuda_twin_sort_bitonic = { bitonic_validate, bitonic_prepare, bitonic_launch,
+                                          bitonic_check, bitonic_kernel };
