@@ -185,6 +185,44 @@ test_kmodel_tile_conflicts (void **state)
     }
 }
 
+/* Ensure the register groups of one tile pass over 32 keys (stages 1..5, 15 steps): with 16 keys
+ * a thread (4 positions) the steps (1,0)..(4,0) fit {0,1,2,3} (10 steps); (5,4) opens {4} and
+ * (5,3), (5,2), (5,1) join it (4 steps); (5,0) opens the last group, filled to {0,1,2,3}. Each
+ * group moves every key through shared memory once each way, so the K-model's W of shared loads
+ * (lanes summed; fuse=0, as a fused pair of loads counts its length once) is 32 per group plus 32
+ * for the tile's store to global: 128, against
+ * 32·(15 + 1) = 512 with a pair per step (regs=2). */
+static void
+test_register_groups (void **state)
+{
+  guint32 mask[MDL_BITONIC_MAX_STEPS], steps[MDL_BITONIC_MAX_STEPS];
+  static const struct {
+    const char *algo;
+    guint64 w;
+  } rows[] = {
+    { "sort/bitonic:layout=greedy,tile=32,block=2,regs=16", 128 },
+    { "sort/bitonic:layout=greedy,tile=32,block=16,regs=2", 512 },
+    { "sort/bitonic:layout=greedy,tile=32,block=2,regs=16,pad=1", 128 },
+  };
+  (void) state;
+  mdl_bitonic_plan (&plan, 5, 5, 4, MDL_BITONIC_GREEDY);
+  assert_int_equal (plan.n_passes, 1);
+  assert_int_equal (mdl_bitonic_groups (&plan, &plan.pass[0], 4, mask, steps), 3);
+  assert_int_equal (mask[0], 0xf);
+  assert_int_equal (steps[0], 10);
+  assert_int_equal (mask[1], 0x1e);
+  assert_int_equal (steps[1], 4);
+  assert_int_equal (mask[2], 0xf);
+  assert_int_equal (steps[2], 1);
+  assert_int_equal (mdl_bitonic_groups (&plan, &plan.pass[0], 1, mask, steps), 15);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, 32, 6, "kmodel:k=16,fuse=0", NULL);
+      assert_int_equal (test_report_count (r, "W_shared_loads"), rows[i].w);
+      assert_int_equal (test_report_count (r, "W_shared_stores"), rows[i].w);
+    }
+}
+
 /* Ensure the V11 calibration: with σ = 2^11, k = 16 and the greedy rule, P = 17, 22, 27, 34 at
  * n = 2^20 .. 2^26, and Table 3.2's measured bitonic transactions are 0.3572 ± 0.0006 of
  * 2·P·n/16 at every size (the notes' 5/14 factor), so that the size-to-size ratios agree within
@@ -309,6 +347,8 @@ test_sorts_all_distributions (void **state)
   static const char *const layouts[] = {
     "layout=global,block=8", "layout=stage,tile=16,block=4", "layout=greedy,tile=32,k=4,block=8",
     "layout=formula,tile=16,k=2,block=2", "layout=greedy,tile=8192,block=1024",
+    "layout=greedy,tile=64,k=4,block=4,regs=8,pad=1", "layout=stage,tile=32,block=2,regs=16",
+    "layout=formula,tile=128,k=8,block=8,regs=4,pad=1",
   };
   static const guint64 sizes[] = { 1, 2, 3, 31, 32, 33, 100, 512, 1000 };
   static const char *const dists[] = { "uniform", "gaussian", "zero", "sorted", "bucket",
@@ -373,6 +413,7 @@ main (void)
     cmocka_unit_test (test_pass_counts_v10),
     cmocka_unit_test (test_kmodel_g_v10),
     cmocka_unit_test (test_kmodel_tile_conflicts),
+    cmocka_unit_test (test_register_groups),
     cmocka_unit_test (test_table32_calibration_v11),
     cmocka_unit_test (test_no_divergence_v11),
     cmocka_unit_test (test_quicksort_formulas_v12),

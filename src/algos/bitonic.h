@@ -222,6 +222,51 @@ mdl_bitonic_plan (MdlBitonicPlan *p, uint32_t log_n, uint32_t log_tile, uint32_t
     }
 }
 
+/* The register groups of a tile pass (the passes' own greedy rule one level down): the pass's
+ * steps, in order, cut into runs whose local bits (ranks in Γ) fit in @log_regs positions; a
+ * thread then holds the 2^log_regs keys of a unit (the indices that differ only in the group's
+ * positions) in registers for the run. Groups with fewer positions (at the pass's end) are filled
+ * with the lowest free positions below 2^@log_tile. Writes the groups' masks (local positions)
+ * into @mask and their step counts into @steps (room for a pass's steps); returns how many. */
+static inline uint32_t
+mdl_bitonic_groups (const MdlBitonicPlan *p, const MdlBitonicPass *pass, uint32_t log_regs,
+                    uint32_t *mask, uint32_t *steps)
+{
+  uint32_t n = 0, t = pass->first, end = pass->first + pass->steps;
+  while (t < end)
+    {
+      uint32_t m = 0, bits = 0, first = t;
+      for (; t < end; t++)
+        {
+          uint32_t bit = 1u << mdl_bitonic_rank (pass->gamma, p->step_c[t]);
+          if (!(m & bit))
+            {
+              if (bits == log_regs)
+                break;
+              m |= bit;
+              bits++;
+            }
+        }
+      for (uint32_t b = 0; bits < log_regs && b < p->log_tile; b++)
+        if (!(m & (1u << b)))
+          {
+            m |= 1u << b;
+            bits++;
+          }
+      mask[n] = m;
+      steps[n++] = t - first;
+    }
+  return n;
+}
+
+/* The shared word of local key @e: @e, or with @pad one word skipped after every 32 (so that a
+ * warp reading keys 2^m apart, m <= 5, hits distinct banks). */
+MDL_BITONIC_FN uint32_t
+mdl_bitonic_slot (uint32_t e, uint32_t pad)
+{
+  return e + (pad ? e >> 5 : 0);
+}
+
 /* The thesis's closed form for the number of partitions (§3.2.3):
  * 1 + Σ_{s = log σ + 1}^{log n} (⌈(s − log σ)/log(σ/k)⌉ + 1); log σ > log k. */
 static inline uint32_t

@@ -13,15 +13,17 @@
 #include "../bitonic.h"
 #include "twin.h"
 
-/* A tile pass's steps, by value in the kernel's parameters: the most a pass holds is the first
- * pass of an 8192-key tile, (13² + 13)/2 = 91 steps. */
+/* A tile pass's steps and register groups, by value in the kernel's parameters: the most a pass
+ * holds is the first pass of an 8192-key tile, (13² + 13)/2 = 91 steps. */
 #define MAX_PASS_STEPS 96
 
 struct PassSteps {
   unsigned char s[MAX_PASS_STEPS];   /* the step's stage */
-  unsigned char c[MAX_PASS_STEPS];   /* its bit, as the rank in Γ (local) */
+  unsigned char rc[MAX_PASS_STEPS];  /* its bit, as the rank in its group's mask */
   unsigned char ls[MAX_PASS_STEPS];  /* the rank of bit s in Γ, or 255 when s is not in Γ */
-  int count;
+  unsigned short group_mask[MAX_PASS_STEPS];   /* local positions of group g */
+  unsigned char group_steps[MAX_PASS_STEPS];
+  int groups;
 };
 
 static __device__ __forceinline__ void
@@ -32,11 +34,50 @@ exchange (unsigned &x, unsigned &y, unsigned down)
   y = down ? lo : hi;
 }
 
+/* One step on a thread's K = 2^M keys v[x] (local index unit | off[x]), on group bit R. */
+template <int M, int R>
+static __device__ __forceinline__ void
+group_step (unsigned *v, const unsigned *off, unsigned unit, unsigned ls, unsigned fixed)
+{
+#pragma unroll
+  for (int x = 0; x < (1 << M); x++)
+    if (!(x & (1 << R)))
+      exchange (v[x], v[x | 1 << R], ls == 255 ? fixed : (unit | off[x]) >> ls & 1);
+}
+
+template <int M>
+static __device__ __forceinline__ void
+group_step_any (unsigned rc, unsigned *v, const unsigned *off, unsigned unit, unsigned ls,
+                unsigned fixed)
+{
+  switch (rc)
+    {
+    case 0:
+      group_step<M, 0> (v, off, unit, ls, fixed);
+      break;
+    case 1:
+      if (M > 1)
+        group_step<M, (M > 1 ? 1 : 0)> (v, off, unit, ls, fixed);
+      break;
+    case 2:
+      if (M > 2)
+        group_step<M, (M > 2 ? 2 : 0)> (v, off, unit, ls, fixed);
+      break;
+    default:
+      if (M > 3)
+        group_step<M, (M > 3 ? 3 : 0)> (v, off, unit, ls, fixed);
+      break;
+    }
+}
+
 /* Block b sorts part b: the keys at base | deposit(e, gamma), e < tile, base = the bits of b in
- * the positions of @rest. */
+ * the positions of @rest; local key e at shared word mdl_bitonic_slot (e, @pad). Each register
+ * group: thread t takes units u = t, t + blockDim, ... (the indices that differ only in the
+ * group's positions), loads its 2^M keys, runs the group's steps, stores them. */
+template <int M>
 __global__ void
 bitonic_tile (unsigned *dst, const unsigned *src, unsigned n_src, unsigned gamma, unsigned rest,
-              unsigned tile, PassSteps steps)
+              unsigned tile, unsigned pad, PassSteps steps)
 {
   extern __shared__ unsigned sh[];
   unsigned t = threadIdx.x, b = blockDim.x;
@@ -45,26 +86,33 @@ bitonic_tile (unsigned *dst, const unsigned *src, unsigned n_src, unsigned gamma
   unsigned low = mdl_bitonic_deposit (t, gamma);
   for (unsigned i = 0; i < tile / b; i++)
     {
-      unsigned g = base | low | mdl_bitonic_deposit (i * b, gamma);
-      sh[t + i * b] = g < n_src ? src[g] : MDL_BITONIC_PAD;
+      unsigned g = base | low | mdl_bitonic_deposit (i * b, gamma), e = t + i * b;
+      sh[mdl_bitonic_slot (e, pad)] = g < n_src ? src[g] : MDL_BITONIC_PAD;
     }
   __syncthreads ();
-  for (int k = 0; k < steps.count; k++)
+  for (int gi = 0, k = 0; gi < steps.groups; gi++)
     {
-      unsigned c = steps.c[k], ls = steps.ls[k];
-      unsigned fixed = base >> steps.s[k] & 1;
-      for (unsigned j = t; j < tile / 2; j += b)
+      unsigned gm = steps.group_mask[gi], others = (tile - 1) & ~gm, off[1 << M], v[1 << M];
+#pragma unroll
+      for (int x = 0; x < (1 << M); x++)
+        off[x] = mdl_bitonic_deposit (x, gm);
+      for (unsigned u = t; u < tile >> M; u += b)
         {
-          unsigned p = mdl_bitonic_ins_at (j, 0, c), q = p | 1u << c;
-          unsigned x = sh[p], y = sh[q];
-          exchange (x, y, ls == 255 ? fixed : p >> ls & 1);
-          sh[p] = x;
-          sh[q] = y;
+          unsigned unit = mdl_bitonic_deposit (u, others);
+#pragma unroll
+          for (int x = 0; x < (1 << M); x++)
+            v[x] = sh[mdl_bitonic_slot (unit | off[x], pad)];
+          for (int j = k; j < k + steps.group_steps[gi]; j++)
+            group_step_any<M> (steps.rc[j], v, off, unit, steps.ls[j], base >> steps.s[j] & 1);
+#pragma unroll
+          for (int x = 0; x < (1 << M); x++)
+            sh[mdl_bitonic_slot (unit | off[x], pad)] = v[x];
         }
+      k += steps.group_steps[gi];
       __syncthreads ();
     }
   for (unsigned i = 0; i < tile / b; i++)
-    dst[base | low | mdl_bitonic_deposit (i * b, gamma)] = sh[t + i * b];
+    dst[base | low | mdl_bitonic_deposit (i * b, gamma)] = sh[mdl_bitonic_slot (t + i * b, pad)];
 }
 
 __global__ void
@@ -115,6 +163,10 @@ bitonic_validate (const Case &c, std::string *why)
     return mdl_cuda_refuse (why, "block must be a power of two from 1 to 1024");
   if (!pow2_in (c.num ("k", 16), 1, 8192))
     return mdl_cuda_refuse (why, "k must be a power of two from 1 to 8192");
+  if (!pow2_in (c.num ("regs", 2), 2, 16))
+    return mdl_cuda_refuse (why, "regs must be 2, 4, 8 or 16");
+  if (c.num ("pad", 0) != 0 && c.num ("pad", 0) != 1)
+    return mdl_cuda_refuse (why, "pad must be 0 or 1");
   if (c.n < 1 || c.n > (1L << 28))
     return mdl_cuda_refuse (why, "n must be 1..2^28");
   return true;
@@ -134,6 +186,8 @@ bitonic_launch (const Case &c, Buffers &b)
   unsigned *out = (unsigned *) b.d_out;
   const unsigned *src = (const unsigned *) b.d_in;
   unsigned n_src = (unsigned) c.n, block = (unsigned) c.num ("block", 512);
+  unsigned log_regs = mdl_bitonic_log_ceil ((uint64_t) c.num ("regs", 2));
+  unsigned pad = (unsigned) c.num ("pad", 0);
   case_plan (c, &plan);
   unsigned n_keys = 1u << plan.log_n, tile = 1u << plan.log_tile;
   if (plan.n_steps == 0)
@@ -146,20 +200,45 @@ bitonic_launch (const Case &c, Buffers &b)
       const MdlBitonicPass &pass = plan.pass[i];
       if (pass.gamma)
         {
-          PassSteps steps;
-          unsigned threads = std::min (block, tile / 2);
-          steps.count = pass.steps;
-          for (unsigned k = 0; k < pass.steps; k++)
+          static PassSteps steps;
+          uint32_t mask[MDL_BITONIC_MAX_STEPS], counts[MDL_BITONIC_MAX_STEPS];
+          unsigned m = std::min (log_regs, plan.log_tile), threads = std::min (block, tile >> m);
+          unsigned shared = 4 * mdl_bitonic_slot (tile, pad);
+          steps.groups = (int) mdl_bitonic_groups (&plan, &pass, m, mask, counts);
+          for (int g = 0, k = 0; g < steps.groups; g++)
             {
-              unsigned s = plan.step_s[pass.first + k];
-              steps.s[k] = (unsigned char) s;
-              steps.c[k] = (unsigned char) mdl_bitonic_rank (pass.gamma, plan.step_c[pass.first + k]);
-              steps.ls[k] = s < 32 && (pass.gamma >> s & 1)
-                              ? (unsigned char) mdl_bitonic_rank (pass.gamma, s) : 255;
+              steps.group_mask[g] = (unsigned short) mask[g];
+              steps.group_steps[g] = (unsigned char) counts[g];
+              for (unsigned j = 0; j < counts[g]; j++, k++)
+                {
+                  unsigned s = plan.step_s[pass.first + k];
+                  unsigned c = mdl_bitonic_rank (pass.gamma, plan.step_c[pass.first + k]);
+                  steps.s[k] = (unsigned char) s;
+                  steps.rc[k] = (unsigned char) mdl_bitonic_rank (mask[g], c);
+                  steps.ls[k] = s < 32 && (pass.gamma >> s & 1)
+                                  ? (unsigned char) mdl_bitonic_rank (pass.gamma, s) : 255;
+                }
             }
-          bitonic_tile<<<n_keys / tile, threads, 4 * tile>>> (out, src, n_src, pass.gamma,
-                                                              (n_keys - 1) & ~pass.gamma, tile,
-                                                              steps);
+          dim3 grid (n_keys / tile);
+          switch (m)
+            {
+            case 1:
+              bitonic_tile<1><<<grid, threads, shared>>> (out, src, n_src, pass.gamma,
+                                                          (n_keys - 1) & ~pass.gamma, tile, pad, steps);
+              break;
+            case 2:
+              bitonic_tile<2><<<grid, threads, shared>>> (out, src, n_src, pass.gamma,
+                                                          (n_keys - 1) & ~pass.gamma, tile, pad, steps);
+              break;
+            case 3:
+              bitonic_tile<3><<<grid, threads, shared>>> (out, src, n_src, pass.gamma,
+                                                          (n_keys - 1) & ~pass.gamma, tile, pad, steps);
+              break;
+            default:
+              bitonic_tile<4><<<grid, threads, shared>>> (out, src, n_src, pass.gamma,
+                                                          (n_keys - 1) & ~pass.gamma, tile, pad, steps);
+              break;
+            }
         }
       else
         {

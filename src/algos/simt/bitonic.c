@@ -30,6 +30,8 @@
 
 /* The largest input the SIMT twin takes (2^26 keys: 256 MiB of keys in and out). */
 #define MAX_N (G_GUINT64_CONSTANT (1) << 26)
+/* The most keys a thread holds in registers (regs). */
+#define MAX_REGS 16
 
 const MdlParamSpec mdl_sort_bitonic_params[] = {
   { "layout", MDL_PARAM_CHOICE, "greedy", NULL, 0, 0, MDL_BITONIC_LAYOUT_CHOICES, 0,
@@ -43,6 +45,11 @@ const MdlParamSpec mdl_sort_bitonic_params[] = {
     "threads per block (at most tile/2 are used by a tile pass)" },
   { "k", MDL_PARAM_UINT, "16", NULL, 1, 8192, NULL, MDL_PARAM_POW2,
     "greedy and formula: every Γ-sequence holds the log k low bits, so parts are runs of k keys (coalesced)" },
+  { "regs", MDL_PARAM_UINT, "2", NULL, 2, MAX_REGS, NULL, MDL_PARAM_POW2,
+    "keys a thread holds in registers in a tile pass: 2 is Algorithm 4 (a pair per step, every "
+    "step through shared memory); 2^m runs up to m consecutive steps between shared round trips" },
+  { "pad", MDL_PARAM_UINT, "0", NULL, 0, 1, NULL, 0,
+    "1: local key e at shared word e + e/32 (keys 2^m apart, m <= 5, on distinct banks)" },
   MDL_KEYS_DIST_ROW,
   { NULL }
 };
@@ -54,6 +61,10 @@ typedef struct {
   const MdlBitonicPlan *plan;
   const MdlBitonicPass *pass;
   guint tile;                  /* keys of a part (tile passes) */
+  guint log_regs;              /* log2 of the keys a thread holds in a register group */
+  guint pad;                   /* 1: shared word e + e/32 for local key e */
+  guint n_groups;              /* the pass's register groups (mdl_bitonic_groups) */
+  guint32 group_mask[MDL_BITONIC_MAX_STEPS], group_steps[MDL_BITONIC_MAX_STEPS];
 } PassArgs;
 
 /* @dst[t] = the key at global index @idx[t] of the pass's source, MDL_BITONIC_PAD beyond n_src
@@ -100,10 +111,16 @@ tile_kernel (MdlSimtBlock *blk, void *p)
   const PassArgs *a = p;
   const MdlBitonicPlan *plan = a->plan;
   guint32 gamma = a->pass->gamma, rest = (guint32) (a->n_keys - 1) & ~gamma;
-  guint32 base = mdl_bitonic_deposit (blk->idx_x, rest);
-  guint b = blk->n_threads;
+  guint32 base = mdl_bitonic_deposit (blk->idx_x, rest), regs = 1u << a->log_regs;
+  guint b = blk->n_threads, st = a->pass->first;
   guint64 *idx = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
-  guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *down = mdl_simt_reg (blk, 1);
+  guint64 *unit = mdl_simt_reg (blk, 1), *down = mdl_simt_reg (blk, 1);
+  guint64 *v[MAX_REGS], *slot[MAX_REGS];
+  for (guint x = 0; x < regs; x++)
+    {
+      v[x] = mdl_simt_reg (blk, 1);
+      slot[x] = mdl_simt_reg (blk, 1);
+    }
 
   for (guint i = 0; i < a->tile / b; i++)
     {
@@ -111,32 +128,49 @@ tile_kernel (MdlSimtBlock *blk, void *p)
         {
           guint32 e = t + i * b;
           idx[t] = base | mdl_bitonic_deposit (e, gamma);
-          at2[t] = 4 * (guint64) e;
+          at2[t] = 4 * (guint64) mdl_bitonic_slot (e, a->pad);
         }
-      load_keys (blk, a, idx, at, x);
-      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, x);
+      load_keys (blk, a, idx, at, v[0]);
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, v[0]);
     }
   mdl_simt_sync (blk);
-  for (guint st = a->pass->first; st < a->pass->first + a->pass->steps; st++)
+  for (guint gi = 0; gi < a->n_groups; gi++)
     {
-      guint32 s = plan->step_s[st], c = mdl_bitonic_rank (gamma, plan->step_c[st]);
-      gboolean s_local = s < 32 && (gamma >> s & 1);
-      guint32 ls = s_local ? mdl_bitonic_rank (gamma, s) : 0;
-      for (guint i = 0; i < a->tile / 2 / b; i++)
+      guint32 gm = a->group_mask[gi], others = (a->tile - 1) & ~gm;
+      for (guint i = 0; i < (a->tile >> a->log_regs) / b; i++)
         {
           MDL_SIMT_EACH (blk, t)
+            unit[t] = mdl_bitonic_deposit (t + i * b, others);
+          for (guint x = 0; x < regs; x++)
             {
-              guint32 q = mdl_bitonic_ins_at (t + i * b, 0, c);
-              at[t] = 4 * (guint64) q;
-              at2[t] = 4 * (guint64) (q | 1u << c);
-              down[t] = s_local ? q >> ls & 1 : (guint64) base >> s & 1;
+              MDL_SIMT_EACH (blk, t)
+                slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t]
+                                                             | mdl_bitonic_deposit (x, gm), a->pad);
+              mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
             }
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-          mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
-          compare_exchange (blk, x, y, down);
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
-          mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, y);
+          for (guint k = st; k < st + a->group_steps[gi]; k++)
+            {
+              guint32 s = plan->step_s[k], c = mdl_bitonic_rank (gamma, plan->step_c[k]);
+              guint32 rc = mdl_bitonic_rank (gm, c);
+              gboolean s_local = s < 32 && (gamma >> s & 1);
+              guint32 ls = s_local ? mdl_bitonic_rank (gamma, s) : 0;
+              for (guint x = 0; x < regs; x++)
+                {
+                  guint y = x | 1u << rc;
+                  if (y == x)
+                    continue;
+                  MDL_SIMT_EACH (blk, t)
+                    {
+                      guint32 local = (guint32) unit[t] | mdl_bitonic_deposit (x, gm);
+                      down[t] = s_local ? local >> ls & 1 : (guint64) base >> s & 1;
+                    }
+                  compare_exchange (blk, v[x], v[y], down);
+                }
+            }
+          for (guint x = 0; x < regs; x++)
+            mdl_simt_st (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
         }
+      st += a->group_steps[gi];
       mdl_simt_sync (blk);
     }
   for (guint i = 0; i < a->tile / b; i++)
@@ -144,11 +178,11 @@ tile_kernel (MdlSimtBlock *blk, void *p)
       MDL_SIMT_EACH (blk, t)
         {
           guint32 e = t + i * b;
-          at[t] = 4 * (guint64) e;
+          at[t] = 4 * (guint64) mdl_bitonic_slot (e, a->pad);
           at2[t] = a->dst + 4 * (guint64) (base | mdl_bitonic_deposit (e, gamma));
         }
-      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-      mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, x);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, v[0]);
+      mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, v[0]);
     }
 }
 
@@ -192,36 +226,39 @@ copy_kernel (MdlSimtBlock *blk, void *p)
 
 /* Runs the passes of @plan from the input at @in (@n keys) into @out (2^L keys). */
 static gboolean
-run_passes (MdlSimt *gpu, const MdlBitonicPlan *plan, guint block, guint64 in, guint64 n,
-            guint64 out, GError **error)
+run_passes (MdlSimt *gpu, const MdlBitonicPlan *plan, guint block, guint log_regs, guint pad,
+            guint64 in, guint64 n, guint64 out, GError **error)
 {
   guint64 n_keys = (guint64) 1 << plan->log_n;
   guint tile = 1u << plan->log_tile;
-  PassArgs a = { .src = in, .dst = out, .n_src = n, .n_keys = n_keys, .plan = plan, .tile = tile };
+  g_autofree PassArgs *a = g_new0 (PassArgs, 1);
+  a->src = in, a->dst = out, a->n_src = n, a->n_keys = n_keys, a->plan = plan, a->tile = tile;
+  a->log_regs = MIN (log_regs, plan->log_tile), a->pad = pad;
   if (plan->n_steps == 0)
     {
       MdlSimtLaunch one = { .grid_x = 1, .block_x = 1 };
-      return mdl_simt_launch (gpu, &one, copy_kernel, &a, error);
+      return mdl_simt_launch (gpu, &one, copy_kernel, a, error);
     }
   for (guint i = 0; i < plan->n_passes; i++)
     {
       MdlSimtLaunch shape = { 0 };
-      a.pass = &plan->pass[i];
-      if (a.pass->gamma)
+      a->pass = &plan->pass[i];
+      if (a->pass->gamma)
         {
-          shape.block_x = MIN (block, tile / 2);
+          shape.block_x = MIN (block, tile >> a->log_regs);
           shape.grid_x = (guint32) (n_keys / tile);
-          shape.shared_bytes = 4 * tile;
+          shape.shared_bytes = 4 * mdl_bitonic_slot (tile, pad);
+          a->n_groups = mdl_bitonic_groups (plan, a->pass, a->log_regs, a->group_mask, a->group_steps);
         }
       else
         {
           shape.block_x = (guint32) MIN (block, n_keys / 2);
           shape.grid_x = (guint32) (n_keys / 2 / shape.block_x);
         }
-      if (!mdl_simt_launch (gpu, &shape, a.pass->gamma ? tile_kernel : global_kernel, &a, error))
+      if (!mdl_simt_launch (gpu, &shape, a->pass->gamma ? tile_kernel : global_kernel, a, error))
         return FALSE;
-      a.src = out;
-      a.n_src = n_keys;
+      a->src = out;
+      a->n_src = n_keys;
     }
   return TRUE;
 }
@@ -233,6 +270,8 @@ bitonic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
   MdlBitonicLayout layout = (MdlBitonicLayout) mdl_params_choice (params, "layout");
   guint tile = (guint) mdl_params_uint (params, "tile"), block = (guint) mdl_params_uint (params, "block");
   guint k = (guint) mdl_params_uint (params, "k");
+  guint log_regs = mdl_bitonic_log_ceil (mdl_params_uint (params, "regs"));
+  guint pad = (guint) mdl_params_uint (params, "pad");
   MdlKeyDist dist = (MdlKeyDist) mdl_params_choice (params, "dist");
   g_autofree MdlBitonicPlan *plan = g_new (MdlBitonicPlan, 1);
   g_autoptr (MdlSimt) gpu = NULL;
@@ -253,7 +292,7 @@ bitonic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
                    ": out of memory drawing the keys", n);
       return FALSE;
     }
-  if (!run_passes (gpu, plan, block, in, n, out, error))
+  if (!run_passes (gpu, plan, block, log_regs, pad, in, n, out, error))
     return FALSE;
   bad = mdl_keys_check (keys, mdl_simt_host (gpu, out), n, &first);
   if (bad != 0)
