@@ -349,6 +349,7 @@ test_sorts_all_distributions (void **state)
     "layout=formula,tile=16,k=2,block=2", "layout=greedy,tile=8192,block=1024",
     "layout=greedy,tile=64,k=4,block=4,regs=8,pad=1", "layout=stage,tile=32,block=2,regs=16",
     "layout=formula,tile=128,k=8,block=8,regs=4,pad=1",
+    "layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1",
   };
   static const guint64 sizes[] = { 1, 2, 3, 31, 32, 33, 100, 512, 1000 };
   static const char *const dists[] = { "uniform", "gaussian", "zero", "sorted", "bucket",

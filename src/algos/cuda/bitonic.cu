@@ -14,8 +14,10 @@
 #include "twin.h"
 
 /* A tile pass's steps and register groups, by value in the kernel's parameters: the most a pass
- * holds is the first pass of an 8192-key tile, (13² + 13)/2 = 91 steps. */
-#define MAX_PASS_STEPS 96
+ * holds is the first pass of a 32768-key tile, (15² + 15)/2 = 120 steps. */
+#define MAX_PASS_STEPS 128
+/* The most keys of a tile: 128 KiB of shared memory (more than 48 KiB needs the opt-in below). */
+#define MAX_TILE 32768
 
 struct PassSteps {
   unsigned char s[MAX_PASS_STEPS];   /* the step's stage */
@@ -132,6 +134,14 @@ bitonic_copy (unsigned *dst, const unsigned *src)
   dst[0] = src[0];
 }
 
+/* Lets @kernel take @bytes of dynamic shared memory (beyond 48 KiB needs the opt-in). */
+template <typename K>
+static void
+allow_shared (K kernel, unsigned bytes)
+{
+  CUDA_OK (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes));
+}
+
 /* The plan of a case (the SIMT twin's: mdl_bitonic_plan with its parameters). */
 static void
 case_plan (const Case &c, MdlBitonicPlan *plan)
@@ -157,8 +167,8 @@ bitonic_validate (const Case &c, std::string *why)
   if (!mdl_cuda_choice_ok (c, "layout", "greedy", MDL_BITONIC_LAYOUT_CHOICES, why)
       || !mdl_cuda_dist_ok (c, why))
     return false;
-  if (!pow2_in (c.num ("tile", 2048), 2, 8192))
-    return mdl_cuda_refuse (why, "tile must be a power of two from 2 to 8192");
+  if (!pow2_in (c.num ("tile", 2048), 2, MAX_TILE))
+    return mdl_cuda_refuse (why, "tile must be a power of two from 2 to 32768");
   if (!pow2_in (c.num ("block", 512), 1, 1024))
     return mdl_cuda_refuse (why, "block must be a power of two from 1 to 1024");
   if (!pow2_in (c.num ("k", 16), 1, 8192))
@@ -220,6 +230,13 @@ bitonic_launch (const Case &c, Buffers &b)
                 }
             }
           dim3 grid (n_keys / tile);
+          if (shared > 48 * 1024)
+            {
+              allow_shared (bitonic_tile<1>, shared);
+              allow_shared (bitonic_tile<2>, shared);
+              allow_shared (bitonic_tile<3>, shared);
+              allow_shared (bitonic_tile<4>, shared);
+            }
           switch (m)
             {
             case 1:

@@ -39,8 +39,8 @@ const MdlParamSpec mdl_sort_bitonic_params[] = {
     "consecutive keys, the steps of larger distance as global passes; greedy: Capannini's greedy "
     "passes over Γ-sequences that keep the log k low bits; formula: the passes the thesis's closed "
     "form counts (no pass crosses a stage)" },
-  { "tile", MDL_PARAM_UINT, "2048", NULL, 2, 8192, NULL, MDL_PARAM_POW2,
-    "keys of a part (σ), sorted in one block's shared memory" },
+  { "tile", MDL_PARAM_UINT, "2048", NULL, 2, 32768, NULL, MDL_PARAM_POW2,
+    "keys of a part (σ), sorted in one block's shared memory (up to 128 KiB)" },
   { "block", MDL_PARAM_UINT, "512", NULL, 1, 1024, NULL, MDL_PARAM_POW2,
     "threads per block (at most tile/2 are used by a tile pass)" },
   { "k", MDL_PARAM_UINT, "16", NULL, 1, 8192, NULL, MDL_PARAM_POW2,
