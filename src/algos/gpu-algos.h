@@ -78,6 +78,20 @@
   ";dist=uniform,P=16|132|264|528|2112|4224,rule=spare,commit=buffered,base=256"                   \
   ";dist=uniform,P=1056,rule=literal|spare,commit=direct|buffered,base=1024"
 
+/* The cases of sort/bitonic (docs/models/sort-bitonic.md), on uniform keys: global steps only;
+ * Algorithm 4 as printed (a pair per step through shared memory) in the stage, greedy and formula
+ * cuts at tiles of 2048 and 4096 keys; register groups of 8 or 16 keys with padded shared memory
+ * at tiles of 4096 to 32768 keys; and the fastest at 2^26 on H100 (tiles of 32768, 16 keys a
+ * thread) on every other distribution of MDL_KEY_DIST_CHOICES (the network is data-independent). */
+#define MDL_GPU_BITONIC_CASES                                                                      \
+  "layout=global,block=256,dist=uniform"                                                           \
+  ";layout=stage,tile=2048|4096,block=512,regs=2,pad=0,dist=uniform"                               \
+  ";layout=greedy|formula,tile=2048|4096,k=16|32,block=512,regs=2,pad=0,dist=uniform"              \
+  ";layout=stage,tile=8192|32768,block=512,regs=16,pad=1,dist=uniform"                             \
+  ";layout=greedy,tile=4096|8192|16384|32768,k=32,block=512|1024,regs=8|16,pad=1,dist=uniform"     \
+  ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,"                                       \
+  "dist=gaussian|zero|sorted|bucket|staggered|reverse|few"
+
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
@@ -160,7 +174,11 @@
   X (atomic, "gpu/atomic", mdl_gpu_atomic_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,        \
      MDL_GPU_HW_ENGINES, MDL_GPU_ATOMIC_CASES,                                                      \
      "SIMT: atomics (add, exch, cas, min, max, umin, umax) on global or shared words, k lanes per " \
-     "address")
+     "address")                                                                                     \
+  X (sort_bitonic, "sort/bitonic", mdl_sort_bitonic_params, cuda, 1 << 20, 512,                   \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BITONIC_CASES,                                                    \
+     "SIMT: bitonic sorting network (Capannini 3.2) on 32-bit keys: global steps, shared-memory "  \
+     "stages of a tile, or the thesis's greedy passes over Gamma-sequences")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */
