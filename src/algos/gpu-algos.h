@@ -24,6 +24,7 @@
 #define MDL_GPU_ALGOS_H
 
 #include "gpu-sizes.h"
+#include "keys.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -68,6 +69,13 @@
  * per block, so its case keeps blocks of k^2 = 256 and passes at every n (beyond, it fails its
  * check, as the SIMT twin does). */
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
+
+/* The grids of the merge sorts (sort/warpsort, sort/dway-merge): the H100-scale parameters (part
+ * 2 down to l = 1024 runs, a separator every 2^16 keys) with b = 128 and 256 on uniform keys (D:
+ * the d values, or ""), and b = 256 (E: d = 4, or "") on every distribution. */
+#define MDL_GPU_MERGE_CASES(D, E)                                                                  \
+  "b=128|256," D "l=1024,sigma=65536,dist=uniform;b=256," E "l=1024,sigma=65536,dist="            \
+  MDL_KEY_DIST_CHOICES
 
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
@@ -130,7 +138,15 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                 \
+  X (sort_warpsort, "sort/warpsort", mdl_sort_warpsort_params, none, 1 << 14, 32,                \
+     MDL_GPU_HW_ENGINES, MDL_GPU_MERGE_CASES ("", ""),                                                 \
+     "SIMT: GPU-Warpsort as Koike & Sadakane model it (7.1.2): the four parts of sort/dway-merge " \
+     "with 2-way merges")                                                                          \
+  X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, none, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
+     MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
+     "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
+     "d-way merges, separators, row-wise merges of all groups at once")
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
  * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
