@@ -139,11 +139,11 @@
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
      "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                 \
-  X (sort_warpsort, "sort/warpsort", mdl_sort_warpsort_params, none, 1 << 14, 32,                \
+  X (sort_warpsort, "sort/warpsort", mdl_sort_warpsort_params, cuda, 1 << 14, 32,                \
      MDL_GPU_HW_ENGINES, MDL_GPU_MERGE_CASES ("", ""),                                                 \
      "SIMT: GPU-Warpsort as Koike & Sadakane model it (7.1.2): the four parts of sort/dway-merge " \
      "with 2-way merges")                                                                          \
-  X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, none, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
+  X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, cuda, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
      "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
      "d-way merges, separators, row-wise merges of all groups at once")
