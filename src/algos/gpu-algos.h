@@ -70,12 +70,11 @@
  * check, as the SIMT twin does). */
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
 
-/* The grids of the merge sorts (sort/warpsort, sort/dway-merge): the H100-scale parameters (part
- * 2 down to l = 1024 runs, a separator every 2^16 keys) with b = 128 and 256 on uniform keys (D:
- * the d values, or ""), and b = 256 (E: d = 4, or "") on every distribution. */
+/* The grids of the merge sorts (sort/warpsort, sort/dway-merge): l and sigma chosen from n (0),
+ * b = 128 and 256 on uniform keys (D: the d values, or ""), and b = 256 (E: d = 4, or "") on
+ * every distribution. */
 #define MDL_GPU_MERGE_CASES(D, E)                                                                  \
-  "b=128|256," D "l=1024,sigma=65536,dist=uniform;b=256," E "l=1024,sigma=65536,dist="            \
-  MDL_KEY_DIST_CHOICES
+  "b=128|256," D "l=0,sigma=0,dist=uniform;b=256," E "l=0,sigma=0,dist=" MDL_KEY_DIST_CHOICES
 
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \

@@ -340,7 +340,7 @@ case_plan (const Case &c)
 {
   unsigned d = c.twin == &cuda_twin_sort_warpsort ? 2 : (unsigned) c.num ("d", 4);
   return mdl_merge_plan ((uint64_t) c.n, (uint64_t) c.num ("b", 32), d,
-                         (uint64_t) c.num ("l", 16), (uint64_t) c.num ("sigma", 256));
+                         (uint64_t) c.num ("l", 0), (uint64_t) c.num ("sigma", 0));
 }
 
 /* The scratch buffer (out2), in words: keys, two sample buffers, pos, off; each part at a
@@ -366,14 +366,14 @@ scratch_of (const MdlMergePlan &p)
 static bool
 merge_validate (const Case &c, std::string *why)
 {
-  long b = c.num ("b", 32), d = c.num ("d", 4), l = c.num ("l", 16), sigma = c.num ("sigma", 256);
+  long b = c.num ("b", 32), d = c.num ("d", 4), l = c.num ("l", 0), sigma = c.num ("sigma", 0);
   if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
     return mdl_cuda_refuse (why, "b must be a power of two from 32 to 1024 (the CUDA twin runs "
                                  "whole warps)");
   if (d < 2 || d > MERGE_D_MAX || (d & (d - 1)) != 0)
     return mdl_cuda_refuse (why, "d must be a power of two from 2 to 256");
-  if (l < 1 || l > (1L << 20) || sigma < 1 || sigma > (1L << 30))
-    return mdl_cuda_refuse (why, "l must be 1..2^20 and sigma 1..2^30");
+  if (l < 0 || l > (1L << 20) || sigma < 0 || sigma > (1L << 30))
+    return mdl_cuda_refuse (why, "l must be 0..2^20 and sigma 0..2^30 (0: chosen from n)");
   if (c.n < 1 || c.n > (1L << 28))
     return mdl_cuda_refuse (why, "n must be 1..2^28 (as the SIMT twin)");
   if (!mdl_cuda_agpu_shared_ok (4 * ((size_t) b * (d + 1) + 5 * d), "b and d", why))

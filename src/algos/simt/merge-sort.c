@@ -32,11 +32,13 @@
   { "b", MDL_PARAM_UINT, "32", NULL, 2, 1024, NULL, MDL_PARAM_POW2,                                \
     "threads per block = AGPU cores = keys per block of global memory" }
 #define L_ROW                                                                                      \
-  { "l", MDL_PARAM_UINT, "16", NULL, 1, 1u << 20, NULL, 0,                                         \
-    "part 2 merges column-wise until at most l runs are left (the paper's ℓ; 1: no parts 3-4)" }
+  { "l", MDL_PARAM_UINT, "0", NULL, 0, 1u << 20, NULL, 0,                                          \
+    "part 2 merges column-wise until at most l runs are left (the paper's ℓ; 1: no parts 3-4; "  \
+    "0: the smallest power of two whose square is at least n/b)" }
 #define SIGMA_ROW                                                                                  \
-  { "sigma", MDL_PARAM_UINT, "256", NULL, 1, 1u << 30, NULL, 0,                                    \
-    "part 3 takes every sigma-th key of each run as a separator (groups of about sigma keys)" }
+  { "sigma", MDL_PARAM_UINT, "0", NULL, 0, 1u << 30, NULL, 0,                                      \
+    "part 3 takes every sigma-th key of each run as a separator (groups of about sigma keys; "   \
+    "0: l x b)" }
 
 const MdlParamSpec mdl_sort_dway_params[] = {
   B_ROW,
