@@ -166,7 +166,7 @@ test_lower_bound_by_hand (void **state)
   assert_true (fabs (log (2520.0) / log (8.0) - 3.7664) < 1e-4);
 }
 
-/* Ensure the plan's parts on a case by hand: n = 10000, b = 8, d = 4, l = 16, sigma = 100: 1250
+/* Ensure the plan's parts on cases by hand: n = 10000, b = 8, d = 4, l = 16, sigma = 100: 1250
  * blocks; part 2 runs 1250 -> 313 -> 79 -> 20 -> 5 (R = 2048, s0 = 4); 5 runs, the last of
  * 10000 − 8192 = 1808 keys: 20 separators of each whole run and 18 of the last, m = 98; t0 =
  * ⌈log4 5⌉ = 2; 7 passes. */
@@ -182,6 +182,19 @@ test_plan_by_hand (void **state)
   assert_int_equal (p.m, 98);
   assert_int_equal (p.t0, 2);
   assert_int_equal (p.passes, 7);
+  /* The defaults (l = 0, sigma = 0) at n = 2^26, b = 128, d = 2: n/b = 2^19, ℓ = 512 (512^2 =
+   * 2^18 <= 2^19 < 1024^2); part 2 to R = 2^17 (s0 = 10), 512 runs; σ = R/2, two separators a run,
+   * m = 1024 (1025 groups; with one separator a run or none, parts 3-4 would run on one group);
+   * t0 = 9; 20 passes. */
+  p = mdl_merge_plan (G_GUINT64_CONSTANT (1) << 26, 128, 2, 0, 0);
+  assert_int_equal (p.l, 512);
+  assert_int_equal (p.s0, 10);
+  assert_int_equal (p.run, G_GUINT64_CONSTANT (1) << 17);
+  assert_int_equal (p.runs, 512);
+  assert_int_equal (p.sigma, G_GUINT64_CONSTANT (1) << 16);
+  assert_int_equal (p.m, 1024);
+  assert_int_equal (p.t0, 9);
+  assert_int_equal (p.passes, 20);
   p = mdl_merge_plan (100, 8, 4, 1, 100);
   assert_int_equal (p.runs, 1);
   assert_int_equal (p.t0, 0);

@@ -39,19 +39,18 @@ mdl_merge_ceil_div (uint64_t a, uint64_t b)
   return (a + b - 1) / b;
 }
 
-/* The plan of sorting @n >= 1 keys (b, d powers of two). @l = 0 picks ℓ, the smallest power of two
- * with ℓ^2 >= n/b, and @sigma = 0 picks ℓ·b: about sqrt(n/b) runs enter part 3 and as many groups
- * leave it, whose pieces hold b keys on average, so that the last column-wise and the last
- * row-wise steps both keep about sqrt(n/b) blocks busy (docs/models/sort-merge.md). */
+/* The plan of sorting @n >= 1 keys (b, d powers of two). @l = 0 picks ℓ, the largest power of two
+ * with ℓ^2 <= n/b (at least 1), and @sigma = 0 picks half a run, R/2: about ℓ runs enter part 3,
+ * two separators each, so about 2ℓ groups leave it with pieces of about b keys, and the last
+ * column-wise and the last row-wise steps both keep about sqrt(n/b) blocks busy
+ * (docs/models/sort-merge.md). */
 static inline MdlMergePlan
 mdl_merge_plan (uint64_t n, uint64_t b, uint64_t d, uint64_t l, uint64_t sigma)
 {
   MdlMergePlan p;
   if (l == 0)
-    for (l = 1; l * l < mdl_merge_ceil_div (n, b); l *= 2)
+    for (l = 1; 4 * l * l <= mdl_merge_ceil_div (n, b); l *= 2)
       ;
-  if (sigma == 0)
-    sigma = l * b;
   p = (MdlMergePlan) { n, b, d, l, sigma, 0, b, 0, 0, 0, 0, 0 };
   p.runs = mdl_merge_ceil_div (n, b);
   while (p.runs > l)
@@ -60,11 +59,13 @@ mdl_merge_plan (uint64_t n, uint64_t b, uint64_t d, uint64_t l, uint64_t sigma)
       p.runs = mdl_merge_ceil_div (n, p.run);
       p.s0++;
     }
+  if (p.sigma == 0)
+    p.sigma = p.run > 1 ? p.run / 2 : 1;
   if (p.runs > 1)
     {
       uint64_t pieces = 1;
-      p.per_run = p.run >= sigma ? p.run / sigma : 0;
-      p.m = (p.runs - 1) * p.per_run + (n - (p.runs - 1) * p.run) / sigma;
+      p.per_run = p.run >= p.sigma ? p.run / p.sigma : 0;
+      p.m = (p.runs - 1) * p.per_run + (n - (p.runs - 1) * p.run) / p.sigma;
       while (pieces < p.runs)
         {
           pieces *= d;

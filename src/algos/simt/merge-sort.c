@@ -34,11 +34,11 @@
 #define L_ROW                                                                                      \
   { "l", MDL_PARAM_UINT, "0", NULL, 0, 1u << 20, NULL, 0,                                          \
     "part 2 merges column-wise until at most l runs are left (the paper's ℓ; 1: no parts 3-4; "  \
-    "0: the smallest power of two whose square is at least n/b)" }
+    "0: the largest power of two whose square is at most n/b)" }
 #define SIGMA_ROW                                                                                  \
   { "sigma", MDL_PARAM_UINT, "0", NULL, 0, 1u << 30, NULL, 0,                                      \
     "part 3 takes every sigma-th key of each run as a separator (groups of about sigma keys; "   \
-    "0: l x b)" }
+    "0: half a run)" }
 
 const MdlParamSpec mdl_sort_dway_params[] = {
   B_ROW,
