@@ -92,6 +92,12 @@
   ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,"                                       \
   "dist=gaussian|zero|sorted|bucket|staggered|reverse|few"
 
+/* The grids of the merge sorts (sort/warpsort, sort/dway-merge): l and sigma chosen from n (0),
+ * b = 128 and 256 on uniform keys (D: the d values, or ""), and b = 256 (E: d = 4, or "") on
+ * every distribution. */
+#define MDL_GPU_MERGE_CASES(D, E)                                                                  \
+  "b=128|256," D "l=0,sigma=0,dist=uniform;b=256," E "l=0,sigma=0,dist=" MDL_KEY_DIST_CHOICES
+
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
      MDL_GPU_GLOBAL_BLOCK, MDL_GPU_HW_ENGINES,                                                      \
@@ -178,7 +184,15 @@
   X (sort_bitonic, "sort/bitonic", mdl_sort_bitonic_params, cuda, 1 << 20, 512,                   \
      MDL_GPU_HW_ENGINES, MDL_GPU_BITONIC_CASES,                                                    \
      "SIMT: bitonic sorting network (Capannini 3.2) on 32-bit keys: global steps, shared-memory "  \
-     "stages of a tile, or the thesis's greedy passes over Gamma-sequences")
+     "stages of a tile, or the thesis's greedy passes over Gamma-sequences")                        \
+  X (sort_warpsort, "sort/warpsort", mdl_sort_warpsort_params, cuda, 1 << 14, 32,                \
+     MDL_GPU_HW_ENGINES, MDL_GPU_MERGE_CASES ("", ""),                                                 \
+     "SIMT: GPU-Warpsort as Koike & Sadakane model it (7.1.2): the four parts of sort/dway-merge " \
+     "with 2-way merges")                                                                          \
+  X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, cuda, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
+     MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
+     "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
+     "d-way merges, separators, row-wise merges of all groups at once")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */
