@@ -5,14 +5,13 @@
 # processor/configuration sweep at 2^26 uniform, CUB radix sort on the same keys, compute-sanitizer
 # memcheck and racecheck at small sizes, and Nsight Compute: every kernel's duration at 2^26 and
 # memory counters of one commit and the independent stage at 2^20.
-# The harness and cub-sort-time are built beforehand (no GLib there; the build is faster here):
+# The harness is built beforehand (no GLib there; the build is faster here); CUB is its
+# baseline/cub-sort row:
 #   (cd src/algos/cuda && nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o $GK *.cu)
-#   nvcc -O3 -arch=sm_90 -std=c++17 -o $CUB tools/cub-sort-time.cu
-# Usage: GK=... CUB=... OUT=... bash tools/msimd-qs-device.sh   (about 6 minutes; the first run, with
+# Usage: GK=... OUT=... bash tools/msimd-qs-device.sh   (about 6 minutes; the first run, with
 # 60 s for the configurations, lost P = 8448, commit=direct and rule=literal at 2^26)
 set -u
 GK=${GK:?}
-CUB=${CUB:?}
 OUT=${OUT:-mqs-out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
@@ -38,9 +37,10 @@ timeout 200 "$GK" --mode time --reps 5 --csv "$OUT/time-config.csv" --n 2^26 $cf
   "$A:P=1056,commit=direct" "$A:P=1056,rule=literal" | tail -n 2
 
 stage cub
-for d in $DISTS; do timeout 20 "$CUB" "$d" 5 2^20 2^26; done > "$OUT/cub.csv"
-timeout 20 "$CUB" uniform 5 2^28 >> "$OUT/cub.csv"
-cat "$OUT/cub.csv"
+cub=""
+for d in $DISTS; do cub="$cub baseline/cub-sort:dist=$d"; done
+timeout 60 "$GK" --mode time --reps 5 --csv "$OUT/cub.csv" --n 2^20,2^26 $cub | tail -n 3
+timeout 20 "$GK" --mode time --reps 5 --csv "$OUT/cub-2e28.csv" --n 2^28 baseline/cub-sort | tail -n 2
 
 stage sanitize
 for tool in memcheck racecheck; do
