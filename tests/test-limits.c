@@ -377,6 +377,61 @@ test_every_algorithm_refuses_n_it_cannot_hold_before_any_work (void **state)
       }
 }
 
+/* Ensure engines whose tables grow with a parameter check them against the memory budget when
+ * they are created, before any work, naming the parameter and the bytes: vat's W (index, ring or
+ * tournament per cell; 6496512 cells of lru need 4 * (W + 1 + 2^24) + 12 * (W + 1) + 8 * W
+ * bytes), em's M / B blocks (17 bytes each for lru), a TLB's arrays (16 bytes per entry, the L1's
+ * 64 entries already taken). Under MODELS_MEMORY_BUDGET=128M, the budget of the fuzz targets,
+ * these are refused and W = 2^20 still works; ismin at W = 2^26 is over any default budget
+ * (at most 4 GiB). */
+static void
+test_tables_over_the_budget_are_refused_before_any_work (void **state)
+{
+  static const struct {
+    const char *spec, *budget, *error;
+  } rows[] = {
+    { "vat:W=6496512", "128M", "vat: W=6496512 (policy lru) needs 223025168 bytes (212.7 MiB) of "
+      "tables, over the memory budget of 134217728 bytes (128 MiB, set by MODELS_MEMORY_BUDGET)" },
+    { "vat:W=1000000,curve=1,curve_max=1048576,K=2,d=56", "128M",
+      "vat: W=1000000 (policy lru, with the curve to curve_max) needs 1093547564 bytes" },
+    { "vat:W=67108864,policy=ismin", NULL,
+      "vat: W=67108864 (policy ismin) needs 4294967312 bytes (4.0 GiB) of tables, over the "
+      "memory budget of " },
+    { "em:M=1G,B=64", "128M", "em: M=1073741824 of 16777216 blocks of B=64 bytes needs 285212672 "
+      "bytes (272 MiB) of tables, over the memory budget of 134217728 bytes" },
+    { "tlb:l2_entries=16777216,l2_assoc=16", "128M", "tlb: the second-level TLB needs 167772160 "
+      "bytes (160 MiB) of tables plus the 1024 bytes already taken, over the memory budget of "
+      "134217728 bytes (128 MiB, set by MODELS_MEMORY_BUDGET); choose smaller tables" },
+    { "vat:W=1048576", "128M", NULL },
+    { "vat:W=1048576,policy=ismin", "128M", NULL },
+    { "em:M=64M,B=64", "128M", NULL },
+    { "tlb:l2_entries=1048576,l2_assoc=16", "128M", NULL },
+  };
+  (void) state;
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      GError *error = NULL;
+      MdlEngine *e;
+      if (rows[i].budget)
+        g_setenv ("MODELS_MEMORY_BUDGET", rows[i].budget, TRUE);
+      else
+        g_unsetenv ("MODELS_MEMORY_BUDGET");
+      e = mdl_engine_new (rows[i].spec, &error);
+      g_unsetenv ("MODELS_MEMORY_BUDGET");
+      if (rows[i].error == NULL)
+        {
+          if (e == NULL)
+            fail_msg ("%s within %s: %s", rows[i].spec, rows[i].budget, error->message);
+          mdl_engine_free (e);
+          continue;
+        }
+      if (e != NULL)
+        fail_msg ("%s accepted under budget %s", rows[i].spec, rows[i].budget);
+      assert_mdl_error (error, MDL_ERROR_PARAM, rows[i].error);
+    }
+}
+
 /* Ensure the VAT engine works at the extremes of K, d, W and P (one access at address 0 misses
  * its whole cold path: d + 1 nodes, whatever W), and refuses, naming the parameter, one step
  * beyond each. W's own maximum, 2^26, works too but sets up 1.5 GiB of TC state (2.5 GiB for
@@ -472,6 +527,7 @@ main (void)
     cmocka_unit_test (test_access_past_the_top_of_memory_is_refused),
     cmocka_unit_test (test_engines_count_the_last_bytes_of_memory),
     cmocka_unit_test (test_every_algorithm_refuses_n_it_cannot_hold_before_any_work),
+    cmocka_unit_test (test_tables_over_the_budget_are_refused_before_any_work),
     cmocka_unit_test (test_vat_parameters_at_their_extremes),
     cmocka_unit_test (test_vat_cost_saturates_instead_of_wrapping),
   };

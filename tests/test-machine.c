@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <utime.h>
 
 static char *
 preset (const char *machine, const char *key)
@@ -235,6 +236,49 @@ test_empty_env_means_builtin_only (void **state)
   assert_string_equal (names[1], "h100");
 }
 
+/* Ensure the parsed user file (src/core/machine.c caches it) follows the file's bytes: rewritten
+ * in place with the same size and its modification time set back, a value reads anew; made
+ * malformed, every question is an error again; fixed, it reads again; another path is another
+ * file. A cache keyed on the time alone would give "256" after the first rewrite. */
+static void
+test_env_file_changes_are_seen_at_once (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+  g_autofree char *other = NULL;
+  char *bad = NULL;
+  GStatBuf st;
+  struct utimbuf times;
+  use_file (f, "[toy]\npage_bytes=256\n");
+  a = preset ("toy", "page_bytes");
+  assert_string_equal (a, "256");
+  assert_int_equal (g_stat (f->path, &st), 0);
+  assert_true (g_file_set_contents (f->path, "[toy]\npage_bytes=512\n", -1, NULL));
+  times.actime = st.st_atime;
+  times.modtime = st.st_mtime;
+  assert_int_equal (g_utime (f->path, &times), 0);
+  b = preset ("toy", "page_bytes");
+  assert_string_equal (b, "512");
+  assert_true (g_file_set_contents (f->path, "[toy\npage_bytes=512\n", -1, NULL));
+  assert_false (mdl_machine_get ("toy", "page_bytes", &bad, &error));
+  assert_null (bad);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_FORMAT, "MODELS_MACHINES=");
+  assert_true (g_file_set_contents (f->path, "[toy]\npage_bytes=1024\n", -1, NULL));
+  c = preset ("toy", "page_bytes");
+  assert_string_equal (c, "1024");
+  other = test_write_temp ("other.ini", "[toy]\npage_bytes=2048\n", 22);
+  g_setenv ("MODELS_MACHINES", other, TRUE);
+  d = preset ("toy", "page_bytes");
+  assert_string_equal (d, "2048");
+  g_setenv ("MODELS_MACHINES", f->path, TRUE);
+  {
+    g_autofree char *dir = g_path_get_dirname (other);
+    g_unlink (other);
+    g_rmdir (dir);
+  }
+}
+
 int
 main (void)
 {
@@ -254,6 +298,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_bad_env_file_is_a_format_error_naming_it, fixture_setup,
                                      fixture_teardown),
     cmocka_unit_test_setup_teardown (test_empty_env_means_builtin_only, fixture_setup,
+                                     fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_env_file_changes_are_seen_at_once, fixture_setup,
                                      fixture_teardown),
   };
   return cmocka_run_group_tests_name ("machine", tests, NULL, NULL);

@@ -316,6 +316,9 @@ test_table_summarizes_long_series (void **state)
         fail_msg ("W=%u missing from the CSV", w);
     }
   assert_int_equal (shown, 7);
+  assert_int_equal (mdl_reports_longest_series ((MdlReport *[]) { r }, 1), 98);
+  assert_int_equal (mdl_reports_longest_series ((MdlReport *[]) { short_r, r }, 2), 98);
+  assert_int_equal (mdl_reports_longest_series ((MdlReport *[]) { short_r }, 1), 32);
   assert_non_null (strstr (table->str, "(98 points from misses_w3 to misses_w100;"));
   assert_non_null (strstr (table->str, "  after "));
   for (guint w = 3; w <= 34; w++)

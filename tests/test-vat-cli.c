@@ -12,6 +12,7 @@
  * which changes no count. So every policy reports tc_misses 17. */
 #include "helpers.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -26,19 +27,29 @@ models_bin (void)
 
 /* Runs the command with @args (NULL-terminated); returns its standard output, fails on a non-zero
  * exit. */
+static char *run_models_in (const char *cwd, const char *const *args);
+
 static char *
 run_models (const char *const *args)
+{
+  return run_models_in (NULL, args);
+}
+
+/* run_models() in the working directory @cwd (NULL: this one). */
+static char *
+run_models_in (const char *cwd, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
   char *out = NULL;
   int status = 0;
-  g_ptr_array_add (argv, (gpointer) models_bin ());
+  g_autofree char *bin = g_canonicalize_filename (models_bin (), NULL);
+  g_ptr_array_add (argv, (gpointer) bin);
   for (const char *const *a = args; *a; a++)
     g_ptr_array_add (argv, (gpointer) *a);
   g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+  if (!g_spawn_sync (cwd, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
                      &status, &error))
     fail_msg ("cannot run %s: %s", models_bin (), error->message);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
@@ -126,12 +137,68 @@ test_curve_csv (void **state)
   assert_non_null (strstr (out, ",,curve_w_max,17,count,"));
 }
 
+/* Ensure a curve too long for a table goes whole to a CSV file beside the summarized table (issue
+ * 19, item 6): 64k sequential 8-byte elements touch 128 pages, so 133 distinct nodes (128 leaves
+ * and one node per layer above) and a curve from W = d+1 = 5 to 133, 129 points, over the 32 a
+ * table shows whole. The table names the file; the file is byte for byte what --format csv
+ * prints; with -o FILE it is FILE.series.csv; a short curve (1k elements: 7 nodes) writes none. */
+static void
+test_long_curve_goes_to_csv_beside_the_table (void **state)
+{
+  const char *table_args[] = { "run", "scan/seq", "--n", "64k", "-e",
+                               "vat:curve=1,curve_max=1048576", NULL };
+  const char *csv_args[] = { "run", "scan/seq", "--n", "64k", "-e",
+                             "vat:curve=1,curve_max=1048576", "--format", "csv", NULL };
+  const char *out_args[] = { "run", "scan/seq", "--n", "64k", "-e",
+                             "vat:curve=1,curve_max=1048576", "-o", "out.txt", NULL };
+  const char *short_args[] = { "run", "scan/seq", "--n", "1k", "-e",
+                               "vat:curve=1,curve_max=1048576", NULL };
+  g_autofree char *dir = NULL, *table = NULL, *csv = NULL, *file = NULL, *other = NULL;
+  g_autofree char *empty = NULL, *short_table = NULL, *out_text = NULL, *path = NULL;
+  g_autofree char *out_path = NULL, *series_path = NULL, *series2 = NULL;
+  (void) state;
+  skip_unless_built ();
+  dir = g_dir_make_tmp ("models-test-curve-XXXXXX", NULL);
+  assert_non_null (dir);
+  path = g_build_filename (dir, "models-series.csv", NULL);
+  out_path = g_build_filename (dir, "out.txt", NULL);
+  series_path = g_build_filename (dir, "out.txt.series.csv", NULL);
+
+  short_table = run_models_in (dir, short_args);
+  assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  assert_null (strstr (short_table, "series"));
+
+  table = run_models_in (dir, table_args);
+  assert_non_null (strstr (table, "  (129 points from tc_misses_w5 to tc_misses_w133;"));
+  assert_true (g_str_has_suffix (table, "\nevery point of the series (129 in the longest) is in "
+                                        "models-series.csv (CSV, as --format csv writes it)\n"));
+  assert_true (g_file_get_contents (path, &file, NULL, NULL));
+  csv = run_models_in (dir, csv_args);
+  assert_string_equal (file, csv);
+  assert_non_null (strstr (file, ",,tc_misses_w133,133,count,"));
+  assert_null (strstr (file, "tc_misses_w134"));
+
+  empty = run_models_in (dir, out_args);
+  assert_string_equal (empty, "");
+  assert_true (g_file_get_contents (out_path, &out_text, NULL, NULL));
+  assert_true (g_str_has_suffix (out_text, "is in " "out.txt.series.csv (CSV, as --format csv "
+                                           "writes it)\n"));
+  assert_true (g_file_get_contents (series_path, &series2, NULL, NULL));
+  assert_string_equal (series2, csv);
+
+  g_unlink (path);
+  g_unlink (out_path);
+  g_unlink (series_path);
+  assert_int_equal (g_rmdir (dir), 0);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_analyze_json),
     cmocka_unit_test (test_curve_csv),
+    cmocka_unit_test (test_long_curve_goes_to_csv_beside_the_table),
   };
   return cmocka_run_group_tests_name ("vat-cli", tests, NULL, NULL);
 }

@@ -152,6 +152,19 @@ MDL_API void mdl_reports_write_partial (const MdlSourceInfo *source, const char 
                                         MdlReport *const *reports, guint n_reports,
                                         MdlFormat format, GString *out);
 
+/* A table shows a series (a run of counters named PREFIX_wN, such as the vat curve) of more than
+ * this many points summarized: its ends and its powers of two. CSV and JSON keep every point. */
+#define MDL_REPORT_TABLE_SERIES_MAX 32
+
+/**
+ * mdl_reports_longest_series: the number of points of the longest series (a run of counters
+ * named PREFIX_wN) in @reports and their phases, 0 when there is none; a table summarizes it when
+ * this is over MDL_REPORT_TABLE_SERIES_MAX, and a caller may then write the CSV beside it.
+ * @reports: the reports.
+ * @n_reports: how many.
+ */
+MDL_API guint mdl_reports_longest_series (MdlReport *const *reports, guint n_reports);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlReport, mdl_report_free)
 
 G_END_DECLS

@@ -105,7 +105,26 @@ mdl_cli_write_reports (MdlPipeline *pipeline, const MdlSourceInfo *source, MdlFo
   g_autoptr (GString) text = g_string_new (NULL);
   guint n_reports = 0;
   MdlReport **reports = mdl_pipeline_reports (pipeline, &n_reports);
+  guint series = mdl_reports_longest_series (reports, n_reports);
   mdl_reports_write_partial (source, mdl_cli_interrupted (), reports, n_reports, format, text);
+  if (format == MDL_FORMAT_TABLE && series > MDL_REPORT_TABLE_SERIES_MAX)
+    {
+      /* Issue 19, item 6: a long curve goes whole to a CSV file beside the summarized table,
+       * rather than a million table lines or a second run with --format csv. */
+      g_autoptr (GString) csv = g_string_new (NULL);
+      g_autoptr (GError) local = NULL;
+      g_autofree char *csv_path = path && strcmp (path, "-") != 0
+                                    ? g_strconcat (path, ".series.csv", NULL)
+                                    : g_strdup ("models-series.csv");
+      mdl_reports_write_partial (source, NULL, reports, n_reports, MDL_FORMAT_CSV, csv);
+      if (mdl_cli_output_write (csv_path, csv, &local))
+        g_string_append_printf (text, "\nevery point of the series (%u in the longest) is in %s "
+                                "(CSV, as --format csv writes it)\n", series, csv_path);
+      else
+        g_string_append_printf (text, "\nthe series (up to %u points) could not be written "
+                                "beside the table (%s); --format csv gives every point\n", series,
+                                local->message);
+    }
   for (guint i = 0; i < n_reports; i++)
     mdl_report_free (reports[i]);
   g_free (reports);

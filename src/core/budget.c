@@ -48,7 +48,8 @@ mdl_budget_take (const char *owner, const char *what, guint64 bytes, guint64 *us
                 : g_strdup ("");
   g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: %s needs %" G_GUINT64_FORMAT " bytes (%s) "
                "of tables%s, over the memory budget of %" G_GUINT64_FORMAT " bytes (%s, %s); "
-               "choose a smaller size or larger lines, or raise MODELS_MEMORY_BUDGET", owner, what,
+               "choose smaller tables (for a cache, a smaller size or larger lines), or raise "
+               "MODELS_MEMORY_BUDGET", owner, what,
                bytes, need, taken, budget, have,
                env && *env ? "set by MODELS_MEMORY_BUDGET"
                            : "the smaller of 4 GiB and half this machine's memory");

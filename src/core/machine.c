@@ -1,49 +1,154 @@
 /* Machine presets (include/models/machine.h): the built-in data/machines.ini, compiled into the
  * library, plus an optional file named by MODELS_MACHINES whose groups add to or replace the
- * built-in ones. The files are a few KiB and read only when an engine is created, so they are
- * parsed on each call rather than cached in mutable global state. */
+ * built-in ones. Each is parsed once: the built-in file on first use, the user's file again only
+ * when its path or its bytes change. Engines ask for every parameter a preset supplies, so
+ * parsing both files per question cost dozens of parses per engine; now a question costs one
+ * read of the (few KiB) user file, compared byte for byte with the parsed one (without
+ * allocating: under AddressSanitizer each allocation is filled). Bytes, not the
+ * modification time: a file rewritten within one tick of the clock keeps its time, and
+ * fuzz-machines rewrites it thousands of times a second. The cache is behind a mutex and hands
+ * out references, so engines may be created from several threads. */
 #include <models/error.h>
 #include <models/machine.h>
 
+#include "core/preset.h"
+
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const char mdl_machines_ini[];
+
+static GMutex cache_lock;
+static GKeyFile *cache_builtin;   /* parsed once, never freed */
+static char *cache_path;          /* the user file last parsed: its path, bytes and key file */
+static GBytes *cache_bytes;
+static GKeyFile *cache_user;
+
+/* The built-in presets. (transfer full) */
+static GKeyFile *
+builtin_file (void)
+{
+  GKeyFile *file;
+  g_mutex_lock (&cache_lock);
+  if (cache_builtin == NULL)
+    {
+      gboolean ok;
+      cache_builtin = g_key_file_new ();
+      ok = g_key_file_load_from_data (cache_builtin, mdl_machines_ini, strlen (mdl_machines_ini),
+                                      G_KEY_FILE_NONE, NULL);
+      g_assert (ok); /* Why: the built-in file is checked by the tests at build time. */
+    }
+  file = g_key_file_ref (cache_builtin);
+  g_mutex_unlock (&cache_lock);
+  return file;
+}
+
+/* Whether the file at @path holds exactly the cached bytes (cache_lock held): compared in
+ * chunks through a buffer on the stack, with no allocation, since engines ask for their preset
+ * keys one by one. */
+static gboolean
+same_as_cached (const char *path)
+{
+  gsize len, at = 0;
+  const guint8 *cached;
+  guint8 chunk[4096];
+  gboolean same = FALSE;
+  struct stat st;
+  int fd;
+
+  if (cache_user == NULL || g_strcmp0 (cache_path, path) != 0)
+    return FALSE;
+  cached = g_bytes_get_data (cache_bytes, &len);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size == len)
+    for (;;)
+      {
+        ssize_t n = read (fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n <= 0 || (gsize) n > len - at || memcmp (chunk, cached + at, (gsize) n) != 0)
+          {
+            same = n == 0 && at == len; /* the end, and nothing left unread */
+            break;
+          }
+        at += (gsize) n;
+      }
+  close (fd);
+  return same;
+}
+
+/* The user's file at @path, parsed, or NULL with an MDL_ERROR_FORMAT naming it. (transfer full) */
+static GKeyFile *
+user_file (const char *path, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GKeyFile) parsed = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  char *text = NULL;
+  gsize len = 0;
+  GKeyFile *file = NULL;
+
+  g_mutex_lock (&cache_lock);
+  if (same_as_cached (path))
+    file = g_key_file_ref (cache_user);
+  g_mutex_unlock (&cache_lock);
+  if (file)
+    return file;
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "MODELS_MACHINES=%s: %s", path,
+                   local->message);
+      return NULL;
+    }
+  bytes = g_bytes_new_take (text, len);
+  parsed = g_key_file_new ();
+  if (!g_key_file_load_from_data (parsed, g_bytes_get_data (bytes, NULL), len, G_KEY_FILE_NONE,
+                                  &local))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "MODELS_MACHINES=%s: %s", path,
+                   local->message);
+      return NULL;
+    }
+  g_mutex_lock (&cache_lock);
+  g_clear_pointer (&cache_user, g_key_file_unref);
+  g_clear_pointer (&cache_bytes, g_bytes_unref);
+  g_free (cache_path);
+  cache_path = g_strdup (path);
+  cache_bytes = g_bytes_ref (bytes);
+  cache_user = g_key_file_ref (parsed);
+  g_mutex_unlock (&cache_lock);
+  return g_steal_pointer (&parsed);
+}
 
 /* The key file for @machine: the user's file if it has the group, else the built-in one. */
 static GKeyFile *
 machine_file (const char *machine, GError **error)
 {
-  g_autoptr (GKeyFile) builtin = g_key_file_new ();
   const char *user_path = g_getenv ("MODELS_MACHINES");
-  gboolean ok = g_key_file_load_from_data (builtin, mdl_machines_ini, strlen (mdl_machines_ini),
-                                           G_KEY_FILE_NONE, NULL);
-  g_assert (ok); /* Why: the built-in file is checked by the tests at build time. */
   if (user_path && *user_path)
     {
-      g_autoptr (GKeyFile) user = g_key_file_new ();
-      g_autoptr (GError) local = NULL;
-      if (!g_key_file_load_from_file (user, user_path, G_KEY_FILE_NONE, &local))
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "MODELS_MACHINES=%s: %s", user_path,
-                       local->message);
-          return NULL;
-        }
+      g_autoptr (GKeyFile) user = user_file (user_path, error);
+      if (user == NULL)
+        return NULL;
       if (machine == NULL || g_key_file_has_group (user, machine))
         return g_steal_pointer (&user);
     }
-  return g_steal_pointer (&builtin);
+  return builtin_file ();
 }
 
 char **
 mdl_machine_names (GError **error)
 {
-  g_autoptr (GKeyFile) builtin = g_key_file_new ();
+  g_autoptr (GKeyFile) builtin = builtin_file ();
   g_autoptr (GKeyFile) user = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_auto (GStrv) groups = NULL;
 
-  g_key_file_load_from_data (builtin, mdl_machines_ini, strlen (mdl_machines_ini), G_KEY_FILE_NONE,
-                             NULL);
   groups = g_key_file_get_groups (builtin, NULL);
   for (char **g = groups; *g; g++)
     g_ptr_array_add (names, g_strdup (*g));
@@ -81,6 +186,19 @@ machine_group (const char *machine, GError **error)
   return g_steal_pointer (&file);
 }
 
+GKeyFile *
+mdl_preset_open (const char *machine, GError **error)
+{
+  return machine_group (machine, error);
+}
+
+char *
+mdl_preset_get (GKeyFile *preset, const char *machine, const char *key)
+{
+  char *value = g_key_file_get_value (preset, machine, key, NULL);
+  return value ? g_strstrip (value) : NULL;
+}
+
 gboolean
 mdl_machine_get (const char *machine, const char *key, char **value, GError **error)
 {
@@ -90,9 +208,7 @@ mdl_machine_get (const char *machine, const char *key, char **value, GError **er
   file = machine_group (machine, error);
   if (file == NULL)
     return FALSE;
-  *value = g_key_file_get_value (file, machine, key, NULL);
-  if (*value)
-    g_strstrip (*value);
+  *value = mdl_preset_get (file, machine, key);
   return TRUE;
 }
 

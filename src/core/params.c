@@ -7,6 +7,7 @@
 
 #include "core/dtoa.h"
 #include "core/names.h"
+#include "core/preset.h"
 
 #include <math.h>
 #include <string.h>
@@ -238,7 +239,8 @@ machine_has_keys (const char *machine, GPtrArray *keys)
  * message lists the missing keys, the parameters that would set them, and the presets that have
  * them all. */
 static gboolean
-check_preset_has_keys (const MdlParams *params, GHashTable *given, GError **error)
+check_preset_has_keys (const MdlParams *params, GKeyFile *preset, GHashTable *given,
+                       GError **error)
 {
   g_autoptr (GPtrArray) keys = g_ptr_array_new ();
   g_autoptr (GPtrArray) missing = g_ptr_array_new ();
@@ -253,11 +255,7 @@ check_preset_has_keys (const MdlParams *params, GHashTable *given, GError **erro
       if (row->machine_key == NULL || g_hash_table_contains (given, row->key))
         continue;
       g_ptr_array_add (keys, (gpointer) row->machine_key);
-      if (!mdl_machine_get (params->machine, row->machine_key, &value, error))
-        {
-          g_prefix_error (error, "%s: ", params->owner);
-          return FALSE;
-        }
+      value = mdl_preset_get (preset, params->machine, row->machine_key);
       if (value == NULL)
         g_ptr_array_add (missing, (gpointer) row);
     }
@@ -293,6 +291,7 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
   g_autoptr (MdlParams) params = g_new0 (MdlParams, 1);
   g_autoptr (GHashTable) given = g_hash_table_new (g_str_hash, g_str_equal); /* key -> value */
   g_autoptr (GPtrArray) splits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr (GKeyFile) preset = NULL;
 
   g_return_val_if_fail (owner != NULL && table != NULL, NULL);
   params->owner = g_strdup (owner);
@@ -329,11 +328,12 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
       g_hash_table_insert (given, kv[0], kv[1]);
     }
 
+  /* The preset is read once, here: every key below comes from this one reading. */
   if (g_hash_table_contains (given, "machine"))
     {
       const char *m = g_hash_table_lookup (given, "machine");
-      g_auto (GStrv) keys = mdl_machine_keys (m, error);
-      if (keys == NULL)
+      preset = mdl_preset_open (m, error);
+      if (preset == NULL)
         {
           g_prefix_error (error, "%s: ", owner);
           return NULL;
@@ -341,23 +341,22 @@ mdl_params_parse (const char *owner, const MdlParamSpec *table, const char *cons
       params->machine = g_strdup (m);
     }
 
-  if (params->machine && !check_preset_has_keys (params, given, error))
+  if (params->machine && !check_preset_has_keys (params, preset, given, error))
     return NULL;
 
   for (guint i = 0; i < params->n; i++)
     {
       ParamValue *v = &params->values[i];
       const char *text = g_hash_table_lookup (given, v->row->key);
-      g_autofree char *preset = NULL;
+      g_autofree char *from_preset = NULL;
       g_autofree char *origin = NULL;
       if (text)
         v->explicit_ = TRUE;
       else if (params->machine && v->row->machine_key)
         {
-          if (!mdl_machine_get (params->machine, v->row->machine_key, &preset, error))
-            return NULL;
-          g_assert (preset != NULL); /* Why: check_preset_has_keys saw every such key. */
-          text = preset;
+          from_preset = mdl_preset_get (preset, params->machine, v->row->machine_key);
+          g_assert (from_preset != NULL); /* Why: check_preset_has_keys saw every such key. */
+          text = from_preset;
           origin = g_strdup_printf (" (from machine %s, key %s)", params->machine,
                                     v->row->machine_key);
         }

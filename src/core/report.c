@@ -404,7 +404,7 @@ table_value (GString *out, const MdlCounter *c)
 /* A series in a table: a run of more than this many counters named PREFIX_wN (the vat curve,
  * one counter per W) is summarized, since a curve to W = 2^20 is a million lines on a terminal.
  * CSV and JSON keep every point: they are for programs and plots. */
-#define TABLE_SERIES_MAX 32
+#define TABLE_SERIES_MAX MDL_REPORT_TABLE_SERIES_MAX
 
 /* The length of PREFIX in a name PREFIX_wN (N decimal), with N in *@w; 0 when not such a name. */
 static gsize
@@ -438,6 +438,36 @@ series_run (const MdlReport *r, guint i)
       n++;
     }
   return n;
+}
+
+/* The longest series in @r (its counters only). */
+static guint
+longest_series (const MdlReport *r)
+{
+  guint longest = 0;
+  for (guint i = 0; i < r->counters->len;)
+    {
+      guint n = series_run (r, i);
+      guint64 w;
+      if (n > 1 || series_prefix (g_array_index (r->counters, MdlCounter, i).name, &w))
+        longest = MAX (longest, n);
+      i += n;
+    }
+  return longest;
+}
+
+guint
+mdl_reports_longest_series (MdlReport *const *reports, guint n_reports)
+{
+  guint longest = 0;
+  g_return_val_if_fail (reports != NULL || n_reports == 0, 0);
+  for (guint i = 0; i < n_reports; i++)
+    {
+      longest = MAX (longest, longest_series (reports[i]));
+      for (guint p = 0; p < reports[i]->phases->len; p++)
+        longest = MAX (longest, longest_series (g_ptr_array_index (reports[i]->phases, p)));
+    }
+  return longest;
 }
 
 static void

@@ -14,6 +14,7 @@
  * scan) and docs/models/memory.md. */
 #include <models/error.h>
 
+#include "core/budget.h"
 #include "core/ledger.h"
 #include "models/engines.h"
 #include "models/cache/falru.h"
@@ -95,6 +96,17 @@ em_init (void *state, const MdlParams *params, GError **error)
       return FALSE;
     }
   m->capacity = (guint32) (m->memory_bytes / m->block_bytes);
+  /* Up to 2^28 blocks: checked before anything is allocated. Per block a dirty byte and, for lru,
+   * a key and two links; opt's report sets up a slot's next use and block and a heap entry. */
+  {
+    guint64 used = 0;
+    g_autofree char *what = g_strdup_printf ("M=%" G_GUINT64_FORMAT " of %u blocks of B=%"
+                                             G_GUINT64_FORMAT " bytes", m->memory_bytes,
+                                             m->capacity, m->block_bytes);
+    if (!mdl_budget_take ("em", what, (guint64) m->capacity * (m->policy == POLICY_LRU ? 17 : 21),
+                          &used, error))
+      return FALSE;
+  }
   m->block_shift = (guint) __builtin_ctzll (m->block_bytes);
   m->dirty = g_new0 (guint8, m->capacity);
   m->marks = g_array_new (FALSE, TRUE, sizeof (EmMark));

@@ -13,6 +13,7 @@
  * translated last is a level-1 hit that changes no state, so it skips the lookup. */
 #include <models/error.h>
 
+#include "core/budget.h"
 #include "models/engines.h"
 #include "models/cache/sets.h"
 
@@ -92,7 +93,7 @@ static const MdlParamSpec tlb_params[] = {
 /* Sets up one array of @entries entries and @assoc ways (0: fully associative). */
 static gboolean
 array_setup (CacheSets *s, const char *what, guint64 entries, guint64 assoc,
-             const CachePolicy *policy, guint64 seed, GError **error)
+             const CachePolicy *policy, guint64 seed, guint64 *used, GError **error)
 {
   guint64 n_sets;
   char *why;
@@ -112,7 +113,11 @@ array_setup (CacheSets *s, const char *what, guint64 entries, guint64 assoc,
       return FALSE;
     }
   n_sets = entries / assoc;
-  /* At most 2^24 entries (the rows' ranges): a few hundred MiB, so no budget check. */
+  /* At most 2^24 entries (the rows' ranges), a few hundred MiB: checked against the budget, which
+   * a fuzz target or a small machine may set lower, before anything is allocated. */
+  if (!mdl_budget_take ("tlb", what, mdl_cache_sets_bytes (policy, n_sets, (guint) assoc), used,
+                        error))
+    return FALSE;
   return mdl_cache_sets_init (s, policy, n_sets, (guint) assoc, seed, "tlb", error);
 }
 
@@ -140,7 +145,7 @@ tlb_init (void *state, const MdlParams *params, GError **error)
   const CachePolicy *policy = mdl_cache_policies[mdl_params_choice (params, "policy")];
   guint64 seed = mdl_params_uint (params, "seed");
   guint64 page = mdl_params_uint (params, "page_bytes");
-  guint64 l2_entries, l2_assoc;
+  guint64 l2_entries, l2_assoc, used = 0;
 
   if (page != 4096 && page != (2u << 20) && page != (1u << 30))
     {
@@ -155,7 +160,8 @@ tlb_init (void *state, const MdlParams *params, GError **error)
 
   t->l1_entries = mdl_params_uint (params, l1_keys[t->page_class][0]);
   t->l1_assoc = (guint) mdl_params_uint (params, l1_keys[t->page_class][1]);
-  if (!array_setup (&t->l1, "the level-1 DTLB", t->l1_entries, t->l1_assoc, policy, seed, error))
+  if (!array_setup (&t->l1, "the level-1 DTLB", t->l1_entries, t->l1_assoc, policy, seed,
+                    &used, error))
     return FALSE;
   t->l1_assoc = t->l1.assoc;
 
@@ -167,7 +173,7 @@ tlb_init (void *state, const MdlParams *params, GError **error)
   if (t->has_l2)
     {
       if (!array_setup (&t->l2, "the second-level TLB", l2_entries, l2_assoc, policy,
-                        seed ^ (G_GUINT64_CONSTANT (1) << 32), error))
+                        seed ^ (G_GUINT64_CONSTANT (1) << 32), &used, error))
         return FALSE;
       t->l2_assoc = t->l2.assoc;
     }
@@ -180,7 +186,7 @@ tlb_init (void *state, const MdlParams *params, GError **error)
       if (t->psc_entries[l] == 0)
         continue;
       if (!array_setup (&t->psc[t->n_probes], psc_what[l], t->psc_entries[l], 0, policy,
-                        seed ^ ((guint64) l << 33), error))
+                        seed ^ ((guint64) l << 33), &used, error))
         return FALSE;
       t->probe_level[t->n_probes] = l;
       t->probe_shift[t->n_probes] = 12 + 9 * (l - 1) - t->page_shift;

@@ -272,7 +272,11 @@ void
 fuzz_engine (const char *spec, const char *machine)
 {
   GError *error = NULL;
-  MdlEngine *engine = mdl_engine_new_on (spec, machine, &error);
+  MdlEngine *engine;
+
+  if (g_getenv ("MODELS_MEMORY_BUDGET") == NULL)
+    g_setenv ("MODELS_MEMORY_BUDGET", FUZZ_MEMORY_BUDGET, TRUE);
+  engine = mdl_engine_new_on (spec, machine, &error);
 
   fuzz_check_error (error, spec);
   g_clear_error (&error);

@@ -23,9 +23,14 @@ MdlSink fuzz_log_sink (GByteArray *log);
 /* @data gzip-compressed in memory, as one member. (transfer full) */
 GBytes *fuzz_gzip (const void *data, gsize size);
 
+/* The memory budget of an engine's tables under the fuzz targets (MODELS_MEMORY_BUDGET, unless
+ * already set): legal but huge sizes (vat's W up to 2^26, em's M, a cache's or a TLB's entries)
+ * are refused before any work instead of spending seconds on tables, so no unit times out. */
+#define FUZZ_MEMORY_BUDGET "128M"
+
 /* Builds the engine @spec (on preset @machine unless NULL), and if that succeeds drives it with a
  * small stream of every kind of event and marker, asks for its report, resets it and asks again;
- * aborts on an error outside MDL_ERROR. */
+ * aborts on an error outside MDL_ERROR. Sets the budget FUZZ_MEMORY_BUDGET first. */
 void fuzz_engine (const char *spec, const char *machine);
 
 /* Reads @data as @format into @sink in pump calls of @budget records (0: no limit), instruction

@@ -13,6 +13,7 @@
  * islru, ismin, levels with W >= d+1, and no vm), so it is only counted. */
 #include <models/error.h>
 
+#include "core/budget.h"
 #include "core/ledger.h"
 #include "models/engines.h"
 #include "models/vat/curve.h"
@@ -130,6 +131,46 @@ mark_clear (VatMark *m)
 
 /* ---- init and teardown ---------------------------------------------------------------------- */
 
+/* The bytes of a node index of @cells cells (index.c): link (cells + 1 + buckets), back and node
+ * (cells + 1 each), with the smallest power-of-two bucket count of at least 2 * cells. */
+static guint64
+index_bytes (guint64 cells)
+{
+  guint64 buckets = 2;
+  while (buckets < 2 * cells)
+    buckets *= 2;
+  return 4 * (cells + 1 + buckets) + (4 + 8) * (cells + 1);
+}
+
+/* The bytes of the tables that vat_init allocates for a TC of @w cells under @flags (policy.h)
+ * and, with @curve, the curve's stacks up to @curve_max; the seen-set's bitmaps are mapped lazily
+ * and not counted. Per TC cell beyond the index: a parent and a child count under ISP; two ring
+ * links (lru, islru, levels; fifo and random need none, counted all the same), or for the offline
+ * policies a tournament tree of 2 * 2^ceil(log2 W) keys and cells, and ismin's key per cell. */
+static guint64
+table_bytes (guint64 w, guint flags, gboolean curve, guint64 curve_max, guint d)
+{
+  gboolean offline = (flags & VAT_POLICY_OFFLINE) != 0, isp = (flags & VAT_POLICY_ISP) != 0;
+  guint64 bytes = index_bytes (w) + (isp ? 8 * w : 0), pow2w = 1;
+  while (pow2w < w)
+    pow2w *= 2;
+  bytes += offline ? 24 * pow2w + (isp ? 8 * w : 0) : 8 * w;
+  if (curve)
+    {
+      guint64 pow2 = 1, walks = 64;
+      while (pow2 < curve_max)
+        pow2 *= 2;
+      while (walks < 2 * curve_max + 64)
+        walks *= 2;
+      bytes += 8 * (curve_max + 1) + index_bytes (curve_max) + 8 * curve_max;
+      if (offline) /* curve-min.c: stack, position, segment tree */
+        bytes += 8 * curve_max + 16 * pow2;
+      else         /* curve-lru.c: Fenwick tree, masks, walks' slots, walk and offset of a node */
+        bytes += 4 * (walks + 1) + 8 * walks + 4 * walks * (d + 1) + 12 * curve_max;
+    }
+  return bytes;
+}
+
 static gboolean
 vat_init (void *state, const MdlParams *params, GError **error)
 {
@@ -185,6 +226,18 @@ vat_init (void *state, const MdlParams *params, GError **error)
                    "the curve starts", v->curve_max, d + 1);
       return FALSE;
     }
+
+  /* Checked before anything is allocated: W may go up to 2^26 cells, a few GiB of tables whose
+   * clearing costs seconds before the first event (W=6496512: a second for 16 accesses). */
+  {
+    guint64 used = 0, cmax = curve ? v->curve_max : 0;
+    g_autofree char *what = g_strdup_printf (
+      "W=%" G_GUINT64_FORMAT " (policy %s%s)", w, policy->name,
+      curve ? ", with the curve to curve_max" : "");
+    if (!mdl_budget_take ("vat", what, table_bytes (w, policy->flags, curve, cmax, d), &used,
+                          error))
+      return FALSE;
+  }
 
   v->policy = policy;
   v->page_shift = p_bits;
