@@ -580,3 +580,20 @@ test_json_check (const char *text, gsize len, char **why)
     *why = g_strdup_printf ("%s at byte %" G_GSIZE_FORMAT, c.why, (gsize) (c.p - text));
   return ok;
 }
+
+guint64
+test_run_native (const char *spec, guint64 n, guint64 seed)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_auto (GStrv) assigns = NULL;
+  g_autoptr (MdlParams) params = NULL;
+  const MdlAlgo *algo = NULL;
+  guint64 sum = 0;
+  if (!mdl_spec_split (spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
+      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
+      || !algo->run_native (params, n, seed, NULL, &sum, &error))
+    fail_msg ("%s n=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT ": %s", spec, n, seed,
+              error->message);
+  return sum;
+}

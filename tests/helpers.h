@@ -85,4 +85,9 @@ char *test_write_temp (const char *basename, const void *data, gsize len);
 #define assert_mdl_error(error, code, needle) test_assert_error ((error), (code), (needle), __FILE__, __LINE__)
 void test_assert_error (GError *error, int code, const char *needle, const char *file, int line);
 
+/* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
+ * @seed and returns its checksum; fails the test with the library's message on an error (a sort
+ * whose output is not its sorted input is one). */
+guint64 test_run_native (const char *spec, guint64 n, guint64 seed);
+
 #endif

@@ -16,24 +16,6 @@
 
 
 
-/* Runs @algo_spec with no events (the native entry point); returns the checksum. */
-static guint64
-run_native (const char *algo_spec, guint64 n, guint64 seed)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  const MdlAlgo *algo = NULL;
-  guint64 sum = 0;
-  if (!mdl_spec_split (algo_spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !algo->run_native (params, n, seed, NULL, &sum, &error))
-    fail_msg ("%s n=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT ": %s", algo_spec, n, seed,
-              error->message);
-  return sum;
-}
-
 /* The error of running @algo_spec natively on @n elements (transfer full; fails if it succeeds). */
 static GError *
 run_error (const char *algo_spec, guint64 n)
@@ -323,7 +305,7 @@ test_scan_random (void **state)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 1, 20000), s = g_rand_int (rand), got;
         g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
-        guint64 native = run_native (rows[i].algo, n, s), want = scan_reference (n, s);
+        guint64 native = test_run_native (rows[i].algo, n, s), want = scan_reference (n, s);
         if (got != want || native != want)
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": checksums %" G_GUINT64_FORMAT " (run) %"
                     G_GUINT64_FORMAT " (native), reference %" G_GUINT64_FORMAT, seed, rows[i].algo,
@@ -338,7 +320,7 @@ test_scan_printed_carry (void **state)
 {
   GError *error;
   (void) state;
-  run_native ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 32, 4);
+  test_run_native ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 32, 4);
   error = run_error ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 64);
   assert_mdl_error (error, MDL_ERROR_MODEL, "the sequential exclusive scan has");
 }
@@ -467,7 +449,7 @@ test_reduce_matrix_random (void **state)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 2, 30000), s = g_rand_int (rand), got;
         g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
-        guint64 native = run_native (rows[i].algo, n, s), want = affine_reference (n, s, FALSE);
+        guint64 native = test_run_native (rows[i].algo, n, s), want = affine_reference (n, s, FALSE);
         if (got != want || native != want || want == affine_reference (n, s, TRUE))
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": products 0x%" G_GINT64_MODIFIER "x (run)"
                     " 0x%" G_GINT64_MODIFIER "x (native), reference 0x%" G_GINT64_MODIFIER "x",

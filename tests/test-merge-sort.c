@@ -11,24 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Runs @spec natively on @n keys; fails the test with the library's message on an error (a sort
- * whose output is not the sorted input is one). */
-static void
-run_native (const char *spec, guint64 n, guint64 seed)
-{
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_auto (GStrv) assigns = NULL;
-  g_autoptr (MdlParams) params = NULL;
-  const MdlAlgo *algo = NULL;
-  guint64 sum = 0;
-  if (!mdl_spec_split (spec, &name, &assigns, &error) || !(algo = mdl_algo_lookup (name, &error))
-      || !(params = mdl_params_parse (name, algo->params, (const char *const *) assigns, &error))
-      || !algo->run_native (params, n, seed, NULL, &sum, &error))
-    fail_msg ("%s n=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT ": %s", spec, n, seed,
-              error->message);
-}
-
 /* Ensure the closed formula gives V10's table at the paper's N = 2^28, b = 32: merge passes
  * 23, 12, 8, 6, 5, 4, 4, 3 and total I/O 2^24 x (24, 13, 9, 7, 6, 5, 5, 4) for d = 2 ... 256
  * (n/b = 2^23 blocks, ⌈23 / log2 d⌉ passes, each 2n/b = 2^24, plus part 1). */
@@ -221,7 +203,7 @@ test_sorts_every_distribution (void **state)
       for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
         {
           g_autofree char *spec = g_strdup_printf ("%s,dist=%s", specs[i], dists[j]);
-          run_native (spec, sizes[k], 1 + k);
+          test_run_native (spec, sizes[k], 1 + k);
         }
 }
 

@@ -210,4 +210,19 @@ mdl_keys_check (const uint32_t *in, const uint32_t *out, uint64_t n, uint64_t *f
   return bad;
 }
 
+/* The qsort comparators of the keys: 32-bit unsigned, and floats compared as numbers. */
+static inline int
+mdl_keys_cmp_u32 (const void *x, const void *y)
+{
+  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+  return (a > b) - (a < b);
+}
+
+static inline int
+mdl_keys_cmp_f32 (const void *x, const void *y)
+{
+  float a = *(const float *) x, b = *(const float *) y;
+  return (a > b) - (a < b);
+}
+
 #endif

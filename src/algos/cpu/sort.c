@@ -25,20 +25,6 @@
 
 typedef enum { SORT_QSORT, SORT_INTROSORT } SortKind;
 
-static int
-cmp_u32 (const void *x, const void *y)
-{
-  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  return (a > b) - (a < b);
-}
-
-static int
-cmp_f32 (const void *x, const void *y)
-{
-  float a = *(const float *) x, b = *(const float *) y;
-  return (a > b) - (a < b);
-}
-
 #ifndef MDL_NATIVE
 /* qsort_r's comparators of the instrumented build: the two keys read, one operation. */
 static int
@@ -47,7 +33,7 @@ cmp_u32_recorded (const void *x, const void *y, void *rec)
   MDL_READ ((MdlRecorder *) rec, (const uint32_t *) x);
   MDL_READ ((MdlRecorder *) rec, (const uint32_t *) y);
   MDL_OPS ((MdlRecorder *) rec, 1);
-  return cmp_u32 (x, y);
+  return mdl_keys_cmp_u32 (x, y);
 }
 
 static int
@@ -56,7 +42,7 @@ cmp_f32_recorded (const void *x, const void *y, void *rec)
   MDL_READ ((MdlRecorder *) rec, (const float *) x);
   MDL_READ ((MdlRecorder *) rec, (const float *) y);
   MDL_OPS ((MdlRecorder *) rec, 1);
-  return cmp_f32 (x, y);
+  return mdl_keys_cmp_f32 (x, y);
 }
 #endif
 
@@ -72,7 +58,7 @@ sort_keys (SortKind kind, void *keys, guint64 n, gboolean is_float, MdlRecorder 
     {
 #ifdef MDL_NATIVE
       (void) rec;
-      qsort (keys, n, 4, is_float ? cmp_f32 : cmp_u32);
+      qsort (keys, n, 4, is_float ? mdl_keys_cmp_f32 : mdl_keys_cmp_u32);
 #else
       qsort_r (keys, n, 4, is_float ? cmp_f32_recorded : cmp_u32_recorded, rec);
 #endif

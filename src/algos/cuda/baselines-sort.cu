@@ -190,20 +190,6 @@ const CudaTwin cuda_twin_thrust_sort = {
 /* The CPU sorts, on the host vectors: out gets the input back before each run (reset), then is
  * sorted in place by qsort (QSORT) or mdl_introsort. */
 
-static int
-cmp_u32 (const void *x, const void *y)
-{
-  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  return (a > b) - (a < b);
-}
-
-static int
-cmp_f32 (const void *x, const void *y)
-{
-  float a = *(const float *) x, b = *(const float *) y;
-  return (a > b) - (a < b);
-}
-
 static void
 host_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
@@ -223,7 +209,7 @@ host_launch (const Case &c, Buffers &b)
   size_t n = (size_t) c.n;
   void *keys = b.out.data ();
   if (QSORT)
-    qsort (keys, n, 4, float_keys (c) ? cmp_f32 : cmp_u32);
+    qsort (keys, n, 4, float_keys (c) ? mdl_keys_cmp_f32 : mdl_keys_cmp_u32);
   else if (float_keys (c))
     mdl_introsort_f32 ((float *) keys, n, nullptr);
   else
