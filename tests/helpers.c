@@ -582,7 +582,7 @@ test_json_check (const char *text, gsize len, char **why)
 }
 
 guint64
-test_run_native (const char *spec, guint64 n, guint64 seed)
+test_native_checksum (const char *spec, guint64 n, guint64 seed)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;

@@ -88,6 +88,6 @@ void test_assert_error (GError *error, int code, const char *needle, const char 
 /* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
  * @seed and returns its checksum; fails the test with the library's message on an error (a sort
  * whose output is not its sorted input is one). */
-guint64 test_run_native (const char *spec, guint64 n, guint64 seed);
+guint64 test_native_checksum (const char *spec, guint64 n, guint64 seed);
 
 #endif

@@ -305,7 +305,7 @@ test_scan_random (void **state)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 1, 20000), s = g_rand_int (rand), got;
         g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
-        guint64 native = test_run_native (rows[i].algo, n, s), want = scan_reference (n, s);
+        guint64 native = test_native_checksum (rows[i].algo, n, s), want = scan_reference (n, s);
         if (got != want || native != want)
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": checksums %" G_GUINT64_FORMAT " (run) %"
                     G_GUINT64_FORMAT " (native), reference %" G_GUINT64_FORMAT, seed, rows[i].algo,
@@ -320,7 +320,7 @@ test_scan_printed_carry (void **state)
 {
   GError *error;
   (void) state;
-  test_run_native ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 32, 4);
+  test_native_checksum ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 32, 4);
   error = run_error ("scan/matrix:b=8,k=2,alpha=2,carry=printed", 64);
   assert_mdl_error (error, MDL_ERROR_MODEL, "the sequential exclusive scan has");
 }
@@ -449,7 +449,7 @@ test_reduce_matrix_random (void **state)
       {
         guint64 n = (guint64) g_rand_int_range (rand, 2, 30000), s = g_rand_int (rand), got;
         g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, n, s, rows[i].engine, &got);
-        guint64 native = test_run_native (rows[i].algo, n, s), want = affine_reference (n, s, FALSE);
+        guint64 native = test_native_checksum (rows[i].algo, n, s), want = affine_reference (n, s, FALSE);
         if (got != want || native != want || want == affine_reference (n, s, TRUE))
           fail_msg ("seed %u: %s n=%" G_GUINT64_FORMAT ": products 0x%" G_GINT64_MODIFIER "x (run)"
                     " 0x%" G_GINT64_MODIFIER "x (native), reference 0x%" G_GINT64_MODIFIER "x",
