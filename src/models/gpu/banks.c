@@ -94,12 +94,17 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   for (guint i = 0; i < n; i++)
     {
       guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
+      /* The break: with 1-byte bank words, last may be 2^64 - 1, which every w satisfies. */
       for (guint64 w = first; w <= last; w++)
-        if (gpu_set_add (&b->words, w))
-          {
-            guint k = ++b->bank_words[w & (b->banks - 1)];
-            worst = MAX (worst, k);
-          }
+        {
+          if (gpu_set_add (&b->words, w))
+            {
+              guint k = ++b->bank_words[w & (b->banks - 1)];
+              worst = MAX (worst, k);
+            }
+          if (w == last)
+            break;
+        }
     }
   return worst;
 }
