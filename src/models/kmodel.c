@@ -226,6 +226,24 @@ check_sigma (Kmodel *m, const MdlWarpEvent *e, const guint64 *words, guint n, GE
   return TRUE;
 }
 
+/* check_sigma() over the words of every group of the shared instruction @e (lane addresses in
+ * m->addrs), before it changes any state: an instruction beyond sigma fails whole, so the counts
+ * reported after the error are those before it (a pending load half overwritten used to count
+ * stale words of an older instruction). */
+static gboolean
+sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
+{
+  guint64 group_mask = gpu_group_mask (m->span);
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+    {
+      guint64 group = e->active & (group_mask << g);
+      if (group && !check_sigma (m, e, m->reqs, gpu_group_words (m->addrs, group, e->width,
+                                                                  WORD_SHIFT, m->reqs), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static InstrClass
 class_of (const MdlWarpEvent *e)
 {
@@ -265,7 +283,11 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                   && (e->space == MDL_SPACE_GLOBAL
                       || (word0 < m->sigma && m->sigma - word0 >= MDL_WARP_MAX_LANES));
           if (!lanes)
-            mdl_warp_addrs (batch, e, m->addrs);
+            {
+              mdl_warp_addrs (batch, e, m->addrs);
+              if (e->space == MDL_SPACE_SHARED && !sigma_ok (m, e, error))
+                return FALSE;
+            }
         }
       if (shared_load && m->fuse)
         {
@@ -310,8 +332,6 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                 }
               n = lanes ? lane_word_list (group, word0, slot + p->n[gi])
                         : gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, slot + p->n[gi]);
-              if (!check_sigma (m, e, slot + p->n[gi], n, error))
-                return FALSE;
               p->n[gi] += n;
             }
           if (second)
@@ -348,8 +368,6 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
-              if (!check_sigma (m, e, m->reqs, n, error))
-                return FALSE;
               m->T[cls] += bank_latency (m, m->reqs, n);
             }
           else
