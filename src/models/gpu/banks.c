@@ -184,6 +184,47 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
   k->passes++;
 }
 
+/* A strided instruction that its rule makes one pass, and whose words lie within one row of
+ * banks: one wavefront, known from its end lanes (pass_wavefronts()'s common case) with no lane
+ * addresses. Counts it and returns TRUE; FALSE when it is not such an instruction. */
+static gboolean
+strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
+{
+  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
+  guint width = e->width, group;
+  guint64 lo, hi;
+  if (!(e->flags & MDL_WARP_STRIDED))
+    return FALSE;
+  if (b->rule == RULE_SM90 && e->op != MDL_WARP_STORE)
+    {
+      if (gpu_popcount (e->active) * width > b->row_bytes
+          || (last / 4 - first / 4 + 1) * 4 * width > 2 * b->row_bytes)
+        return FALSE;
+    }
+  else
+    {
+      group = b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+      if (first / group != last / group)
+        return FALSE;
+    }
+  /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
+  lo = e->base + (guint64) ((gint64) first * e->stride);
+  hi = e->base + (guint64) ((gint64) last * e->stride);
+  if (e->stride >= 0 ? hi < lo : hi > lo)
+    return FALSE;
+  if (hi < lo)
+    {
+      guint64 t = lo;
+      lo = hi;
+      hi = t;
+    }
+  if (hi + width - 1 < hi || ((hi + width - 1) >> b->bank_shift) - (lo >> b->bank_shift) >= b->banks)
+    return FALSE;
+  k->wavefronts++;
+  k->passes++;
+  return TRUE;
+}
+
 static gboolean
 banks_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
@@ -197,6 +238,8 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
         continue;
       k = &b->c[e->op];
       k->requests++;
+      if (strided_one_row (b, k, e))
+        continue;
       mdl_warp_addrs (batch, e, b->addrs);
       switch (b->rule)
         {
