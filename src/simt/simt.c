@@ -23,15 +23,13 @@
 #include <sys/mman.h>
 #endif
 
-/* GCC and clang vector types for whole warps of 32 lanes: two lanes per SSE2 instruction, and
- * the 4-byte words of a warp widened to its 8-byte lane registers four at a time (the layer's
- * three hottest loops, -25% of its time on reduce/tree). */
+/* GCC and clang vector types for whole warps of 32 lanes: the 4-byte words of a warp widened to
+ * its 8-byte lane registers four at a time, and narrowed back for a store. */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_convertvector)
 #define SIMT_VECTORS 1
 typedef guint32 SimtU32x4 __attribute__ ((vector_size (16)));
 typedef guint64 SimtU64x4 __attribute__ ((vector_size (32)));
-typedef guint64 SimtU64x2 __attribute__ ((vector_size (16)));
 #endif
 #endif
 
@@ -279,21 +277,18 @@ lane_stride (const guint64 *addrs, guint64 active, gint64 *stride)
       if (first == 0 && end == 32)
         {
           /* A whole warp of 32: a loop of constant length, which the compiler vectorizes. */
-#ifdef SIMT_VECTORS
-          SimtU64x2 expect = { addrs[0], addrs[0] + s }, step = { 2 * s, 2 * s }, acc = { 0, 0 }, v;
+          /* Scalar loads: the algorithm has just stored the addresses one lane at a time, and a
+           * 16-byte load of two such stores waits for both to reach the cache. Two chains of
+           * expected addresses, even and odd lanes. */
+          guint64 even = addrs[0], odd = addrs[0] + s, bad2 = 0;
           for (guint i = 0; i < 32; i += 2)
             {
-              memcpy (&v, addrs + i, sizeof v);
-              acc |= v ^ expect;
-              expect += step;
+              bad |= addrs[i] ^ even;
+              bad2 |= addrs[i + 1] ^ odd;
+              even += 2 * s;
+              odd += 2 * s;
             }
-          bad = acc[0] | acc[1];
-#else
-          guint64 a0 = addrs[0];
-          for (guint i = 0; i < 32; i++)
-            bad |= addrs[i] - (a0 + i * s);
-#endif
-          return bad == 0;
+          return (bad | bad2) == 0;
         }
       for (; l + 4 <= end; l += 4)
         bad |= (addrs[l] - addrs[l - 1] - s) | (addrs[l + 1] - addrs[l] - s)
@@ -638,10 +633,10 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           else if (op == MDL_WARP_STORE && n == 32)
             for (guint i = 0; i < 32; i += 4)
               {
-                SimtU64x4 wide;
-                SimtU32x4 v;
-                memcpy (&wide, src + t + i, sizeof wide);
-                v = __builtin_convertvector (wide, SimtU32x4);
+                /* Lane by lane into the vector: the registers were just stored that way (a wide
+                 * load of several such stores would wait for them to reach the cache). */
+                SimtU64x4 wide = { src[t + i], src[t + i + 1], src[t + i + 2], src[t + i + 3] };
+                SimtU32x4 v = __builtin_convertvector (wide, SimtU32x4);
                 memcpy (p + 4 * i, &v, sizeof v);
               }
           else
