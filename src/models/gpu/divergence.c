@@ -11,6 +11,7 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 
 #include <math.h>
 
@@ -56,7 +57,7 @@ divergence_consume (void *state, const MdlEventBatch *b, GError **error)
       if (e->op == MDL_WARP_JUMP && !sass)
         continue;
       d->insts++;
-      d->thread_insts += (guint64) __builtin_popcountll (e->active);
+      d->thread_insts += gpu_popcount (e->active);
       if (e->op == MDL_WARP_BRANCH)
         {
           d->branches++;
