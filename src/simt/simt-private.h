@@ -51,8 +51,6 @@ typedef struct {
   guint64 addr;             /* device address */
   gsize bytes;
   guint8 *data;
-  gsize mapped;             /* bytes mapped at map (global_bytes_new()), 0: data is g_malloc'd */
-  void *map;
 } SimtBuffer;
 
 typedef struct {

@@ -41,45 +41,32 @@ typedef guint64 SimtU64x4 __attribute__ ((vector_size (32)));
 #define HUGE_PAGE ((gsize) 2 << 20)
 
 /* Zeroed host bytes for @buf->bytes of global memory: buf->data, or FALSE. A large buffer is
- * mapped on transparent huge pages where the system has them: the first touch of every 4 KiB page
- * otherwise dominated a whole run (reduce/tree --n 4M: 16 MiB of input took 60 ms of faults on the
- * development VM, 1.5 ms on huge pages, against 30 ms for the kernels and their 1.7 M events). */
+ * advised onto transparent huge pages where the system has them: the first touch of every 4 KiB
+ * page otherwise dominated a whole run (reduce/tree --n 4M: 16 MiB of input took 60 ms of faults
+ * on the development VM, against 30 ms for the kernels and their 1.7 M events). From the heap, not
+ * a mapping of its own, so that a process running one algorithm after another reuses the memory
+ * rather than having the system clear fresh pages each time. */
 static gboolean
 global_bytes_new (SimtBuffer *buf)
 {
-  buf->mapped = 0;
-  buf->map = NULL;
+  buf->data = g_try_malloc0 (buf->bytes);
+  if (buf->data == NULL)
+    return FALSE;
 #if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
   if (buf->bytes >= 2 * HUGE_PAGE)
     {
-      gsize len = (buf->bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE;
-      void *map = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (map != MAP_FAILED)
-        {
-          /* Huge pages need 2 MiB alignment: the mapping has one page to spare for it. */
-          guint8 *start = (guint8 *) (((guintptr) map + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
-          madvise (start, len - (gsize) (start - (guint8 *) map), MADV_HUGEPAGE);
-          buf->map = map;
-          buf->mapped = len;
-          buf->data = start;
-          return TRUE;
-        }
+      guintptr start = ((guintptr) buf->data + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+      guintptr end = ((guintptr) buf->data + buf->bytes) & ~(guintptr) (HUGE_PAGE - 1);
+      if (end > start)
+        madvise ((void *) start, end - start, MADV_HUGEPAGE);
     }
 #endif
-  buf->data = g_try_malloc0 (buf->bytes);
-  return buf->data != NULL;
+  return TRUE;
 }
 
 static void
 global_bytes_free (SimtBuffer *buf)
 {
-#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
-  if (buf->mapped)
-    {
-      munmap (buf->map, buf->mapped);
-      return;
-    }
-#endif
   g_free (buf->data);
 }
 
