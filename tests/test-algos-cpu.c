@@ -6,6 +6,7 @@
 #include "helpers.h"
 
 #include "algos/cpu/cpu-algo.h"
+#include "algos/keys.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,6 +103,20 @@ static guint64
 ref_sorted (guint64 n, guint64 seed)
 {
   g_autofree guint64 *a = ref_input (n, seed);
+  qsort (a, n, sizeof *a, cmp_u64);
+  return ref_weighted (a, n);
+}
+
+/* sort/qsort and sort/introsort at their defaults: uniform 32-bit keys (src/algos/keys.h) sorted,
+ * weighted as ref_weighted does. */
+static guint64
+ref_sorted_keys (guint64 n, guint64 seed)
+{
+  g_autofree guint32 *k = g_new (guint32, n);
+  g_autofree guint64 *a = g_new (guint64, n);
+  g_assert (mdl_keys_fill (k, n, MDL_KEYS_UNIFORM, seed));
+  for (guint64 i = 0; i < n; i++)
+    a[i] = k[i];
   qsort (a, n, sizeof *a, cmp_u64);
   return ref_weighted (a, n);
 }
@@ -256,6 +271,8 @@ static const struct {
   { "transpose/recursive", ref_transpose },
   { "matmul/naive", ref_matmul },
   { "matmul/recursive", ref_matmul },
+  { "sort/qsort", ref_sorted_keys },
+  { "sort/introsort", ref_sorted_keys },
 };
 
 /* Sizes around the edges: tiny, the introsort cutoff (16), odd, non-square, a few pages. */

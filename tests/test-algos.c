@@ -199,7 +199,8 @@ test_bad_sizes_are_param_errors (void **state)
     guint64 n;
     const char *expect;
   } rows[] = {
-    { 0, "n=0: cannot allocate the array (0 elements of 8 bytes); n must be at least 1" },
+    /* the element size is the algorithm's: 8 bytes, 4 for the sorts' 32-bit keys */
+    { 0, "n=0: cannot allocate the array (0 elements of " },
     { G_MAXUINT64, "n=18446744073709551615: cannot allocate the array" },
   };
   guint n_algos;
@@ -216,6 +217,8 @@ test_bad_sizes_are_param_errors (void **state)
         guint64 sum = 0;
         if (algos[i].run (params, rows[r].n, 1, rec, &sum, &error))
           fail_msg ("%s n=%" G_GUINT64_FORMAT ": accepted", algos[i].name, rows[r].n);
+        if (rows[r].n == 0 && !g_str_has_suffix (error->message, " bytes); n must be at least 1"))
+          fail_msg ("%s n=0: %s", algos[i].name, error->message);
         assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, rows[r].expect);
         assert_true (mdl_recorder_finish (rec, NULL));
         assert_int_equal (c->order->len, 0);

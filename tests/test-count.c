@@ -86,6 +86,8 @@ static const struct {
   { "warp_branch", 1 },
   { "warp_bar", 1 },
   { "warp_jump", 0 },   /* no jump in the stream */
+  { "warp_shfl", 0 },   /* nor shuffles */
+  { "warp_vote", 0 },   /* nor votes */
   { "warp_insts", 8 },
   { "warp_lanes", 84 },
   { "markers_launch", 1 },

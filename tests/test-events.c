@@ -68,7 +68,7 @@ static const struct {
   { "barrier marked strided",        MDL_WARP_BARRIER, MDL_SPACE_NONE, 0, MDL_WARP_STRIDED, 0xf, 0,
     0, 32, "warp event (launch 1, block 2, warp 3, bar): addresses on an instruction that is not "
     "a memory access" },
-  { "unknown flag",                  MDL_WARP_LOAD, MDL_SPACE_GLOBAL, 4, 0x4, 0xf, 0, 0, 32,
+  { "unknown flag",                  MDL_WARP_LOAD, MDL_SPACE_GLOBAL, 4, 0x10, 0xf, 0, 0, 32,
     "warp event (launch 1, block 2, warp 3, ld): unknown flags" },
   /* 4 active lanes from index 1 need entries 1..4, but the batch has 0..3. */
   { "lane addresses past the end",   MDL_WARP_LOAD, MDL_SPACE_GLOBAL, 4, 0, 0xf, 0, 1, 32,

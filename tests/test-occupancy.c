@@ -102,6 +102,9 @@ static const Calc calcs[] = {
   { "occupancy:machine=g80,regs=16", 256, 4096, 100.0 * 16 / 24, "registers" },
   /* 6 KiB rounded to 512: 16 KiB holds 2 blocks of 2 warps: 4 of 32 warps on a GT200. */
   { "occupancy:machine=gt200", 64, 6000, 12.5, "shared" },
+  /* 1024 threads on a GT200: 32 warps would fit its 32 warp slots, but a block may have at most
+   * 512 threads: unplaceable, under the warps limit. */
+  { "occupancy:machine=gt200", 1024, 0, 0, "warps" },
   /* Kepler: one-warp blocks, 16 blocks per SM: 16 of 64 warps. */
   { "occupancy:machine=kepler", 32, 0, 25.0, "blocks" },
 };

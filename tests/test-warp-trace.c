@@ -152,8 +152,10 @@ test_bad_lines_name_the_line (void **state)
     { "sync\n\n0 0 branch f 1f\n", "t.warp:3: taken lanes that are not active" },
     { "sync\n0 0 alu 0\n", "t.warp:2: empty active mask" },
     { "sync\n0 0 ld shared 0 1 10\n", "t.warp:2: access width \"0\" is not a decimal 1..64" },
-    { "sync\n0 0 mov 1\n", "t.warp:2: unknown op \"mov\" (valid: ld, st, atom, alu, branch, jump, bar, "
-      "each with .m for a machine instruction)" },
+    { "sync\n0 0 mov 1\n", "t.warp:2: unknown op \"mov\" (valid: ld, st, atom, atom.red, atom.cas, alu, "
+      "branch, jump, bar, shfl, vote, each with .m for a machine instruction)" },
+    { "sync\n0 0 alu.red 1\n", "t.warp:2: unknown op \"alu.red\"" },
+    { "sync\n0 0 shfl global 4 1 10\n", "t.warp:2: expected \"B W shfl MASK\"" },
     { "sync\n0 0 alu.x 1\n", "t.warp:2: unknown op \"alu.x\"" },
     { "sync\n0 0 ld texture 4 1 10\n", "t.warp:2: unknown space \"texture\"" },
     { "launch 0 grid=1 block=32\n", "t.warp:1: expected \"launch ID grid=GX block=BX shared=BYTES" },

@@ -22,7 +22,9 @@
 # time, and one command of the lent machine may run 10): ncu replays every kernel many times and
 # gets what is left of it after the sweep.
 # Environment (a short smoke run: SWEEP_SIZES=2^10,2^16 PROFILE_SIZES=2^16 CHECK_SIZES=1,33,2^16):
-#   FAMILIES        case-name prefixes, space-separated        "reduce/ scan/ baseline/"
+#   FAMILIES        case-name prefixes, space-separated        "reduce/ scan/ baseline/cub-
+#                   (the sorts' baselines, CPU sorts among them,    reduce baseline/cub-scan
+#                   only when named: tools/sort-sweep.sh)           baseline/memcpy baseline/copy"
 #   CHECK_SIZES     sizes of the check (harness --n syntax)    1,31,32,33,1000,2^20,2^24+7,2^27
 #   SWEEP_SIZES     sizes timed                                2^10,2^12,...,2^26,2^27
 #   PROFILE_SIZES   sizes profiled                             2^16,2^20
@@ -39,7 +41,7 @@ OUT=${OUT:-gpu-out}
 ARCH=${ARCH:-sm_90}
 WORK=${WORK:-/tmp/gpu-experiment}
 MODELS=${MODELS:-build/bin/models}
-FAMILIES=${FAMILIES:-"reduce/ scan/ baseline/"}
+FAMILIES=${FAMILIES:-"reduce/ scan/ baseline/cub-reduce baseline/cub-scan baseline/memcpy baseline/copy"}
 CHECK_SIZES=${CHECK_SIZES:-1,31,32,33,1000,2^20,2^24+7,2^27}
 SWEEP_SIZES=${SWEEP_SIZES:-$(seq -s, -f '2^%g' 10 2 26),2^27}
 PROFILE_SIZES=${PROFILE_SIZES:-2^16,2^20}

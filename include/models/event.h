@@ -73,7 +73,10 @@ _Static_assert (sizeof (MdlCpuEvent) == 16, "MdlCpuEvent is a 16-byte trace reco
 /** MdlWarpOp: what a warp instruction does. BARRIER is the warp's arrival at a block barrier;
  * the barrier itself (all warps of the block) is the MDL_MARK_BARRIER marker. JUMP is an
  * unconditional branch (the jump over the else side that nvcc emits after the if side of an
- * if/else): a machine branch instruction with no condition, so it has no taken mask. */
+ * if/else): a machine branch instruction with no condition, so it has no taken mask. SHFL is a
+ * warp shuffle (SHFL: lanes read each other's registers) and VOTE a warp vote (VOTE: ballot, any,
+ * all): instructions of the warp with no memory space and no addresses. They came after JUMP, so
+ * files written before them keep their numbers. */
 typedef enum {
   MDL_WARP_LOAD = 0,
   MDL_WARP_STORE,
@@ -82,9 +85,11 @@ typedef enum {
   MDL_WARP_BRANCH,
   MDL_WARP_BARRIER,
   MDL_WARP_JUMP,
+  MDL_WARP_SHFL,
+  MDL_WARP_VOTE,
 } MdlWarpOp;
 
-#define MDL_WARP_N_OPS 7
+#define MDL_WARP_N_OPS 9
 
 /** MdlSpace: the memory space of a warp memory instruction; MDL_SPACE_NONE for the others. */
 typedef enum {
@@ -112,6 +117,20 @@ typedef enum {
  * skip it.
  */
 #define MDL_WARP_MACHINE 0x02
+/**
+ * MDL_WARP_ATOM_RED: flag of an MDL_WARP_ATOMIC whose old values no lane uses: a reduction (the
+ * SASS RED of global memory, which Nsight Compute counts under `_op_red`, not `_op_atom`).
+ * Without it an atomic returns each lane's old value (ATOM, ATOMS).
+ */
+#define MDL_WARP_ATOM_RED 0x04
+/**
+ * MDL_WARP_ATOM_CAS: flag of an MDL_WARP_ATOMIC that is a compare-and-swap: each lane sends a
+ * compare value beside its operand. It always returns the old values, so never with
+ * MDL_WARP_ATOM_RED.
+ */
+#define MDL_WARP_ATOM_CAS 0x08
+/** MDL_WARP_FLAGS: every flag a warp event may carry. */
+#define MDL_WARP_FLAGS (MDL_WARP_STRIDED | MDL_WARP_MACHINE | MDL_WARP_ATOM_RED | MDL_WARP_ATOM_CAS)
 
 /**
  * MdlWarpEvent: one instruction executed by one warp.
@@ -129,7 +148,8 @@ typedef enum {
  * @site: the site that issued it (see MdlCpuEvent).
  * @op: an MdlWarpOp.
  * @space: an MdlSpace; MDL_SPACE_NONE exactly when @op is not a memory op.
- * @flags: MDL_WARP_STRIDED (memory ops only) and MDL_WARP_MACHINE, or 0.
+ * @flags: MDL_WARP_STRIDED (memory ops only), MDL_WARP_MACHINE, MDL_WARP_ATOM_RED or
+ *   MDL_WARP_ATOM_CAS (atomics only), or 0.
  *
  * An inactive lane has no address: sources never encode it as address 0.
  */
@@ -262,7 +282,8 @@ typedef struct {
 
 /** mdl_cpu_kind_name: "read", "write", "modify" or "ops"; NULL for an invalid kind. */
 MDL_API const char *mdl_cpu_kind_name (guint kind);
-/** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch", "bar" or "jump"; NULL for an invalid op. */
+/** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch", "bar", "jump", "shfl" or "vote"; NULL
+ * for an invalid op. */
 MDL_API const char *mdl_warp_op_name (guint op);
 /** mdl_space_name: "none", "global", "shared" or "local"; NULL for an invalid space. */
 MDL_API const char *mdl_space_name (guint space);
@@ -272,7 +293,8 @@ MDL_API const char *mdl_marker_kind_name (guint kind);
 /**
  * mdl_warp_event_check: validates a warp event against the rules above (non-empty mask, @taken a
  * subset of @active and only on branches, space matching op, width of memory ops 1..64 bytes, stride
- * within its limit, lane addresses inside the batch).
+ * within its limit, lane addresses inside the batch, the atomic flags only on atomics and never
+ * both).
  * @batch: the batch holding @w (for the lane address range).
  * @w: the event.
  * @warp_width: lanes per warp; lanes at or beyond it must be inactive.

@@ -198,9 +198,113 @@ MDL_API void mdl_simt_st (MdlSimtBlock *block, MdlSpace space, guint width, cons
                           const guint64 *src);
 
 /** mdl_simt_atom_add: an atomic add of 4-byte words (@width 4) or 8-byte words (8): lanes apply
- * in lane order; @old (nullable) receives each lane's old value. */
+ * in lane order; @old (nullable) receives each lane's old value. The same as mdl_simt_atom() with
+ * MDL_SIMT_ATOM_ADD, except that a NULL @old keeps the event a returning atomic (no
+ * MDL_WARP_ATOM_RED), as it always did. */
 MDL_API void mdl_simt_atom_add (MdlSimtBlock *block, MdlSpace space, guint width,
                                 const guint64 *addr, const guint64 *val, guint64 *old);
+
+/**
+ * MdlSimtAtomOp: what an atomic does to the word at its address, old the word before, v the lane's
+ * operand, c its compare value (all of @width bytes; MIN and MAX compare as signed integers, UMIN
+ * and UMAX as unsigned ones, as CUDA's atomicMin/atomicMax on int and unsigned).
+ * @MDL_SIMT_ATOM_ADD: old + v (atomicAdd; wraps).
+ * @MDL_SIMT_ATOM_EXCH: v (atomicExch).
+ * @MDL_SIMT_ATOM_CAS: v when old == c, else old (atomicCAS).
+ * @MDL_SIMT_ATOM_MIN: signed min (old, v).
+ * @MDL_SIMT_ATOM_MAX: signed max (old, v).
+ * @MDL_SIMT_ATOM_UMIN: unsigned min (old, v).
+ * @MDL_SIMT_ATOM_UMAX: unsigned max (old, v).
+ * @MDL_SIMT_ATOM_AND: old & v.
+ * @MDL_SIMT_ATOM_OR: old | v.
+ * @MDL_SIMT_ATOM_XOR: old ^ v.
+ */
+typedef enum {
+  MDL_SIMT_ATOM_ADD = 0,
+  MDL_SIMT_ATOM_EXCH,
+  MDL_SIMT_ATOM_CAS,
+  MDL_SIMT_ATOM_MIN,
+  MDL_SIMT_ATOM_MAX,
+  MDL_SIMT_ATOM_UMIN,
+  MDL_SIMT_ATOM_UMAX,
+  MDL_SIMT_ATOM_AND,
+  MDL_SIMT_ATOM_OR,
+  MDL_SIMT_ATOM_XOR,
+} MdlSimtAtomOp;
+
+/**
+ * mdl_simt_atom: an atomic read-modify-write of @width bytes per active thread, one
+ * MDL_WARP_ATOMIC event per warp. The lanes of a warp apply one after the other in lane order,
+ * and the warps of the block in warp order (a legal order of the hardware, which leaves the order
+ * unspecified), so each lane's old value is the word as the lanes before it left it.
+ * @space: MDL_SPACE_GLOBAL or MDL_SPACE_SHARED (CUDA has no local atomics).
+ * @op: an MdlSimtAtomOp.
+ * @width: 4 or 8.
+ * @addr: per-thread addresses, aligned to @width (as mdl_simt_ld()).
+ * @operand: per-thread operands v (the low @width bytes count).
+ * @compare: (nullable) per-thread compare values c; required for MDL_SIMT_ATOM_CAS, ignored
+ *   otherwise.
+ * @old: (nullable) receives each thread's old value (zero-extended). NULL is an atomic whose
+ *   result is unused: the event carries MDL_WARP_ATOM_RED, as nvcc then emits RED for global
+ *   memory (not for EXCH and CAS, which have no reduction form and stay ATOMs).
+ * A bad space, width, op or address, or a CAS without @compare, fails the launch
+ * (MDL_ERROR_MODEL). Cost: one pass over the active lanes per warp.
+ */
+MDL_API void mdl_simt_atom (MdlSimtBlock *block, MdlSpace space, MdlSimtAtomOp op, guint width,
+                            const guint64 *addr, const guint64 *operand, const guint64 *compare,
+                            guint64 *old);
+
+/**
+ * MdlSimtShflMode: where a shuffle lane reads (CUDA's __shfl_*_sync). Lanes form segments of
+ * `width` consecutive lanes; l is the lane's index in its segment, s the lane's selector.
+ * @MDL_SIMT_SHFL_IDX: lane (s mod width) of the segment (__shfl_sync).
+ * @MDL_SIMT_SHFL_UP: l − s when l ≥ s, else the lane itself (__shfl_up_sync).
+ * @MDL_SIMT_SHFL_DOWN: l + s when l + s < width, else the lane itself (__shfl_down_sync).
+ * @MDL_SIMT_SHFL_XOR: the warp lane lane ^ s when it lies in this segment or an earlier one,
+ *   else the lane itself (__shfl_xor_sync).
+ */
+typedef enum {
+  MDL_SIMT_SHFL_IDX = 0,
+  MDL_SIMT_SHFL_UP,
+  MDL_SIMT_SHFL_DOWN,
+  MDL_SIMT_SHFL_XOR,
+} MdlSimtShflMode;
+
+/**
+ * mdl_simt_shfl: a warp shuffle of 4-byte values: each active thread gets the low 32 bits of @src
+ * of the lane that @mode and its selector name, all lanes reading before any writes (so @dst may
+ * be @src). One MDL_WARP_SHFL event per warp with active lanes; no memory is touched. A lane that
+ * reads an inactive lane gets that lane's register as it is (CUDA leaves the value undefined).
+ * @mode: an MdlSimtShflMode.
+ * @width: the segment width, a power of two from 1 to the warp width.
+ * @src: the values, one word per thread.
+ * @sel: per-thread selectors (source lane, delta or lane mask).
+ * @dst: receives the values of the active threads.
+ * A bad mode or width fails the launch (MDL_ERROR_MODEL).
+ */
+MDL_API void mdl_simt_shfl (MdlSimtBlock *block, MdlSimtShflMode mode, guint width,
+                            const guint64 *src, const guint64 *sel, guint64 *dst);
+
+/**
+ * MdlSimtVoteMode: what a warp vote returns to each active lane (CUDA's __ballot_sync,
+ * __any_sync, __all_sync over the lanes active now).
+ * @MDL_SIMT_VOTE_BALLOT: the mask of the active lanes whose predicate holds (bit l: lane l).
+ * @MDL_SIMT_VOTE_ANY: 1 when the predicate holds for some active lane, else 0.
+ * @MDL_SIMT_VOTE_ALL: 1 when it holds for every active lane, else 0.
+ */
+typedef enum {
+  MDL_SIMT_VOTE_BALLOT = 0,
+  MDL_SIMT_VOTE_ANY,
+  MDL_SIMT_VOTE_ALL,
+} MdlSimtVoteMode;
+
+/**
+ * mdl_simt_vote: a warp vote on @pred (per thread, nonzero is true): one MDL_WARP_VOTE event per
+ * warp with active lanes, and the result in @dst of every active thread (@dst may be @pred).
+ * A bad mode fails the launch (MDL_ERROR_MODEL).
+ */
+MDL_API void mdl_simt_vote (MdlSimtBlock *block, MdlSimtVoteMode mode, const guint64 *pred,
+                            guint64 *dst);
 
 /** mdl_simt_alu: @n ALU (non-memory, non-branch) instructions under the current mask. */
 MDL_API void mdl_simt_alu (MdlSimtBlock *block, guint n);

@@ -18,6 +18,15 @@ static const MdlParamSpec search_params[] = {
   { NULL }
 };
 
+/* The sorts of the GPU sorts' inputs (src/algos/cpu/sort.c). */
+static const MdlParamSpec sort_params[] = {
+  MDL_KEYS_DIST_ROW,
+  { "keys", MDL_PARAM_CHOICE, "u32", NULL, 0, 0, "u32|f32", 0,
+    "key type: u32 (32-bit unsigned) or f32 (float, the u32 key's top 24 bits / 2^24)" },
+  MDL_ALGO_PAGES_ROW,
+  { NULL }
+};
+
 /* The CPU algorithms, from src/algos/cpu/cpu-algo.h. */
 #define CPU_ROW(sym, name, params, summary)                                                        \
   { name, summary, params, mdl_algo_##sym##_run, mdl_algo_##sym##_native, mdl_algo_##sym##_timed,  \

@@ -23,7 +23,9 @@
 #ifndef MDL_GPU_ALGOS_H
 #define MDL_GPU_ALGOS_H
 
+#include "gpu-prims.h"
 #include "gpu-sizes.h"
+#include "keys.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -68,6 +70,33 @@
  * per block, so its case keeps blocks of k^2 = 256 and passes at every n (beyond, it fails its
  * check, as the SIMT twin does). */
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
+
+/* The cases of sort/msimd-quicksort: every distribution at P = 1056 warps (8 per SM of an H100),
+ * then uniform keys over the processors, the rules, the commits and the base sizes. */
+#define MDL_GPU_MQS_CASES                                                                          \
+  "dist=" MDL_KEY_DIST_CHOICES ",P=1056,rule=spare,commit=buffered,base=256"                       \
+  ";dist=uniform,P=16|132|264|528|2112|4224,rule=spare,commit=buffered,base=256"                   \
+  ";dist=uniform,P=1056,rule=literal|spare,commit=direct|buffered,base=1024"
+
+/* The cases of sort/bitonic (docs/models/sort-bitonic.md), on uniform keys: global steps only;
+ * Algorithm 4 as printed (a pair per step through shared memory) in the stage, greedy and formula
+ * cuts at tiles of 2048 and 4096 keys; register groups of 8 or 16 keys with padded shared memory
+ * at tiles of 4096 to 32768 keys; and the fastest at 2^26 on H100 (tiles of 32768, 16 keys a
+ * thread) on every other distribution of MDL_KEY_DIST_CHOICES (the network is data-independent). */
+#define MDL_GPU_BITONIC_CASES                                                                      \
+  "layout=global,block=256,dist=uniform"                                                           \
+  ";layout=stage,tile=2048|4096,block=512,regs=2,pad=0,dist=uniform"                               \
+  ";layout=greedy|formula,tile=2048|4096,k=16|32,block=512,regs=2,pad=0,dist=uniform"              \
+  ";layout=stage,tile=8192|32768,block=512,regs=16,pad=1,dist=uniform"                             \
+  ";layout=greedy,tile=4096|8192|16384|32768,k=32,block=512|1024,regs=8|16,pad=1,dist=uniform"     \
+  ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,"                                       \
+  "dist=gaussian|zero|sorted|bucket|staggered|reverse|few"
+
+/* The grids of the merge sorts (sort/warpsort, sort/dway-merge): l and sigma chosen from n (0),
+ * b = 128 and 256 on uniform keys (D: the d values, or ""), and b = 256 (E: d = 4, or "") on
+ * every distribution. */
+#define MDL_GPU_MERGE_CASES(D, E)                                                                  \
+  "b=128|256," D "l=0,sigma=0,dist=uniform;b=256," E "l=0,sigma=0,dist=" MDL_KEY_DIST_CHOICES
 
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
@@ -130,10 +159,48 @@
   X (scan_matrix, "scan/matrix", mdl_scan_matrix_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_AGPU_B "," MDL_GPU_AGPU_K ",alpha=16|32,carry=advance",                               \
      "SIMT: AGPU matrix-based exclusive prefix sum (Koike & Sadakane Algorithms 7-8, cleaned): "   \
-     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")
+     "block sums, a scan of them on one block, alpha x (b+1) matrices per block")                   \
+  X (msimd_quicksort, "sort/msimd-quicksort", mdl_msimd_quicksort_params, cuda, 1 << 20, 32,      \
+     MDL_GPU_HW_ENGINES, MDL_GPU_MQS_CASES,                                                        \
+     "SIMT: MSIMD quicksort (Jurkiewicz & Danilewski): collaborative C4 partitions by P warps "    \
+     "(Lemma 1 assignment), then each warp sorts its own subproblem")                              \
+  X (gpu_quicksort, "sort/gpu-quicksort", mdl_gpu_quicksort_params, cuda, 1 << 20, 128,            \
+     MDL_GPU_HW_ENGINES,                                                                            \
+     "dist=" MDL_KEY_DIST_CHOICES ";sum=serial|faa;pivot=median;threads=256,maxseq=2048,"          \
+     "minsize=512",                                                                                \
+     "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
+     "two (a block per sequence, shared stack), bitonic sort below MINSIZE")                        \
+  X (shuffle, "gpu/shuffle", mdl_gpu_shuffle_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,     \
+     MDL_GPU_HW_ENGINES, MDL_GPU_SHUFFLE_CASES,                                                     \
+     "SIMT: lane i loads word i, shuffles it (idx, up, down or xor in segments of width lanes), "  \
+     "stores it")                                                                                  \
+  X (vote, "gpu/vote", mdl_gpu_vote_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,              \
+     MDL_GPU_HW_ENGINES, MDL_GPU_VOTE_CASES,                                                        \
+     "SIMT: the lanes of mask vote (ballot, any or all) on bit 0 of their word")                   \
+  X (atomic, "gpu/atomic", mdl_gpu_atomic_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,        \
+     MDL_GPU_HW_ENGINES, MDL_GPU_ATOMIC_CASES,                                                      \
+     "SIMT: atomics (add, exch, cas, min, max, umin, umax) on global or shared words, k lanes per " \
+     "address")                                                                                     \
+  X (sort_bitonic, "sort/bitonic", mdl_sort_bitonic_params, cuda, 1 << 20, 512,                   \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BITONIC_CASES,                                                    \
+     "SIMT: bitonic sorting network (Capannini 3.2) on 32-bit keys: global steps, shared-memory "  \
+     "stages of a tile, or the thesis's greedy passes over Gamma-sequences")                        \
+  X (sort_warpsort, "sort/warpsort", mdl_sort_warpsort_params, cuda, 1 << 14, 32,                \
+     MDL_GPU_HW_ENGINES, MDL_GPU_MERGE_CASES ("", ""),                                                 \
+     "SIMT: GPU-Warpsort as Koike & Sadakane model it (7.1.2): the four parts of sort/dway-merge " \
+     "with 2-way merges")                                                                          \
+  X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, cuda, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
+     MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
+     "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
+     "d-way merges, separators, row-wise merges of all groups at once")
+
+/* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
+ * keys (docs/experiments/sorting.md). */
+#define MDL_GPU_SORT_CASES "dist=" MDL_KEY_DIST_CHOICES ",keys=u32|f32"
 
 /* The baselines a GPU experiment measures beside the algorithms (CUB's reduction and scan, the
- * device copy, a one-thread-per-element kernel): CUDA code only, no SIMT twin and no prediction.
+ * device copy, a one-thread-per-element kernel, the library and CPU sorts): CUDA or host code
+ * only, no SIMT twin and no prediction.
  * MDL_GPU_BASELINES (X) calls X (SYM, NAME, DEFAULT_N, CASES, SUMMARY) as above; their names start
  * with "baseline/", which is how the experiments tell them from the algorithms. */
 #define MDL_GPU_BASELINES(X)                                                                       \
@@ -142,6 +209,17 @@
      "CUB DeviceScan::InclusiveSum of n 32-bit words")                                             \
   X (memcpy, "baseline/memcpy", 1 << 20, "",                                                       \
      "cudaMemcpy of n words device to device: the copy bandwidth, the physical limit")            \
-  X (copy, "baseline/copy", 1 << 20, "", "one thread per word: thread i reads word i and writes it")
+  X (copy, "baseline/copy", 1 << 20, "",                                                         \
+     "one thread per word: thread i reads word i and writes it")                                  \
+  X (cub_sort, "baseline/cub-sort", 1 << 20, MDL_GPU_SORT_CASES,                                  \
+     "CUB DeviceRadixSort::SortKeys of n keys (the GPU sorts' reference)")                         \
+  X (cubmerge_sort, "baseline/cubmerge-sort", 1 << 20, MDL_GPU_SORT_CASES,                        \
+     "CUB DeviceMergeSort::SortKeysCopy of n keys")                                                \
+  X (thrust_sort, "baseline/thrust-sort", 1 << 20, MDL_GPU_SORT_CASES,                            \
+     "thrust::sort of n keys in place (the input copied back before each run, untimed)")          \
+  X (qsort_sort, "baseline/qsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                              \
+     "libc qsort of n keys on the GPU machine's CPU, one core (host-timed)")                      \
+  X (introsort_sort, "baseline/introsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                      \
+     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")
 
 #endif

@@ -152,6 +152,7 @@ write_markdown (const MdlGpuExperiment *exp, GString *out)
   g_string_append (out, "\n\n");
   write_fits_table (exp, out);
   write_points_table (exp, out);
+  mdl_gpu_sorting_write_markdown (exp, out);
   g_string_append (out, "\n## Notes\n\n");
   {
     g_auto (GStrv) lines = g_strsplit (exp->notes->str, "\n", -1);
@@ -588,6 +589,8 @@ mdl_gpu_experiment_write_files (const MdlGpuExperiment *exp, const char *dir, GE
                           PLOT_COLUMNS * 420, fit_rows * 360 + 40, PLOT_COLUMNS * 420,
                           fit_rows * 360 + 40, PLOT_COLUMNS * 420, time_rows * 320 + 40,
                           PLOT_COLUMNS * 420, time_rows * 320 + 40);
+  if (!mdl_gpu_sorting_write_files (exp, dir, gp, error))
+    return FALSE;
   return mdl_experiment_write_file (dir, "gpu.md", md, error)
          && mdl_experiment_write_file (dir, "gpu.csv", csv, error)
          && mdl_experiment_write_file (dir, "gpu-fits.csv", fits, error)

@@ -74,4 +74,21 @@ struct MdlGpuExperiment {
 /* The point of @exp at @i. */
 #define GPU_POINT(exp, i) ((const GpuPoint *) g_ptr_array_index ((exp)->points, (i)))
 
+/* gpu-sorting.c: the sorts' part of the report. */
+
+/* The value of @key in @params ("k=v,k2=v2", as a point holds them), or @fallback; (transfer full). */
+char *mdl_gpu_param (const char *params, const char *key, const char *fallback);
+/* TRUE when two cases' @params name the same sort input: dist (default uniform) and keys (default
+ * u32) agree; cases of other problems name neither, so any two of them agree. */
+gboolean mdl_gpu_same_input (const char *a, const char *b);
+/* TRUE for an algorithm of the sort problem: sort/... or baseline/...-sort. */
+gboolean mdl_gpu_is_sort (const char *algorithm);
+/* Appends the sorts' section (tables by n and by distribution) to gpu.md's @out; nothing when no
+ * sort was measured. */
+void mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out);
+/* Writes the sorts' figures' data and panels into @dir and appends their drawing to gpu.gp's @gp;
+ * nothing when no sort was measured. */
+gboolean mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GString *gp,
+                                      GError **error);
+
 #endif

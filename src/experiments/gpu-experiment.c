@@ -813,14 +813,16 @@ rows_sum (GArray *rows, const char *counters)
   return sum;
 }
 
-/* The measured point named @algorithm at @n, or NULL. */
+/* The measured point named @algorithm at @n, on the same input as parameters @params say
+ * (mdl_gpu_same_input; NULL @params: any input), or NULL. */
 static const GpuPoint *
-measured_at (const MdlGpuExperiment *exp, const char *algorithm, guint64 n)
+measured_at (const MdlGpuExperiment *exp, const char *algorithm, guint64 n, const char *params)
 {
   for (guint i = 0; i < exp->points->len; i++)
     {
       const GpuPoint *q = GPU_POINT (exp, i);
-      if (q->measured && q->pub.n == n && strcmp (q->algorithm, algorithm) == 0)
+      if (q->measured && q->pub.n == n && strcmp (q->algorithm, algorithm) == 0
+          && (params == NULL || mdl_gpu_same_input (params, q->params)))
         return q;
     }
   return NULL;
@@ -881,8 +883,10 @@ join (MdlGpuExperiment *exp)
       GpuPoint *p = g_ptr_array_index (exp->points, i);
       g_autofree char *family = family_of (p->algorithm);
       g_autofree char *cub = g_strconcat (CUB_PREFIX, family, NULL);
-      const GpuPoint *base = p->measured ? measured_at (exp, cub, p->pub.n) : NULL;
-      const GpuPoint *copy = p->measured ? measured_at (exp, COPY_BASELINE, p->pub.n) : NULL;
+      /* A sort is compared with CUB's on its own distribution and key type; the copy does not
+       * depend on the input. */
+      const GpuPoint *base = p->measured ? measured_at (exp, cub, p->pub.n, p->params) : NULL;
+      const GpuPoint *copy = p->measured ? measured_at (exp, COPY_BASELINE, p->pub.n, NULL) : NULL;
       p->pub.cub_ratio = base ? p->pub.median_us / base->pub.median_us : NAN;
       p->pub.copy_fraction = copy ? (p->pub.bytes / p->pub.median_us)
                                     / (copy->pub.bytes / copy->pub.median_us) : NAN;

@@ -7,7 +7,10 @@
  *    time += c and io += c (Fig. 3);
  *  - shared load/store/atomic: the most lanes mapping to one bank (word mod b); with broadcast=1
  *    the most distinct words per bank (Fig. 4b; the paper does not say, literal is the default);
- *  - local accesses (a core's private variables, conflict-free), ALU, branch and jump: 1;
+ *  - an atomic costs at least the most lanes of the group on one word (they update it one after
+ *    the other; the I/O stays c);
+ *  - local accesses (a core's private variables, conflict-free), ALU, branch, jump, shuffle and
+ *    vote: 1;
  *  - barrier arrivals: 0 (AGPU has no synchronisation inside an MP).
  * Divergent paths all count, since each side arrives as its own events. A launch costs the most
  * time of any MP (virtual=1: Theorem 4.9's bound ceil(G / k) x the most time of any block, G the
@@ -283,6 +286,13 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
         }
       c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
+      /* An atomic's lanes on one word update it one after the other: at least that many
+       * steps (docs/models/agpu.md, "Warp primitives"); the I/O stays c blocks. */
+      if (e->op == MDL_WARP_ATOMIC)
+        {
+          guint64 rounds[MDL_WARP_MAX_LANES];
+          c = MAX (c, (guint64) gpu_atomic_rounds (a->addrs, group, rounds));
+        }
       return c;
     }
   /* shared: the reads of an atomic are checked before its stores are marked */
@@ -292,6 +302,12 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
     shared_words (a, e->block, n, TRUE);
   if (a->broadcast)
     n = mdl_gpu_sort_unique (a->words, n);
+  if (e->op == MDL_WARP_ATOMIC)
+    {
+      guint64 rounds[MDL_WARP_MAX_LANES];
+      return MAX (gpu_bank_queue (a->bank_count, a->words, n, a->b - 1),
+                  gpu_atomic_rounds (a->addrs, group, rounds));
+    }
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
 }
 

@@ -368,7 +368,15 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
-              m->T[cls] += bank_latency (m, m->reqs, n);
+              guint lat = bank_latency (m, m->reqs, n);
+              /* An atomic's lanes on one word update it one after the other, whatever the
+               * broadcast rule (docs/models/kmodel.md, "Warp primitives"). */
+              if (e->op == MDL_WARP_ATOMIC)
+                {
+                  guint64 rounds[MDL_WARP_MAX_LANES];
+                  lat = MAX (lat, gpu_atomic_rounds (m->addrs, group, rounds));
+                }
+              m->T[cls] += lat;
             }
           else
             m->T[cls]++;

@@ -7,8 +7,9 @@
  *    floor(cell / S) (policy=chunk, reading (a)), or 1 when all cells lie in one chunk and one
  *    per active lane otherwise (policy=serial, reading (b)); lanes sharing a cell or chunk cost
  *    one operation (arbitrary CRCW);
- *  - any other instruction (ALU, branch, jump, shared or local access): steps += 1; barrier
- *    arrivals are not steps. Both sides of a divergent branch arrive as instructions, so they
+ *    an atomic's lanes on one cell are as many operations (they update it one after the other);
+ *  - any other instruction (ALU, branch, jump, shuffle, vote, shared or local access): steps += 1;
+ *    barrier arrivals are not steps. Both sides of a divergent branch arrive as instructions, so they
  *    are charged (the SIMT stream cannot express the model's free divergence).
  * T = M (reads + writes) + steps per SIMD-processor; cost = sum over epochs (intervals between
  * global syncs, MDL_MARK_SYNC) of the largest T of any SIMD-processor in the epoch.
@@ -310,6 +311,15 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
             {
               n = gpu_group_words (m->addrs, group, e->width, CELL_SHIFT, m->cells_buf);
               ops = chunk_ops (m, n, gpu_popcount (group));
+              /* The model's CRCW combines a group's reads and writes of one cell into one
+               * operation, but not an atomic's updates: those of one cell follow one another
+               * (docs/models/msimd.md, "Warp primitives"). A strided one-cell-per-lane atomic
+               * above has one lane per cell. */
+              if (e->op == MDL_WARP_ATOMIC)
+                {
+                  guint64 rounds[MDL_WARP_MAX_LANES];
+                  ops = MAX (ops, (guint64) gpu_atomic_rounds (m->addrs, group, rounds));
+                }
             }
           if (e->op != MDL_WARP_STORE)
             q->reads += ops, m->reads += ops;

@@ -37,6 +37,9 @@ typedef struct {
   gboolean bssy_pending;
   gboolean join_pending;
   guint machine;            /* open mdl_simt_machine_begin() scopes: events get MDL_WARP_MACHINE */
+  guint atom_op;            /* the MdlSimtAtomOp of the atomic being issued */
+  const guint64 *atom_cmp;  /* its compare values (CAS) */
+  guint8 atom_flags;        /* MDL_WARP_ATOM_RED, MDL_WARP_ATOM_CAS of its events */
   guint64 *frame_masks;     /* MDL_SIMT_MAX_DEPTH x 4 x n_warps */
   guint8 *cond;             /* n_threads condition bytes */
   guint8 *local;            /* n_threads x local_bytes */

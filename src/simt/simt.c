@@ -310,7 +310,8 @@ emit_at (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64
   *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
                         .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
                         .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
-                        .flags = blk->machine ? MDL_WARP_MACHINE : 0 };
+                        .flags = (guint8) ((blk->machine ? MDL_WARP_MACHINE : 0)
+                                           | (op == MDL_WARP_ATOMIC ? blk->atom_flags : 0)) };
   if (addrs)
     {
       /* The strided form when it holds: two words instead of one per lane. */
@@ -483,11 +484,38 @@ width_ok (SimtBlock *blk, guint width, MdlSpace space)
   return FALSE;
 }
 
+/* The new value of an atomic's word: @old and the operand @v, compare value @c, all @width bytes
+ * (4 or 8) zero-extended; signed comparisons sign-extend from @width. */
+static guint64
+atom_value (guint op, guint width, guint64 old, guint64 v, guint64 c)
+{
+  guint64 mask = width == 8 ? G_MAXUINT64 : G_GUINT64_CONSTANT (0xffffffff);
+  gint64 so, sv;
+  old &= mask;
+  v &= mask;
+  so = width == 8 ? (gint64) old : (gint64) (gint32) (guint32) old;
+  sv = width == 8 ? (gint64) v : (gint64) (gint32) (guint32) v;
+  switch (op)
+    {
+    case MDL_SIMT_ATOM_ADD: return (old + v) & mask;
+    case MDL_SIMT_ATOM_EXCH: return v;
+    case MDL_SIMT_ATOM_CAS: return old == (c & mask) ? v : old;
+    case MDL_SIMT_ATOM_MIN: return so <= sv ? old : v;
+    case MDL_SIMT_ATOM_MAX: return so >= sv ? old : v;
+    case MDL_SIMT_ATOM_UMIN: return MIN (old, v);
+    case MDL_SIMT_ATOM_UMAX: return MAX (old, v);
+    case MDL_SIMT_ATOM_AND: return old & v;
+    case MDL_SIMT_ATOM_OR: return old | v;
+    default: return old ^ v;   /* MDL_SIMT_ATOM_XOR; mdl_simt_atom() checked the op */
+    }
+}
+
 /* What one lane of a memory instruction does at @p, where its bytes live (NULL after a fault: a
  * load then yields 0 and the rest does nothing). @op is a constant in each caller of
  * memory_op(), so the switch is resolved at compile time. */
 static inline void
-lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guint64 *src)
+lane_access (const SimtBlock *blk, guint op, guint8 *p, guint t, guint width, guint64 *dst,
+             const guint64 *src)
 {
   guint words = width > 8 ? 2 : 1;
   guint64 v = 0;
@@ -522,7 +550,7 @@ lane_access (guint op, guint8 *p, guint t, guint width, guint64 *dst, const guin
         dst[t] = v;
       if (p)
         {
-          v += src[t];
+          v = atom_value (blk->atom_op, width, v, src[t], blk->atom_cmp ? blk->atom_cmp[t] : 0);
           memcpy (p, &v, width);
         }
       break;
@@ -648,13 +676,13 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           guint t = w * ww + (guint) __builtin_ctzll (active);
           guint end = w * ww + 64 - (guint) __builtin_clzll (active);
           for (; t < end; t++)
-            lane_access (op, window + (addr[t] - base), t, width, dst, src);
+            lane_access (blk, op, window + (addr[t] - base), t, width, dst, src);
         }
       else if (window)
         for (guint64 r = active; r; r &= r - 1)
           {
             guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
-            lane_access (op, window + (addr[t] - base), t, width, dst, src);
+            lane_access (blk, op, window + (addr[t] - base), t, width, dst, src);
           }
       else
         for (guint64 r = active; r; r &= r - 1)
@@ -664,7 +692,7 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                                                          &lane_addr[l], what[op]);
             if (p == NULL)
               lane_addr[l] = addr[t];
-            lane_access (op, p, t, width, dst, src);
+            lane_access (blk, op, p, t, width, dst, src);
           }
       /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
       if (!window)
@@ -686,16 +714,147 @@ mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, 
   memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
 }
 
+/* Every atomic: checks, then the memory instruction with the op and flags its lanes and events
+ * need. */
+static void
+atom (MdlSimtBlock *b, MdlSpace space, MdlSimtAtomOp op, guint width, const guint64 *addr,
+      const guint64 *operand, const guint64 *compare, guint64 *old, guint8 flags)
+{
+  SimtBlock *blk = block_of (b);
+  if (width != 4 && width != 8)
+    {
+      fail (blk->gpu, "an atomic of width %u (4 or 8)", width);
+      return;
+    }
+  if (space != MDL_SPACE_GLOBAL && space != MDL_SPACE_SHARED)
+    {
+      fail (blk->gpu, "an atomic in memory space %u (global or shared)", space);
+      return;
+    }
+  if ((guint) op > MDL_SIMT_ATOM_XOR || (op == MDL_SIMT_ATOM_CAS && compare == NULL))
+    {
+      fail (blk->gpu, (guint) op > MDL_SIMT_ATOM_XOR ? "an atomic of unknown op %u"
+                                                      : "a compare-and-swap (op %u) with no compare "
+                                                        "values", op);
+      return;
+    }
+  blk->atom_op = op;
+  blk->atom_cmp = compare;
+  blk->atom_flags = flags;
+  memory_op (b, MDL_WARP_ATOMIC, space, width, addr, old, operand);
+  blk->atom_flags = 0;
+  blk->atom_cmp = NULL;
+}
+
+void
+mdl_simt_atom (MdlSimtBlock *b, MdlSpace space, MdlSimtAtomOp op, guint width, const guint64 *addr,
+               const guint64 *operand, const guint64 *compare, guint64 *old)
+{
+  /* Exchange and CAS have no reduction form: nvcc emits ATOM for them even when the result is
+   * unused (the H100's SASS: ATOMG.E.EXCH, ATOMG.E.CAS). */
+  gboolean has_red = op != MDL_SIMT_ATOM_EXCH && op != MDL_SIMT_ATOM_CAS;
+  guint8 flags = op == MDL_SIMT_ATOM_CAS ? MDL_WARP_ATOM_CAS
+                 : old == NULL && has_red ? MDL_WARP_ATOM_RED : 0;
+  atom (b, space, op, width, addr, operand, compare, old, flags);
+}
+
 void
 mdl_simt_atom_add (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr,
                    const guint64 *val, guint64 *old)
 {
-  if (width != 4 && width != 8)
+  atom (b, space, MDL_SIMT_ATOM_ADD, width, addr, val, NULL, old, 0);
+}
+
+/* The lanes of a segment of @width lanes that lane @l's shuffle reads. */
+static guint
+shfl_source (MdlSimtShflMode mode, guint width, guint l, guint64 s)
+{
+  guint seg = l & ~(width - 1), in = l & (width - 1);
+  switch (mode)
     {
-      fail (block_of (b)->gpu, "an atomic add of width %u (4 or 8)", width);
+    case MDL_SIMT_SHFL_IDX:
+      return seg + (guint) (s & (width - 1));
+    case MDL_SIMT_SHFL_UP:
+      return s <= in ? l - (guint) s : l;
+    case MDL_SIMT_SHFL_DOWN:
+      return s < width - in ? l + (guint) s : l;
+    default:
+      {
+        /* XOR: the lane within the warp; one in a later segment is not readable. */
+        guint64 x = (guint64) l ^ s;
+        return x < (guint64) seg + width ? (guint) x : l;
+      }
+    }
+}
+
+void
+mdl_simt_shfl (MdlSimtBlock *b, MdlSimtShflMode mode, guint width, const guint64 *src,
+               const guint64 *sel, guint64 *dst)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width;
+  guint64 got[MDL_WARP_MAX_LANES];
+  if ((guint) mode > MDL_SIMT_SHFL_XOR || width == 0 || width > ww || (width & (width - 1)))
+    {
+      fail (blk->gpu, "a shuffle of mode %u and width %u (modes 0..3; width a power of two up to "
+            "the warp width %u)", mode, width, ww);
       return;
     }
-  memory_op (b, MDL_WARP_ATOMIC, space, width, addr, old, val);
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w];
+      guint lanes = MIN (ww, b->n_threads - w * ww);
+      if (active == 0)
+        {
+          predicated_off (blk, w);
+          continue;
+        }
+      /* Every lane reads before any writes; a source past the block's last thread is the lane's
+       * own (a partial warp's missing lanes hold nothing). */
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r), t = w * ww + l;
+          guint from = shfl_source (mode, width, l, sel[t]);
+          got[l] = src[(gsize) w * ww + (from < lanes ? from : l)] & G_GUINT64_CONSTANT (0xffffffff);
+        }
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r);
+          dst[(gsize) w * ww + l] = got[l];
+        }
+      emit (blk, MDL_WARP_SHFL, w, active, 0);
+    }
+}
+
+void
+mdl_simt_vote (MdlSimtBlock *b, MdlSimtVoteMode mode, const guint64 *pred, guint64 *dst)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width;
+  if ((guint) mode > MDL_SIMT_VOTE_ALL)
+    {
+      fail (blk->gpu, "a vote of unknown mode %u (0..2)", mode);
+      return;
+    }
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 active = blk->mask[w], yes = 0, result;
+      if (active == 0)
+        {
+          predicated_off (blk, w);
+          continue;
+        }
+      for (guint64 r = active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r);
+          yes |= (guint64) (pred[(gsize) w * ww + l] != 0) << l;
+        }
+      result = mode == MDL_SIMT_VOTE_BALLOT ? yes : mode == MDL_SIMT_VOTE_ANY ? yes != 0
+                                                                             : yes == active;
+      for (guint64 r = active; r; r &= r - 1)
+        dst[(gsize) w * ww + (guint) __builtin_ctzll (r)] = result;
+      emit (blk, MDL_WARP_VOTE, w, active, 0);
+    }
 }
 
 void

@@ -79,7 +79,8 @@ looks_like_din (const char *line, gsize len)
 static gboolean
 looks_like_warp (const char *line, gsize len)
 {
-  static const char *const ops[] = { "ld ", "st ", "atom ", "alu ", "branch ", "jump ", "bar " };
+  static const char *const ops[] = { "ld ", "st ", "atom ", "atom.", "alu ", "branch ",
+                                     "jump ", "bar ", "shfl ", "vote " };
   gsize i = 0;
   if ((len >= 7 && memcmp (line, "launch ", 7) == 0) || (len == 4 && memcmp (line, "sync", 4) == 0)
       || (len >= 5 && memcmp (line, "bar ", 4) == 0 && g_ascii_isdigit (line[4])))

@@ -4,7 +4,8 @@
 #include <models/event.h>
 
 static const char *const cpu_kind_names[] = { "read", "write", "modify", "ops" };
-static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar", "jump" };
+static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar",
+                                               "jump", "shfl", "vote" };
 static const char *const space_names[] = { "none", "global", "shared", "local" };
 static const char *const marker_kind_names[] = { "launch", "barrier", "sync",
                                                  "phase-begin", "phase-end", "site" };
@@ -58,8 +59,12 @@ mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w, guint w
     why = "access width outside 1..64 bytes";
   else if (!memory && (w->width != 0 || (w->flags & MDL_WARP_STRIDED)))
     why = "addresses on an instruction that is not a memory access";
-  else if (w->flags & ~(MDL_WARP_STRIDED | MDL_WARP_MACHINE))
+  else if (w->flags & ~MDL_WARP_FLAGS)
     why = "unknown flags";
+  else if ((w->flags & (MDL_WARP_ATOM_RED | MDL_WARP_ATOM_CAS)) && w->op != MDL_WARP_ATOMIC)
+    why = "atomic flags on an instruction that is not an atomic";
+  else if ((w->flags & MDL_WARP_ATOM_RED) && (w->flags & MDL_WARP_ATOM_CAS))
+    why = "a compare-and-swap flagged as a reduction (a CAS returns its old values)";
   /* Why the limit: mdl_warp_addrs computes lane * stride in 64 bits for lanes up to 63. */
   else if ((w->flags & MDL_WARP_STRIDED)
            && (w->stride > MDL_WARP_STRIDE_MAX || w->stride < -MDL_WARP_STRIDE_MAX))

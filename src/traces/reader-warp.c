@@ -4,13 +4,15 @@
  *   launch ID grid=GX block=BX shared=BYTES [warp=W]    a kernel launch (warp width default 32)
  *   B W ld|st|atom global|shared|local WIDTH MASK ADDR...
  *   B W branch ACTIVE TAKEN
- *   B W jump|alu|bar MASK
+ *   B W jump|alu|bar|shfl|vote MASK
  *   bar B                                                 the barrier of block B
  *   sync                                                  a global sync
  *
  * B and W are decimal; masks and addresses hexadecimal with or without "0x"; a memory line has
  * one address per active lane, in lane order. Instructions belong to the latest launch (launch 0
- * before any). Every line is validated (the event rules of mdl_warp_event_check() included) and
+ * before any). An op may end in ".m" (MDL_WARP_MACHINE); an atomic may be "atom.red" (its old
+ * values unused, MDL_WARP_ATOM_RED) or "atom.cas" (MDL_WARP_ATOM_CAS), before any ".m". Files
+ * written before shfl, vote and the atomic suffixes read as they always did. Every line is validated (the event rules of mdl_warp_event_check() included) and
  * the first bad one is reported as "NAME:LINE: what was expected, what was found". */
 #include "trace-private.h"
 
@@ -114,7 +116,8 @@ static gboolean
 parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s, gsize len,
             GError **error)
 {
-  static const char *const ops[] = { "ld", "st", "atom", "alu", "branch", "bar", "jump" };
+  static const char *const ops[] = { "ld", "st", "atom", "alu", "branch", "bar", "jump", "shfl",
+                                     "vote" };
   static const char *const spaces[] = { "none", "global", "shared", "local" };
   g_autofree char *copy = g_strndup (s, len);
   char *tok[MAX_TOKENS + 1] = { NULL };
@@ -193,12 +196,17 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
       e.flags = MDL_WARP_MACHINE;
       tok[2][strlen (tok[2]) - 2] = '\0';
     }
+  if (strcmp (tok[2], "atom.red") == 0 || strcmp (tok[2], "atom.cas") == 0)
+    {
+      e.flags |= tok[2][5] == 'r' ? MDL_WARP_ATOM_RED : MDL_WARP_ATOM_CAS;
+      tok[2][4] = '\0';
+    }
   for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
     if (strcmp (tok[2], ops[i]) == 0)
       e.op = (guint8) i;
   if (e.op == MDL_WARP_N_OPS)
-    return line_error (r, error, s, len, "unknown op \"%s\" (valid: ld, st, atom, alu, branch, jump, "
-                       "bar, each with .m for a machine instruction)", tok[2]);
+    return line_error (r, error, s, len, "unknown op \"%s\" (valid: ld, st, atom, atom.red, atom.cas, "
+                       "alu, branch, jump, bar, shfl, vote, each with .m for a machine instruction)", tok[2]);
   if (mdl_warp_is_memory (&e))
     {
       guint64 width;

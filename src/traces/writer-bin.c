@@ -144,7 +144,7 @@ write_warp (MdlTraceWriter *w, const MdlEventBatch *batch, const MdlWarpEvent *e
   p[0] = MDL_REC_WARP;
   p[1] = e->op;
   p[2] = e->space;
-  p[3] = (guint8) ((strided ? MDL_WARP_STRIDED : 0) | (e->flags & MDL_WARP_MACHINE));
+  p[3] = (guint8) ((strided ? MDL_WARP_STRIDED : 0) | (e->flags & ~MDL_WARP_STRIDED & MDL_WARP_FLAGS));
   mdl_store16 (p + 4, e->width);
   mdl_store16 (p + 6, e->site);
   mdl_store32 (p + 8, e->launch);

@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-/* The longest line: "4294967295 65535 atom global 64 " + mask + 64 addresses of 17 bytes. */
-#define LINE_MAX_BYTES (64 + 17 + 17 * MDL_WARP_MAX_LANES)
+/* The longest line: "4294967295 65535 atom.red.m global 64 " + mask + 64 addresses of 17 bytes. */
+#define LINE_MAX_BYTES (72 + 17 + 17 * MDL_WARP_MAX_LANES)
 
 static gboolean
 warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
@@ -33,8 +33,11 @@ warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
       p = mdl_trace_writer_reserve (w, LINE_MAX_BYTES, error);
       if (p == NULL)
         return FALSE;
-      n = g_snprintf ((char *) p, LINE_MAX_BYTES, "%u %u %s%s", e->block, e->warp,
-                      mdl_warp_op_name (e->op), (e->flags & MDL_WARP_MACHINE) ? ".m" : "");
+      n = g_snprintf ((char *) p, LINE_MAX_BYTES, "%u %u %s%s%s", e->block, e->warp,
+                      mdl_warp_op_name (e->op),
+                      (e->flags & MDL_WARP_ATOM_RED) ? ".red"
+                      : (e->flags & MDL_WARP_ATOM_CAS) ? ".cas" : "",
+                      (e->flags & MDL_WARP_MACHINE) ? ".m" : "");
       if (mdl_warp_is_memory (e))
         {
           mdl_warp_addrs (batch, e, addrs);

@@ -28,8 +28,9 @@
 
 /* The CPU algorithms, one row each: X (SYM, NAME, PARAMS, SUMMARY) for the algorithm NAME whose
  * file defines the entry points mdl_algo_SYM_run, _native and _timed; PARAMS is one of the
- * parameter tables of src/algos/algos.c (page_params, search_params). The registry's rows and
- * the declarations below come from this list. Adding a CPU algorithm: its file and a row here. */
+ * parameter tables of src/algos/algos.c (page_params, search_params, sort_params). The registry's
+ * rows and the declarations below come from this list. Adding a CPU algorithm: its file and a row
+ * here. */
 #define MDL_CPU_ALGOS(X)                                                                           \
   X (scan_seq, "scan/seq", page_params, "sequential scan: sum of A[i], 8-byte elements")           \
   X (scan_random, "scan/random", page_params,                                                      \
@@ -53,7 +54,11 @@
   X (matmul_naive, "matmul/naive", page_params,                                                    \
      "N x N integer matrix product, i-j-k loops, N = floor(sqrt(n))")                             \
   X (matmul_recursive, "matmul/recursive", page_params,                                            \
-     "N x N integer matrix product, recursive halving")
+     "N x N integer matrix product, recursive halving")                                           \
+  X (sort_qsort, "sort/qsort", sort_params,                                                        \
+     "libc qsort of n 32-bit keys (dist=, keys=u32|f32), the GPU sorts' inputs")                  \
+  X (sort_introsort, "sort/introsort", sort_params,                                                \
+     "tuned C introsort of n 32-bit keys (dist=, keys=u32|f32), the GPU sorts' inputs")
 
 #define MDL_CPU_ALGO_DECLARE(sym, name, params, summary) MDL_ALGO_DECLARE (sym);
 MDL_CPU_ALGOS (MDL_CPU_ALGO_DECLARE)

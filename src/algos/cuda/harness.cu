@@ -12,13 +12,15 @@
  * SIMT twin in `models run`); without n it takes the row's DEFAULT_N. Every mode launches each
  * case once and checks its output (output buffers are poisoned first, so an element that was not
  * written is caught); `time` then runs 3 warm-up launches and --reps timed ones (CUDA events
- * around each) and reports the median, the fastest and the slowest (min_us, max_us); `profile`
+ * around each; a CPU baseline: 0 warm-ups and the steady clock around each) and reports the
+ * median, the fastest and the slowest (min_us, max_us); `profile`
  * stops after the checked launch, so that under ncu the launches of case k follow those of case
  * k-1, and leaves the baselines out. The CSV has one row per case: `launch` is the number of its
  * first kernel launch in the process (Nsight Compute's ID) and `launches` how many it made (in
  * time mode too: the numbers a profile run gives). Exit status: 0 all checks passed,
  * 1 a check failed, 2 bad usage or no CUDA device. No GLib here: the GPU machine has none. */
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -297,20 +299,53 @@ launch_checked (const Case &c, Buffers &b)
   return launches;
 }
 
-/* Times @reps launches of @c, CUDA events around each, after 3 warm-ups: their median, fastest
- * and slowest go into @r. */
+/* Times @reps runs of host case @c (a CPU baseline), the steady clock around each, the output
+ * restored before each outside the clock; no warm-up beyond the checked run, which has just
+ * touched the same memory (a CPU sort of 2^24 keys takes a second). */
+static void
+time_host (const Case &c, Buffers &b, int reps, std::vector<float> &ms)
+{
+  for (int k = 0; k < reps; k++)
+    {
+      if (c.twin->reset)
+        c.twin->reset (c, b);
+      auto t0 = std::chrono::steady_clock::now ();
+      c.twin->launch (c, b);
+      auto t1 = std::chrono::steady_clock::now ();
+      ms.push_back (std::chrono::duration<float, std::milli> (t1 - t0).count ());
+    }
+}
+
+/* Times @reps launches of @c, CUDA events around each, after 3 warm-ups (host cases:
+ * time_host): their median, fastest and slowest go into @r. */
 static void
 time_launches (const Case &c, Buffers &b, int reps, Result *r)
 {
   cudaEvent_t start, stop;
   std::vector<float> ms;
+  if (c.twin->host)
+    {
+      time_host (c, b, reps, ms);
+      std::sort (ms.begin (), ms.end ());
+      r->median_us = 1000.0 * ms[ms.size () / 2];
+      r->min_us = 1000.0 * ms.front ();
+      r->max_us = 1000.0 * ms.back ();
+      r->reps = reps;
+      return;
+    }
   CUDA_OK (cudaEventCreate (&start));
   CUDA_OK (cudaEventCreate (&stop));
   for (int k = 0; k < 3; k++)
-    launch_checked (c, b);
+    {
+      if (c.twin->reset)
+        c.twin->reset (c, b);
+      launch_checked (c, b);
+    }
   for (int k = 0; k < reps; k++)
     {
       float t;
+      if (c.twin->reset)
+        c.twin->reset (c, b);
       CUDA_OK (cudaEventRecord (start));
       launch_checked (c, b);
       CUDA_OK (cudaEventRecord (stop));
@@ -335,14 +370,22 @@ run_case (const Case &c, const std::string &mode, int reps, uint64_t *rng)
   c.twin->prepare (c, b, rng);
   b.out_initial = b.out;
   b.out2_initial = b.out2;
-  upload (b.in, &b.d_in);
-  upload (b.in2, &b.d_in2);
-  upload (b.out, &b.d_out);
-  upload (b.out2, &b.d_out2);
+  if (!c.twin->host)
+    {
+      upload (b.in, &b.d_in);
+      upload (b.in2, &b.d_in2);
+      upload (b.out, &b.d_out);
+      upload (b.out2, &b.d_out2);
+    }
+  if (c.twin->reset)
+    c.twin->reset (c, b);
   r.launches = launch_checked (c, b);
   CUDA_OK (cudaDeviceSynchronize ());
-  download (b.out, b.d_out);
-  download (b.out2, b.d_out2);
+  if (!c.twin->host)
+    {
+      download (b.out, b.d_out);
+      download (b.out2, b.d_out2);
+    }
   r.mismatches = c.twin->check (c, b);
   if (mode == "time")
     time_launches (c, b, reps, &r);

@@ -68,6 +68,10 @@ struct Buffers {
  * @check: the number of output bytes that differ from the CPU reference, computed from the host
  *   inputs and the initial outputs.
  * @kernel: the name of the (first) kernel a case launches, as Nsight Compute shows it.
+ * @reset: (optional) restores the output before every launch, outside the timed region: an
+ *   in-place algorithm (thrust::sort) gets its input back in out each time (NULL: nothing).
+ * @host: the case runs on the host's CPU (a CPU baseline): no buffer goes to the device, launch()
+ *   works on the host vectors, and the harness times it with std::chrono's steady clock.
  */
 struct CudaTwin {
   bool (*validate) (const Case &c, std::string *why);
@@ -75,6 +79,8 @@ struct CudaTwin {
   int (*launch) (const Case &c, Buffers &b);
   long (*check) (const Case &c, const Buffers &b);
   std::string (*kernel) (const Case &c);
+  void (*reset) (const Case &c, Buffers &b);
+  bool host;
 };
 
 /* Shared helpers (harness.cu). */

@@ -13,7 +13,8 @@
  *    (4 x width per group, counted by the groups' places, so an idle group in between takes its
  *    slots). 4-byte words: one pass; 8-byte: 2 passes unless the requests fit in 128 bytes;
  *    16-byte: passes never cross a half-warp. Stores merge nothing: passes of one row of lanes
- *    (128 / width: the whole warp, half-warps, quarter-warps), as the split rule.
+ *    (128 / width: the whole warp, half-warps, quarter-warps), as the split rule. Atomics take
+ *    passes as stores, and serve the lanes on one address one per round (cut_sm90_atomic).
  *  - halfwarp (compute capability 1.x: 16 banks, CUDA C Programming Guide 2.x, 5.1.2.5): each
  *    half-warp of 16 lanes is one pass.
  *  - split (the textbook rule for 32-bank hardware): passes of banks x bank_bytes / width lanes.
@@ -34,10 +35,13 @@ typedef struct {
   guint64 requests;
   guint64 wavefronts;
   guint64 passes;
+  guint64 operand_wavefronts;  /* wavefronts of a CAS's second operand: not conflicts */
 } Counts;
 
 typedef struct {
   Counts c[N_KINDS];
+  GpuContention contention;  /* shared atomics */
+  GpuAddrWarps addr_warps;   /* keyed by block and offset */
   guint rule;
   guint banks;
   guint bank_shift;        /* log2 bank_bytes */
@@ -126,7 +130,7 @@ cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
     }
 }
 
-/* The sm90 rule of loads (and atomics, not measured): groups of 4 lanes merged into passes (see
+/* The sm90 rule of loads: groups of 4 lanes merged into passes (see
  * the head of the file). */
 static void
 cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
@@ -225,6 +229,36 @@ strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
   return TRUE;
 }
 
+/* The sm90 rule of atomics (measured on the H100, docs/models/gpu.md "Atomics"): passes of one
+ * bank row of lanes (128 / width: the warp for 4-byte words, half-warps for 8-byte ones); in a
+ * pass, the lanes on one address are served one per round (gpu_atomic_rounds), and each round
+ * costs the most distinct words any bank supplies to it. A CAS moves two operands: twice the
+ * wavefronts, but Nsight Compute counts only the first as conflicts. */
+static void
+cut_sm90_atomic (Banks *b, Counts *k, guint64 active, guint width, gboolean cas)
+{
+  guint group = MAX (1u, b->row_bytes / width);
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+    {
+      guint64 part = active & (gpu_group_mask (group) << g), rounds[MDL_WARP_MAX_LANES];
+      guint n_rounds;
+      guint64 wavefronts = 0;
+      if (part == 0)
+        continue;
+      n_rounds = gpu_atomic_rounds (b->addrs, part, rounds);
+      for (guint r = 0; r < n_rounds; r++)
+        {
+          guint n = 0;
+          for (guint64 m = rounds[r]; m; m &= m - 1)
+            b->pass[n++] = b->addrs[__builtin_ctzll (m)];
+          wavefronts += pass_wavefronts (b, b->pass, n, width);
+        }
+      k->wavefronts += cas ? 2 * wavefronts : wavefronts;
+      k->operand_wavefronts += cas ? wavefronts : 0;
+      k->passes++;
+    }
+}
+
 static gboolean
 banks_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
@@ -238,14 +272,28 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
         continue;
       k = &b->c[e->op];
       k->requests++;
-      if (strided_one_row (b, k, e))
+      if (e->op != MDL_WARP_ATOMIC && strided_one_row (b, k, e))
         continue;
       mdl_warp_addrs (batch, e, b->addrs);
+      if (e->op == MDL_WARP_ATOMIC)
+        {
+          guint64 keys[MDL_WARP_MAX_LANES];
+          gpu_contention_add (&b->contention, b->addrs, e->active);
+          /* Shared offsets are per block: the block's id in the high half of the key. */
+          for (guint64 r = e->active; r; r &= r - 1)
+            {
+              guint l = (guint) __builtin_ctzll (r);
+              keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
+            }
+          gpu_addr_warps_add (&b->addr_warps, keys, e->active);
+        }
       switch (b->rule)
         {
         case RULE_SM90:
           if (e->op == MDL_WARP_STORE)
             cut_groups (b, k, e->active, e->width, MAX (1u, b->row_bytes / e->width));
+          else if (e->op == MDL_WARP_ATOMIC)
+            cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
           else
             cut_sm90_load (b, k, e->active, e->width);
           break;
@@ -265,7 +313,7 @@ banks_report (void *state, MdlReport *out)
 {
   static const struct { const char *prefix, *what, *op; } kinds[N_KINDS] = {
     { "shld", "shared loads", "ld" }, { "shst", "shared stores", "st" },
-    { "shatom", "shared atomics", NULL },
+    { "shatom", "shared atomics", "atom" },
   };
   Banks *b = state;
   for (guint i = 0; i < N_KINDS; i++)
@@ -289,10 +337,27 @@ banks_report (void *state, MdlReport *out)
                           ncu ? m2 : NULL, k->wavefronts);
       mdl_gpu_report_add (out, p, "bank_conflicts", "count", what,
                           "wavefronts beyond the conflict-free ideal", ncu ? m3 : NULL,
-                          k->wavefronts - k->passes);
+                          k->wavefronts - k->operand_wavefronts - k->passes);
       mdl_gpu_report_add (out, p, "ideal_wavefronts", "count", what,
                           "wavefronts with no bank conflict (passes)", NULL, k->passes);
     }
+  mdl_gpu_contention_report (out, "shatom", "shared atomics", &b->contention, &b->addr_warps);
+}
+
+static gboolean
+banks_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Banks *b = state;
+  (void) error;
+  if (m->kind == MDL_MARK_LAUNCH)
+    gpu_addr_warps_launch (&b->addr_warps);
+  return TRUE;
+}
+
+static void
+banks_finalize (void *state)
+{
+  gpu_addr_warps_free (&((Banks *) state)->addr_warps);
 }
 
 const MdlEngineClass mdl_banks_class = {
@@ -303,5 +368,7 @@ const MdlEngineClass mdl_banks_class = {
   .state_size = sizeof (Banks),
   .init = banks_init,
   .consume = banks_consume,
+  .marker = banks_marker,
   .report = banks_report,
+  .finalize = banks_finalize,
 };

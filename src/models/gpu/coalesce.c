@@ -1,5 +1,10 @@
 /* The `coalesce` engine: what the memory system sees of each global and local warp instruction
- * (loads, stores and atomics counted apart). Geometry, for every rule: the distinct sectors
+ * (loads, stores, atomics and reductions counted apart: an atomic whose old values are unused,
+ * MDL_WARP_ATOM_RED, is the SASS RED, which the H100 counts under `_op_red`; the others, CAS
+ * included, are ATOMs under `_op_atom`). Atomics also report their same-address contention. Under
+ * the sectors rule an atomic's sectors are counted per round (gpu_atomic_rounds: the lanes that
+ * hit one address are served one per round), as the H100 counts them; its lines (L1 tags) are
+ * the distinct lines, as for loads and stores. Geometry, for every rule: the distinct sectors
  * (sector_bytes) and lines (line_bytes) that the active lanes' bytes touch. Requests and
  * transactions follow the generation's rule (docs/models/gpu.md has the sources):
  *  - sectors (Volta to Hopper, measured on the H100): one request per warp instruction, whatever
@@ -21,7 +26,7 @@
 #include "models/gpu/gpu.h"
 
 enum { RULE_SECTORS, RULE_CC10, RULE_CC12, RULE_L1LINES };
-enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, N_KINDS };
+enum { K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_LATOM, K_GRED, N_KINDS };
 
 typedef struct {
   guint64 insts;
@@ -35,6 +40,8 @@ typedef struct {
 
 typedef struct {
   Counts c[N_KINDS];
+  GpuContention contention[2];   /* global atomics (ATOM), reductions (RED) */
+  GpuAddrWarps addr_warps[2];
   guint rule;
   guint sector_shift;
   guint line_shift;
@@ -189,14 +196,35 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
       if (!mdl_warp_is_memory (e) || e->space == MDL_SPACE_SHARED)
         continue;
       kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
+      /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
+      if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
+        kind = K_GRED;
       k = &c->c[kind];
-      /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units). */
-      c->packed = packed_run (c, e) && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+      /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
+       * atomics do (their rounds and contention). */
+      c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
+                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
       if (!c->packed)
         mdl_warp_addrs (b, e, c->addrs);
+      if (kind == K_GATOM || kind == K_GRED)
+        {
+          gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
+          gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
+        }
       k->insts++;
       k->requested_bytes += (guint64) gpu_popcount (e->active) * width;
-      sectors = distinct_units (c, e->active, width, c->sector_shift);
+      if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
+        {
+          /* An atomic visits its sectors once per round of distinct addresses (measured on the
+           * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
+          guint64 rounds[MDL_WARP_MAX_LANES];
+          guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
+          sectors = 0;
+          for (guint r = 0; r < n; r++)
+            sectors += distinct_units (c, rounds[r], width, c->sector_shift);
+        }
+      else
+        sectors = distinct_units (c, e->active, width, c->sector_shift);
       k->sectors += sectors;
       k->lines += distinct_units (c, e->active, width, c->line_shift);
       switch (c->rule)
@@ -252,6 +280,7 @@ coalesce_report (void *state, MdlReport *out)
     { "gld", "global loads", "ld", "global" },       { "gst", "global stores", "st", "global" },
     { "gatom", "global atomics", "atom", "global" }, { "lld", "local loads", "ld", "local" },
     { "lst", "local stores", "st", "local" },        { "latom", "local atomics", NULL, NULL },
+    { "gred", "global reductions (atomics whose result is unused)", "red", "global" },
   };
   Coalesce *c = state;
   for (guint i = 0; i < N_KINDS; i++)
@@ -281,7 +310,8 @@ coalesce_report (void *state, MdlReport *out)
        * with their sum. */
       mdl_gpu_report_add (out, p, "lines", "count", what,
                           "distinct 128-byte lines per instruction, summed",
-                          ncu && i <= K_GATOM ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL,
+                          ncu && (i <= K_GATOM || i == K_GRED)
+                          ? "smsp__sass_l1tex_tags_mem_global.sum" : NULL,
                           k->lines);
       mdl_gpu_report_add (out, p, "transactions", "count", what,
                           "memory transactions under the rule", NULL, k->transactions);
@@ -289,7 +319,29 @@ coalesce_report (void *state, MdlReport *out)
                           "bytes moved by those transactions", NULL, k->transaction_bytes);
       mdl_gpu_report_add (out, p, "requested_bytes", "bytes", what,
                           "bytes the active lanes asked for", NULL, k->requested_bytes);
+      if (i == K_GATOM || i == K_GRED)
+        mdl_gpu_contention_report (out, p, what, &c->contention[i == K_GRED],
+                                   &c->addr_warps[i == K_GRED]);
     }
+}
+
+static gboolean
+coalesce_marker (void *state, const MdlMarker *m, GError **error)
+{
+  Coalesce *c = state;
+  (void) error;
+  if (m->kind == MDL_MARK_LAUNCH)
+    for (guint i = 0; i < 2; i++)
+      gpu_addr_warps_launch (&c->addr_warps[i]);
+  return TRUE;
+}
+
+static void
+coalesce_finalize (void *state)
+{
+  Coalesce *c = state;
+  for (guint i = 0; i < 2; i++)
+    gpu_addr_warps_free (&c->addr_warps[i]);
 }
 
 const MdlEngineClass mdl_coalesce_class = {
@@ -300,5 +352,7 @@ const MdlEngineClass mdl_coalesce_class = {
   .state_size = sizeof (Coalesce),
   .init = coalesce_init,
   .consume = coalesce_consume,
+  .marker = coalesce_marker,
   .report = coalesce_report,
+  .finalize = coalesce_finalize,
 };

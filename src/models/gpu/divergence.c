@@ -7,6 +7,8 @@
  *    the else side, executed by the lanes that ran the first side, always uniform). Every event is
  *    an executed instruction for threads_per_inst.
  *  - count=source: source-level branches only: jumps are not branches and not instructions.
+ * Shuffles and votes are instructions of the warp with no memory traffic: counted as instructions
+ * like any other, and apart (shfl_insts, vote_insts).
  * With no branch at all, the uniformity is not applicable (NaN; Nsight Compute prints 0). */
 #include <models/error.h>
 
@@ -22,6 +24,8 @@ typedef struct {
   guint64 divergent;
   guint64 insts;
   guint64 thread_insts;
+  guint64 shfl;             /* warp shuffles */
+  guint64 vote;             /* warp votes */
   guint mode;
   guint warp_width;
 } Divergence;
@@ -58,6 +62,8 @@ divergence_consume (void *state, const MdlEventBatch *b, GError **error)
         continue;
       d->insts++;
       d->thread_insts += gpu_popcount (e->active);
+      d->shfl += e->op == MDL_WARP_SHFL;
+      d->vote += e->op == MDL_WARP_VOTE;
       if (e->op == MDL_WARP_BRANCH)
         {
           d->branches++;
@@ -99,6 +105,11 @@ divergence_report (void *state, MdlReport *out)
   mdl_report_add_real (out, "threads_per_inst", "ratio", "active threads per executed instruction",
                        NCU ("smsp__thread_inst_executed_per_inst_executed.ratio"),
                        d->insts ? (double) d->thread_insts / (double) d->insts : NAN);
+  /* Nsight Compute 2025.3 has no shuffle or vote counter on sm_90 (docs/models/gpu.md). */
+  mdl_report_add_count (out, "shfl_insts", "count", "warp shuffles executed (SHFL)", NULL,
+                        d->shfl);
+  mdl_report_add_count (out, "vote_insts", "count", "warp votes executed (VOTE: ballot, any, all)",
+                        NULL, d->vote);
   mdl_report_add_real (out, "active_lanes_pct", "percent",
                        "active lanes in percent of warp_width, over instructions", NULL,
                        d->insts ? 100.0 * (double) d->thread_insts

@@ -66,3 +66,21 @@ mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const c
   mdl_gpu_concat (desc, sizeof desc, what, ": ", text, NULL);
   mdl_report_add_count (out, name, unit, desc, metric, value);
 }
+
+void
+mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
+                           const GpuContention *c, const GpuAddrWarps *w)
+{
+  mdl_gpu_report_add (out, prefix, "same_addr_lanes", "count", what,
+                      "per instruction, the most active lanes on one address (serialized updates), "
+                      "summed", NULL, c->same_addr_lanes);
+  mdl_gpu_report_add (out, prefix, "addr_conflicts", "count", what,
+                      "per instruction, active lanes beyond one per distinct address, summed", NULL,
+                      c->addr_conflicts);
+  mdl_gpu_report_add (out, prefix, "same_addr_max", "count", what,
+                      "the most active lanes on one address in any one instruction", NULL,
+                      c->same_addr_max);
+  mdl_gpu_report_add (out, prefix, "addr_warps_max", "count", what,
+                      "the most warp instructions on one address in one launch", NULL,
+                      w->max_warps);
+}

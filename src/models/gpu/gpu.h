@@ -13,6 +13,8 @@
 #include <models/event.h>
 #include <models/report.h>
 
+#include "models/u64map.h"
+
 #include <string.h>
 
 /* Slots of the set: a power of two, more than twice the most keys one instruction adds
@@ -175,6 +177,111 @@ gpu_lane_chunks (guint64 group, guint64 offset, guint chunk_shift)
     }
   return n;
 }
+
+/* Same-address contention of one atomic instruction: the lanes that hit one address one after the
+ * other (an atomic's updates to one word serialize: Cederman's "all additions being serialized"). */
+typedef struct {
+  guint64 insts;
+  guint64 same_addr_lanes;   /* per instruction, the most lanes on one address, summed */
+  guint64 addr_conflicts;    /* per instruction, active lanes - distinct addresses, summed */
+  guint64 same_addr_max;     /* the most lanes on one address in any instruction */
+} GpuContention;
+
+/* Adds the instruction whose active lanes @active have addresses @addrs (lane-indexed) to @c.
+ * O(lanes^2) at worst, for atomics only (32 lanes: at most 496 comparisons). */
+static inline void
+gpu_contention_add (GpuContention *c, const guint64 *addrs, guint64 active)
+{
+  guint lanes[MDL_WARP_MAX_LANES], n = 0, distinct = 0, worst = 0;
+  for (guint64 r = active; r; r &= r - 1)
+    lanes[n++] = (guint) __builtin_ctzll (r);
+  for (guint i = 0; i < n; i++)
+    {
+      guint same = 1, j;
+      for (j = 0; j < i && addrs[lanes[j]] != addrs[lanes[i]]; j++)
+        ;
+      if (j < i)
+        continue;   /* counted with its first lane */
+      distinct++;
+      for (j = i + 1; j < n; j++)
+        same += addrs[lanes[j]] == addrs[lanes[i]];
+      worst = MAX (worst, same);
+    }
+  c->insts++;
+  c->same_addr_lanes += worst;
+  c->addr_conflicts += n - distinct;
+  c->same_addr_max = MAX (c->same_addr_max, (guint64) worst);
+}
+
+/* Cuts an atomic's active lanes @active into rounds: round r holds, for every address, the r-th
+ * lane (in lane order) that asks for it, so no round has two lanes on one address. Writes the
+ * rounds' lane masks to @rounds (MDL_WARP_MAX_LANES slots) and returns how many there are (the
+ * most lanes on one address). The H100 serves an atomic so: per round, the sectors (global) or
+ * bank words (shared) it touches (docs/models/gpu.md, "Atomics"). O(lanes^2) at worst. */
+static inline guint
+gpu_atomic_rounds (const guint64 *addrs, guint64 active, guint64 *rounds)
+{
+  guint n = 0;
+  for (guint64 r = active; r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r), occ = 0;
+      for (guint64 e = active & (((guint64) 1 << l) - 1); e; e &= e - 1)
+        occ += addrs[__builtin_ctzll (e)] == addrs[l];
+      if (occ == n)
+        rounds[n++] = 0;
+      rounds[occ] |= (guint64) 1 << l;
+    }
+  return n;
+}
+
+/* Contention between warps: per address, how many atomic warp instructions of the open launch hit
+ * it (a map cleared at every launch), and the most of any address so far. */
+typedef struct {
+  MdlU64Map per_addr;
+  guint64 max_warps;
+} GpuAddrWarps;
+
+/* Counts one atomic instruction for each distinct key among its active lanes' @keys
+ * (lane-indexed). A key equal to the map's empty marker (address 2^64 - 1) is not counted. */
+static inline void
+gpu_addr_warps_add (GpuAddrWarps *w, const guint64 *keys, guint64 active)
+{
+  if (w->per_addr.keys == NULL)
+    mdl_u64map_init (&w->per_addr, 64);
+  for (guint64 r = active; r; r &= r - 1)
+    {
+      guint l = (guint) __builtin_ctzll (r);
+      guint64 earlier = active & (((guint64) 1 << l) - 1), *n;
+      gboolean seen = FALSE, inserted;
+      for (; earlier && !seen; earlier &= earlier - 1)
+        seen = keys[__builtin_ctzll (earlier)] == keys[l];
+      if (seen || keys[l] == MDL_U64MAP_EMPTY)
+        continue;
+      n = mdl_u64map_upsert (&w->per_addr, keys[l], 0, &inserted);
+      ++*n;
+      w->max_warps = MAX (w->max_warps, *n);
+    }
+}
+
+/* The launch boundary: counts start again. */
+static inline void
+gpu_addr_warps_launch (GpuAddrWarps *w)
+{
+  if (w->per_addr.keys)
+    mdl_u64map_clear (&w->per_addr);
+}
+
+static inline void
+gpu_addr_warps_free (GpuAddrWarps *w)
+{
+  if (w->per_addr.keys)
+    mdl_u64map_destroy (&w->per_addr);
+}
+
+/* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts,
+ * PREFIX_same_addr_max of @c and PREFIX_addr_warps_max of @w, described "WHAT: ...". */
+void mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
+                                const GpuContention *c, const GpuAddrWarps *w);
 
 /* Sorts @v[0..@n) and keeps one of each value, in order; returns how many there are. */
 guint mdl_gpu_sort_unique (guint64 *v, guint n);

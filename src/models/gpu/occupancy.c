@@ -7,7 +7,8 @@
  * ceil(regs x warp width / reg_alloc_unit) units per warp; with block granularity (compute
  * capability 1.x), regs x W x warp width rounded up to the unit once per block. The blocks an SM
  * holds are the least of max_blocks_per_sm, max_warps_per_sm / W, shared_bytes_per_sm / shared and
- * registers_per_sm / registers. The kernel's registers per thread are not in the event stream:
+ * registers_per_sm / registers; a block of more than max_threads_per_block threads fits on none.
+ * The kernel's registers per thread are not in the event stream:
  * `regs` gives them (0, the default: they never limit; the H100 holds 64 warps of up to 32).
  *
  * Load rounds: a warp waits for a global load only when it uses the value, so a run of loads that
@@ -35,7 +36,7 @@ typedef struct {
 
 typedef struct {
   /* machine and kernel */
-  guint64 sm_count, max_warps, max_blocks, shared_per_sm, shared_reserved, shared_unit;
+  guint64 sm_count, max_warps, max_blocks, max_threads, shared_per_sm, shared_reserved, shared_unit;
   guint64 registers_per_sm, reg_unit, regs;
   gboolean reg_per_block;
   /* totals over closed launches */
@@ -56,6 +57,8 @@ static const MdlParamSpec occupancy_params[] = {
     "warps an SM holds at once" },
   { "max_blocks_per_sm", MDL_PARAM_UINT, "32", "max_blocks_per_sm", 1, 4096, NULL, 0,
     "blocks an SM holds at once" },
+  { "max_threads_per_block", MDL_PARAM_UINT, "1024", "max_threads_per_block", 1, 1u << 20, NULL, 0,
+    "threads a block may have (a larger block is unplaceable, counted under the warps limit)" },
   { "shared_bytes_per_sm", MDL_PARAM_UINT, "233472", "shared_bytes_per_sm", 1, 0, NULL, 0,
     "shared memory of an SM at its largest carveout, in bytes" },
   { "shared_reserved_per_block", MDL_PARAM_UINT, "1024", "shared_reserved_per_block", 0, 0, NULL, 0,
@@ -81,6 +84,7 @@ occupancy_init (void *state, const MdlParams *params, GError **error)
   o->sm_count = mdl_params_uint (params, "sm_count");
   o->max_warps = mdl_params_uint (params, "max_warps_per_sm");
   o->max_blocks = mdl_params_uint (params, "max_blocks_per_sm");
+  o->max_threads = mdl_params_uint (params, "max_threads_per_block");
   o->shared_per_sm = mdl_params_uint (params, "shared_bytes_per_sm");
   o->shared_reserved = mdl_params_uint (params, "shared_reserved_per_block");
   o->shared_unit = mdl_params_uint (params, "shared_alloc_bytes");
@@ -107,7 +111,9 @@ blocks_per_sm (const Occupancy *o, const MdlMarker *m, guint *limiter)
   guint64 limit[N_LIMITS];
   guint64 best = G_MAXUINT64;
   limit[LIMIT_BLOCKS] = o->max_blocks;
-  limit[LIMIT_WARPS] = o->max_warps / warps;
+  /* A block over the preset's thread limit does not launch at all (G80 and GT200: 512, though a
+   * GT200 SM holds 32 warps, a 1024-thread block's worth). */
+  limit[LIMIT_WARPS] = m->block_threads > o->max_threads ? 0 : o->max_warps / warps;
   limit[LIMIT_SHARED] = shared ? o->shared_per_sm / shared : G_MAXUINT64;
   limit[LIMIT_REGISTERS] = G_MAXUINT64;
   if (o->regs)
