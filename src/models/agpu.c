@@ -35,6 +35,7 @@
 typedef struct {
   /* parameters */
   guint64 b;                 /* cores per MP = banks = block words */
+  guint b_shift;             /* log2 b */
   guint64 k;                 /* multiprocessors, p / b */
   guint64 M;                 /* shared words per MP */
   guint word_bytes;          /* w / 8 */
@@ -61,6 +62,8 @@ typedef struct {
   MdlPages touched;          /* bitmaps of the global words touched */
   guint64 n_global_words;    /* bits set in touched */
   guint64 *mp_time;          /* k: MP instructions of each MP in the open launch */
+  guint32 charged_block;     /* the block last charged when not virtual, and its MP's time: */
+  guint64 *charged_time;     /* NULL when none (block % k is a division per event otherwise) */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
   guint64 words[MAX_WORDS_PER_GROUP];
@@ -91,6 +94,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   Agpu *a = state;
   guint64 p = mdl_params_uint (params, "p");
   a->b = mdl_params_uint (params, "b");
+  a->b_shift = (guint) __builtin_ctzll (a->b);
   a->k = mdl_params_uint (params, "k");
   a->M = mdl_params_uint (params, "M");
   a->word_bytes = (guint) mdl_params_uint (params, "w") / 8;
@@ -158,8 +162,13 @@ charge (Agpu *a, guint32 block, guint64 cost)
   gboolean inserted;
   if (a->virtual_)
     t = mdl_u64map_upsert (&a->block_time, block, 0, &inserted);
+  else if (a->charged_time && block == a->charged_block)
+    t = a->charged_time;
   else
-    t = &a->mp_time[block % a->k];
+    {
+      t = a->charged_time = &a->mp_time[block % a->k];
+      a->charged_block = block;
+    }
   *t += cost;
   a->worst = MAX (a->worst, *t);
 }
@@ -273,7 +282,7 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
             }
           a->n_global_words += !(*have & bit);
           *have |= bit;
-          a->words[i] /= a->b;
+          a->words[i] >>= a->b_shift;
         }
       c = mdl_gpu_sort_unique (a->words, n);
       a->io += c;
@@ -302,6 +311,60 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
 }
 
+/* Words row x 64 .. row x 64 + 63 of @block in the set @bits: marks them stored (@store), or
+ * counts those it has not stored as stale reads (shared_words() for a whole row at once). */
+static void
+shared_row (Agpu *a, guint32 block, guint64 row, guint64 bits, gboolean store)
+{
+  guint64 *have;
+  if (bits == 0)
+    return;
+  have = stored_bitmap (a, block, row * 64, store);
+  if (store)
+    *have |= bits;
+  else
+    a->stale_reads += gpu_popcount (bits & ~(have ? *have : 0));
+}
+
+/* group_cost() of a memory instruction whose lane l touches word @word0 + l alone
+ * (gpu_lane_words(); shared words below 2^32 - 64): the same costs from the lane mask, with no
+ * list of words. The group's words are distinct and lie within b consecutive words (the group
+ * spans at most b lanes), so a shared access is one bank row; a global access costs its distinct
+ * blocks; the words' bits go into the 64-word bitmaps a row at a time. */
+static guint64
+group_cost_lanes (Agpu *a, const MdlWarpEvent *e, guint64 group, guint64 word0)
+{
+  guint shift = (guint) (word0 % 64);
+  guint64 row = word0 / 64, low = group << shift, high = shift ? group >> (64 - shift) : 0;
+  if (e->space == MDL_SPACE_GLOBAL)
+    {
+      guint64 c = gpu_lane_chunks (group, word0 & (a->b - 1), a->b_shift);
+      for (guint i = 0; i < 2; i++)
+        {
+          guint64 bits = i ? high : low, *have;
+          if (bits == 0)
+            continue;
+          have = touched_bitmap (a, (row + i) * 64);
+          a->n_global_words += gpu_popcount (bits & ~*have);
+          *have |= bits;
+        }
+      a->io += c;
+      return c;
+    }
+  /* shared: the reads of an atomic are checked before its stores are marked */
+  if (e->op != MDL_WARP_STORE)
+    {
+      shared_row (a, e->block, row, low, FALSE);
+      shared_row (a, e->block, row + 1, high, FALSE);
+    }
+  if (e->op != MDL_WARP_LOAD)
+    {
+      shared_row (a, e->block, row, low, TRUE);
+      shared_row (a, e->block, row + 1, high, TRUE);
+    }
+  return 1;
+}
+
 static gboolean
 agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
@@ -315,18 +378,24 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
         continue;
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
       guint64 group_mask = gpu_group_mask (span);
-      guint64 cost = 0;
+      guint64 cost = 0, word0 = 0;
+      gboolean lanes = FALSE;
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width, 0);
-      if (mdl_warp_is_memory (e))
-        mdl_warp_addrs (batch, e, a->addrs);
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
+        {
+          lanes = gpu_lane_words (e, a->word_shift, &word0)
+                  && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
+          if (!lanes)
+            mdl_warp_addrs (batch, e, a->addrs);
+        }
       /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
        * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
       for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
         {
           guint64 group = e->active & (group_mask << g);
           if (group)
-            cost += group_cost (a, e, group);
+            cost += lanes ? group_cost_lanes (a, e, group, word0) : group_cost (a, e, group);
         }
       charge (a, e->block, cost);
     }

@@ -5,6 +5,7 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 
 #define N_SIZE_BUCKETS 8 /* 1, 2, 4, 8, 16, 32, 64, other */
 
@@ -58,7 +59,7 @@ count_consume (void *state, const MdlEventBatch *b, GError **error)
   for (gsize i = 0; i < b->n_warp; i++)
     {
       c->warp[b->warp[i].op][b->warp[i].space]++;
-      c->lanes += (guint64) __builtin_popcountll (b->warp[i].active);
+      c->lanes += gpu_popcount (b->warp[i].active);
     }
   return TRUE;
 }

@@ -55,12 +55,15 @@ typedef struct {
   gboolean used;
   guint32 launch, block;
   guint64 active;
+  gboolean lanes;                   /* group i's words are word0 + its lanes, not in words */
+  guint64 word0;
   guint n[MDL_WARP_MAX_LANES];      /* requests per group */
   guint64 *words;                   /* MAX_REQS: group i's at i x span x 2 x LANE_WORDS */
 } Pending;
 
 typedef struct {
   guint64 k;                 /* units = banks = segment words */
+  guint k_shift;             /* log2 k */
   guint64 sigma;             /* internal-memory words per stream element */
   gboolean broadcast;
   gboolean fuse;
@@ -92,6 +95,7 @@ kmodel_init (void *state, const MdlParams *params, GError **error)
   Kmodel *m = state;
   (void) error;
   m->k = mdl_params_uint (params, "k");
+  m->k_shift = (guint) __builtin_ctzll (m->k);
   m->sigma = mdl_params_uint (params, "sigma");
   m->broadcast = mdl_params_bool (params, "broadcast");
   m->fuse = mdl_params_bool (params, "fuse");
@@ -119,13 +123,52 @@ bank_latency (Kmodel *m, guint64 *req, guint n)
   return gpu_bank_queue (m->bank_count, req, n, m->k - 1);
 }
 
+/* The words of @group when its lane l touches word @word0 + l alone (gpu_lane_words()), in lane
+ * order, as gpu_group_words() would list them; returns how many. */
+static guint
+lane_word_list (guint64 group, guint64 word0, guint64 *out)
+{
+  guint n = 0;
+  for (; group; group &= group - 1)
+    out[n++] = word0 + (guint64) __builtin_ctzll (group);
+  return n;
+}
+
+/* The banks (word mod k) of the words @word0 + l of the lanes l of @group, a group of the span
+ * that starts at lane @g: the group's lane bits turned by word0 + g within k bits. */
+static guint64
+lane_banks (const Kmodel *m, guint64 group, guint g, guint64 word0)
+{
+  guint64 r = group >> g, all = gpu_group_mask ((guint) m->k);
+  guint turn = (guint) ((word0 + g) & (m->k - 1));
+  return turn ? ((r << turn) | (r >> (m->k - turn))) & all : r;
+}
+
+/* Writes out the words of a pending load kept as word0 + lane (Pending.lanes). */
+static void
+pending_list (Kmodel *m, Pending *p)
+{
+  guint64 group_mask = gpu_group_mask (m->span);
+  if (!p->lanes)
+    return;
+  for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
+    {
+      guint64 group = p->active & (group_mask << g);
+      if (group)
+        p->n[gi] = lane_word_list (group, p->word0, p->words + (gsize) gi * m->span * 2 * LANE_WORDS);
+    }
+  p->lanes = FALSE;
+}
+
 /* The T of a pending load issued alone. */
 static guint64
 pending_latency (Kmodel *m, const Pending *p)
 {
   guint64 t = 0;
   for (guint g = 0, i = 0; g < MDL_WARP_MAX_LANES; g += m->span, i++)
-    if (p->n[i])
+    if (p->n[i] && p->lanes)
+      t++;   /* distinct words of at most k consecutive lanes: one bank each */
+    else if (p->n[i])
       {
         memcpy (m->reqs, p->words + (gsize) i * m->span * 2 * LANE_WORDS, p->n[i] * sizeof m->reqs[0]);
         t += bank_latency (m, m->reqs, p->n[i]);
@@ -144,22 +187,29 @@ pending_groups (Kmodel *m, const Pending *p, guint64 *lanes)
       if (p->active & mask)
         {
           g_count++;
-          *lanes += (guint64) __builtin_popcountll (p->active & mask);
+          *lanes += gpu_popcount (p->active & mask);
         }
     }
   return g_count;
 }
 
+/* Issues the pending load, alone or fused (its T given as @t, G_MAXUINT64: from its words). */
 static void
-flush_pending (Kmodel *m, Pending *p)
+flush_pending_t (Kmodel *m, Pending *p, guint64 t)
 {
   guint64 lanes;
   if (!p->used)
     return;
-  m->T[CLASS_SHARED_LOAD] += pending_latency (m, p);
+  m->T[CLASS_SHARED_LOAD] += t == G_MAXUINT64 ? pending_latency (m, p) : t;
   m->instructions += pending_groups (m, p, &lanes);
   m->W[CLASS_SHARED_LOAD] += lanes;
   p->used = FALSE;
+}
+
+static void
+flush_pending (Kmodel *m, Pending *p)
+{
+  flush_pending_t (m, p, G_MAXUINT64);
 }
 
 static gboolean
@@ -173,6 +223,24 @@ check_sigma (Kmodel *m, const MdlWarpEvent *e, const guint64 *words, guint n, GE
                      " words", e->launch, e->block, e->warp, words[i], m->sigma);
         return FALSE;
       }
+  return TRUE;
+}
+
+/* check_sigma() over the words of every group of the shared instruction @e (lane addresses in
+ * m->addrs), before it changes any state: an instruction beyond sigma fails whole, so the counts
+ * reported after the error are those before it (a pending load half overwritten used to count
+ * stale words of an older instruction). */
+static gboolean
+sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
+{
+  guint64 group_mask = gpu_group_mask (m->span);
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+    {
+      guint64 group = e->active & (group_mask << g);
+      if (group && !check_sigma (m, e, m->reqs, gpu_group_words (m->addrs, group, e->width,
+                                                                  WORD_SHIFT, m->reqs), error))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -200,13 +268,27 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
       guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
+      guint64 word0 = 0;
+      gboolean lanes = FALSE;
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
         flush_pending (m, p);
       if (e->op == MDL_WARP_BARRIER)
         continue;
-      if (mdl_warp_is_memory (e))
-        mdl_warp_addrs (batch, e, m->addrs);
+      /* Lanes of one word each (gpu_lane_words) need no addresses; in shared memory, only below
+       * sigma (check_sigma then names the first word beyond it). Local accesses need none. */
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
+        {
+          lanes = gpu_lane_words (e, WORD_SHIFT, &word0)
+                  && (e->space == MDL_SPACE_GLOBAL
+                      || (word0 < m->sigma && m->sigma - word0 >= MDL_WARP_MAX_LANES));
+          if (!lanes)
+            {
+              mdl_warp_addrs (batch, e, m->addrs);
+              if (e->space == MDL_SPACE_SHARED && !sigma_ok (m, e, error))
+                return FALSE;
+            }
+        }
       if (shared_load && m->fuse)
         {
           gboolean second = p->used;
@@ -216,7 +298,24 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               p->launch = e->launch;
               p->block = e->block;
               p->active = e->active;
+              p->lanes = lanes;
+              p->word0 = word0;
             }
+          else if (p->lanes && lanes && !m->broadcast)
+            {
+              /* Two loads of one word per lane: a group's queue is 2 where a bank serves both. */
+              guint64 t = 0;
+              for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+                {
+                  guint64 group = e->active & (group_mask << g);
+                  if (group)
+                    t += (lane_banks (m, group, g, p->word0) & lane_banks (m, group, g, word0)) ? 2 : 1;
+                }
+              flush_pending_t (m, p, t);
+              continue;
+            }
+          else
+            pending_list (m, p);
           for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
             {
               guint64 group = e->active & (group_mask << g);
@@ -226,9 +325,13 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                 p->n[gi] = 0;
               if (!group)
                 continue;
-              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, slot + p->n[gi]);
-              if (!check_sigma (m, e, slot + p->n[gi], n, error))
-                return FALSE;
+              if (!second && lanes)
+                {
+                  p->n[gi] = gpu_popcount (group);   /* the words stay word0 + lane */
+                  continue;
+                }
+              n = lanes ? lane_word_list (group, word0, slot + p->n[gi])
+                        : gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, slot + p->n[gi]);
               p->n[gi] += n;
             }
           if (second)
@@ -241,12 +344,17 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           guint n;
           if (!group)
             continue;
+          if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL && lanes)
+            {
+              m->G += gpu_lane_chunks (group, word0 & (m->k - 1), m->k_shift);
+              continue;
+            }
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
             {
               guint segs;
               n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
               for (guint j = 0; j < n; j++)
-                m->reqs[j] /= m->k;
+                m->reqs[j] >>= m->k_shift;
               /* At least one: a group whose every access wraps past the top of the address
                * space lists no word, and has always counted one segment. */
               segs = mdl_gpu_sort_unique (m->reqs, n);
@@ -254,12 +362,12 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               continue;
             }
           m->instructions++;
-          m->W[cls] += (guint64) __builtin_popcountll (group);
-          if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
+          m->W[cls] += gpu_popcount (group);
+          if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED && lanes)
+            m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
+          else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
-              if (!check_sigma (m, e, m->reqs, n, error))
-                return FALSE;
               guint lat = bank_latency (m, m->reqs, n);
               /* An atomic's lanes on one word update it one after the other, whatever the
                * broadcast rule (docs/models/kmodel.md, "Warp primitives"). */

@@ -64,6 +64,9 @@ typedef struct {
 
 typedef struct {
   guint64 P, S, M;
+  guint S_shift;                 /* log2 S */
+  guint64 last_proc_of;          /* the SIMD-processor index floor(g / S) last mapped, +1 (0: none) */
+  guint32 last_proc;             /* and its processor, floor(g / S) mod P */
   guint policy, race_policy;
   gboolean ww;
   guint64 reads, writes, steps, cost, syncs, races, epoch;
@@ -99,6 +102,7 @@ msimd_init (void *state, const MdlParams *params, GError **error)
   (void) error;
   m->P = mdl_params_uint (params, "P");
   m->S = mdl_params_uint (params, "S");
+  m->S_shift = (guint) __builtin_ctzll (m->S);
   m->M = mdl_params_uint (params, "M");
   m->policy = mdl_params_choice (params, "policy");
   m->race_policy = mdl_params_choice (params, "race");
@@ -223,13 +227,27 @@ touch (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
   return TRUE;
 }
 
+/* touch(), with its common case inline: a cell no other processor has touched (a call per cell
+ * was most of msimd's time on a stream of whole-warp reads). */
+static inline gboolean
+touch_cell (Msimd *m, guint64 cell, guint32 p, gboolean write, GError **error)
+{
+  guint32 *state = cell_state (m, cell);
+  if (!(*state & CELL_SEEN) || (!(*state & CELL_SHARED) && (*state & CELL_PROC) == p))
+    {
+      *state |= CELL_SEEN | p | (write ? CELL_WRITTEN : CELL_READ);
+      return TRUE;
+    }
+  return touch (m, cell, p, write, error);
+}
+
 /* Global operations of one step whose cells are m->cells_buf[0..n) from @lanes active lanes. */
 static guint64
 chunk_ops (Msimd *m, guint n, guint lanes)
 {
   guint64 chunks;
   for (guint i = 0; i < n; i++)
-    m->chunks_buf[i] = m->cells_buf[i] / m->S;
+    m->chunks_buf[i] = m->cells_buf[i] >> m->S_shift;
   chunks = mdl_gpu_sort_unique (m->chunks_buf, n);
   if (m->policy == POLICY_SERIAL && chunks > 1)
     return lanes;
@@ -248,36 +266,60 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
         continue;
       guint span = (guint) MIN (m->S, (guint64) m->warp_width);
       guint64 group_mask = gpu_group_mask (span);
-      gboolean global = mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL;
+      gboolean global = mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL, lanes = FALSE;
+      guint64 word0 = 0;
       if (e->op == MDL_WARP_BARRIER)
         continue;
-      if (global)
+      /* Lanes of one cell each (gpu_lane_words) need no addresses. */
+      if (global && !(lanes = gpu_lane_words (e, CELL_SHIFT, &word0)))
         mdl_warp_addrs (batch, e, m->addrs);
       for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
         {
           guint64 group = e->active & (group_mask << g);
           guint64 thread = (guint64) e->block * m->block_threads + (guint64) e->warp * m->warp_width + g;
-          guint32 p = (guint32) ((thread / m->S) % m->P);
-          Proc *q = &m->procs[p];
+          guint32 p;
+          Proc *q;
           guint n;
           guint64 ops;
           if (!group)
             continue;
+          /* Runs of events come from one warp: the modulo (a division) once per run. */
+          if ((thread >> m->S_shift) + 1 != m->last_proc_of)
+            {
+              m->last_proc_of = (thread >> m->S_shift) + 1;
+              m->last_proc = (guint32) ((thread >> m->S_shift) % m->P);
+            }
+          p = m->last_proc;
+          q = &m->procs[p];
           if (!global)
             {
               q->steps++;
               m->steps++;
               continue;
             }
-          n = gpu_group_words (m->addrs, group, e->width, CELL_SHIFT, m->cells_buf);
-          ops = chunk_ops (m, n, (guint) __builtin_popcountll (group));
-          /* The model's CRCW combines a group's reads and writes of one cell into one operation,
-           * but not an atomic's updates: those of one cell follow one another
-           * (docs/models/msimd.md, "Warp primitives"). */
-          if (e->op == MDL_WARP_ATOMIC)
+          if (lanes)
             {
-              guint64 rounds[MDL_WARP_MAX_LANES];
-              ops = MAX (ops, (guint64) gpu_atomic_rounds (m->addrs, group, rounds));
+              /* Cells word0 + l: their chunks from the lane mask. */
+              n = 0;
+              for (guint64 r = group; r; r &= r - 1)
+                m->cells_buf[n++] = word0 + (guint64) __builtin_ctzll (r);
+              ops = gpu_lane_chunks (group, word0 & (m->S - 1), m->S_shift);
+              if (m->policy == POLICY_SERIAL && ops > 1)
+                ops = n;
+            }
+          else
+            {
+              n = gpu_group_words (m->addrs, group, e->width, CELL_SHIFT, m->cells_buf);
+              ops = chunk_ops (m, n, gpu_popcount (group));
+              /* The model's CRCW combines a group's reads and writes of one cell into one
+               * operation, but not an atomic's updates: those of one cell follow one another
+               * (docs/models/msimd.md, "Warp primitives"). A strided one-cell-per-lane atomic
+               * above has one lane per cell. */
+              if (e->op == MDL_WARP_ATOMIC)
+                {
+                  guint64 rounds[MDL_WARP_MAX_LANES];
+                  ops = MAX (ops, (guint64) gpu_atomic_rounds (m->addrs, group, rounds));
+                }
             }
           if (e->op != MDL_WARP_STORE)
             q->reads += ops, m->reads += ops;
@@ -285,9 +327,9 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
             q->writes += ops, m->writes += ops;
           for (guint j = 0; j < n; j++)
             {
-              if (e->op != MDL_WARP_STORE && !touch (m, m->cells_buf[j], p, FALSE, error))
+              if (e->op != MDL_WARP_STORE && !touch_cell (m, m->cells_buf[j], p, FALSE, error))
                 return FALSE;
-              if (e->op != MDL_WARP_LOAD && !touch (m, m->cells_buf[j], p, TRUE, error))
+              if (e->op != MDL_WARP_LOAD && !touch_cell (m, m->cells_buf[j], p, TRUE, error))
                 return FALSE;
             }
         }

@@ -98,12 +98,17 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   for (guint i = 0; i < n; i++)
     {
       guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
+      /* The break: with 1-byte bank words, last may be 2^64 - 1, which every w satisfies. */
       for (guint64 w = first; w <= last; w++)
-        if (gpu_set_add (&b->words, w))
-          {
-            guint k = ++b->bank_words[w & (b->banks - 1)];
-            worst = MAX (worst, k);
-          }
+        {
+          if (gpu_set_add (&b->words, w))
+            {
+              guint k = ++b->bank_words[w & (b->banks - 1)];
+              worst = MAX (worst, k);
+            }
+          if (w == last)
+            break;
+        }
     }
   return worst;
 }
@@ -183,6 +188,47 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
   k->passes++;
 }
 
+/* A strided instruction that its rule makes one pass, and whose words lie within one row of
+ * banks: one wavefront, known from its end lanes (pass_wavefronts()'s common case) with no lane
+ * addresses. Counts it and returns TRUE; FALSE when it is not such an instruction. */
+static gboolean
+strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
+{
+  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
+  guint width = e->width, group;
+  guint64 lo, hi;
+  if (!(e->flags & MDL_WARP_STRIDED))
+    return FALSE;
+  if (b->rule == RULE_SM90 && e->op != MDL_WARP_STORE)
+    {
+      if (gpu_popcount (e->active) * width > b->row_bytes
+          || (last / 4 - first / 4 + 1) * 4 * width > 2 * b->row_bytes)
+        return FALSE;
+    }
+  else
+    {
+      group = b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+      if (first / group != last / group)
+        return FALSE;
+    }
+  /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
+  lo = e->base + (guint64) ((gint64) first * e->stride);
+  hi = e->base + (guint64) ((gint64) last * e->stride);
+  if (e->stride >= 0 ? hi < lo : hi > lo)
+    return FALSE;
+  if (hi < lo)
+    {
+      guint64 t = lo;
+      lo = hi;
+      hi = t;
+    }
+  if (hi + width - 1 < hi || ((hi + width - 1) >> b->bank_shift) - (lo >> b->bank_shift) >= b->banks)
+    return FALSE;
+  k->wavefronts++;
+  k->passes++;
+  return TRUE;
+}
+
 /* The sm90 rule of atomics (measured on the H100, docs/models/gpu.md "Atomics"): passes of one
  * bank row of lanes (128 / width: the warp for 4-byte words, half-warps for 8-byte ones); in a
  * pass, the lanes on one address are served one per round (gpu_atomic_rounds), and each round
@@ -226,6 +272,8 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
         continue;
       k = &b->c[e->op];
       k->requests++;
+      if (e->op != MDL_WARP_ATOMIC && strided_one_row (b, k, e))
+        continue;
       mdl_warp_addrs (batch, e, b->addrs);
       if (e->op == MDL_WARP_ATOMIC)
         {

@@ -47,6 +47,10 @@ typedef struct {
   guint line_shift;
   GpuSet set;
   guint64 addrs[MDL_WARP_MAX_LANES];
+  gboolean packed;           /* the instruction's lanes are one run at base + lane x stride,
+                              * 0 <= stride <= width, none past 2^64 (packed_run()) */
+  guint64 base;
+  guint64 stride;
 } Coalesce;
 
 static const MdlParamSpec coalesce_params[] = {
@@ -77,11 +81,35 @@ coalesce_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
+/* TRUE when @e's active lanes are one run in the strided form with 0 <= stride <= width (their
+ * bytes abut or overlap) and none wraps past the top of the address space; keeps base and stride. */
+static gboolean
+packed_run (Coalesce *c, const MdlWarpEvent *e)
+{
+  guint64 low = e->active >> __builtin_ctzll (e->active), lo, hi;
+  if (!(e->flags & MDL_WARP_STRIDED) || e->stride < 0 || e->stride > (gint64) e->width
+      || (low & (low + 1)) != 0)
+    return FALSE;
+  c->base = e->base;
+  c->stride = (guint64) e->stride;
+  lo = c->base + (guint64) __builtin_ctzll (e->active) * c->stride;
+  hi = c->base + (guint64) (63 - __builtin_clzll (e->active)) * c->stride;
+  return lo <= hi && hi <= hi + e->width - 1;
+}
+
 /* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)). */
 static guint64
 distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
 {
   guint64 last = G_MAXUINT64;
+  /* A run of lanes whose bytes abut or overlap (c->packed; @lanes is part of the run) covers
+   * one range of bytes, so its units are those from the first byte's to the last's. */
+  if (c->packed)
+    {
+      guint64 lo = c->base + (guint64) __builtin_ctzll (lanes) * c->stride;
+      guint64 hi = c->base + (guint64) (63 - __builtin_clzll (lanes)) * c->stride;
+      return ((hi + width - 1) >> shift) - (lo >> shift) + 1;
+    }
   gpu_set_clear (&c->set);
   for (guint64 r = lanes; r; r &= r - 1)
     {
@@ -172,14 +200,19 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
       if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
         kind = K_GRED;
       k = &c->c[kind];
-      mdl_warp_addrs (b, e, c->addrs);
+      /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
+       * atomics do (their rounds and contention). */
+      c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
+                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+      if (!c->packed)
+        mdl_warp_addrs (b, e, c->addrs);
       if (kind == K_GATOM || kind == K_GRED)
         {
           gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
           gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
         }
       k->insts++;
-      k->requested_bytes += (guint64) __builtin_popcountll (e->active) * width;
+      k->requested_bytes += (guint64) gpu_popcount (e->active) * width;
       if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
         {
           /* An atomic visits its sectors once per round of distinct addresses (measured on the

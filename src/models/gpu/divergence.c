@@ -13,6 +13,7 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/gpu/gpu.h"
 
 #include <math.h>
 
@@ -60,7 +61,7 @@ divergence_consume (void *state, const MdlEventBatch *b, GError **error)
       if (e->op == MDL_WARP_JUMP && !sass)
         continue;
       d->insts++;
-      d->thread_insts += (guint64) __builtin_popcountll (e->active);
+      d->thread_insts += gpu_popcount (e->active);
       d->shfl += e->op == MDL_WARP_SHFL;
       d->vote += e->op == MDL_WARP_VOTE;
       if (e->op == MDL_WARP_BRANCH)

@@ -90,8 +90,14 @@ gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_sh
       {
         guint64 addr = addrs[__builtin_ctzll (r)];
         guint64 last = (addr + width - 1) >> word_shift;
+        /* The break: with 1-byte words, a lane ending on the last byte of the address space
+         * has last = 2^64 - 1, which every w satisfies (the loop ran off the end of @out). */
         for (guint64 w = addr >> word_shift; w <= last; w++)
-          out[n++] = w;
+          {
+            out[n++] = w;
+            if (w == last)
+              break;
+          }
       }
   return n;
 }
@@ -115,6 +121,61 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
   for (guint i = 0; i < n; i++)
     count[words[i] & bank_mask] = 0;
   return worst;
+}
+
+/* Bits set in @x: the instruction where the build has it, else a few shifts and masks (not a call
+ * into libgcc, which every event paid for in the default x86-64 build). */
+static inline guint
+gpu_popcount (guint64 x)
+{
+#ifdef __POPCNT__
+  return (guint) __builtin_popcountll (x);
+#else
+  x -= (x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555);
+  x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+#endif
+}
+
+/* The strided form's common case, where a memory instruction needs no lane addresses at all:
+ * lane l touches exactly word *@word0 + l of 2^@word_shift bytes (stride one word, lanes no wider
+ * than a word, the base on a word boundary, and no lane past the top of the address space).
+ * FALSE otherwise; the lane-by-lane way then gives the same counts. */
+static inline gboolean
+gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
+{
+  guint64 word_bytes = (guint64) 1 << word_shift;
+  if (!(e->flags & MDL_WARP_STRIDED) || e->stride != (gint64) word_bytes || e->width > word_bytes
+      || (e->base & (word_bytes - 1)) != 0
+      || e->base > G_MAXUINT64 - MDL_WARP_MAX_LANES * word_bytes)
+    return FALSE;
+  *word0 = e->base >> word_shift;
+  return TRUE;
+}
+
+/* How many distinct values (@offset + l) >> @chunk_shift take over the lanes l of @group (not 0),
+ * @offset < 2^@chunk_shift: the distinct chunks (blocks, segments) that words @offset + l of
+ * consecutive lanes fall in, when the first word sits @offset words into its chunk. */
+static inline guint
+gpu_lane_chunks (guint64 group, guint64 offset, guint chunk_shift)
+{
+  guint first = (guint) __builtin_ctzll (group), last = 63 - (guint) __builtin_clzll (group);
+  guint64 c0 = (offset + first) >> chunk_shift, c1 = (offset + last) >> chunk_shift;
+  guint n = 0;
+  /* Chunks of 64 words or more: the lanes span at most two, each holding an end lane. */
+  if (chunk_shift >= 6 || c0 == c1)
+    return 1 + (c0 != c1);
+  for (guint64 c = c0; c <= c1; c++)
+    {
+      /* Lanes whose word falls in chunk c: [c x C − offset, (c + 1) x C − offset). */
+      gint64 lo = (gint64) (c << chunk_shift) - (gint64) offset, hi = lo + ((gint64) 1 << chunk_shift);
+      guint64 lanes = hi >= 64 ? G_MAXUINT64 : ((guint64) 1 << hi) - 1;
+      if (lo > 0)
+        lanes &= ~(((guint64) 1 << lo) - 1);
+      n += (group & lanes) != 0;
+    }
+  return n;
 }
 
 /* Same-address contention of one atomic instruction: the lanes that hit one address one after the

@@ -1,0 +1,249 @@
+/* Throughput of the SIMT layer and of the GPU engines behind it (issue 18's row "SIMT reduce/tree
+ * --n 4M: the layer alone (count) / through agpu / msimd / kmodel >= 30 / 20 / 20 / 20 M events/s;
+ * all six GPU engines at once >= 10", and issue 13's ">= 20 M warp instructions/s through all six
+ * GPU engines at once" for the sorts' SIMT twins).
+ *
+ * Each row runs the algorithm's instrumented build (mdl_algo_run_into, as `models run` does) into a
+ * pipeline of the row's engines, and states its rate in warp events per second of CPU time (best
+ * of REPEAT runs). Beside it, in the same run:
+ *  - "drop": the layer into a sink that drops every batch, the floor that no engine can beat;
+ *  - "replay": the row's engines alone, fed the stream recorded once from the layer (so the
+ *    engines' share of a row is replay, the layer's is the rest).
+ * Every run must deliver the same number of warp events, and each engine the same report when fed
+ * by the layer and by the replay (the program fails otherwise).
+ *
+ * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT]]]   (default reduce/tree 4194304 3) */
+#include <models/models.h>
+
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  GArray *events;   /* MdlWarpEvent, first_addr into addrs */
+  GArray *addrs;    /* guint64 */
+  GArray *marks;    /* Mark: the markers, each before the event it precedes */
+  guint64 n_warp;
+} Stream;
+
+typedef struct {
+  MdlMarker m;
+  guint before;     /* index in events of the first event after the marker */
+} Mark;
+
+static gboolean
+keep_batch (void *data, const MdlEventBatch *b, GError **error)
+{
+  Stream *s = data;
+  (void) error;
+  s->n_warp += b->n_warp;
+  if (s->events == NULL)
+    return TRUE;
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      MdlWarpEvent e = b->warp[i];
+      if (mdl_warp_is_memory (&e) && !(e.flags & MDL_WARP_STRIDED))
+        {
+          e.first_addr = s->addrs->len;
+          g_array_append_vals (s->addrs, b->lane_addrs + b->warp[i].first_addr,
+                               (guint) __builtin_popcountll (e.active));
+        }
+      g_array_append_val (s->events, e);
+    }
+  return TRUE;
+}
+
+static gboolean
+keep_marker (void *data, const MdlMarker *m, GError **error)
+{
+  Stream *s = data;
+  Mark k = { *m, s->events ? s->events->len : 0 };
+  (void) error;
+  if (s->marks == NULL)
+    return TRUE;
+  k.m.name = m->name ? g_intern_string (m->name) : NULL;
+  g_array_append_val (s->marks, k);
+  return TRUE;
+}
+
+typedef struct {
+  const MdlAlgo *algo;
+  MdlParams *params;
+  guint64 n;
+} Source;
+
+static void
+run_source (const Source *src, const MdlSink *sink)
+{
+  g_autoptr (GError) error = NULL;
+  if (!mdl_algo_run_into (src->algo, src->params, src->n, 1, sink, NULL, &error))
+    {
+      fprintf (stderr, "bench-simt: %s\n", error->message);
+      exit (1);
+    }
+}
+
+/* Replays @s into @sink, markers in place. */
+static void
+replay (const Stream *s, const MdlSink *sink)
+{
+  const MdlWarpEvent *ev = (const MdlWarpEvent *) (void *) s->events->data;
+  guint at = 0;
+  for (guint k = 0; k <= s->marks->len; k++)
+    {
+      guint end = k < s->marks->len ? g_array_index (s->marks, Mark, k).before : s->events->len;
+      while (at < end)
+        {
+          guint len = MIN (end - at, 4096u);
+          MdlEventBatch b = { .warp = ev + at, .n_warp = len,
+                              .lane_addrs = (const guint64 *) (void *) s->addrs->data,
+                              .n_lane_addrs = s->addrs->len };
+          if (!sink->batch (sink->data, &b, NULL))
+            {
+              fprintf (stderr, "bench-simt: the replay was refused\n");
+              exit (1);
+            }
+          at += len;
+        }
+      if (k < s->marks->len && !sink->marker (sink->data, &g_array_index (s->marks, Mark, k).m, NULL))
+        {
+          fprintf (stderr, "bench-simt: a replayed marker was refused\n");
+          exit (1);
+        }
+    }
+}
+
+/* The reports of @p as one JSON string per engine, joined (transfer full). */
+static char *
+reports_text (MdlPipeline *p)
+{
+  guint n;
+  MdlReport **r = mdl_pipeline_reports (p, &n);
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint c = 0; c < mdl_report_n_counters (r[i]); c++)
+        {
+          const MdlCounter *k = mdl_report_counter (r[i], c);
+          g_string_append_printf (out, "%s=%" G_GUINT64_FORMAT "/%.17g ", k->name, k->count, k->real);
+        }
+      mdl_report_free (r[i]);
+    }
+  g_free (r);
+  return g_string_free (out, FALSE);
+}
+
+/* Runs @specs (NULL-terminated; NULL itself: a dropping sink) @repeat times fed by the layer, or
+ * by @replayed when not NULL; returns the best CPU seconds, the events in *@n_events and the
+ * reports in *@text (transfer full). */
+static double
+measure (const Source *src, const Stream *replayed, const char *const *specs, guint repeat,
+         guint64 *n_events, char **text)
+{
+  double best = G_MAXDOUBLE;
+  for (guint r = 0; r < repeat; r++)
+    {
+      g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+      Stream count = { 0 };
+      MdlSink sink = { keep_batch, keep_marker, &count };
+      double t0;
+      if (specs)
+        {
+          for (const char *const *e = specs; *e; e++)
+            if (!mdl_pipeline_add_engine_spec (p, *e, NULL))
+              {
+                fprintf (stderr, "bench-simt: bad engine spec %s\n", *e);
+                exit (1);
+              }
+          sink = mdl_pipeline_sink (p);
+        }
+      t0 = bench_cpu_now ();
+      if (replayed)
+        replay (replayed, &sink);
+      else
+        run_source (src, &sink);
+      best = MIN (best, bench_cpu_now () - t0);
+      *n_events = specs ? mdl_pipeline_n_events (p) : count.n_warp;
+      if (r == 0 && text)
+        *text = specs ? reports_text (p) : g_strdup ("");
+    }
+  return best;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const six[] = { "coalesce:machine=h100", "banks:machine=h100",
+                                     "divergence:machine=h100", "agpu", "kmodel", "msimd", NULL };
+  static const struct {
+    const char *name;
+    const char *specs[7];
+  } rows[] = {
+    { "count (the layer alone)", { "count", NULL } },
+    { "agpu", { "agpu", NULL } },
+    { "msimd", { "msimd", NULL } },
+    { "kmodel", { "kmodel", NULL } },
+    { "coalesce+banks+divergence", { "coalesce:machine=h100", "banks:machine=h100",
+                                     "divergence:machine=h100", NULL } },
+  };
+  const char *spec = argc > 1 ? argv[1] : "reduce/tree";
+  guint64 n = argc > 2 ? g_ascii_strtoull (argv[2], NULL, 0) : 4194304;
+  guint repeat = argc > 3 ? (guint) atoi (argv[3]) : 3;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_auto (GStrv) assigns = NULL;
+  Source src = { 0 };
+  Stream s = { g_array_new (FALSE, FALSE, sizeof (MdlWarpEvent)),
+               g_array_new (FALSE, FALSE, sizeof (guint64)), g_array_new (FALSE, FALSE, sizeof (Mark)),
+               0 };
+  MdlSink keep = { keep_batch, keep_marker, &s };
+  guint64 n_drop, n_row, n_replay, n_markers;
+  double drop_s;
+
+  if (repeat == 0)
+    repeat = 3;
+  if (!mdl_spec_split (spec, &name, &assigns, &error)
+      || (src.algo = mdl_algo_lookup (name, &error)) == NULL
+      || (src.params = mdl_params_parse (name, src.algo->params, (const char *const *) assigns,
+                                         &error)) == NULL)
+    {
+      fprintf (stderr, "bench-simt: %s\n", error->message);
+      return 1;
+    }
+  src.n = n;
+  run_source (&src, &keep);
+  n_markers = s.marks->len;
+  drop_s = measure (&src, NULL, NULL, repeat, &n_drop, NULL);
+  printf ("%s --n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " warp events, %" G_GUINT64_FORMAT
+          " markers; M events/s of CPU time, best of %u\n", spec, n, s.n_warp, n_markers, repeat);
+  printf ("  %-28s %8.2f M/s  (%.3f s)\n", "layer into a dropping sink", (double) n_drop / drop_s / 1e6,
+          drop_s);
+  printf ("  %-28s %8s      %8s      %s\n", "engines", "layer+engines", "replay", "(engines alone)");
+  for (guint i = 0; i <= G_N_ELEMENTS (rows); i++)
+    {
+      const char *label = i < G_N_ELEMENTS (rows) ? rows[i].name : "all six GPU engines";
+      const char *const *specs = i < G_N_ELEMENTS (rows) ? rows[i].specs : six;
+      g_autofree char *live = NULL, *again = NULL;
+      double row_s = measure (&src, NULL, specs, repeat, &n_row, &live);
+      double replay_s = measure (&src, &s, specs, repeat, &n_replay, &again);
+      printf ("  %-28s %8.2f M/s  %8.2f M/s  (%.3f s, %.3f s)\n", label,
+              (double) s.n_warp / row_s / 1e6, (double) s.n_warp / replay_s / 1e6, row_s, replay_s);
+      /* Equal counts: the pipeline counts markers too. */
+      if (n_drop != s.n_warp || n_row != s.n_warp + n_markers || n_replay != n_row
+          || strcmp (live, again) != 0)
+        {
+          fprintf (stderr, "bench-simt: %s: the runs differ (events %" G_GUINT64_FORMAT ", %"
+                   G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " markers; reports %s)\n",
+                   label, n_drop, n_row, n_replay, n_markers,
+                   strcmp (live, again) ? "differ" : "agree");
+          return 1;
+        }
+    }
+  mdl_params_free (src.params);
+  g_array_unref (s.events);
+  g_array_unref (s.addrs);
+  g_array_unref (s.marks);
+  return 0;
+}
