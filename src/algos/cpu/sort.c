@@ -75,14 +75,15 @@ sort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   g_autofree uint32_t *in = NULL, *keys = NULL;
   guint64 first = 0, bad, sum = 0;
 
-  if (!(keys = mdl_algo_alloc_pages (params, n, sizeof *keys, "array", error)))
-    return FALSE;
+  /* Before any allocation: a request of 2^61 keys must not reach malloc. */
   if (n > G_GUINT64_CONSTANT (1) << 32)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " keys: at most "
                    "2^32 (the distributions' limit)", name, n);
       return FALSE;
     }
+  if (!(keys = mdl_algo_alloc_pages (params, n, sizeof *keys, "array", error)))
+    return FALSE;
   if (!(in = mdl_algo_alloc (n, sizeof *in, "input copy", error)))
     return FALSE;
   if (!mdl_keys_fill (in, n, dist, seed))
