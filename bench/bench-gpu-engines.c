@@ -10,6 +10,8 @@
  * Usage: bench-gpu-engines [REPEAT]   (default 40) */
 #include <models/models.h>
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +26,7 @@ keep_batch (void *data, const MdlEventBatch *b, GError **error)
 {
   Stream *s = data;
   (void) error;
-  for (gsize i = 0; i < b->n_warp; i++)
-    {
-      MdlWarpEvent e = b->warp[i];
-      if (mdl_warp_is_memory (&e) && !(e.flags & MDL_WARP_STRIDED))
-        {
-          e.first_addr = s->addrs->len;
-          g_array_append_vals (s->addrs, b->lane_addrs + b->warp[i].first_addr,
-                               (guint) __builtin_popcountll (e.active));
-        }
-      g_array_append_val (s->events, e);
-    }
+  bench_keep_warps (s->events, s->addrs, b);
   return TRUE;
 }
 

@@ -7,8 +7,28 @@
 #define BENCH_BENCH_H
 
 #include <glib.h>
+#include <models/models.h>
 #include <sys/statvfs.h>
 #include <time.h>
+
+/* Appends the warp events of @b to @events (MdlWarpEvent), copying the lane addresses of each
+ * explicit memory instruction to @addrs (guint64) and pointing its first_addr there: a stream
+ * recorded once and replayed through engines. */
+static inline void
+bench_keep_warps (GArray *events, GArray *addrs, const MdlEventBatch *b)
+{
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      MdlWarpEvent e = b->warp[i];
+      if (mdl_warp_is_memory (&e) && !(e.flags & MDL_WARP_STRIDED))
+        {
+          e.first_addr = addrs->len;
+          g_array_append_vals (addrs, b->lane_addrs + b->warp[i].first_addr,
+                               (guint) __builtin_popcountll (e.active));
+        }
+      g_array_append_val (events, e);
+    }
+}
 
 static inline double
 bench_now (void)
