@@ -78,8 +78,8 @@ sort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   /* Before any allocation: a request of 2^61 keys must not reach malloc. */
   if (n > G_GUINT64_CONSTANT (1) << 32)
     {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " keys: at most "
-                   "2^32 (the distributions' limit)", name, n);
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": cannot allocate "
+                   "the array (more than 2^32 keys, the distributions' limit)", name, n);
       return FALSE;
     }
   if (!(keys = mdl_algo_alloc_pages (params, n, sizeof *keys, "array", error)))
