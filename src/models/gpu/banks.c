@@ -93,6 +93,18 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
     }
   if (!wraps && hi - lo < b->banks)
     return 1;
+  /* Next, words within two rows of banks: a bitmap of them from lo dedupes the repeats, and a
+   * bank supplies two distinct words exactly when two are one row apart. */
+  if (!wraps && b->banks <= 32 && hi - lo < 2 * (guint64) b->banks)
+    {
+      guint64 rows = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
+          rows |= gpu_group_mask ((guint) (last - first + 1)) << (first - lo);
+        }
+      return (rows & (rows >> b->banks)) ? 2 : 1;
+    }
   gpu_set_clear (&b->words);
   memset (b->bank_words, 0, b->banks * sizeof b->bank_words[0]);
   for (guint i = 0; i < n; i++)

@@ -113,6 +113,15 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
     rising++;
   if (n > 0 && rising == n && words[n - 1] - words[0] <= bank_mask)
     return 1;
+  /* Next, distinct rising words within two rows of banks (the bitonic tiles' compare-exchange
+   * steps): a bank serves two of them exactly when two are one row apart. */
+  if (n > 0 && rising == n && bank_mask < 32 && words[n - 1] - words[0] <= 2 * bank_mask + 1)
+    {
+      guint64 rows = 0;
+      for (guint i = 0; i < n; i++)
+        rows |= G_GUINT64_CONSTANT (1) << (words[i] - words[0]);
+      return (rows & (rows >> (bank_mask + 1))) ? 2 : 1;
+    }
   for (guint i = 0; i < n; i++)
     {
       guint q = ++count[words[i] & bank_mask];

@@ -1,0 +1,87 @@
+/* gpu_bank_queue() (src/models/gpu/gpu.h, agpu's and kmodel's shared-memory cost) against the
+ * straightforward count: for each bank, how many of the word requests it serves, the largest of
+ * those. Random requests of up to 64 words, drawn to hit and miss each of its shortcuts: strictly
+ * rising words within one row of banks, within two rows (the bitmap), rising over more rows,
+ * repeats, and any order; banks 1 to 64.
+ * Seed: MODELS_TEST_SEED (default 1818), named in every failure. */
+#include "helpers.h"
+
+#include "models/gpu/gpu.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#define ROUNDS 20000
+
+static guint
+queue_naive (const guint64 *words, guint n, guint64 bank_mask)
+{
+  guint worst = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint q = 0;
+      for (guint j = 0; j < n; j++)
+        q += (words[j] & bank_mask) == (words[i] & bank_mask);
+      worst = MAX (worst, q);
+    }
+  return worst;
+}
+
+/* Ensure the longest bank queue is the straightforward one for every shape of request. */
+static void
+test_bank_queue_counts_what_the_naive_count_does (void **state)
+{
+  guint32 seed = test_seed (1818);
+  GRand *r = g_rand_new_with_seed (seed);
+  guint count[64] = { 0 };
+  (void) state;
+  for (guint round = 0; round < ROUNDS; round++)
+    {
+      guint64 words[64], bank_mask = ((guint64) 1 << g_rand_int_range (r, 0, 7)) - 1;
+      guint n = (guint) g_rand_int_range (r, 0, 65), shape = (guint) g_rand_int_range (r, 0, 4);
+      /* span: the rising words' spread, in rows of banks: within one, two or several */
+      guint64 span = (bank_mask + 1) * (guint64) g_rand_int_range (r, 1, 4);
+      guint64 base = g_rand_boolean (r) ? (guint64) g_rand_int (r) : G_MAXUINT64 - 4096;
+      guint want, got;
+      for (guint i = 0; i < n; i++)
+        words[i] = base + (shape == 3 ? (guint64) g_rand_int_range (r, 0, 200)
+                                      : (guint64) g_rand_int_range (r, 0, (gint32) MIN (span, 200u)));
+      if (shape < 2)
+        {
+          /* strictly rising (shape 0) or rising with repeats (shape 1): sort, then dedupe */
+          guint m = 0;
+          for (guint i = 1; i < n; i++)
+            for (guint j = i; j > 0 && words[j - 1] > words[j]; j--)
+              {
+                guint64 t = words[j];
+                words[j] = words[j - 1];
+                words[j - 1] = t;
+              }
+          for (guint i = 0; i < n; i++)
+            if (shape == 1 || m == 0 || words[i] != words[m - 1])
+              words[m++] = words[i];
+          n = m;
+        }
+      want = queue_naive (words, n, bank_mask);
+      got = gpu_bank_queue (count, words, n, bank_mask);
+      if (got != want)
+        fail_msg ("seed %u: round %u: %u words, %" G_GUINT64_FORMAT " banks, shape %u: "
+                  "queue %u, the naive count %u", seed, round, n, bank_mask + 1, shape, got, want);
+      for (guint b = 0; b < 64; b++)
+        if (count[b] != 0)
+          fail_msg ("seed %u: round %u: count[%u] left at %u", seed, round, b, count[b]);
+    }
+  g_rand_free (r);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_bank_queue_counts_what_the_naive_count_does),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
