@@ -3,6 +3,8 @@
 #   make            library, `models` command and examples under $(B)/
 #   make check      installs missing Debian packages, builds, runs every test
 #   make demo       installs missing Debian packages, builds, runs `models demo`
+#   make labs       the course labs of docs/course/: draws every figure, reruns every lab's and
+#                   solution's commands and checks their shown output (tools/labs.sh)
 #   make bench      throughput benchmarks (never part of check)
 #   make asan       the tests under address and undefined-behaviour sanitizers (build-asan/)
 #   make fuzz       libFuzzer targets for every input, FUZZ_SECONDS each (build-fuzz/); a long
@@ -24,7 +26,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 .DEFAULT_GOAL := all
 .PHONY: all deps check demo bench asan fuzz install clean check-run demo-run bench-run fuzz-run \
-        fuzz-build check-determinism
+        fuzz-build check-determinism labs labs-run
 
 # Entry points that must work on a fresh machine: packages first, then a second make that can ask
 # pkg-config (this one may have been started before the packages existed).
@@ -37,6 +39,8 @@ demo: deps
 	@$(MAKE) --no-print-directory B=$(B) demo-run
 bench: deps
 	@$(MAKE) --no-print-directory B=$(B) bench-run
+labs: deps
+	@$(MAKE) --no-print-directory B=$(B) labs-run
 asan: deps
 	@$(MAKE) --no-print-directory B=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check-run
 # clang, unlike gcc, counts the { NULL } that ends a table as missing initializers. Every
@@ -52,7 +56,7 @@ clean:
 
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes)
 ifneq ($(HAVE_PKGS),yes)
-all check-run demo-run bench-run fuzz-run install:
+all check-run demo-run bench-run labs-run fuzz-run install:
 	$(error GLib development files not found by $(PKG_CONFIG); run `make deps` first)
 else
 
@@ -141,6 +145,9 @@ check-determinism: deps
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo
+
+labs-run: $(B)/bin/models $(B)/tests/test-docs
+	@B=$(B) tools/labs.sh
 
 bench-run: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
