@@ -22,10 +22,13 @@ figure_start () {
   fi
 }
 
-# counter NAME: the whole-run value of counter NAME in the table report on stdin (commas dropped).
+# counter NAME [K]: the whole-run value of counter NAME of the K-th engine (default 1) in the
+# table report on stdin, commas dropped. Whole-run counters are indented by two spaces, a phase's
+# by four.
 counter () {
-  awk -v name="$1" '$1 == name { gsub(",", "", $2); print $2; found = 1; exit }
-                    END { if (!found) { print "figure: no counter " name > "/dev/stderr"; exit 1 } }'
+  awk -v name="$1" -v want="${2:-1}" '
+    /^  [^ ]/ && $1 == name && ++seen == want { gsub(",", "", $2); print $2; exit }
+    END { if (seen < want) { print "figure: no counter " name " of engine " want > "/dev/stderr"; exit 1 } }'
 }
 
 # figure_plot SCRIPT: runs the gnuplot SCRIPT (without terminal and output) in FIG_OUT.
