@@ -1,0 +1,30 @@
+# Sourced by the labs' figure.sh scripts (POSIX sh): the models command, the output directory,
+# and the rendering of a gnuplot script. Without gnuplot a lab still writes its data and script,
+# so `make check` never needs gnuplot (tools/deps.sh --plot installs it).
+
+# fig_setup OUTPUT-DIR: sets $out (created) and $models ($MODELS, else build/bin/models, else PATH).
+fig_setup () {
+  out=${1:?usage: figure.sh OUTPUT-DIR}
+  mkdir -p "$out" || exit 1
+  if [ -n "${MODELS:-}" ]; then
+    models=$MODELS
+  elif [ -x build/bin/models ]; then
+    models=build/bin/models
+  else
+    models=$(command -v models) || { echo "figure: no models command: set MODELS or run make" >&2; exit 1; }
+  fi
+}
+
+# fig_render NAME: draws $out/NAME.gp into NAME.svg, and NAME.png where gnuplot has pngcairo.
+fig_render () {
+  if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "figure: gnuplot not found: wrote $out/$1.dat and $out/$1.gp only (tools/deps.sh --plot)"
+    return 0
+  fi
+  (cd "$out" && gnuplot -e "set terminal svg size 800,480 dynamic; set output '$1.svg'" "$1.gp") || exit 1
+  echo "figure: wrote $out/$1.svg"
+  if gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo; then
+    (cd "$out" && gnuplot -e "set terminal pngcairo size 800,480; set output '$1.png'" "$1.gp") || exit 1
+    echo "figure: wrote $out/$1.png"
+  fi
+}
