@@ -15,6 +15,16 @@ fig_setup () {
   fi
 }
 
+# fig_check NAME COLUMNS: stops the script unless every data line of $out/NAME.dat has COLUMNS
+# numbers (a models run that failed inside a pipeline leaves a field empty, and must not be drawn).
+fig_check () {
+  awk -v cols="$2" -v f="$out/$1.dat" '!/^#/ {
+      for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) NF = 0
+      if (NF != cols) { printf "figure: %s:%d: expected %d numbers, got \"%s\"\n", f, NR, cols, $0; bad = 1 }
+    }
+    END { exit bad }' "$out/$1.dat" >&2 || exit 1
+}
+
 # fig_render NAME: draws $out/NAME.gp into NAME.svg, and NAME.png where gnuplot has pngcairo.
 fig_render () {
   if ! command -v gnuplot >/dev/null 2>&1; then

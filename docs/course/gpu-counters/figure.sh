@@ -41,4 +41,5 @@ plot "gpu-counters.dat" using 1:2 with linespoints title "h100 (32-byte sectors)
      "gpu-counters.dat" using 1:4 with linespoints title "gt200 (cc 1.2: shrinking segments)", \
      "gpu-counters.dat" using 1:5 with linespoints title "fermi (128-byte L1 lines)"
 GP
+fig_check gpu-counters 5
 fig_render gpu-counters

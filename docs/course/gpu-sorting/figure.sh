@@ -10,7 +10,8 @@ sorts="gpu-quicksort msimd-quicksort bitonic warpsort dway-merge"
 
 sectors_per_key () {  # $1: sort, $2: n
   "$models" run "sort/$1" --n "$2" -e coalesce:machine=h100 -f csv |
-    awk -F, -v n="$2" '/,,(gld|gst|gatom)_sectors,/ { s += $(NF - 2) } END { printf " %.3f", s / n }'
+    awk -F, -v n="$2" '/,,(gld|gst|gatom)_sectors,/ { s += $(NF - 2); rows++ }
+                        END { if (rows == 3) printf " %.3f", s / n }'
 }
 
 {
@@ -34,4 +35,5 @@ plot for [c = 2:6] "gpu-sorting.dat" using 1:c with linespoints \
      title word("gpu-quicksort msimd-quicksort bitonic warpsort dway-merge", c - 1), \
      0.25 with lines dashtype 2 title "one read and one write of every key (0.25)"
 GP
+fig_check gpu-sorting 6
 fig_render gpu-sorting

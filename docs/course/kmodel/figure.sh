@@ -29,4 +29,5 @@ plot "kmodel.dat" using 1:2 with linespoints title "NoPadding (Harris)", \
      "kmodel.dat" using 1:4 with linespoints title "LeftRight (Capannini)", \
      "kmodel.dat" using 1:($1-1)/16 with lines dashtype 2 title "(n-1)/k: no conflicts, full lanes"
 GP
+fig_check kmodel 4
 fig_render kmodel
