@@ -31,10 +31,10 @@ fig_render () {
     echo "figure: gnuplot not found: wrote $out/$1.dat and $out/$1.gp only (tools/deps.sh --plot)"
     return 0
   fi
-  (cd "$out" && gnuplot -e "set terminal svg size 800,480 dynamic; set output '$1.svg'" "$1.gp") || exit 1
+  (cd "$out" && gnuplot -e "set terminal svg size 800,480 dynamic; set output '$1.svg'; set grid" "$1.gp") || exit 1
   echo "figure: wrote $out/$1.svg"
   if gnuplot -e 'set terminal' 2>&1 | grep -q pngcairo; then
-    (cd "$out" && gnuplot -e "set terminal pngcairo size 800,480; set output '$1.png'" "$1.gp") || exit 1
+    (cd "$out" && gnuplot -e "set terminal pngcairo size 800,480; set output '$1.png'; set grid" "$1.gp") || exit 1
     echo "figure: wrote $out/$1.png"
   fi
 }

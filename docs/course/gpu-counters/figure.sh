@@ -35,7 +35,6 @@ set logscale y 2
 set xrange [1:32]
 set yrange [0.8:40]
 set key bottom right
-set grid
 plot "gpu-counters.dat" using 1:2 with linespoints title "h100 (32-byte sectors)", \
      "gpu-counters.dat" using 1:3 with linespoints title "g80 (cc 1.0: coalesced or one per lane)", \
      "gpu-counters.dat" using 1:4 with linespoints title "gt200 (cc 1.2: shrinking segments)", \

@@ -30,7 +30,6 @@ set xlabel "n (keys)"
 set ylabel "32-byte sectors per key (loads + stores + atomics)"
 set logscale x 2
 set key top left
-set grid
 plot for [c = 2:6] "gpu-sorting.dat" using 1:c with linespoints \
      title word("gpu-quicksort msimd-quicksort bitonic warpsort dway-merge", c - 1), \
      0.25 with lines dashtype 2 title "one read and one write of every key (0.25)"

@@ -23,7 +23,6 @@ set xlabel "n (words)"
 set ylabel "T of the up-sweep's shared stores"
 set logscale xy 2
 set key top left
-set grid
 plot "kmodel.dat" using 1:2 with linespoints title "NoPadding (Harris)", \
      "kmodel.dat" using 1:3 with linespoints title "Padding", \
      "kmodel.dat" using 1:4 with linespoints title "LeftRight (Capannini)", \

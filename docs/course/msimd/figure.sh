@@ -28,7 +28,6 @@ set xlabel "P (SIMD-processors)"
 set ylabel "T(1) / T(P)"
 set logscale xy 2
 set key top left
-set grid
 plot "msimd.dat" using 1:4 with linespoints title "M = 1024 (S^2)", \
      "msimd.dat" using 1:5 with linespoints title "M = 32 (S)", \
      "msimd.dat" using 1:1 with lines dashtype 2 title "ideal: P"
