@@ -5,24 +5,24 @@
 # padding, n = 2^12 .. 2^20 elements.
 # Usage: sh docs/course/agpu/figure.sh OUTPUT-DIR
 . "$(dirname "$0")/../figure-lib.sh"
-figure_start agpu "${1:-}"
+fig_setup "$@"
 agpu=agpu:b=32,k=16
-: > "$FIG_OUT/stride.dat"
+: > "$out/stride.dat"
 for s in 1 2 4 8 16 32 64; do
-  r=$("$MODELS" run gpu/global-stride:stride=$s --n 64k --engine $agpu --engine count) || exit 1
+  r=$("$models" run gpu/global-stride:stride=$s --n 64k --engine $agpu --engine count) || exit 1
   io=$(echo "$r" | counter io) && warps=$(echo "$r" | counter warp_ld_global) || exit 1
-  echo "$s $io $warps" | awk '{ printf "%d %g\n", $1, $2 / $3 }' >> "$FIG_OUT/stride.dat"
+  echo "$s $io $warps" | awk '{ printf "%d %g\n", $1, $2 / $3 }' >> "$out/stride.dat"
 done
-: > "$FIG_OUT/transpose.dat"
+: > "$out/transpose.dat"
 for lg in 12 14 16 18 20; do
   row=$lg
   for v in variant=naive variant=shared,pad=0 variant=shared,pad=1; do
-    t=$("$MODELS" run gpu/transpose:$v --n $((1 << lg)) --engine $agpu | counter time) || exit 1
+    t=$("$models" run gpu/transpose:$v --n $((1 << lg)) --engine $agpu | counter time) || exit 1
     row="$row $t"
   done
-  echo "$row" >> "$FIG_OUT/transpose.dat"
+  echo "$row" >> "$out/transpose.dat"
 done
-cat > "$FIG_OUT/agpu.gp" <<'GP'
+cat > "$out/agpu.gp" <<'GP'
 set multiplot layout 1,2
 set grid
 set key top left
@@ -41,4 +41,4 @@ plot "transpose.dat" using 1:2 with linespoints title "naive (strided stores)", 
      "transpose.dat" using 1:4 with linespoints title "shared tile, padded"
 unset multiplot
 GP
-figure_plot agpu.gp
+fig_render agpu

@@ -5,18 +5,18 @@
 # TLB and paging-structure-cache entries together.
 # Usage: sh docs/course/tlb/figure.sh OUTPUT-DIR
 . "$(dirname "$0")/../figure-lib.sh"
-figure_start tlb "${1:-}"
-: > "$FIG_OUT/misses.dat"
+fig_setup "$@"
+: > "$out/misses.dat"
 for lg in 12 13 14 15 16 17 18 19 20 21 22; do
-  r=$("$MODELS" run scan/random --n $((1 << lg)) --engine tlb:machine=x86-64 \
+  r=$("$models" run scan/random --n $((1 << lg)) --engine tlb:machine=x86-64 \
       --engine tlb:machine=x86-64,page_bytes=2M --engine vat:P=4096,K=512,d=4,W=1638) || exit 1
   t=$(echo "$r" | counter translations) && l1=$(echo "$r" | counter l1_misses) &&
     w4=$(echo "$r" | counter walks) && w2=$(echo "$r" | counter walks 2) &&
     v=$(echo "$r" | counter tc_misses_l0) || exit 1
   echo "$lg $t $l1 $w4 $w2 $v" |
-    awk '{ printf "%d %g %g %g %g\n", $1, $3 / $2, $4 / $2, $5 / $2, $6 / $2 }' >> "$FIG_OUT/misses.dat"
+    awk '{ printf "%d %g %g %g %g\n", $1, $3 / $2, $4 / $2, $5 / $2, $6 / $2 }' >> "$out/misses.dat"
 done
-cat > "$FIG_OUT/tlb.gp" <<'GP'
+cat > "$out/tlb.gp" <<'GP'
 set key top left
 set grid
 set xlabel "log2 n (random scan: pi read in order, A at random, n 8-byte elements each)"
@@ -29,4 +29,4 @@ plot "misses.dat" using 1:2 with linespoints title "L1 DTLB misses, 4 KiB pages"
      "misses.dat" using 1:4 with linespoints title "page walks, 2 MiB pages", \
      "misses.dat" using 1:5 with linespoints title "VAT leaf misses, W = 1638"
 GP
-figure_plot tlb.gp
+fig_render tlb

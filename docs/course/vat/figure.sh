@@ -5,19 +5,19 @@
 # from `models experiment vat`, Part 3 of the lab, which draws its own vat.png.)
 # Usage: sh docs/course/vat/figure.sh OUTPUT-DIR
 . "$(dirname "$0")/../figure-lib.sh"
-figure_start vat "${1:-}"
+fig_setup "$@"
 tree=vat:policy=lru,P=128,K=4,d=20,W=58
-: > "$FIG_OUT/misses.dat"
+: > "$out/misses.dat"
 for lg in 10 11 12 13 14 15 16 17 18; do
   n=$((1 << lg))
   row=$lg
   for algo in scan/seq scan/random binsearch/sorted binsearch/veb; do
-    m=$("$MODELS" run $algo --n $n --engine $tree | counter tc_misses) || exit 1
+    m=$("$models" run $algo --n $n --engine $tree | counter tc_misses) || exit 1
     row="$row $(echo "$m $n" | awk '{ printf "%g", $1 / $2 }')"
   done
-  echo "$row" >> "$FIG_OUT/misses.dat"
+  echo "$row" >> "$out/misses.dat"
 done
-cat > "$FIG_OUT/vat.gp" <<'GP'
+cat > "$out/vat.gp" <<'GP'
 set key top left
 set grid
 set xlabel "log2 n (elements)"
@@ -28,4 +28,4 @@ plot "misses.dat" using 1:2 with linespoints title "scan/seq", \
      "misses.dat" using 1:4 with linespoints title "binsearch/sorted", \
      "misses.dat" using 1:5 with linespoints title "binsearch/veb"
 GP
-figure_plot vat.gp
+fig_render vat
