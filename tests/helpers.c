@@ -1,6 +1,7 @@
 /* Shared test helpers (tests/helpers.h). */
 #include "helpers.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,4 +597,32 @@ test_native_checksum (const char *spec, guint64 n, guint64 seed)
     fail_msg ("%s n=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT ": %s", spec, n, seed,
               error->message);
   return sum;
+}
+
+int
+test_spawn (const char *const *argv, const char *input, char **out, char **err)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) in = g_bytes_new (input ? input : "", input ? strlen (input) : 0);
+  g_autoptr (GBytes) out_bytes = NULL, err_bytes = NULL;
+  const char *bin = g_getenv ("MODELS_BIN");
+  for (const char *const *a = argv; *a; a++)
+    g_ptr_array_add (args, (gpointer) (a == argv && strcmp (*a, "models") == 0
+                                       ? (bin && *bin ? bin : "build/bin/models") : *a));
+  g_ptr_array_add (args, NULL);
+  proc = g_subprocess_newv ((const char *const *) args->pdata,
+                            G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                              | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  if (proc == NULL || !g_subprocess_communicate (proc, in, NULL, &out_bytes, &err_bytes, &error))
+    fail_msg ("cannot run %s: %s", (const char *) args->pdata[0], error->message);
+  /* An empty stream's bytes have no data pointer; the texts are "" then. */
+  if (out)
+    *out = g_strdup_printf ("%.*s", (int) g_bytes_get_size (out_bytes),
+                            g_bytes_get_size (out_bytes) ? (const char *) g_bytes_get_data (out_bytes, NULL) : "");
+  if (err)
+    *err = g_strdup_printf ("%.*s", (int) g_bytes_get_size (err_bytes),
+                            g_bytes_get_size (err_bytes) ? (const char *) g_bytes_get_data (err_bytes, NULL) : "");
+  return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
 }
