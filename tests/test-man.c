@@ -140,7 +140,11 @@ test_every_option_and_example_is_on_its_page (void **state)
               const char *long_opt = strstr (line, "--");
               g_autofree char *opt = g_strndup (long_opt, strcspn (long_opt, "= "));
               const char *desc = long_opt + strcspn (long_opt, " ");
-              assert_on_page (page, opt, command, "option");
+              g_autoptr (GString) tag = g_string_new ("\\fB");
+              mdl_groff_text (tag, opt, -1);
+              g_string_append (tag, "\\fR");
+              if (strstr (page, tag->str) == NULL)
+                fail_msg ("the page of models %s has no entry %s", command, tag->str);
               assert_on_page (page, g_strchug ((char *) desc), command, "the description");
               if (line[3] != '-')
                 {
