@@ -49,6 +49,9 @@ extern const MdlCliCommand mdl_cli_cmd_experiment;
 
 /* ---- options and errors (main.c) ---- */
 
+/* The description of -h, --help, which every command adds to its table (mdl_cli_context_new()). */
+#define MDL_CLI_HELP_TEXT "Show this help and exit"
+
 /* The commands `models --help` lists, in its order; @n: (out) how many. */
 const MdlCliCommand *const *mdl_cli_commands (guint *n);
 /* The command `models WORDS...` reaches: a command, or one of its subcommands when @words[1]

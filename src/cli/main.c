@@ -83,7 +83,7 @@ GOptionContext *
 mdl_cli_context_new (const MdlCliCommand *cmd, const GOptionEntry *entries, gboolean *help)
 {
   const GOptionEntry help_entries[] = {
-    { "help", 'h', 0, G_OPTION_ARG_NONE, help, "Show this help and exit", NULL },
+    { "help", 'h', 0, G_OPTION_ARG_NONE, help, MDL_CLI_HELP_TEXT, NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   GOptionContext *ctx = g_option_context_new (cmd->args);
@@ -204,7 +204,7 @@ const MdlCliEnvVar mdl_cli_environment[] = {
 
 static gboolean top_help, top_version;
 const GOptionEntry mdl_cli_top_options[] = {
-  { "help", 'h', 0, G_OPTION_ARG_NONE, &top_help, "Show this help and exit", NULL },
+  { "help", 'h', 0, G_OPTION_ARG_NONE, &top_help, MDL_CLI_HELP_TEXT, NULL },
   { "version", 'V', 0, G_OPTION_ARG_NONE, &top_version, "Show the version and exit", NULL },
   { NULL, 0, 0, 0, NULL, NULL, NULL }
 };

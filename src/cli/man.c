@@ -39,9 +39,7 @@ man_example (GString *out, char **lines)
   return used;
 }
 
-/* A --help description: paragraphs, then an "Examples:" block of indented lines (then more
- * paragraphs). Paragraphs starting with a label in @sections ("Exit status:") go to @sections'
- * strings instead, without the label. */
+/* A paragraph that starts with @label goes to @text, not to the page's description. */
 typedef struct {
   const char *label;
   GString *text;
@@ -56,6 +54,9 @@ has_label (const char *line, const ManSection *sections)
   return FALSE;
 }
 
+/* A --help description: paragraphs into @body, the lines of its "Examples:" block into
+ * @examples; paragraphs starting with a label of @sections (NULL: none) go to their section,
+ * without the label. */
 static void
 man_description (GString *body, GString *examples, const char *description, ManSection *sections)
 {
@@ -115,14 +116,14 @@ man_options (GString *out, const GOptionEntry *entries)
     }
 }
 
+/* The title line of section-1 page @page; no date, so that a rebuild writes the same bytes. */
 static void
-man_header (GString *out, const char *page, const char *section, const char *what)
+man_header (GString *out, const char *page)
 {
   g_autofree char *upper = g_ascii_strup (page, -1);
   g_string_append (out, ".TH ");
   mdl_groff_text (out, upper, -1);
-  g_string_append_printf (out, " %s \"\" \"models %s\" \"%s\"\n", section, MDL_VERSION_STRING,
-                          what);
+  g_string_append_printf (out, " 1 \"\" \"models %s\" \"libmodels\"\n", MDL_VERSION_STRING);
 }
 
 static char *
@@ -150,14 +151,14 @@ command_page (const MdlCliCommand *cmd, const GOptionEntry *entries, void *data)
 {
   ManRun *run = data;
   const GOptionEntry help[] = {
-    { "help", 'h', 0, G_OPTION_ARG_NONE, NULL, "Show this help and exit", NULL },
+    { "help", 'h', 0, G_OPTION_ARG_NONE, NULL, MDL_CLI_HELP_TEXT, NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autofree char *page = page_name (cmd), *file = g_strconcat (page, ".1", NULL);
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GString) body = g_string_new (NULL);
   g_autoptr (GString) examples = g_string_new (NULL);
-  man_header (out, page, "1", "libmodels");
+  man_header (out, page);
   g_string_append (out, ".SH NAME\n");
   mdl_groff_text (out, page, -1);
   g_string_append (out, " \\- ");
@@ -220,7 +221,7 @@ top_page (const char *dir, GError **error)
   guint n_commands;
   const MdlCliCommand *const *commands = mdl_cli_commands (&n_commands);
 
-  man_header (out, "models", "1", "libmodels");
+  man_header (out, "models");
   g_string_append (out, ".SH NAME\nmodels \\- ");
   g_string_append_c (out, g_ascii_tolower (*mdl_cli_top_summary));
   mdl_groff_text (out, mdl_cli_top_summary + 1, colon ? colon - mdl_cli_top_summary - 1 : -1);

@@ -33,7 +33,12 @@ mdl_groff_paragraph (GString *out, char **lines, guint n)
   g_string_append (out, keep_lines ? ".PP\n.nf\n" : ".PP\n");
   for (guint i = 0; i < n; i++)
     {
-      mdl_groff_text (out, keep_lines ? lines[i] : g_strstrip (lines[i]), -1);
+      const char *line = keep_lines ? lines[i] : g_strstrip (lines[i]);
+      gsize len = strlen (line);
+      mdl_groff_text (out, line, -1);
+      /* A word the help text broke at its hyphen ("leave-one-algorithm-" / "out") stays whole. */
+      if (!keep_lines && len >= 2 && line[len - 1] == '-' && g_ascii_isalpha (line[len - 2]))
+        g_string_append (out, "\\c");
       g_string_append_c (out, '\n');
     }
   if (keep_lines)
