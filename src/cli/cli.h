@@ -175,6 +175,8 @@ char *mdl_cli_grouped (guint64 v);
 /* The output formats, in MdlFormat order ({"table", "json", "csv"}). */
 extern const char *const mdl_cli_format_names[];
 #define MDL_CLI_N_FORMATS 3
+/* `models list` writes the first two (table and json): a listing is not a table of counters. */
+#define MDL_CLI_LIST_FORMATS 2
 /* Parses --format (NULL: table); MDL_ERROR_UNKNOWN_NAME from the library otherwise. */
 gboolean mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error);
 

@@ -20,22 +20,26 @@ typedef enum {
   VALUE_ALGO_PARAM,       /* key=value of the algorithm given as the first argument */
   VALUE_MACHINE,
   VALUE_OUTPUT_FORMAT,
+  VALUE_LIST_FORMAT,      /* the output formats `models list` writes */
   VALUE_TRACE_FORMAT,
 } ValueKind;
 
-/* Options whose values come from a registry, by long name; any FILENAME option takes a file. */
+/* Options whose values come from a registry, by long name, in any command (NULL) or in one; the
+ * first row that fits counts. Any FILENAME option takes a file. */
 static const struct {
+  const char *command;
   const char *option;
   ValueKind kind;
 } option_values[] = {
-  { "engine", VALUE_ENGINE },
-  { "machine", VALUE_MACHINE },
-  { "format", VALUE_OUTPUT_FORMAT },
-  { "trace-format", VALUE_TRACE_FORMAT },
-  { "from", VALUE_TRACE_FORMAT },
-  { "to", VALUE_TRACE_FORMAT },
-  { "algos", VALUE_CPU_ALGORITHMS },
-  { "param", VALUE_ALGO_PARAM },
+  { NULL, "engine", VALUE_ENGINE },
+  { NULL, "machine", VALUE_MACHINE },
+  { "list", "format", VALUE_LIST_FORMAT },
+  { NULL, "format", VALUE_OUTPUT_FORMAT },
+  { NULL, "trace-format", VALUE_TRACE_FORMAT },
+  { NULL, "from", VALUE_TRACE_FORMAT },
+  { NULL, "to", VALUE_TRACE_FORMAT },
+  { NULL, "algos", VALUE_CPU_ALGORITHMS },
+  { NULL, "param", VALUE_ALGO_PARAM },
 };
 
 /* Positional arguments by the name a command's usage line gives them. */
@@ -237,7 +241,9 @@ offer_value (Completion *c, ValueKind kind, const char *head, const char *value,
       offer_machines (c, head);
       break;
     case VALUE_OUTPUT_FORMAT:
-      for (guint i = 0; i < MDL_CLI_N_FORMATS; i++)
+    case VALUE_LIST_FORMAT:
+      for (guint i = 0; i < (kind == VALUE_LIST_FORMAT ? MDL_CLI_LIST_FORMATS : MDL_CLI_N_FORMATS);
+           i++)
         offer (c, head, mdl_cli_format_names[i], -1);
       break;
     case VALUE_TRACE_FORMAT:
@@ -260,8 +266,8 @@ option_find (const GOptionEntry *entries, const char *word)
 }
 
 static void
-offer_option_value (Completion *c, const GOptionEntry *e, const char *head, const char *value,
-                    const char *algo_arg)
+offer_option_value (Completion *c, const MdlCliCommand *cmd, const GOptionEntry *e,
+                    const char *head, const char *value, const char *algo_arg)
 {
   if (e->arg == G_OPTION_ARG_FILENAME)
     {
@@ -269,8 +275,12 @@ offer_option_value (Completion *c, const GOptionEntry *e, const char *head, cons
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (option_values); i++)
-    if (strcmp (option_values[i].option, e->long_name) == 0)
-      offer_value (c, option_values[i].kind, head, value, NULL, algo_arg);
+    if (strcmp (option_values[i].option, e->long_name) == 0
+        && (option_values[i].command == NULL || strcmp (option_values[i].command, cmd->name) == 0))
+      {
+        offer_value (c, option_values[i].kind, head, value, NULL, algo_arg);
+        return;
+      }
 }
 
 /* The MdlCliOptionsFunc that completes the last word for @cmd. */
@@ -295,7 +305,7 @@ complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *d
             {
               if (i + 2 == c->n_words)
                 {
-                  offer_option_value (c, e, "", cur, args->len ? args->pdata[0] : NULL);
+                  offer_option_value (c, cmd, e, "", cur, args->len ? args->pdata[0] : NULL);
                   return MDL_CLI_OK;
                 }
               i++;
@@ -314,7 +324,7 @@ complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *d
       const GOptionEntry *e = option_find (entries, cur);
       g_autofree char *head = g_strndup (cur, (gsize) (strchr (cur, '=') + 1 - cur));
       if (e)
-        offer_option_value (c, e, head, strchr (cur, '=') + 1, args->len ? args->pdata[0] : NULL);
+        offer_option_value (c, cmd, e, head, strchr (cur, '=') + 1, args->len ? args->pdata[0] : NULL);
       return MDL_CLI_OK;
     }
   if (!options_end && cur[0] == '-')

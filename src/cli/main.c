@@ -222,7 +222,22 @@ print_top_help (GOptionContext *ctx)
   g_string_append_printf (summary, "\n  %-9s %s", "help", "show the help of a command");
   g_option_context_set_summary (ctx, summary->str);
   for (const MdlCliEnvVar *v = mdl_cli_environment; v->name; v++)
-    g_string_append_printf (description, "\n  %s\n      %s", v->name, v->help);
+    {
+      /* Wrapped at 96 columns, as the hand-wrapped texts are; the man page fills its own. */
+      g_auto (GStrv) words = g_strsplit (v->help, " ", -1);
+      gsize line_start;
+      g_string_append_printf (description, "\n  %s\n     ", v->name);
+      line_start = description->len - 6;
+      for (guint w = 0; words[w]; w++)
+        {
+          if (description->len - line_start + 1 + strlen (words[w]) > 96)
+            {
+              g_string_append (description, "\n     ");
+              line_start = description->len - 6;
+            }
+          g_string_append_printf (description, " %s", words[w]);
+        }
+    }
   g_string_append_printf (description, "\n\n%s", mdl_cli_top_description);
   g_option_context_set_description (ctx, description->str);
   text = g_option_context_get_help (ctx, TRUE, NULL);

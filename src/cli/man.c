@@ -116,14 +116,15 @@ man_options (GString *out, const GOptionEntry *entries)
     }
 }
 
-/* The title line of section-1 page @page; no date, so that a rebuild writes the same bytes. */
+/* The title line of section-1 page @page; no date, so that a rebuild writes the same bytes. No
+ * hyphenation: option and page names must not break at a hyphen of their own. */
 static void
 man_header (GString *out, const char *page)
 {
   g_autofree char *upper = g_ascii_strup (page, -1);
   g_string_append (out, ".TH ");
   mdl_groff_text (out, upper, -1);
-  g_string_append_printf (out, " 1 \"\" \"models %s\" \"libmodels\"\n", MDL_VERSION_STRING);
+  g_string_append_printf (out, " 1 \"\" \"models %s\" \"libmodels\"\n.nh\n", MDL_VERSION_STRING);
 }
 
 static char *
