@@ -626,3 +626,24 @@ test_spawn (const char *const *argv, const char *input, char **out, char **err)
                             g_bytes_get_size (err_bytes) ? (const char *) g_bytes_get_data (err_bytes, NULL) : "");
   return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
 }
+
+GPtrArray *
+test_models_commands (void)
+{
+  const char *const argv[] = { "models", "--help", NULL };
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
+  gboolean in_commands = FALSE;
+  if (test_spawn (argv, NULL, &out, NULL) != 0)
+    fail_msg ("models --help failed");
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strcmp (lines[i], "Commands:") == 0)
+      in_commands = TRUE;
+    else if (in_commands && g_str_has_prefix (lines[i], "  "))
+      g_ptr_array_add (commands, g_strndup (lines[i] + 2, strcspn (lines[i] + 2, " ")));
+    else
+      in_commands = FALSE;
+  return commands;
+}

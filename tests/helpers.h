@@ -91,6 +91,10 @@ void test_assert_error (GError *error, int code, const char *needle, const char 
  * NULL (transfer full). A program that cannot start fails the test. */
 int test_spawn (const char *const *argv, const char *input, char **out, char **err);
 
+/* The commands `models --help` lists under "Commands:", help included, in its order
+ * (transfer full). */
+GPtrArray *test_models_commands (void);
+
 /* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
  * @seed and returns its checksum; fails the test with the library's message on an error (a sort
  * whose output is not its sorted input is one). */

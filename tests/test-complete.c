@@ -147,37 +147,16 @@ options_of_help (const char *command)
   return options;
 }
 
-/* The commands `models --help` lists (help included). */
-static GPtrArray *
-commands_of_help (void)
-{
-  const char *const argv[] = { "models", "--help", NULL };
-  g_autofree char *out = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *commands = strings ();
-  gboolean in_commands = FALSE;
-  assert_int_equal (test_spawn (argv, NULL, &out, NULL), 0);
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (strcmp (lines[i], "Commands:") == 0)
-      in_commands = TRUE;
-    else if (in_commands && g_str_has_prefix (lines[i], "  "))
-      g_ptr_array_add (commands, g_strndup (lines[i] + 2, strcspn (lines[i] + 2, " ")));
-    else
-      in_commands = FALSE;
-  return commands;
-}
-
 /* Ensure that the first word completes to the commands and the top-level options, and that
  * `help` takes a command name. */
 static void
 test_commands (void **state)
 {
-  g_autoptr (GPtrArray) commands = commands_of_help ();
+  g_autoptr (GPtrArray) commands = test_models_commands ();
   (void) state;
   assert_true (commands->len >= 9);
-  assert_candidates ("", commands_of_help ());
-  assert_candidates ("ex", commands_of_help ());
+  assert_candidates ("", test_models_commands ());
+  assert_candidates ("ex", test_models_commands ());
   assert_candidates ("-", options_of_help (""));
   for (guint i = 0; i < commands->len; i++)
     if (strcmp (commands->pdata[i], "help") == 0)
@@ -193,7 +172,7 @@ test_commands (void **state)
 static void
 test_options_per_command (void **state)
 {
-  g_autoptr (GPtrArray) commands = commands_of_help ();
+  g_autoptr (GPtrArray) commands = test_models_commands ();
   (void) state;
   g_ptr_array_add (commands, g_strdup ("experiment gpu"));
   for (guint i = 0; i < commands->len; i++)
