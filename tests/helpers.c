@@ -599,6 +599,14 @@ test_native_checksum (const char *spec, guint64 n, guint64 seed)
   return sum;
 }
 
+/* The text of @bytes; an empty stream's bytes have no data pointer, and give "". */
+static char *
+bytes_text (GBytes *bytes)
+{
+  gsize len = g_bytes_get_size (bytes);
+  return len ? g_strndup (g_bytes_get_data (bytes, NULL), len) : g_strdup ("");
+}
+
 int
 test_spawn (const char *const *argv, const char *input, char **out, char **err)
 {
@@ -617,13 +625,10 @@ test_spawn (const char *const *argv, const char *input, char **out, char **err)
                               | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   if (proc == NULL || !g_subprocess_communicate (proc, in, NULL, &out_bytes, &err_bytes, &error))
     fail_msg ("cannot run %s: %s", (const char *) args->pdata[0], error->message);
-  /* An empty stream's bytes have no data pointer; the texts are "" then. */
   if (out)
-    *out = g_strdup_printf ("%.*s", (int) g_bytes_get_size (out_bytes),
-                            g_bytes_get_size (out_bytes) ? (const char *) g_bytes_get_data (out_bytes, NULL) : "");
+    *out = bytes_text (out_bytes);
   if (err)
-    *err = g_strdup_printf ("%.*s", (int) g_bytes_get_size (err_bytes),
-                            g_bytes_get_size (err_bytes) ? (const char *) g_bytes_get_data (err_bytes, NULL) : "");
+    *err = bytes_text (err_bytes);
   return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
 }
 

@@ -146,8 +146,8 @@ test_every_option_and_example_is_on_its_page (void **state)
           else if (in_examples && g_str_has_prefix (line, "  "))
             {
               const char *cmd = line + 2;
-              g_autofree char *text = g_strndup (cmd, strstr (cmd, "  ") ? (gsize) (strstr (cmd, "  ") - cmd)
-                                                                         : strlen (cmd));
+              const char *gap = strstr (cmd, "  ");
+              g_autofree char *text = g_strndup (cmd, gap ? (gsize) (gap - cmd) : strlen (cmd));
               if (!g_str_has_suffix (text, "\\"))
                 assert_on_page (page, text, command, "example");
               n_examples++;

@@ -231,8 +231,10 @@ main (int argc, char **argv)
     }
   g_string_append_printf (out, ".TH LIBMODELS 3 \"\" \"libmodels %s\" \"libmodels\"\n",
                           MDL_VERSION_STRING);
-  g_string_append (out, ".nh\n.ad l\n.SH NAME\nlibmodels \\- predict what algorithms cost on real machines: "
-                        "the C library\n.SH SYNOPSIS\n.nf\n.B #include <models/models.h>\n.PP\n");
+  /* No hyphenation or justification: prototypes must not break inside a name. */
+  g_string_append (out, ".nh\n.ad l\n.SH NAME\nlibmodels \\- predict what algorithms cost on real "
+                        "machines: the C library\n"
+                        ".SH SYNOPSIS\n.nf\n.B #include <models/models.h>\n.PP\n");
   mdl_groff_text (out, "cc app.c $(pkg-config --cflags --libs models)", -1);
   g_string_append (out, "\n.fi\n.SH DESCRIPTION\n");
   mdl_groff_text (out, "The library behind models(1): event sources, engines, reports, "

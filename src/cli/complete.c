@@ -283,6 +283,13 @@ offer_option_value (Completion *c, const MdlCliCommand *cmd, const GOptionEntry 
       }
 }
 
+/* The command's first argument so far (the algorithm --param refers to), or NULL. */
+static const char *
+first_arg (const GPtrArray *args)
+{
+  return args->len ? args->pdata[0] : NULL;
+}
+
 /* The MdlCliOptionsFunc that completes the last word for @cmd. */
 static int
 complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *data)
@@ -305,7 +312,7 @@ complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *d
             {
               if (i + 2 == c->n_words)
                 {
-                  offer_option_value (c, cmd, e, "", cur, args->len ? args->pdata[0] : NULL);
+                  offer_option_value (c, cmd, e, "", cur, first_arg (args));
                   return MDL_CLI_OK;
                 }
               i++;
@@ -324,7 +331,7 @@ complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *d
       const GOptionEntry *e = option_find (entries, cur);
       g_autofree char *head = g_strndup (cur, (gsize) (strchr (cur, '=') + 1 - cur));
       if (e)
-        offer_option_value (c, cmd, e, head, strchr (cur, '=') + 1, args->len ? args->pdata[0] : NULL);
+        offer_option_value (c, cmd, e, head, strchr (cur, '=') + 1, first_arg (args));
       return MDL_CLI_OK;
     }
   if (!options_end && cur[0] == '-')
@@ -336,7 +343,7 @@ complete_command (const MdlCliCommand *cmd, const GOptionEntry *entries, void *d
       return MDL_CLI_OK;
     }
   name = positional_name (cmd, args->len);
-  offer_value (c, positional_kind (name), "", cur, name, args->len ? args->pdata[0] : NULL);
+  offer_value (c, positional_kind (name), "", cur, name, first_arg (args));
   return MDL_CLI_OK;
 }
 

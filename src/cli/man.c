@@ -252,8 +252,8 @@ top_page (const char *dir, GError **error)
       g_string_append_c (out, '\n');
     }
   g_string_append (out, ".SH FILES\n.TP\n.I share/models/machines.ini\n");
-  mdl_groff_text (out, "under the installation prefix: a copy of the machine presets compiled into the "
-                 "library, the shape a MODELS_MACHINES file takes.", -1);
+  mdl_groff_text (out, "under the installation prefix: a copy of the machine presets compiled "
+                      "into the library, the shape a MODELS_MACHINES file takes.", -1);
   g_string_append (out, "\n.SH \"EXIT STATUS\"\n");
   g_string_append_len (out, exit_status->str, (gssize) exit_status->len);
   g_string_append (out, ".SH EXAMPLES\n");
