@@ -11,7 +11,10 @@
 #                   campaign: tools/fuzz-campaign.sh
 #   make check-determinism  the same seed gives the same JSON from -O0 and -O2 builds, gcc and
 #                   clang (when installed), in build-det-*/
-#   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
+#   make man        the man pages, generated into $(B)/man/ (models(1) and one per command from
+#                   the command's --help texts, libmodels(3) from the public headers)
+#   make install    PREFIX=... headers, libraries, models.pc, the command, the presets, the man
+#                   pages and the bash completion
 #   make deps       only the Debian packages
 include config.mk
 
@@ -25,7 +28,7 @@ CPPFLAGS += -Iinclude -Isrc -D_DEFAULT_SOURCE
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .DEFAULT_GOAL := all
-.PHONY: all deps check demo bench asan fuzz install clean check-run demo-run bench-run fuzz-run \
+.PHONY: all deps check demo bench asan fuzz install man clean check-run demo-run bench-run fuzz-run \
         fuzz-build check-determinism labs labs-run
 
 # Entry points that must work on a fresh machine: packages first, then a second make that can ask
@@ -56,7 +59,7 @@ clean:
 
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes)
 ifneq ($(HAVE_PKGS),yes)
-all check-run demo-run bench-run labs-run fuzz-run install:
+all check-run demo-run bench-run labs-run fuzz-run install man:
 	$(error GLib development files not found by $(PKG_CONFIG); run `make deps` first)
 else
 
@@ -76,7 +79,10 @@ TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/ref/
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(B)/tests/replay-%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 
-all: $(B)/libmodels.a $(B)/libmodels.so $(B)/bin/models $(EX_BIN)
+MAN_PAGES := $(B)/man/man1/models.1 $(B)/man/man3/libmodels.3
+
+all: $(B)/libmodels.a $(B)/libmodels.so $(B)/bin/models $(EX_BIN) $(MAN_PAGES)
+man: $(MAN_PAGES)
 
 # The library: position-independent, only MDL_API symbols exported from the .so.
 $(B)/%.o: %.c Makefile config.mk
@@ -105,6 +111,18 @@ $(B)/libmodels.so: $(LIB_OBJ)
 $(B)/bin/models: $(CLI_OBJ) $(B)/libmodels.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+# The man pages are generated, never edited (docs/contributing.md): the command writes its own from
+# its --help texts, tools/man-api.c writes the API's from the headers' doc comments.
+$(B)/man/man1/models.1: $(B)/bin/models
+	@rm -rf $(@D)
+	$(B)/bin/models help --man $(@D)
+$(B)/man/man3/libmodels.3: $(B)/tools/man-api $(wildcard include/models/*.h)
+	@mkdir -p $(@D)
+	$(B)/tools/man-api $@ $(sort $(wildcard include/models/*.h))
+$(B)/tools/%: tools/%.c $(B)/libmodels.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CF) $(LDFLAGS) -MMD -MP -o $@ $< $(B)/libmodels.a $(PKG_LIBS) -lm
+
 $(B)/examples/%: examples/%.c $(B)/libmodels.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CF) $(LDFLAGS) -MMD -MP -o $@ $< $(B)/libmodels.a $(PKG_LIBS) -lm
@@ -169,10 +187,15 @@ fuzz-run: $(FUZZ_BIN)
 	    -artifact_prefix=$(B)/fuzz/$$name- $$dict $$corpus tests/data/seeds-$$name \
 	    tests/data/regress || exit 1; done
 
-# Installation: headers, both libraries, the command, the presets and a pkg-config file.
+# Installation: headers, both libraries, the command, the presets, a pkg-config file, the man
+# pages and the bash completion (loaded by bash-completion from its directory).
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR)/models $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
-	  $(DESTDIR)$(DATADIR)/models
+	  $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	  $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 $(B)/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/man/man3/libmodels.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 data/models.bash $(DESTDIR)$(BASHCOMPDIR)/models
 	install -m 644 include/models/*.h $(DESTDIR)$(INCLUDEDIR)/models/
 	install -m 644 $(B)/libmodels.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/libmodels.so $(DESTDIR)$(LIBDIR)/$(SONAME)

@@ -1,6 +1,7 @@
 /* Shared test helpers (tests/helpers.h). */
 #include "helpers.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,4 +597,58 @@ test_native_checksum (const char *spec, guint64 n, guint64 seed)
     fail_msg ("%s n=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT ": %s", spec, n, seed,
               error->message);
   return sum;
+}
+
+/* The text of @bytes; an empty stream's bytes have no data pointer, and give "". */
+static char *
+bytes_text (GBytes *bytes)
+{
+  gsize len = g_bytes_get_size (bytes);
+  return len ? g_strndup (g_bytes_get_data (bytes, NULL), len) : g_strdup ("");
+}
+
+int
+test_spawn (const char *const *argv, const char *input, char **out, char **err)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) in = g_bytes_new (input ? input : "", input ? strlen (input) : 0);
+  g_autoptr (GBytes) out_bytes = NULL, err_bytes = NULL;
+  const char *bin = g_getenv ("MODELS_BIN");
+  for (const char *const *a = argv; *a; a++)
+    g_ptr_array_add (args, (gpointer) (a == argv && strcmp (*a, "models") == 0
+                                       ? (bin && *bin ? bin : "build/bin/models") : *a));
+  g_ptr_array_add (args, NULL);
+  proc = g_subprocess_newv ((const char *const *) args->pdata,
+                            G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                              | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  if (proc == NULL || !g_subprocess_communicate (proc, in, NULL, &out_bytes, &err_bytes, &error))
+    fail_msg ("cannot run %s: %s", (const char *) args->pdata[0], error->message);
+  if (out)
+    *out = bytes_text (out_bytes);
+  if (err)
+    *err = bytes_text (err_bytes);
+  return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+}
+
+GPtrArray *
+test_models_commands (void)
+{
+  const char *const argv[] = { "models", "--help", NULL };
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
+  gboolean in_commands = FALSE;
+  if (test_spawn (argv, NULL, &out, NULL) != 0)
+    fail_msg ("models --help failed");
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strcmp (lines[i], "Commands:") == 0)
+      in_commands = TRUE;
+    else if (in_commands && g_str_has_prefix (lines[i], "  "))
+      g_ptr_array_add (commands, g_strndup (lines[i] + 2, strcspn (lines[i] + 2, " ")));
+    else
+      in_commands = FALSE;
+  return commands;
 }

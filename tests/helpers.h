@@ -85,6 +85,16 @@ char *test_write_temp (const char *basename, const void *data, gsize len);
 #define assert_mdl_error(error, code, needle) test_assert_error ((error), (code), (needle), __FILE__, __LINE__)
 void test_assert_error (GError *error, int code, const char *needle, const char *file, int line);
 
+/* Runs @argv (a program and its arguments; "models" means $MODELS_BIN, default
+ * build/bin/models) with @input on its standard input when not NULL, and returns its exit status
+ * (-1 when it did not exit normally); its standard output and error in *@out and *@err when not
+ * NULL (transfer full). A program that cannot start fails the test. */
+int test_spawn (const char *const *argv, const char *input, char **out, char **err);
+
+/* The commands `models --help` lists under "Commands:", help included, in its order
+ * (transfer full). */
+GPtrArray *test_models_commands (void);
+
 /* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
  * @seed and returns its checksum; fails the test with the library's message on an error (a sort
  * whose output is not its sorted input is one). */

@@ -469,6 +469,8 @@ static const struct {
   { "missing file names it", "analyze @DATA@/no-such-trace.bin", 1, "no-such-trace.bin" },
   { "malformed Lackey line names file and line", "analyze @DATA@/bad.lackey", 1, "bad.lackey:3" },
   { "wrong forced format", "analyze --trace-format bin @DATA@/small.lackey", 1, "small.lackey" },
+  { "a format without a writer", "convert --to raw @DATA@/small.lackey @DATA@/never.raw", 1,
+    "never.raw: traces cannot be written in the raw format (writable: bin, lackey, din, warp)" },
   { "version", "--version", 0, "" },
 };
 

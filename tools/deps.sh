@@ -5,7 +5,9 @@
 #                                     (optional: without it they write the data and the script)
 set -eu
 # valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
-base="libglib2.0-dev libcmocka-dev pkg-config valgrind"
+# groff-base: tests/test-man.c renders every man page with warnings on; man-db: install-check
+# finds the installed pages with man -w.
+base="libglib2.0-dev libcmocka-dev pkg-config valgrind groff-base man-db"
 plot="gnuplot-nox"
 if [ "${1:-}" = "--plot" ]; then
   shift

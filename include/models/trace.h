@@ -149,10 +149,10 @@ typedef struct MdlTraceWriter MdlTraceWriter;
 /**
  * mdl_trace_writer_open: creates a trace file.
  * @path: a file name, or "-" for standard output; a name ending in ".gz" is gzip-compressed.
- * @format: MDL_TRACE_BIN, MDL_TRACE_LACKEY or MDL_TRACE_DIN (MDL_TRACE_AUTO: from the name,
- *   ".din" or ".din.gz" for din, ".lackey" or
- *   ".lackey.gz" for Lackey, binary otherwise).
- * @error: MDL_ERROR_IO.
+ * @format: MDL_TRACE_BIN, MDL_TRACE_LACKEY, MDL_TRACE_DIN or MDL_TRACE_WARP (MDL_TRACE_AUTO:
+ *   from the name, ".din" or ".din.gz" for din, ".lackey" or ".lackey.gz" for Lackey, ".warp" or
+ *   ".warp.gz" for warp text, binary otherwise).
+ * @error: MDL_ERROR_IO; MDL_ERROR_UNSUPPORTED for a format without a writer (raw).
  * Returns: (transfer full) the writer, or NULL.
  */
 MDL_API MdlTraceWriter *mdl_trace_writer_open (const char *path, MdlTraceFormat format,

@@ -24,13 +24,18 @@ enum {
 #define MDL_CLI_PUMP_RECORDS ((guint64) 1 << 20)
 
 /* One subcommand: the text of its --help and its entry point. */
-typedef struct {
+typedef struct MdlCliCommand MdlCliCommand;
+struct MdlCliCommand {
   const char *name;
   const char *args;         /* the positional arguments, as the usage line shows them */
   const char *summary;      /* one line, for `models --help` */
   const char *description;  /* the tail of --help: details and examples */
   int (*main) (int argc, char **argv);
-} MdlCliCommand;
+  /* Commands reached as `models NAME WORD` that have options of their own (`experiment gpu`,
+   * named "NAME WORD"), NULL-terminated; NULL for none. Only the man pages and completion read
+   * it: main dispatches to them itself. */
+  const MdlCliCommand *const *subcommands;
+};
 
 /* One per cmd-*.c file. */
 extern const MdlCliCommand mdl_cli_cmd_list;
@@ -43,6 +48,39 @@ extern const MdlCliCommand mdl_cli_cmd_trace;
 extern const MdlCliCommand mdl_cli_cmd_experiment;
 
 /* ---- options and errors (main.c) ---- */
+
+/* The description of -h, --help, which every command adds to its table (mdl_cli_context_new()). */
+#define MDL_CLI_HELP_TEXT "Show this help and exit"
+
+/* The commands `models --help` lists, in its order; @n: (out) how many. */
+const MdlCliCommand *const *mdl_cli_commands (guint *n);
+/* The command `models WORDS...` reaches: a command, or one of its subcommands when @words[1]
+ * names one; *@n_used says how many words named it. NULL for an unknown command. */
+const MdlCliCommand *mdl_cli_command_find (const char *const *words, guint n_words,
+                                           guint *n_used);
+
+/* The top level of `models` as its --help shows it: the options (-h, -V), the text after the
+ * command list, and the environment variables the command and the library read. */
+extern const GOptionEntry mdl_cli_top_options[];
+extern const char mdl_cli_top_summary[];
+extern const char mdl_cli_top_description[];
+typedef struct {
+  const char *name;
+  const char *help;
+} MdlCliEnvVar;
+extern const MdlCliEnvVar mdl_cli_environment[];   /* ends with a NULL name */
+
+/* Receives a command and its option table (the entries its main passes to
+ * mdl_cli_context_new(), without --help); returns the exit status for main to return. */
+typedef int (*MdlCliOptionsFunc) (const MdlCliCommand *cmd, const GOptionEntry *entries,
+                                  void *data);
+/* Enters the main of the command named by @words (as mdl_cli_command_find()) with those words
+ * as its arguments, and calls @fn where the command would parse its options, instead of parsing
+ * and running anything. Tables are local to each main, so this is how the man pages and the
+ * completion see exactly what the parser sees. Returns @fn's status; MDL_CLI_BAD_INPUT when the
+ * words name no command or the command never reached its parser. */
+int mdl_cli_with_options (const char *const *words, guint n_words, MdlCliOptionsFunc fn,
+                          void *data);
 
 /* A GOption context for @cmd with @entries and a --help/-h of our own (GOption's built-in help
  * exits the process; ours returns, so every path ends in the subcommand's main). */
@@ -97,6 +135,15 @@ void mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name);
 /* Checks @machine names a preset (MDL_ERROR_UNKNOWN_NAME listing them otherwise); NULL is fine. */
 gboolean mdl_cli_machine_check (const char *machine, GError **error);
 
+/* ---- man pages and completion (man.c, complete.c) ---- */
+
+/* `models help --man DIR`: writes models.1 and models-CMD.1 for every command and subcommand
+ * (models-experiment-gpu.1) into DIR, from the texts --help prints. */
+int mdl_cli_man_main (const char *dir);
+/* `models complete WORD...`: prints the candidates for the last WORD of `models WORD...`, one
+ * per line, each a whole word; the line "@file" asks for file names instead (docs/cli.md). */
+int mdl_cli_complete_main (int argc, char **argv);
+
 /* ---- interrupts (interrupt.c) ---- */
 
 /* From here on, the first SIGINT or SIGTERM only sets a flag (a second one ends the process). */
@@ -128,6 +175,8 @@ char *mdl_cli_grouped (guint64 v);
 /* The output formats, in MdlFormat order ({"table", "json", "csv"}). */
 extern const char *const mdl_cli_format_names[];
 #define MDL_CLI_N_FORMATS 3
+/* `models list` writes the first two (table and json): a listing is not a table of counters. */
+#define MDL_CLI_LIST_FORMATS 2
 /* Parses --format (NULL: table); MDL_ERROR_UNKNOWN_NAME from the library otherwise. */
 gboolean mdl_cli_format_parse (const char *name, MdlFormat *format, GError **error);
 

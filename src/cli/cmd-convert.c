@@ -75,9 +75,9 @@ convert_main (int argc, char **argv)
   g_autofree char *from_name = NULL, *to_name = NULL;
   const GOptionEntry entries[] = {
     { "from", 'F', 0, G_OPTION_ARG_STRING, &from_name,
-      "Input format: auto (default), bin or lackey", "FORMAT" },
+      "Input format: auto (default), bin, lackey, din, raw or warp", "FORMAT" },
     { "to", 'T', 0, G_OPTION_ARG_STRING, &to_name,
-      "Output format: bin or lackey (default: from OUT's name)", "FORMAT" },
+      "Output format: bin, lackey, din or warp (default: from OUT's name)", "FORMAT" },
     { "salvage", 0, 0, G_OPTION_ARG_NONE, &salvage,
       "Keep every complete record of a trace that stops short", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }

@@ -14,6 +14,9 @@
 static int experiment_main (int argc, char **argv);
 static int gpu_main (int argc, char **argv);
 
+static const MdlCliCommand gpu_command;
+static const MdlCliCommand *const subcommands[] = { &gpu_command, NULL };
+
 const MdlCliCommand mdl_cli_cmd_experiment = {
   .name = "experiment",
   .args = "vat|gpu",
@@ -40,6 +43,7 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "  models experiment vat --algos scan/random,permute/fisher-yates,binsearch/sorted --reps 5\n"
     "  models experiment vat --max-bytes 16M --format csv > vat.csv",
   .main = experiment_main,
+  .subcommands = subcommands,
 };
 
 static const MdlCliCommand gpu_command = {

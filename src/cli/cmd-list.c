@@ -439,7 +439,7 @@ list_main (int argc, char **argv)
     return rc;
   if (!mdl_cli_format_parse (format_name, &format, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
-  if (format == MDL_FORMAT_CSV)
+  if (format >= MDL_CLI_LIST_FORMATS)
     return mdl_cli_usage (&mdl_cli_cmd_list, "--format must be table or json");
   if (engines != NULL)
     ok = write_engines (text, engines, format, &error);

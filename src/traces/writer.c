@@ -147,6 +147,15 @@ mdl_trace_writer_open (const char *path, MdlTraceFormat format, GError **error)
   gboolean gzip;
 
   g_return_val_if_fail (path != NULL, NULL);
+  /* A format name comes from the user (convert --to raw): an error, not a caller bug. */
+  if (format == MDL_TRACE_RAW || mdl_trace_format_name (format) == NULL)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED,
+                   "%s: traces cannot be written in the %s format (writable: bin, lackey, din, "
+                   "warp)", path, mdl_trace_format_name (format) ? mdl_trace_format_name (format)
+                                                                : "unknown");
+      return NULL;
+    }
   gzip = ends_with (path, ".gz");
   if (format == MDL_TRACE_AUTO)
     format = ends_with (path, ".lackey") || ends_with (path, ".lackey.gz") ? MDL_TRACE_LACKEY
