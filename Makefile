@@ -14,7 +14,7 @@
 include config.mk
 
 B        ?= build
-PKGS     := glib-2.0 gio-2.0 gio-unix-2.0
+PKGS     := glib-2.0 gio-2.0 gio-unix-2.0 sqlite3
 SONAME   := libmodels.so.0
 CFLAGS   ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings \

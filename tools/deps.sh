@@ -4,8 +4,9 @@
 #        tools/deps.sh --plot         gnuplot, for the plots of `models experiment vat` and the demo
 #                                     (optional: without it they write the data and the script)
 set -eu
+# libsqlite3-dev: `models sweep` keeps its results in SQLite.
 # valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
-base="libglib2.0-dev libcmocka-dev pkg-config valgrind"
+base="libglib2.0-dev libcmocka-dev libsqlite3-dev pkg-config valgrind"
 plot="gnuplot-nox"
 if [ "${1:-}" = "--plot" ]; then
   shift
