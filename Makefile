@@ -9,6 +9,8 @@
 #                   campaign: tools/fuzz-campaign.sh
 #   make check-determinism  the same seed gives the same JSON from -O0 and -O2 builds, gcc and
 #                   clang (when installed), in build-det-*/
+#   make check-slurm  `models sweep --slurm` through a one-node Slurm started for the test
+#                   (installs slurm-wlm; not part of check)
 #   make install    PREFIX=... headers, libraries, models.pc, the command and the presets
 #   make deps       only the Debian packages
 include config.mk
@@ -24,7 +26,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 .DEFAULT_GOAL := all
 .PHONY: all deps check demo bench asan fuzz install clean check-run demo-run bench-run fuzz-run \
-        fuzz-build check-determinism
+        fuzz-build check-determinism check-slurm check-slurm-run
 
 # Entry points that must work on a fresh machine: packages first, then a second make that can ask
 # pkg-config (this one may have been started before the packages existed).
@@ -47,12 +49,15 @@ fuzz: deps
 	@tools/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
 	  CFLAGS="-O1 -g $(FUZZ_SAN) $(FUZZ_WNO)" LDFLAGS="-fsanitize=address,undefined" fuzz-run
+check-slurm: deps
+	@tools/deps.sh --slurm
+	@$(MAKE) --no-print-directory B=$(B) check-slurm-run
 clean:
 	rm -rf build build-asan build-fuzz
 
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes)
 ifneq ($(HAVE_PKGS),yes)
-all check-run demo-run bench-run fuzz-run install:
+all check-run demo-run bench-run fuzz-run install check-slurm-run:
 	$(error GLib development files not found by $(PKG_CONFIG); run `make deps` first)
 else
 
@@ -138,6 +143,9 @@ check-determinism: deps
 	  b=build-det-$$cc$$opt; wno=""; [ $$cc = clang ] && wno="$(FUZZ_WNO)"; \
 	  $(MAKE) --no-print-directory B=$$b CC=$$cc CFLAGS="$$opt -g $$wno" $$b/bin/models; \
 	  bins="$$bins $$b/bin/models"; done; done; tests/determinism.sh $$bins
+
+check-slurm-run: $(B)/bin/models
+	MODELS_BIN=$(B)/bin/models tools/check-slurm.sh
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo

@@ -168,11 +168,15 @@ sweep_main (int argc, char **argv)
   gboolean ok;
   int rc;
 
-  rc = mdl_cli_parse (ctx, &mdl_cli_cmd_sweep, &help, &argc, &argv, 0, do_merge ? -1 : 1);
+  /* Any number of arguments until the options are known: --merge takes the tables to join. */
+  rc = mdl_cli_parse (ctx, &mdl_cli_cmd_sweep, &help, &argc, &argv, 0, -1);
   if (rc != MDL_CLI_CONTINUE)
     return rc;
   if (do_merge)
     return merge (argv + 1, output);
+  if (argc > 2)
+    return mdl_cli_usage (&mdl_cli_cmd_sweep, "unexpected argument \"%s\" (expected one sweep "
+                          "FILE; --merge takes several tables)", argv[2]);
   if (threads < 0 || shards < 0)
     return mdl_cli_usage (&mdl_cli_cmd_sweep, "--threads and --shards take a positive number");
   if (threads == 0)
