@@ -54,11 +54,13 @@ MDL_API void mdl_sweep_set_machine (MdlSweep *sweep, const char *machine);
 
 /**
  * mdl_sweep_set_runner: records each source by running `@runner run ALGORITHM --n N --seed S
- * --trace-out -` in a fresh process and reading its trace, rather than in this process. The
- * counts depend on where the algorithm's arrays lie, and in a process that has run other work
- * (on other threads, with other arenas) that differs; a fresh `models` process (which turns
- * address randomization off) places them the same way every time, so a row then equals what
- * `models run` reports and does not depend on the threads, the shard or the rest of the grid.
+ * --engine count --trace-out - --output /dev/null` in a fresh process and reading its trace,
+ * rather than in this process. The counts depend on where the algorithm's arrays lie, which
+ * depends on everything the process allocated before them: in this process that changes with the
+ * threads and the rest of the grid; a fresh `models` process (which turns address randomization
+ * off) running the same command places them the same way every time. A row is then what
+ * `models analyze TRACE --engine SPEC` reports on the trace that command writes, whatever the
+ * threads, the shard or the grid.
  * @runner: (nullable) the path of the `models` program (copied); NULL: record in this process.
  */
 MDL_API void mdl_sweep_set_runner (MdlSweep *sweep, const char *runner);
