@@ -299,6 +299,40 @@ test_threads_give_the_same_table (void **state)
   assert_string_equal (one, four);
 }
 
+/* Ensure a source recorded in this process (no runner) gives the rows of one recorded by the
+ * runner for an engine whose counts do not depend on addresses (count: accesses by kind and
+ * size), and that a failing algorithm run is reported with its configuration either way. */
+static void
+test_in_process_recording_counts_the_same (void **state)
+{
+  g_autoptr (MdlSweep) s = mdl_sweep_new ();
+  g_autofree char *here = db_path ("in-process.db"), *spawned = db_path ("spawned.db");
+  g_autofree char *a = NULL, *b = NULL;
+  GError *error = NULL;
+  (void) state;
+  mdl_sweep_add_algo (s, "scan/seq,scan/random,heap/sort,reduce/tree");
+  mdl_sweep_add_sizes (s, "1k,3000");
+  mdl_sweep_add_engine (s, "count");
+  a = run_into (s, here, 2, NULL);
+  mdl_sweep_set_runner (s, models_bin ());
+  b = run_into (s, spawned, 2, NULL);
+  assert_string_equal (a, b);
+  {
+    /* sort/qsort refuses n above 2^32 before allocating, in both builds. */
+    g_autoptr (MdlSweep) bad = mdl_sweep_new ();
+    mdl_sweep_add_algo (bad, "sort/qsort");
+    mdl_sweep_add_sizes (bad, "8G");
+    mdl_sweep_add_engine (bad, "count");
+    assert_false (mdl_sweep_run (bad, here, 1, NULL, NULL, NULL, &error));
+    assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                      "n=8589934592 seed=1: sort/qsort: n=8589934592: cannot allocate the array");
+    mdl_sweep_set_runner (bad, models_bin ());
+    assert_false (mdl_sweep_run (bad, spawned, 1, NULL, NULL, NULL, &error));
+    assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM,
+                      "n=8589934592 seed=1: sort/qsort: n=8589934592: cannot allocate the array");
+  }
+}
+
 /* Ensure a rerun skips what is done, a grown grid runs only what it adds, and the table is then
  * that of the grown grid run at once. */
 static void
@@ -527,6 +561,7 @@ main (void)
     cmocka_unit_test (test_shards_partition_the_plan),
     cmocka_unit_test (test_rows_equal_analyze_of_the_recording),
     cmocka_unit_test (test_threads_give_the_same_table),
+    cmocka_unit_test (test_in_process_recording_counts_the_same),
     cmocka_unit_test (test_rerun_skips_what_is_done),
     cmocka_unit_test (test_stopped_sweep_keeps_its_rows),
     cmocka_unit_test (test_killed_sweep_resumes_to_the_same_table),

@@ -207,15 +207,14 @@ sweep_main (int argc, char **argv)
     mdl_sweep_add_seeds (sweep, *s);
   if (machine)
     mdl_sweep_set_machine (sweep, machine);
-  {
-    /* Every source in a fresh process of this program: rows that equal `models run`'s. */
-    g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-    mdl_sweep_set_runner (sweep, self);
-  }
+  /* Every source in a fresh process of this very program, named so that a rebuild of the file
+   * during a long sweep changes nothing (the link names the running program's inode). */
+  mdl_sweep_set_runner (sweep, "/proc/self/exe");
   count = mdl_sweep_count (sweep, &n_sources, &error);
   if (count == 0)
     return mdl_cli_fail (g_steal_pointer (&error));
-  fprintf (stderr, "models sweep: %u configurations of %u algorithm runs\n", count, n_sources);
+  fprintf (stderr, "models sweep: %u configuration%s of %u algorithm run%s\n", count,
+           count == 1 ? "" : "s", n_sources, n_sources == 1 ? "" : "s");
   if (dry_run)
     return MDL_CLI_OK;
   if (slurm)

@@ -194,12 +194,14 @@ record_spawned (const char *runner, const SweepSource *s, const MdlSink *sink, G
   if (!g_subprocess_get_if_exited (child) || g_subprocess_get_exit_status (child) != 0)
     {
       /* The child's one-line message says why ("models: n=0: ..."); a stop says it better. */
+      const char *why;
       g_strchomp (err_text ? err_text : (err_text = g_strdup ("")));
+      why = g_str_has_prefix (err_text, "models: ") ? err_text + 8 : err_text;
       if (local && g_error_matches (local, MDL_ERROR, MDL_ERROR_IO)
           && strcmp (local->message, "stopped") == 0)
         g_propagate_error (error, g_steal_pointer (&local));
       else
-        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s", *err_text ? err_text
+        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s", *why ? why
                      : "the recording process failed");
       return FALSE;
     }
