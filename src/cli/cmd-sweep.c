@@ -44,7 +44,7 @@ static gboolean
 on_progress (const MdlSweepProgress *p, void *data)
 {
   SweepWatch *w = data;
-  mdl_cli_progress_items (w->progress, p->skipped + p->done, p->total, "configurations");
+  mdl_cli_progress_items (w->progress, p->skipped, p->done, p->total, "configurations");
   return mdl_cli_interrupted () == NULL;
 }
 

@@ -91,7 +91,8 @@ mdl_cli_progress_update (MdlCliProgress *p, guint64 records, guint64 bytes)
 }
 
 void
-mdl_cli_progress_items (MdlCliProgress *p, guint64 done, guint64 total, const char *unit)
+mdl_cli_progress_items (MdlCliProgress *p, guint64 before, guint64 done, guint64 total,
+                        const char *unit)
 {
   enum { BAR = 24 };
   g_autoptr (GString) line = NULL;
@@ -105,15 +106,16 @@ mdl_cli_progress_items (MdlCliProgress *p, guint64 done, guint64 total, const ch
     return;
   p->next_draw_us = now_us + REDRAW_US;
   seconds = (double) (now_us - p->start_us) / G_USEC_PER_SEC;
-  filled = (guint) (BAR * MIN (done, total) / total);
+  filled = (guint) (BAR * MIN (before + done, total) / total);
   line = g_string_new (NULL);
   g_string_append_printf (line, "models: %s: [", p->label);
   for (guint i = 0; i < BAR; i++)
     g_string_append_c (line, i < filled ? '#' : '.');
-  g_string_append_printf (line, "] %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " %s", done, total,
-                          unit);
-  if (done > 0)
-    append_eta (line, seconds, (double) done, (double) total);
+  g_string_append_printf (line, "] %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " %s",
+                          before + done, total, unit);
+  /* The rate of this run only: items found done before cost nothing. */
+  if (done > 0 && before + done <= total)
+    append_eta (line, seconds, (double) done, (double) (total - before));
   show (p, line);
 }
 
