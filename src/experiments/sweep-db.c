@@ -208,11 +208,15 @@ value_text (GString *out, sqlite3_stmt *st, const char *null_text)
     g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (st, 4), buf));
 }
 
+/* Appends the configuration row's two wall times (columns 6 and 7), each after its label. */
 static void
-seconds_text (GString *out, sqlite3_stmt *st, int column)
+times_text (GString *out, sqlite3_stmt *cfg, const char *source_label, const char *engine_label)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (st, column), buf));
+  g_string_append (out, source_label);
+  g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (cfg, 6), buf));
+  g_string_append (out, engine_label);
+  g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (cfg, 7), buf));
 }
 
 /* One configuration (the row of @cfg) and its counters (@ctr, bound to its key here). */
@@ -236,12 +240,7 @@ export_config (GString *out, MdlFormat format, gboolean with_times, gboolean fir
       g_string_append_printf (out, ", \"events\": %" G_GUINT64_FORMAT,
                               (guint64) sqlite3_column_int64 (cfg, 5));
       if (with_times)
-        {
-          g_string_append (out, ", \"source_seconds\": ");
-          seconds_text (out, cfg, 6);
-          g_string_append (out, ", \"engine_seconds\": ");
-          seconds_text (out, cfg, 7);
-        }
+        times_text (out, cfg, ", \"source_seconds\": ", ", \"engine_seconds\": ");
       g_string_append (out, ", \"counters\": {");
     }
   for (guint i = 0; (rc = sqlite3_step (ctr)) == SQLITE_ROW; i++)
@@ -265,12 +264,7 @@ export_config (GString *out, MdlFormat format, gboolean with_times, gboolean fir
       g_string_append_c (out, ',');
       mdl_csv_append_field (out, (const char *) sqlite3_column_text (ctr, 1));
       if (with_times)
-        {
-          g_string_append_c (out, ',');
-          seconds_text (out, cfg, 6);
-          g_string_append_c (out, ',');
-          seconds_text (out, cfg, 7);
-        }
+        times_text (out, cfg, ",", ",");
       g_string_append_c (out, '\n');
     }
   if (format == MDL_FORMAT_JSON)
