@@ -226,6 +226,37 @@ models_output (const char *const *args)
   return out;
 }
 
+/* Checks the rows of @got (export_values()) for source @src and engine @spec against
+ * `models analyze TRACE --engine SPEC`: the same totals, counter by counter. Returns how many. */
+static guint
+check_against_analyze (GHashTable *got, const SweepSource *src, const char *spec,
+                       const char *trace)
+{
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, src->n);
+  g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, src->seed);
+  const char *analyze[] = { "analyze", trace, "--engine", spec, "--format", "csv", NULL };
+  g_autofree char *out = models_output (analyze);
+  g_autoptr (MdlCsv) csv = mdl_csv_parse (out, "models analyze", 2, NULL);
+  guint checked = 0;
+  assert_non_null (csv);
+  /* analyze's CSV: engine,spec,phase,counter,value,unit,metric; totals have no phase. */
+  for (guint i = 1; i < csv->rows->len; i++)
+    {
+      GPtrArray *row = mdl_csv_row (csv, i);
+      g_autofree char *key = NULL;
+      const char *value;
+      if (*mdl_csv_field (row, 2))
+        continue;
+      key = g_strjoin ("|", src->name, n, seed, spec, mdl_csv_field (row, 3), NULL);
+      value = g_hash_table_lookup (got, key);
+      if (value == NULL || strcmp (value, mdl_csv_field (row, 4)) != 0)
+        fail_msg ("%s: models analyze says %s, the sweep %s", key, mdl_csv_field (row, 4),
+                  value ? value : "nothing");
+      checked++;
+    }
+  return checked;
+}
+
 /* Ensure every row is what `models analyze` reports for its configuration alone on the trace that
  * the sweep's recording command writes (that command, the same for every grid and thread
  * count, fixes the arrays' addresses): the same counters with the same values, nothing more. */
@@ -237,52 +268,70 @@ test_rows_equal_analyze_of_the_recording (void **state)
   g_autofree char *db = db_path ("alone.db");
   g_autofree char *text = run_into (s, db, 2, NULL);
   g_autoptr (GHashTable) got = export_values (text);
-  guint n_expected = 0;
+  guint checked = 0;
   (void) state;
   for (guint c = 0; c < plan->configs->len; c++)
     {
       const SweepConfig *cfg = g_ptr_array_index (plan->configs, c);
       const SweepSource *src = g_ptr_array_index (plan->sources, cfg->source);
-      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, src->n);
-      g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, src->seed);
       g_autofree char *name = g_strdup_printf ("trace-%u.bin", cfg->source);
       g_autofree char *trace = db_path (name);
-      g_autofree char *shell = NULL, *out = NULL;
-      const char *analyze[] = { "analyze", trace, "--engine", cfg->spec, "--format", "csv", NULL };
-      g_autoptr (MdlCsv) csv = NULL;
-      g_autoptr (GError) error = NULL;
-      int status = 0;
-      /* The recording command of mdl_sweep_set_runner(), its trace on standard output. */
-      shell = g_strdup_printf ("'%s' run '%s' --n %s --seed %s --engine count --trace-out - "
-                               "--output /dev/null > '%s'", models_bin (), src->name, n, seed,
-                               trace);
       if (!g_file_test (trace, G_FILE_TEST_EXISTS))
         {
+          /* The recording command of mdl_sweep_set_runner(), its trace on standard output. */
+          g_autofree char *shell = g_strdup_printf (
+            "'%s' run '%s' --n %" G_GUINT64_FORMAT " --seed %" G_GUINT64_FORMAT " --engine count "
+            "--trace-out - --output /dev/null > '%s'", models_bin (), src->name, src->n, src->seed,
+            trace);
           const char *sh[] = { "/bin/sh", "-c", shell, NULL };
+          g_autoptr (GError) error = NULL;
+          int status = 0;
           if (!g_spawn_sync (NULL, (char **) sh, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
                              &status, &error) || !g_spawn_check_wait_status (status, &error))
             fail_msg ("%s: %s", shell, error->message);
         }
-      out = models_output (analyze);
-      csv = mdl_csv_parse (out, "models analyze", 2, &error);
-      assert_non_null (csv);
-      /* analyze's CSV: engine,spec,phase,counter,value,unit,metric; totals have no phase. */
-      for (guint i = 1; i < csv->rows->len; i++)
-        {
-          GPtrArray *row = mdl_csv_row (csv, i);
-          g_autofree char *key = NULL;
-          const char *value;
-          if (*mdl_csv_field (row, 2))
-            continue;
-          key = g_strjoin ("|", src->name, n, seed, cfg->spec, mdl_csv_field (row, 3), NULL);
-          value = g_hash_table_lookup (got, key);
-          if (value == NULL || strcmp (value, mdl_csv_field (row, 4)) != 0)
-            fail_msg ("%s: models analyze says %s, the sweep %s", key, mdl_csv_field (row, 4),
-                      value ? value : "nothing");
-          n_expected++;
-        }
+      checked += check_against_analyze (got, src, cfg->spec, trace);
     }
-  assert_int_equal (g_hash_table_size (got), n_expected);
+  assert_int_equal (g_hash_table_size (got), checked);
+}
+
+/* Ensure a trace file is a source whose rows are what `models analyze` reports on it, beside an
+ * algorithm's, with n its size in bytes and seed 0. */
+static void
+test_trace_sources_equal_analyze (void **state)
+{
+  g_autofree char *trace = db_path ("source.lackey"), *db = db_path ("traces.db");
+  g_autoptr (MdlSweep) s = mdl_sweep_new ();
+  g_autoptr (SweepPlan) plan = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GHashTable) got = NULL;
+  const char *record[] = { "run", "scan/random", "--n", "3000", "--engine", "count",
+                           "--trace-out", trace, NULL };
+  guint checked = 0, trace_rows = 0;
+  (void) state;
+  g_free (models_output (record));
+  mdl_sweep_add_trace (s, trace);
+  mdl_sweep_add_algo (s, "scan/seq");
+  mdl_sweep_add_sizes (s, "1k");
+  mdl_sweep_add_engine (s, "vat:policy=lru,islru,W=8,32");
+  mdl_sweep_add_engine (s, "footprint");
+  mdl_sweep_set_runner (s, models_bin ());
+  plan = mdl_sweep_plan (s, NULL);
+  assert_int_equal (plan->sources->len, 2);
+  text = run_into (s, db, 2, NULL);
+  got = export_values (text);
+  for (guint c = 0; c < plan->configs->len; c++)
+    {
+      const SweepConfig *cfg = g_ptr_array_index (plan->configs, c);
+      const SweepSource *src = g_ptr_array_index (plan->sources, cfg->source);
+      if (src->trace == NULL)
+        continue;
+      assert_int_equal (src->seed, 0);
+      checked += check_against_analyze (got, src, cfg->spec, src->trace);
+      trace_rows++;
+    }
+  assert_int_equal (trace_rows, 5);
+  assert_true (checked > 0 && checked < g_hash_table_size (got));
 }
 
 /* Ensure the export is the same bytes on 1 and 4 threads. */
@@ -560,6 +609,7 @@ main (void)
     cmocka_unit_test (test_count_is_the_distinct_product),
     cmocka_unit_test (test_shards_partition_the_plan),
     cmocka_unit_test (test_rows_equal_analyze_of_the_recording),
+    cmocka_unit_test (test_trace_sources_equal_analyze),
     cmocka_unit_test (test_threads_give_the_same_table),
     cmocka_unit_test (test_in_process_recording_counts_the_same),
     cmocka_unit_test (test_rerun_skips_what_is_done),

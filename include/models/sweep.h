@@ -28,7 +28,7 @@ MDL_API void mdl_sweep_free (MdlSweep *sweep);
 
 /**
  * mdl_sweep_load: a grid from a sweep file, a GKeyFile whose group [sweep] has the keys `algos`,
- * `engines` (lists separated by ';'), `n`, `seeds` (value lists), `machine` and `shard` (I/K), as
+ * `traces`, `engines` (lists separated by ';'), `n`, `seeds` (value lists), `machine` and `shard` (I/K), as
  * the add and set calls below take them.
  * @error: MDL_ERROR_IO, or MDL_ERROR_FORMAT naming the file and the key.
  * Returns: (transfer full) the grid, or NULL.
@@ -43,6 +43,9 @@ MDL_API gboolean mdl_sweep_save (const MdlSweep *sweep, const char *path, GError
 
 /** mdl_sweep_add_algo: adds algorithm specs, a grid ("scan/leftright:k=8,32"). */
 MDL_API void mdl_sweep_add_algo (MdlSweep *sweep, const char *grid);
+/** mdl_sweep_add_trace: adds a trace file as a source (read once, any format `models analyze`
+ * reads; its rows have algo "trace:PATH", n its size in bytes and seed 0). */
+MDL_API void mdl_sweep_add_trace (MdlSweep *sweep, const char *path);
 /** mdl_sweep_add_engine: adds engine specs, a grid ("vat:policy=lru,islru,W=4..64"). */
 MDL_API void mdl_sweep_add_engine (MdlSweep *sweep, const char *grid);
 /** mdl_sweep_add_sizes: adds sizes n, a value list ("1k..1M", "1000,5000"). */
@@ -75,7 +78,7 @@ MDL_API gboolean mdl_sweep_set_shard (MdlSweep *sweep, guint index, guint count,
 
 /**
  * mdl_sweep_count: expands and checks the grid (every algorithm, engine spec and size).
- * @n_sources: (out) (optional) the distinct (algorithm, n, seed) runs among them.
+ * @n_sources: (out) (optional) the distinct (algorithm, n, seed) runs and traces among them.
  * @error: MDL_ERROR_PARAM or MDL_ERROR_UNKNOWN_NAME naming the grid entry.
  * Returns: the number of distinct configurations (of this shard), or 0 with @error set.
  */

@@ -17,17 +17,19 @@ const MdlCliCommand mdl_cli_cmd_sweep = {
   .args = "[FILE]",
   .summary = "run a grid of algorithms, sizes and engine specs on every core",
   .description =
-    "Runs every configuration of a grid (algorithms × sizes × seeds × engine specs) and keeps one\n"
-    "row per configuration in an SQLite table (--db, default sweep.db). The grid comes from a\n"
-    "sweep FILE (a key file with a [sweep] group: algos, n, seeds, engines, machine) and from the\n"
-    "options. Inside a spec, key=a,b,c is a list of values and key=lo..hi a range that doubles:\n"
-    "lo, 2lo, 4lo, ... up to hi (vat:policy=lru,islru,W=4..4096 is 22 specs); --n and --seed take\n"
-    "the same lists (--n 1k..1M). Each algorithm run is made once and fed to all of its engines,\n"
-    "spread over --threads worker threads. Rows are committed as they finish: a rerun of the same\n"
-    "grid skips what the table holds, so an interrupted sweep goes on where it stopped.\n"
-    "--format csv|json prints the table (sorted by algorithm, n, seed and spec; the same bytes\n"
-    "whatever the threads); with no grid, only the export is done. --slurm writes a Slurm job\n"
-    "array of --shards tasks into --slurm-dir, and --merge DB... -o OUT joins the tasks' tables.\n"
+    "Runs every configuration of a grid (algorithms × sizes × seeds, and trace files, × engine\n"
+    "specs) and keeps one row per configuration in an SQLite table (--db, default sweep.db).\n"
+    "The grid comes from a sweep FILE (a key file with a [sweep] group: algos, traces, n,\n"
+    "seeds, engines, machine) and from the options. Inside a spec, key=a,b,c is a list of\n"
+    "values and key=lo..hi a range that doubles: lo, 2lo, 4lo, ... up to hi\n"
+    "(vat:policy=lru,islru,W=4..4096 is 22 specs); --n and --seed take the same lists\n"
+    "(--n 1k..1M). Each algorithm run is made once (by a fresh `models run`, so that its arrays\n"
+    "lie where they always do) and fed to all of its engines, spread over --threads worker\n"
+    "threads. Rows are committed as they finish: a rerun of the same grid skips what the table\n"
+    "holds, so an interrupted sweep goes on where it stopped. --format csv|json prints the\n"
+    "whole table (sorted by algorithm, n, seed and spec; the same bytes whatever the threads);\n"
+    "with no grid, only the export is done. --slurm writes a Slurm job array of --shards tasks\n"
+    "into --slurm-dir, and --merge DB... -o OUT joins the tasks' tables.\n"
     "\n"
     "Examples:\n"
     "  models sweep --algo scan/seq,scan/random --n 1k..4k --engine vat:policy=lru,islru,W=8..32\n"
@@ -123,13 +125,15 @@ static int
 sweep_main (int argc, char **argv)
 {
   gboolean help = FALSE, dry_run = FALSE, slurm = FALSE, do_merge = FALSE, times = FALSE;
-  g_auto (GStrv) algos = NULL, engines = NULL, sizes = NULL, seeds = NULL;
+  g_auto (GStrv) algos = NULL, traces = NULL, engines = NULL, sizes = NULL, seeds = NULL;
   g_autofree char *machine = NULL, *format_name = NULL, *output = NULL, *db = NULL;
   g_autofree char *slurm_dir = NULL;
   gint threads = 0, shards = 0;
   const GOptionEntry entries[] = {
     { "algo", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &algos,
       "Algorithm specs, a grid (repeat for several)", "SPEC" },
+    { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &traces,
+      "A trace file as a source, read once (repeat for several)", "FILE" },
     { "engine", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &engines,
       "Engine specs, a grid (repeat for several)", "SPEC" },
     { "n", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &sizes,
@@ -141,7 +145,7 @@ sweep_main (int argc, char **argv)
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Worker threads (default: the processors)", "T" },
     { "dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
-      "Only count the configurations and the algorithm runs", NULL },
+      "Only count the configurations and their sources", NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       "Print the table as csv or json after the run", "FORMAT" },
     { "times", 0, 0, G_OPTION_ARG_NONE, &times,
@@ -183,7 +187,7 @@ sweep_main (int argc, char **argv)
     threads = (gint) g_get_num_processors ();
   if (db == NULL)
     db = g_strdup ("sweep.db");
-  if (argc < 2 && !algos && !engines)
+  if (argc < 2 && !algos && !traces && !engines)
     {
       if (format_name == NULL)
         return mdl_cli_usage (&mdl_cli_cmd_sweep, "nothing to do: give a grid (FILE, --algo, "
@@ -199,6 +203,8 @@ sweep_main (int argc, char **argv)
     return mdl_cli_fail (g_steal_pointer (&error));
   for (char **s = algos; s && *s; s++)
     mdl_sweep_add_algo (sweep, *s);
+  for (char **s = traces; s && *s; s++)
+    mdl_sweep_add_trace (sweep, *s);
   for (char **s = engines; s && *s; s++)
     mdl_sweep_add_engine (sweep, *s);
   for (char **s = sizes; s && *s; s++)
@@ -213,7 +219,8 @@ sweep_main (int argc, char **argv)
   count = mdl_sweep_count (sweep, &n_sources, &error);
   if (count == 0)
     return mdl_cli_fail (g_steal_pointer (&error));
-  fprintf (stderr, "models sweep: %u configuration%s of %u algorithm run%s\n", count,
+  /* A source is one algorithm run (algorithm, n, seed) or one trace file. */
+  fprintf (stderr, "models sweep: %u configuration%s of %u source%s\n", count,
            count == 1 ? "" : "s", n_sources, n_sources == 1 ? "" : "s");
   if (dry_run)
     return MDL_CLI_OK;

@@ -19,13 +19,15 @@ gboolean mdl_sweep_values_expand (const char *owner, const char *key, const char
  * without its key or a bad range. */
 gboolean mdl_sweep_grid_expand (const char *grid, GPtrArray *out, GError **error);
 
-/* One (algorithm, n, seed): run once, replayed into all of its configurations. */
+/* One (algorithm, n, seed), or one trace file: run or read once, replayed into all of its
+ * configurations. */
 typedef struct {
-  const MdlAlgo *algo;
-  MdlParams *params;
-  char *name;       /* the normalized algorithm spec, "scan/leftright:k=32" */
-  guint64 n;
-  guint64 seed;
+  const MdlAlgo *algo;   /* NULL for a trace */
+  MdlParams *params;     /* NULL for a trace */
+  const char *trace;     /* the trace's path (inside @name), or NULL */
+  char *name;            /* the normalized algorithm spec, "scan/leftright:k=32", or "trace:PATH" */
+  guint64 n;             /* elements; a trace's size in bytes */
+  guint64 seed;          /* 0 for a trace */
 } SweepSource;
 
 /* One row of the table. */

@@ -210,6 +210,15 @@ record_spawned (const char *runner, const SweepSource *s, const MdlSink *sink, G
   return read_ok;
 }
 
+/* A trace file's events into @sink (what `models analyze` reads, in any format it detects). */
+static gboolean
+read_trace (const char *path, const MdlSink *sink, GError **error)
+{
+  g_autoptr (MdlTraceReader) reader = mdl_trace_reader_open (path, MDL_TRACE_AUTO, error);
+  gboolean done = FALSE;
+  return reader && mdl_trace_reader_pump (reader, sink, 0, &done, error);
+}
+
 static gboolean
 record (Run *run, SourceWork *w)
 {
@@ -226,9 +235,12 @@ record (Run *run, SourceWork *w)
   r->items = g_array_new (FALSE, FALSE, sizeof (Item));
   r->names = g_string_chunk_new (256);
   w->rec = r;
-  ok = run->plan->runner ? record_spawned (run->plan->runner, s, &sink, &error)
-                         : mdl_algo_run_into (s->algo, s->params, s->n, s->seed, &sink, NULL,
-                                              &error);
+  if (s->trace)
+    ok = read_trace (s->trace, &sink, &error);
+  else if (run->plan->runner)
+    ok = record_spawned (run->plan->runner, s, &sink, &error);
+  else
+    ok = mdl_algo_run_into (s->algo, s->params, s->n, s->seed, &sink, NULL, &error);
   if (!ok)
     {
       if (!g_atomic_int_get (&run->stop))

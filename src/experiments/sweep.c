@@ -1,15 +1,19 @@
 /* A sweep's grid (include/models/sweep.h): what was added, the sweep file that holds it, and its
- * expansion into sources and configurations. The plan is sorted by (algorithm, n, seed, engine
- * spec), the order of the exported table, so that a shard (a contiguous run of it) is the same
- * set on every machine and keeps the configurations of one source together. */
+ * expansion into sources (algorithm runs and trace files) and configurations. The plan is sorted
+ * by (source name, n, seed, engine spec), the order of the exported table, so that a shard (a
+ * contiguous run of it) is the same set on every machine and keeps the configurations of one
+ * source together. */
 #include "experiments/sweep-private.h"
 
+#include <glib/gstdio.h>
 #include <models/engine.h>
 #include <models/error.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct MdlSweep {
   GPtrArray *algos;     /* grids, char * */
+  GPtrArray *traces;    /* trace file paths, char * */
   GPtrArray *engines;   /* grids, char * */
   GPtrArray *sizes;     /* value lists, char * */
   GPtrArray *seeds;     /* value lists, char * */
@@ -20,12 +24,14 @@ struct MdlSweep {
 };
 
 #define GROUP "sweep"
+#define TRACE_PREFIX "trace:"   /* a source that is a trace file: "trace:PATH" */
 
 MdlSweep *
 mdl_sweep_new (void)
 {
   MdlSweep *s = g_new0 (MdlSweep, 1);
   s->algos = g_ptr_array_new_with_free_func (g_free);
+  s->traces = g_ptr_array_new_with_free_func (g_free);
   s->engines = g_ptr_array_new_with_free_func (g_free);
   s->sizes = g_ptr_array_new_with_free_func (g_free);
   s->seeds = g_ptr_array_new_with_free_func (g_free);
@@ -38,6 +44,7 @@ mdl_sweep_free (MdlSweep *sweep)
   if (sweep == NULL)
     return;
   g_ptr_array_unref (sweep->algos);
+  g_ptr_array_unref (sweep->traces);
   g_ptr_array_unref (sweep->engines);
   g_ptr_array_unref (sweep->sizes);
   g_ptr_array_unref (sweep->seeds);
@@ -50,6 +57,12 @@ void
 mdl_sweep_add_algo (MdlSweep *sweep, const char *grid)
 {
   g_ptr_array_add (sweep->algos, g_strdup (grid));
+}
+
+void
+mdl_sweep_add_trace (MdlSweep *sweep, const char *path)
+{
+  g_ptr_array_add (sweep->traces, g_strdup (path));
 }
 
 void
@@ -114,7 +127,8 @@ load_list (GKeyFile *kf, const char *key, MdlSweep *sweep, void (*add) (MdlSweep
 MdlSweep *
 mdl_sweep_load (const char *path, GError **error)
 {
-  static const char *const known[] = { "algos", "engines", "n", "seeds", "machine", "shard", NULL };
+  static const char *const known[] = { "algos", "traces", "engines", "n", "seeds", "machine",
+                                       "shard", NULL };
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (MdlSweep) sweep = mdl_sweep_new ();
   g_autoptr (GError) local = NULL;
@@ -142,6 +156,7 @@ mdl_sweep_load (const char *path, GError **error)
         return NULL;
       }
   load_list (kf, "algos", sweep, mdl_sweep_add_algo);
+  load_list (kf, "traces", sweep, mdl_sweep_add_trace);
   load_list (kf, "engines", sweep, mdl_sweep_add_engine);
   load_list (kf, "n", sweep, mdl_sweep_add_sizes);
   load_list (kf, "seeds", sweep, mdl_sweep_add_seeds);
@@ -179,6 +194,7 @@ mdl_sweep_save (const MdlSweep *sweep, const char *path, GError **error)
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (GError) local = NULL;
   save_list (kf, "algos", sweep->algos);
+  save_list (kf, "traces", sweep->traces);
   save_list (kf, "n", sweep->sizes);
   save_list (kf, "seeds", sweep->seeds);
   save_list (kf, "engines", sweep->engines);
@@ -200,6 +216,8 @@ mdl_sweep_save (const MdlSweep *sweep, const char *path, GError **error)
 static void
 source_free (SweepSource *s)
 {
+  if (s == NULL)
+    return;
   mdl_params_free (s->params);
   g_free (s->name);
   g_free (s);
@@ -238,6 +256,19 @@ static gint
 compare_strings (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* Export order of sources: name (byte order, as SQLite's), then n, then seed. */
+static gint
+compare_sources (gconstpointer a, gconstpointer b)
+{
+  const SweepSource *x = *(SweepSource *const *) a, *y = *(SweepSource *const *) b;
+  int by_name = strcmp (x->name, y->name);
+  if (by_name != 0)
+    return by_name;
+  if (x->n != y->n)
+    return x->n < y->n ? -1 : 1;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
 }
 
 /* Every value of the value lists @lists, deduplicated and sorted; @fallback when there are none. */
@@ -320,6 +351,14 @@ source_new (const char *name, guint64 n, guint64 seed, GError **error)
   g_autofree char *algo_name = NULL;
   g_auto (GStrv) assignments = NULL;
   SweepSource *s = g_new0 (SweepSource, 1);
+  s->name = g_strdup (name);
+  s->n = n;
+  s->seed = seed;
+  if (g_str_has_prefix (name, TRACE_PREFIX))
+    {
+      s->trace = s->name + strlen (TRACE_PREFIX);
+      return s;
+    }
   /* @name is normalized already: this parse cannot fail where algo_normalized() succeeded. */
   if (!mdl_spec_split (name, &algo_name, &assignments, error)
       || !(s->algo = mdl_algo_lookup (algo_name, error))
@@ -329,83 +368,101 @@ source_new (const char *name, guint64 n, guint64 seed, GError **error)
       source_free (s);
       return NULL;
     }
-  s->name = g_strdup (name);
-  s->n = n;
-  s->seed = seed;
   return s;
+}
+
+/* Appends the sources of the grid to @sources in export order (name, n, seed): each algorithm
+ * at every size and seed, each trace once with n its size in bytes (so that a trace rewritten
+ * with other content of another size is a new source) and seed 0. */
+static gboolean
+sources_of (MdlSweep *sweep, GPtrArray *sources, GError **error)
+{
+  g_autoptr (GPtrArray) algos = NULL;
+  g_autoptr (GArray) sizes = NULL, seeds = NULL;
+  if (!(algos = specs_of (sweep->algos, algo_normalized, NULL, error))
+      || !(sizes = values_of (sweep->sizes, "n", (guint64) 1 << 20, error))
+      || !(seeds = values_of (sweep->seeds, "seed", 1, error)))
+    return FALSE;
+  for (guint t = 0; t < sweep->traces->len; t++)
+    {
+      const char *path = g_ptr_array_index (sweep->traces, t);
+      g_autofree char *name = g_strdup_printf (TRACE_PREFIX "%s", path);
+      GStatBuf st;
+      if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s: not a readable trace file", path);
+          return FALSE;
+        }
+      g_ptr_array_add (sources, source_new (name, (guint64) st.st_size, 0, error));
+    }
+  for (guint a = 0; a < algos->len; a++)
+    for (guint i = 0; i < sizes->len; i++)
+      for (guint j = 0; j < seeds->len; j++)
+        {
+          SweepSource *src = source_new (g_ptr_array_index (algos, a),
+                                         g_array_index (sizes, guint64, i),
+                                         g_array_index (seeds, guint64, j), error);
+          if (src == NULL)
+            return FALSE;
+          g_ptr_array_add (sources, src);
+        }
+  g_ptr_array_sort (sources, compare_sources);
+  return TRUE;
 }
 
 SweepPlan *
 mdl_sweep_plan (MdlSweep *sweep, GError **error)
 {
   g_autoptr (SweepPlan) plan = g_new0 (SweepPlan, 1);
-  g_autoptr (GPtrArray) algos = NULL, engines = NULL, all = NULL;
-  g_autoptr (GArray) sizes = NULL, seeds = NULL;
-  guint first, last;
+  g_autoptr (GPtrArray) engines = NULL, sources = NULL;
+  guint64 total, first, last, k = 0;
 
   plan->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
   plan->configs = g_ptr_array_new_with_free_func ((GDestroyNotify) config_free);
   plan->machine = g_strdup (sweep->machine);
   plan->runner = g_strdup (sweep->runner);
-  if (sweep->algos->len == 0 || sweep->engines->len == 0)
+  if (sweep->algos->len + sweep->traces->len == 0 || sweep->engines->len == 0)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "sweep: the grid needs at least one %s",
-                   sweep->algos->len == 0 ? "algorithm" : "engine spec");
+                   sweep->engines->len > 0 ? "algorithm or trace" : "engine spec");
       return NULL;
     }
-  if (!(algos = specs_of (sweep->algos, algo_normalized, NULL, error))
-      || !(engines = specs_of (sweep->engines, engine_normalized, sweep->machine, error))
-      || !(sizes = values_of (sweep->sizes, "n", (guint64) 1 << 20, error))
-      || !(seeds = values_of (sweep->seeds, "seed", 1, error)))
+  sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  if (!(engines = specs_of (sweep->engines, engine_normalized, sweep->machine, error))
+      || !sources_of (sweep, sources, error))
     return NULL;
 
-  /* Every configuration in export order (algorithm, n, seed, spec), then the shard's slice. */
-  all = g_ptr_array_new_with_free_func ((GDestroyNotify) config_free);
-  for (guint a = 0; a < algos->len; a++)
-    for (guint i = 0; i < sizes->len; i++)
-      for (guint j = 0; j < seeds->len; j++)
-        for (guint e = 0; e < engines->len; e++)
-          {
-            SweepConfig *c = g_new0 (SweepConfig, 1);
-            c->spec = g_strdup (g_ptr_array_index (engines, e));
-            c->source = (guint) ((a * sizes->len + i) * seeds->len + j);
-            c->key = g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%s|%s",
-                                      (const char *) g_ptr_array_index (algos, a),
-                                      g_array_index (sizes, guint64, i),
-                                      g_array_index (seeds, guint64, j), c->spec,
-                                      MDL_VERSION_STRING);
-            g_ptr_array_add (all, c);
-          }
-  first = 0, last = all->len;
+  /* Every configuration in export order (source, then spec); the shard keeps a slice of it, and
+   * the plan the sources of that slice. */
+  total = (guint64) sources->len * engines->len;
+  first = 0, last = total;
   if (sweep->shard_count > 0)
     {
-      first = (guint) ((guint64) all->len * sweep->shard_index / sweep->shard_count);
-      last = (guint) ((guint64) all->len * (sweep->shard_index + 1) / sweep->shard_count);
+      first = total * sweep->shard_index / sweep->shard_count;
+      last = total * (sweep->shard_index + 1) / sweep->shard_count;
     }
-
-  /* The sources the slice needs, renumbered in order. */
-  for (guint k = first, previous = G_MAXUINT; k < last; k++)
+  for (guint i = 0; i < sources->len; i++)
     {
-      SweepConfig *c = g_ptr_array_index (all, k);
-      all->pdata[k] = NULL;   /* moved into the plan */
-      if (c->source != previous)
+      SweepSource *src = g_ptr_array_index (sources, i);
+      gboolean used = FALSE;
+      for (guint e = 0; e < engines->len; e++, k++)
         {
-          guint per_algo = sizes->len * seeds->len;
-          guint a = c->source / per_algo, i = c->source % per_algo / seeds->len;
-          guint j = c->source % seeds->len;
-          SweepSource *s = source_new (g_ptr_array_index (algos, a),
-                                       g_array_index (sizes, guint64, i),
-                                       g_array_index (seeds, guint64, j), error);
-          previous = c->source;
-          if (s == NULL)
-            {
-              config_free (c);
-              return NULL;
-            }
-          g_ptr_array_add (plan->sources, s);
+          SweepConfig *c;
+          if (k < first || k >= last)
+            continue;
+          c = g_new0 (SweepConfig, 1);
+          c->spec = g_strdup (g_ptr_array_index (engines, e));
+          c->source = plan->sources->len;
+          c->key = g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%s|%s",
+                                    src->name, src->n, src->seed, c->spec, MDL_VERSION_STRING);
+          g_ptr_array_add (plan->configs, c);
+          used = TRUE;
         }
-      c->source = plan->sources->len - 1;
-      g_ptr_array_add (plan->configs, c);
+      if (used)
+        {
+          g_ptr_array_add (plan->sources, src);
+          sources->pdata[i] = NULL;   /* moved into the plan */
+        }
     }
   return g_steal_pointer (&plan);
 }
