@@ -311,6 +311,7 @@ test_trace_sources_equal_analyze (void **state)
   (void) state;
   g_free (models_output (record));
   mdl_sweep_add_trace (s, trace);
+  mdl_sweep_add_trace (s, trace);   /* named twice: one source */
   mdl_sweep_add_algo (s, "scan/seq");
   mdl_sweep_add_sizes (s, "1k");
   mdl_sweep_add_engine (s, "vat:policy=lru,islru,W=8,32");

@@ -246,13 +246,6 @@ mdl_sweep_plan_free (SweepPlan *plan)
 }
 
 static gint
-compare_u64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-static gint
 compare_strings (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(char *const *) a, *(char *const *) b);
@@ -271,25 +264,18 @@ compare_sources (gconstpointer a, gconstpointer b)
   return x->seed < y->seed ? -1 : x->seed > y->seed;
 }
 
-/* Every value of the value lists @lists, deduplicated and sorted; @fallback when there are none. */
+/* Every value of the value lists @lists, in order; @fallback when there are none. (The sources
+ * made of them are sorted and deduplicated.) */
 static GArray *
 values_of (GPtrArray *lists, const char *key, guint64 fallback, GError **error)
 {
   g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
-  GArray *unique = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint i = 0; i < lists->len; i++)
     if (!mdl_sweep_values_expand ("sweep", key, g_ptr_array_index (lists, i), values, error))
-      {
-        g_array_unref (unique);
-        return NULL;
-      }
+      return NULL;
   if (values->len == 0)
     g_array_append_val (values, fallback);
-  g_array_sort (values, compare_u64);
-  for (guint i = 0; i < values->len; i++)
-    if (i == 0 || g_array_index (values, guint64, i) != g_array_index (values, guint64, i - 1))
-      g_array_append_val (unique, g_array_index (values, guint64, i));
-  return unique;
+  return g_steal_pointer (&values);
 }
 
 /* The normalized specs of every grid in @grids, deduplicated and sorted; @check turns a spec
@@ -406,7 +392,11 @@ sources_of (MdlSweep *sweep, GPtrArray *sources, GError **error)
             return FALSE;
           g_ptr_array_add (sources, src);
         }
+  /* A trace or a size named twice is one source, as a spec written twice is one spec. */
   g_ptr_array_sort (sources, compare_sources);
+  for (guint i = 1; i < sources->len; i++)
+    if (compare_sources (&sources->pdata[i - 1], &sources->pdata[i]) == 0)
+      g_ptr_array_remove_index (sources, i--);
   return TRUE;
 }
 
