@@ -13,13 +13,15 @@
 #                   clang (when installed), in build-det-*/
 #   make man        the man pages, generated into $(B)/man/ (models(1) and one per command from
 #                   the command's --help texts, libmodels(3) from the public headers)
+#   make check-slurm  `models sweep --slurm` through a one-node Slurm started for the test
+#                   (installs slurm-wlm; not part of check)
 #   make install    PREFIX=... headers, libraries, models.pc, the command, the presets, the man
 #                   pages and the bash completion
 #   make deps       only the Debian packages
 include config.mk
 
 B        ?= build
-PKGS     := glib-2.0 gio-2.0 gio-unix-2.0
+PKGS     := glib-2.0 gio-2.0 gio-unix-2.0 sqlite3
 SONAME   := libmodels.so.0
 CFLAGS   ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings \
@@ -29,7 +31,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 .DEFAULT_GOAL := all
 .PHONY: all deps check demo bench asan fuzz install man clean check-run demo-run bench-run fuzz-run \
-        fuzz-build check-determinism labs labs-run
+        fuzz-build check-determinism labs labs-run check-slurm check-slurm-run
 
 # Entry points that must work on a fresh machine: packages first, then a second make that can ask
 # pkg-config (this one may have been started before the packages existed).
@@ -54,12 +56,15 @@ fuzz: deps
 	@tools/deps.sh clang libclang-rt-dev
 	@$(MAKE) --no-print-directory B=build-fuzz CC=$(FUZZ_CC) \
 	  CFLAGS="-O1 -g $(FUZZ_SAN) $(FUZZ_WNO)" LDFLAGS="-fsanitize=address,undefined" fuzz-run
+check-slurm: deps
+	@tools/deps.sh --slurm
+	@$(MAKE) --no-print-directory B=$(B) check-slurm-run
 clean:
 	rm -rf build build-asan build-fuzz
 
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes)
 ifneq ($(HAVE_PKGS),yes)
-all check-run demo-run bench-run labs-run fuzz-run install man:
+all check-run demo-run bench-run labs-run fuzz-run install man check-slurm-run:
 	$(error GLib development files not found by $(PKG_CONFIG); run `make deps` first)
 else
 
@@ -160,6 +165,9 @@ check-determinism: deps
 	  b=build-det-$$cc$$opt; wno=""; [ $$cc = clang ] && wno="$(FUZZ_WNO)"; \
 	  $(MAKE) --no-print-directory B=$$b CC=$$cc CFLAGS="$$opt -g $$wno" $$b/bin/models; \
 	  bins="$$bins $$b/bin/models"; done; done; tests/determinism.sh $$bins
+
+check-slurm-run: $(B)/bin/models
+	MODELS_BIN=$(B)/bin/models tools/check-slurm.sh
 
 demo-run: $(B)/bin/models
 	$(B)/bin/models demo

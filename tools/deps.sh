@@ -3,15 +3,21 @@
 # Usage: tools/deps.sh [PACKAGE...]   (default: the base set for building and testing)
 #        tools/deps.sh --plot         gnuplot, for the plots of `models experiment vat` and the demo
 #                                     (optional: without it they write the data and the script)
+#        tools/deps.sh --slurm        Slurm and munge, for `make check-slurm` only (CI does not run it)
 set -eu
+# libsqlite3-dev: `models sweep` keeps its results in SQLite.
 # valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
 # groff-base: tests/test-man.c renders every man page with warnings on; man-db: install-check
 # finds the installed pages with man -w.
-base="libglib2.0-dev libcmocka-dev pkg-config valgrind groff-base man-db"
+base="libglib2.0-dev libcmocka-dev libsqlite3-dev pkg-config valgrind groff-base man-db"
 plot="gnuplot-nox"
+slurm="slurm-wlm munge"
 if [ "${1:-}" = "--plot" ]; then
   shift
   set -- $plot "$@"
+elif [ "${1:-}" = "--slurm" ]; then
+  shift
+  set -- $slurm "$@"
 fi
 wanted="${*:-$base}"
 missing=""

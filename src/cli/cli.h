@@ -46,6 +46,7 @@ extern const MdlCliCommand mdl_cli_cmd_demo;
 extern const MdlCliCommand mdl_cli_cmd_measure;
 extern const MdlCliCommand mdl_cli_cmd_trace;
 extern const MdlCliCommand mdl_cli_cmd_experiment;
+extern const MdlCliCommand mdl_cli_cmd_sweep;
 
 /* ---- options and errors (main.c) ---- */
 
@@ -210,6 +211,11 @@ MdlCliProgress *mdl_cli_progress_new (const char *label, guint64 total_bytes);
 /* Reports @records done and @bytes read so far; redraws at most a few times per second.
  * Cost: one clock read per call, so call it per chunk or batch, not per event. */
 void mdl_cli_progress_update (MdlCliProgress *p, guint64 records, guint64 bytes);
+/* Reports @before + @done of @total items (@unit: "configurations") as a bar, with an ETA at the
+ * rate of the @done items of this run (the @before ones were found done); redraws at most a few
+ * times per second, as mdl_cli_progress_update(). */
+void mdl_cli_progress_items (MdlCliProgress *p, guint64 before, guint64 done, guint64 total,
+                             const char *unit);
 /* Clears the line if one was drawn and frees @p; NULL is fine. */
 void mdl_cli_progress_free (MdlCliProgress *p);
 /* A sink that counts what passes through, updates @p and hands everything on to @next (copied).

@@ -1,5 +1,6 @@
 /* The progress line of long work (analyze, run, convert): records done, rate, and for files of
- * known size the share read and an ETA. It is drawn on stderr only when stderr is a terminal and
+ * known size the share read and an ETA; for work counted in items (a sweep's configurations), a
+ * bar with the items done and an ETA. It is drawn on stderr only when stderr is a terminal and
  * the work has already taken a second, so short runs and pipes stay clean; it redraws with '\r' at
  * most four times a second (more is flicker, not information) and is erased at the end, so that
  * what follows on the terminal starts on a clean line. */
@@ -39,12 +40,30 @@ append_millions (GString *s, double v)
   g_string_append_printf (s, v < 10e6 ? "%.2fM" : v < 100e6 ? "%.1fM" : "%.0fM", v / 1e6);
 }
 
+/* Draws @line over the previous one. */
+static void
+show (MdlCliProgress *p, const GString *line)
+{
+  int len = (int) line->len;
+  /* Pad with spaces over the rest of a longer previous line rather than rely on terminal codes. */
+  fprintf (stderr, "\r%s%*s", line->str, MAX (0, p->drawn_len - len), "");
+  fflush (stderr);
+  p->drawn_len = MAX (len, p->drawn_len);
+}
+
+/* ", ETA m:ss" for @done of @total after @seconds, at the rate so far. */
+static void
+append_eta (GString *line, double seconds, double done, double total)
+{
+  double left = seconds * (total - done) / done;
+  g_string_append_printf (line, ", ETA %d:%02d", (int) left / 60, (int) left % 60);
+}
+
 static void
 draw (MdlCliProgress *p, guint64 records, guint64 bytes, gint64 now_us)
 {
   double seconds = (double) (now_us - p->start_us) / G_USEC_PER_SEC;
   g_autoptr (GString) line = g_string_new (NULL);
-  int len;
   g_string_append_printf (line, "models: %s: ", p->label);
   append_millions (line, (double) records);
   g_string_append (line, " records, ");
@@ -52,16 +71,10 @@ draw (MdlCliProgress *p, guint64 records, guint64 bytes, gint64 now_us)
   g_string_append (line, " rec/s");
   if (p->total_bytes > 0 && bytes > 0 && bytes <= p->total_bytes)
     {
-      double left = seconds * (double) (p->total_bytes - bytes) / (double) bytes;
-      double share = (double) bytes / (double) p->total_bytes;
-      g_string_append_printf (line, ", %.0f%%, ETA %d:%02d", 100.0 * share, (int) left / 60,
-                              (int) left % 60);
+      g_string_append_printf (line, ", %.0f%%", 100.0 * (double) bytes / (double) p->total_bytes);
+      append_eta (line, seconds, (double) bytes, (double) p->total_bytes);
     }
-  len = (int) line->len;
-  /* Pad with spaces over the rest of a longer previous line rather than rely on terminal codes. */
-  fprintf (stderr, "\r%s%*s", line->str, MAX (0, p->drawn_len - len), "");
-  fflush (stderr);
-  p->drawn_len = MAX (len, p->drawn_len);
+  show (p, line);
 }
 
 void
@@ -75,6 +88,35 @@ mdl_cli_progress_update (MdlCliProgress *p, guint64 records, guint64 bytes)
     return;
   p->next_draw_us = now_us + REDRAW_US;
   draw (p, records, bytes, now_us);
+}
+
+void
+mdl_cli_progress_items (MdlCliProgress *p, guint64 before, guint64 done, guint64 total,
+                        const char *unit)
+{
+  enum { BAR = 24 };
+  g_autoptr (GString) line = NULL;
+  gint64 now_us;
+  guint filled;
+  double seconds;
+  if (p == NULL || !p->enabled || total == 0)
+    return;
+  now_us = g_get_monotonic_time ();
+  if (now_us < p->next_draw_us)
+    return;
+  p->next_draw_us = now_us + REDRAW_US;
+  seconds = (double) (now_us - p->start_us) / G_USEC_PER_SEC;
+  filled = (guint) (BAR * MIN (before + done, total) / total);
+  line = g_string_new (NULL);
+  g_string_append_printf (line, "models: %s: [", p->label);
+  for (guint i = 0; i < BAR; i++)
+    g_string_append_c (line, i < filled ? '#' : '.');
+  g_string_append_printf (line, "] %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " %s",
+                          before + done, total, unit);
+  /* The rate of this run only: items found done before cost nothing. */
+  if (done > 0 && before + done <= total)
+    append_eta (line, seconds, (double) done, (double) (total - before));
+  show (p, line);
 }
 
 void

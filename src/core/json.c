@@ -1,5 +1,7 @@
-/* JSON strings (src/core/json.h). */
+/* JSON strings and CSV fields (src/core/json.h). */
 #include "core/json.h"
+
+#include <string.h>
 
 void
 mdl_json_string (GString *out, const char *s)
@@ -19,6 +21,26 @@ mdl_json_string (GString *out, const char *s)
         g_string_append_printf (out, "\\u%04x", *p);
       else
         g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+mdl_csv_append_field (GString *out, const char *s)
+{
+  if (s == NULL)
+    return;
+  if (strpbrk (s, ",\"\n") == NULL)
+    {
+      g_string_append (out, s);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
     }
   g_string_append_c (out, '"');
 }

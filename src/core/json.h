@@ -1,5 +1,5 @@
-/* Private: JSON text pieces every writer of the library shares (reports, the CLI's lists, the
- * experiments), so that one escaping rule holds everywhere. */
+/* Private: the JSON and CSV text pieces every writer of the library shares (reports, the CLI's
+ * lists, the experiments, sweep tables), so that one escaping rule per format holds everywhere. */
 #ifndef MDL_JSON_H
 #define MDL_JSON_H
 
@@ -9,5 +9,9 @@
  * characters escaped. Bytes that are not UTF-8 (a file name on Linux can hold any byte but '/'
  * and NUL) are written as U+FFFD, so the document stays valid JSON. */
 void mdl_json_string (GString *out, const char *s);
+
+/* Appends @s (NULL: nothing) to @out as a CSV field, quoted (RFC 4180) only when it holds a
+ * comma, a quote or a line break, as specs with several keys do. */
+void mdl_csv_append_field (GString *out, const char *s);
 
 #endif
