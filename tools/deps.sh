@@ -5,7 +5,8 @@
 #                                     (optional: without it they write the data and the script)
 set -eu
 # valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
-base="libglib2.0-dev libcmocka-dev pkg-config valgrind"
+# libdw-dev (elfutils): `models annotate` maps instructions to source lines through DWARF.
+base="libglib2.0-dev libcmocka-dev pkg-config valgrind libdw-dev"
 plot="gnuplot-nox"
 if [ "${1:-}" = "--plot" ]; then
   shift

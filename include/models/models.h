@@ -5,6 +5,7 @@
 #include <models/api.h>
 #include <models/error.h>
 #include <models/event.h>
+#include <models/sites.h>
 #include <models/record.h>
 #include <models/params.h>
 #include <models/machine.h>
@@ -15,5 +16,6 @@
 #include <models/trace.h>
 #include <models/algo.h>
 #include <models/experiment.h>
+#include <models/annotate.h>
 
 #endif

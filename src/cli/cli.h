@@ -6,6 +6,7 @@
 #define MDL_CLI_H
 
 #include <glib.h>
+#include <gio/gio.h>
 #include <models/models.h>
 
 /* Exit codes (docs/cli.md): a script tells "fix the input" from "fix the command line". */
@@ -41,6 +42,7 @@ extern const MdlCliCommand mdl_cli_cmd_demo;
 extern const MdlCliCommand mdl_cli_cmd_measure;
 extern const MdlCliCommand mdl_cli_cmd_trace;
 extern const MdlCliCommand mdl_cli_cmd_experiment;
+extern const MdlCliCommand mdl_cli_cmd_annotate;
 
 /* ---- options and errors (main.c) ---- */
 
@@ -96,6 +98,15 @@ guint64 mdl_cli_input_size (const char *path, const MdlTraceReader *reader);
 void mdl_cli_note_skipped (const MdlTraceReader *reader, const char *name);
 /* Checks @machine names a preset (MDL_ERROR_UNKNOWN_NAME listing them otherwise); NULL is fine. */
 gboolean mdl_cli_machine_check (const char *machine, GError **error);
+
+/* ---- Valgrind (cmd-trace.c) ---- */
+
+/* Starts @valgrind with Lackey on @program (argv, NULL-terminated) writing to the write end of a
+ * pipe as its fd 3; sets *@read_fd to the read end. The program's standard output goes to our
+ * standard error, or, when @program_output is not NULL, its standard output and error go to that
+ * file (truncated). Returns NULL with @error set when it cannot start. (trace, annotate) */
+GSubprocess *mdl_cli_spawn_lackey (const char *valgrind, char **program, const char *program_output,
+                                   int *read_fd, GError **error);
 
 /* ---- interrupts (interrupt.c) ---- */
 

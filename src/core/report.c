@@ -323,8 +323,8 @@ write_json (const MdlSourceInfo *src, const char *partial, MdlReport *const *rep
   g_string_append (out, "\n ]}\n");
 }
 
-static void
-csv_field (GString *out, const char *s)
+void
+mdl_csv_append_field (GString *out, const char *s)
 {
   if (s && strpbrk (s, ",\"\n"))
     {
@@ -347,19 +347,19 @@ csv_rows (GString *out, const MdlReport *top, const MdlReport *r, const char *ph
   for (guint i = 0; i < r->counters->len; i++)
     {
       const MdlCounter *c = &g_array_index (r->counters, MdlCounter, i);
-      csv_field (out, top->engine);
+      mdl_csv_append_field (out, top->engine);
       g_string_append_c (out, ',');
-      csv_field (out, top->spec);
+      mdl_csv_append_field (out, top->spec);
       g_string_append_c (out, ',');
-      csv_field (out, phase);
+      mdl_csv_append_field (out, phase);
       g_string_append_c (out, ',');
-      csv_field (out, c->name);
+      mdl_csv_append_field (out, c->name);
       g_string_append_c (out, ',');
       value_text (out, c, "");
       g_string_append_c (out, ',');
-      csv_field (out, c->unit);
+      mdl_csv_append_field (out, c->unit);
       g_string_append_c (out, ',');
-      csv_field (out, c->metric);
+      mdl_csv_append_field (out, c->metric);
       g_string_append_c (out, '\n');
     }
 }

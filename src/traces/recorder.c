@@ -1,6 +1,8 @@
 /* The recorder (include/models/record.h): the out-of-line half of the instrumentation. The inline
  * append in the header fills `buf`; this file delivers full buffers and markers to the sink. The
- * public struct is the first member of the private one, so the inline code needs no call. */
+ * public struct is the first member of the private one, so the inline code needs no call. Before
+ * each batch it names the code sites (sites.h) registered since its last batch, so that a sink
+ * sees a site's MDL_MARK_SITE marker before the site's first event. */
 #include <models/error.h>
 #include <models/record.h>
 
@@ -13,6 +15,7 @@ typedef struct {
   MdlSink sink;
   guint64 n_delivered;
   GError *error;        /* the first sink error; later events are dropped */
+  guint n_named;        /* code sites 1..n_named have had their marker */
 } Recorder;
 
 MdlRecorder *
@@ -48,6 +51,20 @@ mdl_recorder_free (MdlRecorder *rec)
   g_free (r);
 }
 
+/* Delivers a site marker for each code site registered since the last call. */
+static void
+name_new_sites (Recorder *r)
+{
+  const MdlSiteTable *sites = mdl_code_sites ();
+  guint n = mdl_site_table_size (sites);
+  for (; r->n_named < n && r->error == NULL; r->n_named++)
+    {
+      const MdlSite *s = mdl_site_table_get (sites, r->n_named + 1);
+      MdlMarker m = { .kind = MDL_MARK_SITE, .site = (guint16) (r->n_named + 1), .name = s->name };
+      r->sink.marker (r->sink.data, &m, &r->error);
+    }
+}
+
 void
 mdl_recorder_flush (MdlRecorder *rec)
 {
@@ -58,6 +75,8 @@ mdl_recorder_flush (MdlRecorder *rec)
     return;
   r->n_delivered += rec->len;
   rec->len = 0;
+  if (r->error == NULL)
+    name_new_sites (r);
   if (r->error == NULL)
     r->sink.batch (r->sink.data, &batch, &r->error);
 }
