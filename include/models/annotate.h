@@ -60,7 +60,8 @@ typedef struct MdlAnnotation MdlAnnotation;
 /**
  * mdl_annotation_new: gathers the per-site counts from the reports of engines that broke their
  * counts down by site, over the sites of @sites. Its columns are every exact, additive count of
- * every report (peaks and reals are not split by line), named `ENGINE.COUNTER` (`cache.l1_misses`;
+ * every report (peaks, reals and counts an engine keeps out of its phases are not split by line),
+ * named `ENGINE.COUNTER` (`cache.l1_misses`;
  * a second engine of one class is `cache2.`, and so on).
  * @sites: (transfer none) must outlive the annotation.
  * @reports: (transfer none) read only during the call.

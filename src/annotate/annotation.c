@@ -1,7 +1,8 @@
 /* Annotations (include/models/annotate.h): the per-site counts that the engines' site phases hold,
  * gathered into one matrix (site x column), and the site table's lines grouped by function. A
  * column is one exact, additive count of one engine: peaks (distinct pages, maxima) and reals
- * (ratios) have no share per line, as they have none per phase. A site phase is found by its name,
+ * (ratios) have no share per line, as they have none per phase, and neither has a count that the
+ * engine leaves out of its phases. A site phase is found by its name,
  * `FILE:LINE`, which is also the MDL_MARK_SITE name the sources give it; the stream's own phases
  * have other names and are passed over. Printing lives in write.c. */
 #include <models/annotate.h>
@@ -29,6 +30,21 @@ is_column (const MdlCounter *c)
   return !c->is_real && !c->is_peak;
 }
 
+/* TRUE when a site phase of @report holds counter @name: what an engine leaves out of its phases
+ * (em's blocks cached at the end) is a state, not a sum, and has no share per line. */
+static gboolean
+in_site_phases (const MdlSiteTable *sites, const MdlReport *report, const char *name)
+{
+  for (guint p = 0; p < mdl_report_n_phases (report); p++)
+    {
+      const MdlReport *phase = mdl_report_phase (report, p);
+      if (mdl_site_table_find (sites, mdl_report_engine (phase)) != 0
+          && mdl_report_lookup (phase, name) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 MdlAnnotation *
 mdl_annotation_new (const MdlSiteTable *sites, MdlReport *const *reports, guint n_reports)
 {
@@ -47,7 +63,7 @@ mdl_annotation_new (const MdlSiteTable *sites, MdlReport *const *reports, guint 
         {
           const MdlCounter *counter = mdl_report_counter (reports[k], c);
           char *name;
-          if (!is_column (counter))
+          if (!is_column (counter) || !in_site_phases (sites, reports[k], counter->name))
             continue;
           name = g_strdup_printf ("%s.%s", label, counter->name);
           g_ptr_array_add (a->columns, name);

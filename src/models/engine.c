@@ -5,8 +5,8 @@
  * additive. With site phases on, each run of events with one site id is a phase too, named after
  * the site: batches are split where the site changes and the counts are snapshot there. An engine
  * that owns its phases (vat, em: offline policies know counts only at the end) gets the site runs
- * as phase markers of its own instead, each run a begin and an end, closed before any phase marker
- * of the stream so that they nest inside the stream's phases. */
+ * as phase markers of its own instead, each run a begin and an end. A run ends at every marker,
+ * so that the stream's phases nest around site phases and marker counts belong to no site. */
 #include <models/error.h>
 
 #include "core/ledger.h"
@@ -313,11 +313,10 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
   if (engine->by_site && marker->kind == MDL_MARK_SITE && marker->name)
     g_hash_table_replace (engine->site_names, GUINT_TO_POINTER (marker->site),
                           g_strdup (marker->name));
-  /* Site phases of a class that owns its phases nest inside the stream's: the run in progress
-   * ends before a phase marker, and the next event begins a new one. */
-  if (engine->by_site && !core_phases
-      && (marker->kind == MDL_MARK_PHASE_BEGIN || marker->kind == MDL_MARK_PHASE_END)
-      && !site_switch (engine, 0, error))
+  /* A marker is no site's doing: the run in progress ends before it (and the next event begins a
+   * new one), so what a class counts for markers stays out of the sites' phases, and the site
+   * phases of a class that owns its phases nest inside the stream's. */
+  if (engine->by_site && !site_switch (engine, 0, error))
     return FALSE;
   /* A begin is counted before the class sees the marker, an end after: the phase holds what the
    * class counts for its own markers. */
