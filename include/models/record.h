@@ -85,11 +85,19 @@ MDL_API void mdl_recorder_phase_begin (MdlRecorder *rec, const char *name);
 /** mdl_recorder_phase_end: marks the end of the innermost phase, which must be @name. */
 MDL_API void mdl_recorder_phase_end (MdlRecorder *rec, const char *name);
 
-/** mdl_recorder_set_site: later events carry @site (0: none); name it with an MDL_MARK_SITE marker. */
-static inline void
-mdl_recorder_set_site (MdlRecorder *rec, guint16 site)
+/**
+ * mdl_recorder_set_site: later events carry @site (0: none); name it with an MDL_MARK_SITE marker.
+ * While it is not 0 the instrumentation macros record @site too, in place of their call sites, and
+ * a recorder given a site this way never names code sites (its ids are the caller's).
+ */
+MDL_API void mdl_recorder_set_site (MdlRecorder *rec, guint16 site);
+
+/** mdl_recorder_site_or: the site set by mdl_recorder_set_site(), else @code_site: what the
+ * instrumentation macros record. */
+static inline guint16
+mdl_recorder_site_or (const MdlRecorder *rec, guint16 code_site)
 {
-  rec->site = site;
+  return rec->site ? rec->site : code_site;
 }
 
 /**
@@ -152,7 +160,8 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
  * does. The count is `ram_ops`, and vat's `cost` = ram_ops + tau * tc_misses prices a TC miss in
  * these steps, so a program that counts 3 per iteration shrinks every miss's share threefold
  * (docs/models/vat.md). Each records the call site it is written at (MDL_SITE_HERE, sites.h), so
- * that `models annotate` can attribute every count to a source line. */
+ * that `models annotate` can attribute every count to a source line, unless the recorder was given
+ * a site (mdl_recorder_set_site()). */
 #ifdef MDL_NATIVE
 #define MDL_READ(REC, PTR) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)
@@ -163,14 +172,14 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 #else
 #define MDL_READ(REC, PTR)                                                                       \
   mdl_recorder_access_at ((REC), MDL_CPU_READ, (guint64) (uintptr_t) (PTR), sizeof *(PTR),        \
-                          MDL_SITE_HERE ())
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_WRITE(REC, PTR)                                                                      \
   mdl_recorder_access_at ((REC), MDL_CPU_WRITE, (guint64) (uintptr_t) (PTR), sizeof *(PTR),       \
-                          MDL_SITE_HERE ())
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_MODIFY(REC, PTR)                                                                     \
   mdl_recorder_access_at ((REC), MDL_CPU_MODIFY, (guint64) (uintptr_t) (PTR), sizeof *(PTR),      \
-                          MDL_SITE_HERE ())
-#define MDL_OPS(REC, N) mdl_recorder_ops_at ((REC), (N), MDL_SITE_HERE ())
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_OPS(REC, N) mdl_recorder_ops_at ((REC), (N), mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_PHASE_BEGIN(REC, NAME) mdl_recorder_phase_begin ((REC), (NAME))
 #define MDL_PHASE_END(REC, NAME) mdl_recorder_phase_end ((REC), (NAME))
 #endif
