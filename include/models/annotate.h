@@ -92,7 +92,8 @@ MDL_API guint64 mdl_annotation_count (const MdlAnnotation *annotation, guint sit
  * MdlAnnotateOptions: what mdl_annotation_write() prints.
  * @sort: (nullable) the column that orders rows, hottest first, and that the threshold applies to;
  *   NULL: the first column with a nonzero total.
- * @show: (nullable) the columns to print, NULL-terminated; NULL: all.
+ * @show: (nullable) the columns to print, NULL-terminated; NULL: all (in a table, all that some
+ *   line has a count of).
  * @threshold: percent of the sort column's total under which a line or function is left out
  *   (0: print every row with a count).
  * @context: lines of source printed around each line above the threshold.

@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
   const MdlAnnotation *a;
   guint sort;
+  gboolean table;      /* printing for people */
   GArray *shown;       /* guint column indices */
 } View;
 
@@ -168,6 +169,8 @@ header (GString *out, const View *v, const guint *widths, const char *last)
   for (guint i = 0; i < v->shown->len; i++)
     g_string_append_printf (out, "%*s  ", (int) widths[i],
                             mdl_annotation_column (v->a, g_array_index (v->shown, guint, i)));
+  if (*last == '\0')
+    g_string_truncate (out, out->len - 2);
   g_string_append_printf (out, "%s\n", last);
 }
 
@@ -352,6 +355,15 @@ write_csv (GString *out, const View *v, const GArray *functions, const GArray *l
   csv_rows (out, v, lines, "line");
 }
 
+static gboolean
+column_has_lines (const MdlAnnotation *a, guint col)
+{
+  for (guint s = 1; s <= a->n_sites; s++)
+    if (a->counts[(gsize) s * a->columns->len + col])
+      return TRUE;
+  return FALSE;
+}
+
 /* Resolves the sort and show columns of @o into @v. */
 static gboolean
 view_init (View *v, const MdlAnnotation *a, const MdlAnnotateOptions *o, GError **error)
@@ -390,8 +402,11 @@ view_init (View *v, const MdlAnnotation *a, const MdlAnnotateOptions *o, GError 
       u = (guint) col;
       g_array_append_val (v->shown, u);
     }
+  /* A table for people leaves out the counters that no line has (count's warp counters under a
+   * CPU algorithm, its marker counts); programs reading JSON or CSV get every column. */
   for (guint c = 0; o->show == NULL && c < a->columns->len; c++)
-    g_array_append_val (v->shown, c);
+    if (!v->table || column_has_lines (a, c))
+      g_array_append_val (v->shown, c);
   return TRUE;
 }
 
@@ -399,7 +414,7 @@ gboolean
 mdl_annotation_write (const MdlAnnotation *annotation, const MdlAnnotateOptions *options,
                       MdlFormat format, GString *out, GError **error)
 {
-  View v = { 0 };
+  View v = { .table = format == MDL_FORMAT_TABLE };
   GArray *all_lines, *lines, *functions;
   g_return_val_if_fail (annotation != NULL && options != NULL && out != NULL, FALSE);
   if (!view_init (&v, annotation, options, error))
