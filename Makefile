@@ -174,7 +174,7 @@ install: all
 	install -d $(DESTDIR)$(INCLUDEDIR)/models $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(DATADIR)/models
 	install -m 644 include/models/*.h $(DESTDIR)$(INCLUDEDIR)/models/
-	install -m 644 $(B)/libmodels.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(B)/libmodels.a $(B)/libmodels-dwarf.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/libmodels.so $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmodels.so
 	install -m 755 $(B)/bin/models $(DESTDIR)$(BINDIR)/

@@ -383,6 +383,63 @@ test_lines_match_cachegrind (void **state)
   assert_true (compared >= 5);
 }
 
+/* The address of symbol @name in @prog, from nm; 0 when nm is missing. */
+static guint64
+symbol_address (const char *prog, const char *name)
+{
+  g_autofree char *cmd = g_strdup_printf ("nm %s", prog), *out = NULL;
+  g_auto (GStrv) rows = NULL;
+  if (!g_spawn_command_line_sync (cmd, &out, NULL, NULL, NULL) || out == NULL)
+    return 0;
+  rows = g_strsplit (out, "\n", -1);
+  for (guint i = 0; rows[i]; i++)
+    {
+      g_auto (GStrv) cell = g_strsplit (rows[i], " ", -1);
+      if (g_strv_length (cell) == 3 && strcmp (cell[2], name) == 0)
+        return g_ascii_strtoull (cell[0], NULL, 16);
+    }
+  return 0;
+}
+
+/* Ensure a hand-written Lackey trace (--trace, --binary) charges each access to the instruction
+ * before it: two instructions at main's first address, the line of main's opening brace, one with
+ * a load and a store, one with a load; in the -no-pie build at main's address, in the PIE at
+ * Valgrind's base 0x108000 plus it, and at a base given with --load-base. */
+static void
+test_trace_file_charges_the_instruction_line (void **state)
+{
+  Fixture *f = *state;
+  static const struct { const char *which; guint64 base; const char *load_base; } rows[] = {
+    { "fixed", 0, NULL },
+    { "pie", 0x108000, NULL },
+    { "pie", 0x5555000, "0x5555000" },
+  };
+  if (f->fixed == NULL || f->pie == NULL || symbol_address (f->fixed, "main") == 0)
+    {
+      print_message ("no C compiler or nm: the trace file annotation is skipped\n");
+      skip ();
+      return;
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      const char *prog = strcmp (rows[r].which, "pie") == 0 ? f->pie : f->fixed;
+      guint64 main_at = rows[r].base + symbol_address (prog, "main");
+      g_autofree char *trace = g_build_filename (f->dir, "hand.lackey", NULL);
+      g_autofree char *text = g_strdup_printf ("I  %" G_GINT64_MODIFIER "x,4\n L 7ff0,8\n S 7ff8,8\n"
+                                               "I  %" G_GINT64_MODIFIER "x,4\n L 7ff0,8\n",
+                                               main_at, main_at);
+      g_autofree char *out = NULL, *err = NULL;
+      const char *args[] = { "annotate", "-f", "csv", "--trace", trace, "--binary", prog,
+                             rows[r].load_base ? "--load-base" : NULL, rows[r].load_base, NULL };
+      assert_true (g_file_set_contents (trace, text, -1, NULL));
+      if (run_models (args, &out, &err) != 0)
+        fail_msg ("%s: %s", rows[r].which, err);
+      /* kind,file,line,function,count.cpu_reads,count.cpu_writes,...,count.ram_ops */
+      if (!strstr (out, "/hot.c,7,main,2,1,"))
+        fail_msg ("%s: no row of hot.c:7 with 2 reads and 1 write in:\n%s", rows[r].which, out);
+    }
+}
+
 /* Ensure a binary without debug information, a trace of another program and an unknown --sort
  * counter each fail with a message that names the problem. */
 static void
@@ -434,6 +491,7 @@ main (void)
     cmocka_unit_test (test_scan_counts_on_its_lines),
     cmocka_unit_test (test_hot_line_gets_most_misses),
     cmocka_unit_test (test_lines_match_cachegrind),
+    cmocka_unit_test (test_trace_file_charges_the_instruction_line),
     cmocka_unit_test (test_errors_name_the_problem),
   };
   return cmocka_run_group_tests (tests, setup, teardown);

@@ -98,6 +98,9 @@ MDL_API guint64 mdl_annotation_count (const MdlAnnotation *annotation, guint sit
  *   (0: print every row with a count).
  * @context: lines of source printed around each line above the threshold.
  * @source: print the annotated source (table format only).
+ * @source_dirs: (nullable) NULL-terminated directories where a source file named by a relative
+ *   path is looked for when it is not found from the current directory (instrumented code names
+ *   its files relative to the directory it was built in).
  */
 typedef struct {
   const char *sort;
@@ -105,6 +108,7 @@ typedef struct {
   double threshold;
   guint context;
   gboolean source;
+  const char *const *source_dirs;
 } MdlAnnotateOptions;
 
 /**

@@ -174,11 +174,27 @@ header (GString *out, const View *v, const guint *widths, const char *last)
   g_string_append_printf (out, "%s\n", last);
 }
 
+/* Reads @file, or a relative @file under one of @dirs. */
+static gboolean
+read_source (const char *file, const char *const *dirs, char **text)
+{
+  if (g_file_get_contents (file, text, NULL, NULL))
+    return TRUE;
+  for (const char *const *d = dirs; d && *d && !g_path_is_absolute (file); d++)
+    {
+      g_autofree char *path = g_build_filename (*d, file, NULL);
+      if (g_file_get_contents (path, text, NULL, NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* The source of @file around its rows in @hot (those above the threshold), with the counts of
  * every line of @all in the margin. */
 static void
 source_listing (GString *out, const View *v, const guint *widths, const GArray *hot,
-                const GArray *all, const char *file, guint context)
+                const GArray *all, const char *file, guint context,
+                const char *const *source_dirs)
 {
   g_autofree char *text = NULL;
   g_auto (GStrv) src = NULL;
@@ -186,9 +202,9 @@ source_listing (GString *out, const View *v, const guint *widths, const GArray *
   g_autofree const guint64 **at = NULL;
   guint n, last = 0;
   g_string_append_printf (out, "\n-- source: %s\n", file);
-  if (!g_file_get_contents (file, &text, NULL, NULL))
+  if (!read_source (file, source_dirs, &text))
     {
-      g_string_append (out, "   (not readable here: the counts are in the tables above)\n");
+      g_string_append (out, "   (not found; --source-dir names where to look)\n");
       return;
     }
   src = g_strsplit (text, "\n", -1);
@@ -259,7 +275,7 @@ write_table (GString *out, const View *v, const GArray *functions, const GArray 
       if (r->line == 0 || g_hash_table_contains (files, r->file))
         continue;
       g_hash_table_add (files, (gpointer) r->file);
-      source_listing (out, v, widths, lines, all_lines, r->file, o->context);
+      source_listing (out, v, widths, lines, all_lines, r->file, o->context, o->source_dirs);
     }
 }
 

@@ -51,6 +51,7 @@ typedef struct {
   char *show;
   char *valgrind;
   char *program_output;
+  char **source_dirs;
   double threshold;
   gint context;
   gboolean no_source;
@@ -72,6 +73,7 @@ options_clear (Options *o)
   g_free (o->show);
   g_free (o->valgrind);
   g_free (o->program_output);
+  g_strfreev (o->source_dirs);
 }
 
 /* The engines with their counts broken down by site. */
@@ -207,6 +209,8 @@ annotate_main (int argc, char **argv)
     { "context", 'C', 0, G_OPTION_ARG_INT, &o.context,
       "Source lines around each hot line (default 3)", "N" },
     { "no-source", 0, 0, G_OPTION_ARG_NONE, &o.no_source, "Leave out the annotated source", NULL },
+    { "source-dir", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &o.source_dirs,
+      "Also look for relative source files in DIR (repeat for several)", "DIR" },
     { "fetches", 0, 0, G_OPTION_ARG_NONE, &o.fetches,
       "Feed instruction fetches to the engines too (for cache:icache=...)", NULL },
     { "valgrind", 0, 0, G_OPTION_ARG_FILENAME, &o.valgrind,
@@ -271,7 +275,8 @@ annotate_main (int argc, char **argv)
       show = o.show ? g_strsplit (o.show, ",", -1) : NULL;
       opts = (MdlAnnotateOptions) { .sort = o.sort, .show = (const char *const *) show,
                                     .threshold = o.threshold, .context = (guint) o.context,
-                                    .source = !o.no_source };
+                                    .source = !o.no_source,
+                                    .source_dirs = (const char *const *) o.source_dirs };
       ok = mdl_annotation_write (annotation, &opts, format, text, &error)
            && mdl_cli_output_write (o.output, text, &error);
     }
