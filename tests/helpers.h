@@ -85,6 +85,11 @@ char *test_write_temp (const char *basename, const void *data, gsize len);
 #define assert_mdl_error(error, code, needle) test_assert_error ((error), (code), (needle), __FILE__, __LINE__)
 void test_assert_error (GError *error, int code, const char *needle, const char *file, int line);
 
+/* Runs the `models` command (MODELS_BIN, else build/bin/models) with the NULL-terminated @args,
+ * in environment @env (NULL: the test's own); returns its exit status (-1 when it did not exit)
+ * and its standard output and error (transfer full). */
+int test_run_models (const char *const *env, const char *const *args, char **out, char **err);
+
 /* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
  * @seed and returns its checksum; fails the test with the library's message on an error (a sort
  * whose output is not its sorted input is one). */

@@ -11,9 +11,7 @@
  * Without valgrind or a C compiler the program tests are skipped with a message. */
 #include "helpers.h"
 
-#include <glib/gstdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 /* Ensure the per-line counts of every column of every engine sum to the engine's totals. */
 static void
@@ -161,7 +159,7 @@ setup (void **state)
 {
   Fixture *f = g_new0 (Fixture, 1);
   f->valgrind = g_find_program_in_path ("valgrind");
-  f->dir = g_dir_make_tmp ("models-annotate-XXXXXX", NULL);
+  f->dir = test_temp_dir ();
   f->pie = compile (f->dir, "hot-pie", "-g -O0");
   f->fixed = compile (f->dir, "hot", "-g -O0 -no-pie");
   *state = f;
@@ -172,15 +170,7 @@ static int
 teardown (void **state)
 {
   Fixture *f = *state;
-  g_autoptr (GDir) d = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)))
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
-  g_free (f->dir);
+  g_free (f->dir);   /* removed with what it holds when the program exits (helpers.h) */
   g_free (f->pie);
   g_free (f->fixed);
   g_free (f->valgrind);
@@ -203,23 +193,6 @@ tools_present (const Fixture *f)
  * it, and with it the stack lines' misses. */
 static const char *const run_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "MODELS_ASLR=1", NULL };
 
-/* Runs `models ARGS...`; returns its exit status, its stdout and stderr. */
-static int
-run_models (const char *const *args, char **out, char **err)
-{
-  const char *bin = g_getenv ("MODELS_BIN") ? g_getenv ("MODELS_BIN") : "build/bin/models";
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-  g_ptr_array_add (argv, (gpointer) bin);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (gpointer) *a);
-  g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) run_env, G_SPAWN_DEFAULT, NULL, NULL,
-                     out, err, &status, NULL))
-    return -1;
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 /* Per-line counts of hot.c from `models annotate -f csv`: line -> [read misses, write misses]. */
 static GHashTable *
 annotate_lines (const char *prog)
@@ -230,7 +203,7 @@ annotate_lines (const char *prog)
   g_auto (GStrv) rows = NULL, head = NULL;
   GHashTable *lines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   gint rd = -1, wr = -1;
-  int rc = run_models (args, &out, &err);
+  int rc = test_run_models (run_env, args, &out, &err);
   if (rc != 0)
     fail_msg ("models annotate -- %s: exit %d: %s", prog, rc, err);
   rows = g_strsplit (out, "\n", -1);
@@ -432,7 +405,7 @@ test_trace_file_charges_the_instruction_line (void **state)
       const char *args[] = { "annotate", "-f", "csv", "--trace", trace, "--binary", prog,
                              rows[r].load_base ? "--load-base" : NULL, rows[r].load_base, NULL };
       assert_true (g_file_set_contents (trace, text, -1, NULL));
-      if (run_models (args, &out, &err) != 0)
+      if (test_run_models (run_env, args, &out, &err) != 0)
         fail_msg ("%s: %s", rows[r].which, err);
       /* kind,file,line,function,count.cpu_reads,count.cpu_writes,...,count.ram_ops */
       if (!strstr (out, "/hot.c,7,main,2,1,"))
@@ -451,7 +424,7 @@ test_errors_name_the_problem (void **state)
   int rc;
   {
     const char *args[] = { "annotate", "scan/seq", "--n", "100", "--sort", "l1_mises", NULL };
-    rc = run_models (args, &out, &err);
+    rc = test_run_models (run_env, args, &out, &err);
     assert_int_equal (rc, 1);
     assert_non_null (strstr (err, "unknown counter \"l1_mises\""));
     g_clear_pointer (&out, g_free);
@@ -469,7 +442,7 @@ test_errors_name_the_problem (void **state)
                                     NULL));
   {
     const char *args[] = { "annotate", "--trace", trace, "--binary", nodebug, NULL };
-    rc = run_models (args, &out, &err);
+    rc = test_run_models (run_env, args, &out, &err);
     assert_int_equal (rc, 1);
     assert_non_null (strstr (err, "no DWARF debug information (build it with -g"));
     g_clear_pointer (&out, g_free);
@@ -477,7 +450,7 @@ test_errors_name_the_problem (void **state)
   }
   {
     const char *args[] = { "annotate", "--trace", trace, "--binary", f->fixed, NULL };
-    rc = run_models (args, &out, &err);
+    rc = test_run_models (run_env, args, &out, &err);
     assert_int_equal (rc, 1);
     assert_non_null (strstr (err, "trace/binary mismatch: none of the 2 instructions"));
   }

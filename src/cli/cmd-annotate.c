@@ -124,6 +124,13 @@ check_resolved (const MdlAttributor *a, const char *binary, gboolean pie, GError
 {
   if (mdl_attributor_n_resolved (a) > 0)
     return TRUE;
+  if (mdl_attributor_n_instructions (a) == 0)
+    {
+      g_set_error_literal (error, MDL_ERROR, MDL_ERROR_FORMAT, "the trace has no instruction "
+                           "lines (\"I  addr,size\"), so no access has a line: annotate needs "
+                           "the whole Lackey text (valgrind --tool=lackey --trace-mem=yes)");
+      return FALSE;
+    }
   g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "trace/binary mismatch: none of the %"
                G_GUINT64_FORMAT " instructions of the trace lies in a line of %s%s (is the trace "
                "of this program?%s)", mdl_attributor_n_instructions (a), binary,
