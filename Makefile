@@ -74,9 +74,13 @@ ALL_CF    = $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CF)
 
 ALGO_SRC := $(sort $(wildcard src/algos/cpu/*.c))
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/traces/*.c src/models/*.c src/models/*/*.c src/simt/*.c src/algos/*.c \
-              src/algos/simt/*.c src/experiments/*.c)) $(ALGO_SRC)
+              src/algos/simt/*.c src/experiments/*.c src/annotate/*.c)) $(ALGO_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ALGO_SRC:%.c=$(B)/native/%.o) $(B)/gen/machines-data.o
 CLI_OBJ  := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard src/cli/*.c)))
+# DWARF line tables (elfutils' libdw) for `models annotate`: an archive of its own, so that
+# libmodels itself needs only GLib (docs/howto/annotate.md).
+DWARF_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard src/dwarf/*.c)))
+DW_LIBS  := $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 TEST_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(sort $(wildcard tests/test-*.c)))
@@ -113,9 +117,12 @@ $(B)/libmodels.a: $(LIB_OBJ)
 $(B)/libmodels.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(B)/bin/models: $(CLI_OBJ) $(B)/libmodels.a
+$(B)/libmodels-dwarf.a: $(DWARF_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(B)/bin/models: $(CLI_OBJ) $(B)/libmodels-dwarf.a $(B)/libmodels.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DW_LIBS) $(PKG_LIBS) -lm
 # The man pages are generated, never edited (docs/contributing.md): the command writes its own from
 # its --help texts, tools/man-api.c writes the API's from the headers' doc comments.
 $(B)/man/man1/models.1: $(B)/bin/models
@@ -205,7 +212,7 @@ install: all
 	install -m 644 $(B)/man/man3/libmodels.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 data/models.bash $(DESTDIR)$(BASHCOMPDIR)/models
 	install -m 644 include/models/*.h $(DESTDIR)$(INCLUDEDIR)/models/
-	install -m 644 $(B)/libmodels.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(B)/libmodels.a $(B)/libmodels-dwarf.a $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(B)/libmodels.so $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmodels.so
 	install -m 755 $(B)/bin/models $(DESTDIR)$(BINDIR)/

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 guint32
 test_seed (guint32 fallback)
@@ -651,4 +652,20 @@ test_models_commands (void)
     else
       in_commands = FALSE;
   return commands;
+}
+
+int
+test_run_models (const char *const *env, const char *const *args, char **out, char **err)
+{
+  const char *bin = g_getenv ("MODELS_BIN") ? g_getenv ("MODELS_BIN") : "build/bin/models";
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+  g_ptr_array_add (argv, (gpointer) bin);
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (gpointer) *a);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) env, G_SPAWN_DEFAULT, NULL, NULL, out,
+                     err, &status, NULL))
+    return -1;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }

@@ -95,6 +95,11 @@ int test_spawn (const char *const *argv, const char *input, char **out, char **e
  * (transfer full). */
 GPtrArray *test_models_commands (void);
 
+/* Runs the `models` command (MODELS_BIN, else build/bin/models) with the NULL-terminated @args,
+ * in environment @env (NULL: the test's own); returns its exit status (-1 when it did not exit)
+ * and its standard output and error (transfer full). */
+int test_run_models (const char *const *env, const char *const *args, char **out, char **err);
+
 /* Runs the algorithm @spec (`NAME:key=value,...`) natively (no events) on @n elements from
  * @seed and returns its checksum; fails the test with the library's message on an error (a sort
  * whose output is not its sorted input is one). */

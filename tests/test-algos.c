@@ -88,12 +88,20 @@ test_scan_seq_emits_exact_sequence (void **state)
   (void) state;
   assert_non_null (a);
   run_collected (a, 5, 42, c, 3);
-  assert_string_equal (c->order->str, "mccccccccccm");
-  assert_int_equal (c->markers->len, 2);
+  /* The two site markers name the MDL_READ and MDL_OPS lines before the first batch. */
+  assert_string_equal (c->order->str, "mmmccccccccccm");
+  assert_int_equal (c->markers->len, 4);
   assert_int_equal (marker_at (c, 0)->marker.kind, MDL_MARK_PHASE_BEGIN);
   assert_string_equal (marker_at (c, 0)->name, "scan");
-  assert_int_equal (marker_at (c, 1)->marker.kind, MDL_MARK_PHASE_END);
-  assert_string_equal (marker_at (c, 1)->name, "scan");
+  for (guint m = 1; m <= 2; m++)
+    {
+      assert_int_equal (marker_at (c, m)->marker.kind, MDL_MARK_SITE);
+      assert_true (g_str_has_prefix (marker_at (c, m)->name, "src/algos/cpu/scan.c:"));
+      assert_int_equal (marker_at (c, m)->marker.site,
+                        g_array_index (c->cpu, MdlCpuEvent, m - 1).site);
+    }
+  assert_int_equal (marker_at (c, 3)->marker.kind, MDL_MARK_PHASE_END);
+  assert_string_equal (marker_at (c, 3)->name, "scan");
   base = g_array_index (c->cpu, MdlCpuEvent, 0).addr;
   for (guint i = 0; i < 10; i++)
     {
@@ -123,7 +131,7 @@ test_scan_random_reads_2n (void **state)
   (void) state;
   assert_non_null (a);
   run_collected (a, n, 9, c, 0);
-  assert_int_equal (c->markers->len, 2);
+  assert_int_equal (c->markers->len, 2 + 3);   /* the phase, and its 3 MDL_ lines' names */
   perm_base = g_array_index (c->cpu, MdlCpuEvent, 0).addr;
   /* Pass 1: A's base is the lowest address read at odd read positions. */
   for (guint i = 0, r = 0; i < c->cpu->len; i++)

@@ -25,7 +25,6 @@
 #include <glib-unix.h>
 #include <gio/gunixinputstream.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define KEYS "32768"
@@ -333,23 +332,6 @@ test_matches_cachegrind (void **state)
   mdl_pipeline_free (tally.pipeline);
 }
 
-/* Runs the `models` command; returns its exit status and output. */
-static int
-run_models (const char *const *args, char **out, char **err)
-{
-  const char *bin = g_getenv ("MODELS_BIN") ? g_getenv ("MODELS_BIN") : "build/bin/models";
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-  g_ptr_array_add (argv, (gpointer) bin);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (gpointer) *a);
-  g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                     &status, NULL))
-    return -1;
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 /* Ensure `models trace` streams a program's trace into the engines, and fails clearly without
  * valgrind or a program. */
 static void
@@ -368,11 +350,11 @@ test_models_trace_command (void **state)
       skip ();
       return;
     }
-  rc = run_models (usage, &out, &err);
+  rc = test_run_models (NULL, usage, &out, &err);
   assert_int_equal (rc, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  rc = run_models (missing, &out, &err);
+  rc = test_run_models (NULL, missing, &out, &err);
   assert_int_equal (rc, 1);
   assert_non_null (strstr (err, "cannot run /nonexistent/valgrind"));
   g_clear_pointer (&out, g_free);
@@ -383,7 +365,7 @@ test_models_trace_command (void **state)
     const char *args[] = { "trace", "--fetches", "--format", "csv", "-e",
                            "cache:levels=32k:8:64/128k:8:64,icache=32k:8:64,cachegrind=1", "-e",
                            "count", "--", f->prog, "1000", NULL };
-    rc = run_models (args, &out, &err);
+    rc = test_run_models (NULL, args, &out, &err);
     if (rc != 0)
       fail_msg ("models trace: exit %d: %s", rc, err);
     assert_non_null (strstr (out, ",i1_fetch_refs,"));
@@ -421,7 +403,7 @@ test_models_trace_follows_children (void **state)
   assert_int_equal (g_chmod (wrapper, 0755), 0);
   {
     const char *args[] = { "trace", "-e", "count", "--", wrapper, "3000", NULL };
-    rc = run_models (args, &table, &err);
+    rc = test_run_models (NULL, args, &table, &err);
     if (rc != 0)
       fail_msg ("models trace wrapper: exit %d: %s", rc, err);
     expect = g_strdup_printf ("source: lackey:%s (traced: %s 3000; %s 3000)", wrapper, wrapper,
@@ -433,9 +415,9 @@ test_models_trace_follows_children (void **state)
   {
     const char *via[] = { "trace", "-e", "count", "-f", "csv", "--", wrapper, "3000", NULL };
     const char *alone[] = { "trace", "-e", "count", "-f", "csv", "--", f->prog, "3000", NULL };
-    assert_int_equal (run_models (via, &csv, &err), 0);
+    assert_int_equal (test_run_models (NULL, via, &csv, &err), 0);
     g_clear_pointer (&err, g_free);
-    assert_int_equal (run_models (alone, &direct, &err), 0);
+    assert_int_equal (test_run_models (NULL, alone, &direct, &err), 0);
     if (csv_cpu_reads (csv) <= csv_cpu_reads (direct))
       fail_msg ("through the wrapper %" G_GUINT64_FORMAT " reads, alone %" G_GUINT64_FORMAT,
                 csv_cpu_reads (csv), csv_cpu_reads (direct));

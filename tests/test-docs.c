@@ -413,6 +413,10 @@ static const struct {
   { "models measure", "without --measured it runs the GPU harness: needs nvcc, ncu and a GPU" },
   { "gpu-kernels", "needs the CUDA harness (nvcc)" },
   { "models experiment gpu", "needs cases.txt from gpu-kernels or a GPU run's directory" },
+  { "models annotate -e", "needs a program built with -g (./prog has no debug information); "
+    "docs/howto/annotate.md runs one" },
+  { "models annotate --trace", "needs a trace of a program built with -g; docs/howto/annotate.md "
+    "runs a program" },
 };
 
 /* The page of `models COMMAND --help`: every line of its "Examples:" section is a command (a

@@ -155,11 +155,13 @@ test_sites_and_macros (void **state)
   guint8 byte = 0;
   guint32 word = 0;
   struct { char bytes[24]; } blob;
+  guint modify_line;
+  const MdlSite *site;
   mdl_recorder_set_site (rec, 7);
   MDL_READ (rec, &byte);
   MDL_WRITE (rec, &word);
   mdl_recorder_set_site (rec, 0);
-  MDL_MODIFY (rec, &blob);
+  MDL_MODIFY (rec, &blob); modify_line = __LINE__;
   MDL_OPS (rec, 3);
   MDL_PHASE_BEGIN (rec, "m");
   MDL_PHASE_END (rec, "m");
@@ -173,9 +175,43 @@ test_sites_and_macros (void **state)
   assert_int_equal (cpu_at (f->got, 1)->site, 7);
   assert_int_equal (cpu_at (f->got, 2)->kind, MDL_CPU_MODIFY);
   assert_int_equal (cpu_at (f->got, 2)->size, 24);
-  assert_int_equal (cpu_at (f->got, 2)->site, 0);
+  /* With no site set, a macro records its own call site (and this recorder, given sites by its
+   * caller before, names none: no marker). */
+  site = mdl_site_table_get (mdl_code_sites (), cpu_at (f->got, 2)->site);
+  assert_non_null (site);
+  assert_int_equal (site->line, modify_line);
+  assert_true (g_str_has_suffix (site->file, "test-recorder.c"));
   assert_int_equal (cpu_at (f->got, 3)->kind, MDL_CPU_OPS);
   assert_int_equal (cpu_at (f->got, 3)->addr, 3);
+}
+
+/* Ensure the macros name their call sites: before the batch holding a site's first event, one
+ * MDL_MARK_SITE marker per site, named FILE:LINE; a site already named is not named again. */
+static void
+test_macros_name_their_sites (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 4);
+  guint64 x = 0, y = 0;
+  guint first_line;
+  const TestMarker *m;
+  g_autofree char *want = NULL;
+  for (guint i = 0; i < 3; i++)
+    {
+      MDL_READ (rec, &x); first_line = __LINE__;
+      MDL_WRITE (rec, &y);
+    }
+  assert_true (mdl_recorder_finish (rec, NULL));
+  /* 6 events in batches of 4: the first batch introduces both sites. */
+  assert_string_equal (f->got->order->str, "mmcccccc");
+  m = g_ptr_array_index (f->got->markers, 0);
+  assert_int_equal (m->marker.kind, MDL_MARK_SITE);
+  want = g_strdup_printf ("%s:%u", __FILE__, first_line);
+  assert_string_equal (m->name, want);
+  assert_int_equal (m->marker.site, cpu_at (f->got, 0)->site);
+  m = g_ptr_array_index (f->got->markers, 1);
+  assert_int_equal (m->marker.site, cpu_at (f->got, 1)->site);
+  assert_int_not_equal (cpu_at (f->got, 0)->site, cpu_at (f->got, 1)->site);
 }
 
 /* A sink whose batch callback fails from its @fail_at-th call on; counts the calls it gets. */
@@ -412,6 +448,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_op_counts_merge, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown (test_markers_flush_pending_events_first, fixture_setup,
                                      fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_macros_name_their_sites, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown (test_sites_and_macros, fixture_setup, fixture_teardown),
     cmocka_unit_test (test_sink_failure_is_latched_until_finish),
     cmocka_unit_test (test_marker_failure_is_latched),

@@ -9,7 +9,8 @@ set -eu
 # valgrind: `models trace` runs programs under Lackey, and the Cachegrind cross-check test needs it.
 # groff-base: tests/test-man.c renders every man page with warnings on; man-db: install-check
 # finds the installed pages with man -w.
-base="libglib2.0-dev libcmocka-dev libsqlite3-dev pkg-config valgrind groff-base man-db"
+# libdw-dev (elfutils): `models annotate` maps instructions to source lines through DWARF.
+base="libglib2.0-dev libcmocka-dev libsqlite3-dev pkg-config valgrind groff-base man-db libdw-dev"
 plot="gnuplot-nox"
 slurm="slurm-wlm munge"
 if [ "${1:-}" = "--plot" ]; then

@@ -157,9 +157,10 @@ MDL_API MdlReport *mdl_engine_report (MdlEngine *engine);
  * mdl_engine_set_site_phases: also breaks the counts down by site. Each run of events with one
  * site id is attributed to a phase named after the site (the name of its latest MDL_MARK_SITE
  * marker, else "site N"); site 0 means no site and is not broken down. Set it before the first
- * event. Ignored by classes with MDL_ENGINE_OWN_PHASES.
- * Cost: one snapshot of the counts (a report call) wherever the site changes, so it suits streams
- * whose sites change every few hundred events or less often.
+ * event. A class with MDL_ENGINE_OWN_PHASES gets each run as a phase begin and end marker of its
+ * own (nested inside the stream's phases); one of those without a marker method ignores this.
+ * Cost: one snapshot of the counts (a report call, or for an owning class a phase mark) wherever
+ * the site changes: an annotation of every access (`models annotate`) pays it every few events.
  */
 MDL_API void mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site);
 

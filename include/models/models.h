@@ -5,6 +5,7 @@
 #include <models/api.h>
 #include <models/error.h>
 #include <models/event.h>
+#include <models/sites.h>
 #include <models/record.h>
 #include <models/params.h>
 #include <models/machine.h>
@@ -16,5 +17,6 @@
 #include <models/algo.h>
 #include <models/experiment.h>
 #include <models/sweep.h>
+#include <models/annotate.h>
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <models/api.h>
 #include <models/event.h>
+#include <models/sites.h>
 
 G_BEGIN_DECLS
 
@@ -84,48 +85,72 @@ MDL_API void mdl_recorder_phase_begin (MdlRecorder *rec, const char *name);
 /** mdl_recorder_phase_end: marks the end of the innermost phase, which must be @name. */
 MDL_API void mdl_recorder_phase_end (MdlRecorder *rec, const char *name);
 
-/** mdl_recorder_set_site: later events carry @site (0: none); name it with an MDL_MARK_SITE marker. */
-static inline void
-mdl_recorder_set_site (MdlRecorder *rec, guint16 site)
+/**
+ * mdl_recorder_set_site: later events carry @site (0: none); name it with an MDL_MARK_SITE marker.
+ * While it is not 0 the instrumentation macros record @site too, in place of their call sites, and
+ * a recorder given a site this way never names code sites (its ids are the caller's).
+ */
+MDL_API void mdl_recorder_set_site (MdlRecorder *rec, guint16 site);
+
+/** mdl_recorder_site_or: the site set by mdl_recorder_set_site(), else @code_site: what the
+ * instrumentation macros record. */
+static inline guint16
+mdl_recorder_site_or (const MdlRecorder *rec, guint16 code_site)
 {
-  rec->site = site;
+  return rec->site ? rec->site : code_site;
 }
 
 /**
- * mdl_recorder_access: appends one access.
+ * mdl_recorder_access_at: appends one access issued by site @site.
  * @kind: MDL_CPU_READ, MDL_CPU_WRITE or MDL_CPU_MODIFY.
  * @addr: the byte address.
  * @size: bytes, 1..65535.
+ * @site: the site id (0: none).
  * Cost: a store of 16 bytes; one out-of-line flush every batch.
  */
 static inline void
-mdl_recorder_access (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size)
+mdl_recorder_access_at (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size, guint16 site)
 {
   MdlCpuEvent *e = &rec->buf[rec->len];
   e->kind = (guint8) kind;
   e->flags = 0;
   e->size = (guint16) size;
   e->thread = rec->thread;
-  e->site = rec->site;
+  e->site = site;
   e->addr = addr;
   if (G_UNLIKELY (++rec->len == rec->cap))
     mdl_recorder_flush (rec);
 }
 
-/** mdl_recorder_ops: records @n RAM operations (what MDL_OPS calls; one per loop iteration, see
- * below); merges with a directly preceding op count. */
+/** mdl_recorder_access: mdl_recorder_access_at() with the site set by mdl_recorder_set_site(). */
 static inline void
-mdl_recorder_ops (MdlRecorder *rec, guint64 n)
+mdl_recorder_access (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size)
 {
-  if (rec->len > 0 && rec->buf[rec->len - 1].kind == MDL_CPU_OPS)
+  mdl_recorder_access_at (rec, kind, addr, size, rec->site);
+}
+
+/** mdl_recorder_ops_at: records @n RAM operations of site @site (what MDL_OPS calls; one per loop
+ * iteration, see below); merges with a directly preceding op count of the same site. */
+static inline void
+mdl_recorder_ops_at (MdlRecorder *rec, guint64 n, guint16 site)
+{
+  if (rec->len > 0 && rec->buf[rec->len - 1].kind == MDL_CPU_OPS
+      && rec->buf[rec->len - 1].site == site)
     rec->buf[rec->len - 1].addr += n;
   else
     {
       MdlCpuEvent *e = &rec->buf[rec->len];
-      *e = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .thread = rec->thread, .site = rec->site, .addr = n };
+      *e = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .thread = rec->thread, .site = site, .addr = n };
       if (G_UNLIKELY (++rec->len == rec->cap))
         mdl_recorder_flush (rec);
     }
+}
+
+/** mdl_recorder_ops: mdl_recorder_ops_at() with the site set by mdl_recorder_set_site(). */
+static inline void
+mdl_recorder_ops (MdlRecorder *rec, guint64 n)
+{
+  mdl_recorder_ops_at (rec, n, rec->site);
 }
 
 /* Instrumentation macros: REC is an MdlRecorder *, PTR a typed pointer (the access size is the size
@@ -134,7 +159,9 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
  * algorithm's RAM-model time, whatever accesses it makes), as every algorithm under src/algos/cpu
  * does. The count is `ram_ops`, and vat's `cost` = ram_ops + tau * tc_misses prices a TC miss in
  * these steps, so a program that counts 3 per iteration shrinks every miss's share threefold
- * (docs/models/vat.md). */
+ * (docs/models/vat.md). Each records the call site it is written at (MDL_SITE_HERE, sites.h), so
+ * that `models annotate` can attribute every count to a source line, unless the recorder was given
+ * a site (mdl_recorder_set_site()). */
 #ifdef MDL_NATIVE
 #define MDL_READ(REC, PTR) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)
@@ -143,10 +170,16 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 #define MDL_PHASE_BEGIN(REC, NAME) ((void) 0)
 #define MDL_PHASE_END(REC, NAME) ((void) 0)
 #else
-#define MDL_READ(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_READ, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
-#define MDL_WRITE(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_WRITE, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
-#define MDL_MODIFY(REC, PTR) mdl_recorder_access ((REC), MDL_CPU_MODIFY, (guint64) (uintptr_t) (PTR), sizeof *(PTR))
-#define MDL_OPS(REC, N) mdl_recorder_ops ((REC), (N))
+#define MDL_READ(REC, PTR)                                                                       \
+  mdl_recorder_access_at ((REC), MDL_CPU_READ, (guint64) (uintptr_t) (PTR), sizeof *(PTR),        \
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_WRITE(REC, PTR)                                                                      \
+  mdl_recorder_access_at ((REC), MDL_CPU_WRITE, (guint64) (uintptr_t) (PTR), sizeof *(PTR),       \
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_MODIFY(REC, PTR)                                                                     \
+  mdl_recorder_access_at ((REC), MDL_CPU_MODIFY, (guint64) (uintptr_t) (PTR), sizeof *(PTR),      \
+                          mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_OPS(REC, N) mdl_recorder_ops_at ((REC), (N), mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_PHASE_BEGIN(REC, NAME) mdl_recorder_phase_begin ((REC), (NAME))
 #define MDL_PHASE_END(REC, NAME) mdl_recorder_phase_end ((REC), (NAME))
 #endif

@@ -6,6 +6,7 @@
 #define MDL_CLI_H
 
 #include <glib.h>
+#include <gio/gio.h>
 #include <models/models.h>
 
 /* Exit codes (docs/cli.md): a script tells "fix the input" from "fix the command line". */
@@ -47,6 +48,7 @@ extern const MdlCliCommand mdl_cli_cmd_measure;
 extern const MdlCliCommand mdl_cli_cmd_trace;
 extern const MdlCliCommand mdl_cli_cmd_experiment;
 extern const MdlCliCommand mdl_cli_cmd_sweep;
+extern const MdlCliCommand mdl_cli_cmd_annotate;
 
 /* ---- options and errors (main.c) ---- */
 
@@ -144,6 +146,15 @@ int mdl_cli_man_main (const char *dir);
 /* `models complete WORD...`: prints the candidates for the last WORD of `models WORD...`, one
  * per line, each a whole word; the line "@file" asks for file names instead (docs/cli.md). */
 int mdl_cli_complete_main (int argc, char **argv);
+
+/* ---- Valgrind (cmd-trace.c) ---- */
+
+/* Starts @valgrind with Lackey on @program (argv, NULL-terminated) writing to the write end of a
+ * pipe as its fd 3; sets *@read_fd to the read end. The program's standard output goes to our
+ * standard error, or, when @program_output is not NULL, its standard output and error go to that
+ * file (truncated). Returns NULL with @error set when it cannot start. (trace, annotate) */
+GSubprocess *mdl_cli_spawn_lackey (const char *valgrind, char **program, const char *program_output,
+                                   int *read_fd, GError **error);
 
 /* ---- interrupts (interrupt.c) ---- */
 

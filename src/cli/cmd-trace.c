@@ -55,12 +55,8 @@ const MdlCliCommand mdl_cli_cmd_trace = {
   .main = trace_main,
 };
 
-/* Starts valgrind with Lackey writing to the write end of a pipe as its fd 3; sets *@read_fd to
- * the read end. The program's standard output goes to our standard error, or, when
- * @program_output is not NULL, its standard output and error go to that file (truncated).
- * Returns NULL with @error set when it cannot start. */
-static GSubprocess *
-spawn_lackey (const char *valgrind, char **program, const char *program_output, int *read_fd,
+GSubprocess *
+mdl_cli_spawn_lackey (const char *valgrind, char **program, const char *program_output, int *read_fd,
               GError **error)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
@@ -188,7 +184,7 @@ trace_main (int argc, char **argv)
 
   name = g_strdup_printf ("lackey:%s", argv[1]);
   start_us = g_get_monotonic_time ();
-  proc = spawn_lackey (valgrind ? valgrind : "valgrind", argv + 1, program_output, &read_fd,
+  proc = mdl_cli_spawn_lackey (valgrind ? valgrind : "valgrind", argv + 1, program_output, &read_fd,
                        &error);
   if (proc == NULL)
     return mdl_cli_fail (g_steal_pointer (&error));

@@ -19,6 +19,7 @@ static const MdlCliCommand *const commands[] = {
   &mdl_cli_cmd_convert,
   &mdl_cli_cmd_measure,
   &mdl_cli_cmd_trace,
+  &mdl_cli_cmd_annotate,
   &mdl_cli_cmd_experiment,
   &mdl_cli_cmd_sweep,
 };

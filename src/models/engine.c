@@ -3,7 +3,10 @@
  * at the matching end the change is added to that phase's totals (the phase ledger, core/ledger.h,
  * which also checks the nesting). Only exact counts are broken down; derived reals are not
  * additive. With site phases on, each run of events with one site id is a phase too, named after
- * the site: batches are split where the site changes and the counts are snapshot there. */
+ * the site: batches are split where the site changes and the counts are snapshot there. An engine
+ * that owns its phases (vat, em: offline policies know counts only at the end) gets the site runs
+ * as phase markers of its own instead, each run a begin and an end. A run ends at every marker,
+ * so that the stream's phases nest around site phases and marker counts belong to no site. */
 #include <models/error.h>
 
 #include "core/ledger.h"
@@ -159,7 +162,7 @@ site_of (const MdlEventBatch *b, gsize i)
   return b->n_cpu ? b->cpu[i].site : b->warp[i].site;
 }
 
-static void site_switch (MdlEngine *e, guint16 site);
+static gboolean site_switch (MdlEngine *e, guint16 site, GError **error);
 
 /* Feeds @batch in runs of one site, switching the site phase between runs. */
 static gboolean
@@ -178,8 +181,7 @@ consume_by_site (MdlEngine *engine, const MdlEventBatch *batch, GError **error)
         run.cpu += start, run.n_cpu = end - start;
       else
         run.warp += start, run.n_warp = end - start;
-      site_switch (engine, site);
-      if (!consume_all (engine, &run, error))
+      if (!site_switch (engine, site, error) || !consume_all (engine, &run, error))
         return FALSE;
       start = end;
     }
@@ -218,19 +220,52 @@ snapshot (MdlEngine *e)
   return counts;
 }
 
+/* The phase name of @site: its latest MDL_MARK_SITE name, else "site N". */
+static char *
+site_phase_name (MdlEngine *e, guint16 site)
+{
+  const char *named = g_hash_table_lookup (e->site_names, GUINT_TO_POINTER (site));
+  return named ? g_strdup (named) : g_strdup_printf ("site %u", site);
+}
+
+/* An engine that owns its phases: ends the phase of the run in progress and begins @site's, as
+ * markers to the class. */
+static gboolean
+site_switch_owned (MdlEngine *e, guint16 site, GError **error)
+{
+  for (guint step = 0; step < 2; step++)
+    {
+      guint16 s = step == 0 ? e->site : site;
+      g_autofree char *name = NULL;
+      MdlMarker m = { .kind = step == 0 ? MDL_MARK_PHASE_END : MDL_MARK_PHASE_BEGIN };
+      if (s == 0)
+        continue;
+      name = site_phase_name (e, s);
+      m.name = name;
+      if (!e->klass->marker (e->state, &m, error))
+        {
+          e->failed = TRUE;
+          return FALSE;
+        }
+    }
+  e->site = site;
+  return TRUE;
+}
+
 /* Adds the counts since the current site run began to that site's phase; then starts a run of
  * @site. Nothing is attributed to site 0 (no site). */
-static void
-site_switch (MdlEngine *e, guint16 site)
+static gboolean
+site_switch (MdlEngine *e, guint16 site, GError **error)
 {
   g_autoptr (GArray) now = NULL;
-  if (site == e->site && e->site_begin)
-    return;
+  if (site == e->site && (e->site_begin || e->klass->flags & MDL_ENGINE_OWN_PHASES))
+    return TRUE;
+  if (e->klass->flags & MDL_ENGINE_OWN_PHASES)
+    return site_switch_owned (e, site, error);
   now = snapshot (e);
   if (e->site != 0 && e->site_begin)
     {
-      const char *named = g_hash_table_lookup (e->site_names, GUINT_TO_POINTER (e->site));
-      g_autofree char *name = named ? g_strdup (named) : g_strdup_printf ("site %u", e->site);
+      g_autofree char *name = site_phase_name (e, e->site);
       mdl_phase_ledger_add (e->phases, name, (const guint64 *) (gpointer) now->data,
                             (const guint64 *) (gpointer) e->site_begin->data, now->len);
     }
@@ -238,13 +273,16 @@ site_switch (MdlEngine *e, guint16 site)
     g_array_unref (e->site_begin);
   e->site_begin = g_steal_pointer (&now);
   e->site = site;
+  return TRUE;
 }
 
 void
 mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
 {
   g_return_if_fail (engine != NULL);
-  if (engine->klass->flags & MDL_ENGINE_OWN_PHASES)
+  /* A class that owns its phases gets site phases as its own markers; one that takes none
+   * (no marker method) cannot break anything down. */
+  if ((engine->klass->flags & MDL_ENGINE_OWN_PHASES) && engine->klass->marker == NULL)
     return;
   engine->by_site = by_site;
   if (by_site && engine->site_names == NULL)
@@ -275,6 +313,11 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
   if (engine->by_site && marker->kind == MDL_MARK_SITE && marker->name)
     g_hash_table_replace (engine->site_names, GUINT_TO_POINTER (marker->site),
                           g_strdup (marker->name));
+  /* A marker is no site's doing: the run in progress ends before it (and the next event begins a
+   * new one), so what a class counts for markers stays out of the sites' phases, and the site
+   * phases of a class that owns its phases nest inside the stream's. */
+  if (engine->by_site && !site_switch (engine, 0, error))
+    return FALSE;
   /* A begin is counted before the class sees the marker, an end after: the phase holds what the
    * class counts for its own markers. */
   if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
@@ -307,8 +350,10 @@ mdl_engine_report (MdlEngine *engine)
 {
   MdlReport *r;
   g_return_val_if_fail (engine != NULL, NULL);
-  if (engine->by_site)
-    site_switch (engine, 0); /* the run in progress counts up to now */
+  /* The run in progress counts up to now; an owned site phase cannot fail to end, since every
+   * marker before it passed the class's nesting check. */
+  if (engine->by_site && !site_switch (engine, 0, NULL))
+    g_warning ("%s: ending the site phase in progress failed", engine->spec);
   r = mdl_report_new (engine->klass->name, engine->spec);
   engine->klass->report (engine->state, r);
   mdl_phase_ledger_report (engine->phases, r, phase_fill, engine->layout);

@@ -1,6 +1,9 @@
 /* The recorder (include/models/record.h): the out-of-line half of the instrumentation. The inline
  * append in the header fills `buf`; this file delivers full buffers and markers to the sink. The
- * public struct is the first member of the private one, so the inline code needs no call. */
+ * public struct is the first member of the private one, so the inline code needs no call. Before
+ * each batch it names the code sites (sites.h) of the batch that it has not named yet, so that a
+ * sink sees a site's MDL_MARK_SITE marker before the site's first event; a recorder whose caller
+ * sets sites itself names none, as its ids are not the code-site table's. */
 #include <models/error.h>
 #include <models/record.h>
 
@@ -13,6 +16,8 @@ typedef struct {
   MdlSink sink;
   guint64 n_delivered;
   GError *error;        /* the first sink error; later events are dropped */
+  guint8 *named;        /* bit per code site that has had its marker; NULL until one has */
+  gboolean own_sites;   /* the caller has set a site: names no code site */
 } Recorder;
 
 MdlRecorder *
@@ -44,8 +49,44 @@ mdl_recorder_free (MdlRecorder *rec)
     g_warning ("mdl_recorder_free: a sink error was never collected with mdl_recorder_finish(): %s",
                r->error->message);
   g_free (rec->buf);
+  g_free (r->named);
   g_clear_error (&r->error);
   g_free (r);
+}
+
+/* Delivers a site marker for each code site of the pending events not named yet. Cost: one pass
+ * over the batch, out of line like the flush itself. */
+static void
+name_new_sites (Recorder *r)
+{
+  const MdlSiteTable *sites = mdl_code_sites ();
+  guint n_sites = 0;
+  for (guint32 i = 0; i < r->pub.len && r->error == NULL; i++)
+    {
+      guint16 id = r->pub.buf[i].site;
+      const MdlSite *s;
+      MdlMarker m = { .kind = MDL_MARK_SITE, .site = id };
+      if (id == 0 || (r->named && r->named[id / 8] & (1u << id % 8)))
+        continue;
+      if (n_sites == 0)
+        n_sites = mdl_site_table_size (sites);
+      if (id > n_sites || (s = mdl_site_table_get (sites, id)) == NULL)
+        continue;
+      if (r->named == NULL)
+        r->named = g_new0 (guint8, (MDL_SITE_MAX + 1) / 8);
+      r->named[id / 8] |= (guint8) (1u << id % 8);
+      m.name = s->name;
+      r->sink.marker (r->sink.data, &m, &r->error);
+    }
+}
+
+void
+mdl_recorder_set_site (MdlRecorder *rec, guint16 site)
+{
+  Recorder *r = (Recorder *) rec;
+  g_return_if_fail (rec != NULL);
+  rec->site = site;
+  r->own_sites |= site != 0;
 }
 
 void
@@ -56,6 +97,8 @@ mdl_recorder_flush (MdlRecorder *rec)
   g_return_if_fail (rec != NULL);
   if (rec->len == 0)
     return;
+  if (r->error == NULL && !r->own_sites)
+    name_new_sites (r);
   r->n_delivered += rec->len;
   rec->len = 0;
   if (r->error == NULL)
