@@ -49,9 +49,10 @@ MDL_API MdlAttributor *mdl_attributor_new (MdlSiteTable *sites, MdlAddrLineFunc 
 MDL_API void mdl_attributor_free (MdlAttributor *attributor);
 /** mdl_attributor_sink: the sink to read the trace into (its data is @attributor). */
 MDL_API MdlSink mdl_attributor_sink (MdlAttributor *attributor);
-/** mdl_attributor_n_instructions: instructions seen; mdl_attributor_n_resolved: how many of them
- * had a line (a trace of another program than the one looked up resolves none). */
+/** mdl_attributor_n_instructions: the instructions seen. */
 MDL_API guint64 mdl_attributor_n_instructions (const MdlAttributor *attributor);
+/** mdl_attributor_n_resolved: how many of the instructions seen had a line (a trace of another
+ * program than the one looked up resolves none). */
 MDL_API guint64 mdl_attributor_n_resolved (const MdlAttributor *attributor);
 
 /** MdlAnnotation: per-site counts of a run; opaque. */
