@@ -42,10 +42,10 @@ count_consume (void *state, const MdlEventBatch *b, GError **error)
 {
   Count *c = state;
   (void) error;
-  /* Without a branch on the record: kinds and sizes come in no order a predictor can learn (on a
-   * random trace the kind branch alone was about a quarter of bench-trace's read+count time): one
-   * counter per record says its kind, size and fetch flag, and the op record's amount is picked
-   * with a mask; a fetch adds no bytes. */
+  /* Without a branch on the record, whose kind and size come in no order a predictor can learn:
+   * one counter per record says its kind, size and fetch flag, and the op record's amount is
+   * picked with a mask; a fetch adds no bytes (bench-trace, read+count by CPU time: 150-170 ->
+   * 175-179 M records/s). */
   for (gsize i = 0; i < b->n_cpu; i++)
     {
       const MdlCpuEvent *e = &b->cpu[i];
