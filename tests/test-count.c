@@ -1,5 +1,6 @@
-/* Tests of the `count` engine (src/models/count.c): every counter on one hand-written stream,
- * and the counter list itself. Expected values are added up by hand in the comments. */
+/* Tests of the `count` engine (src/models/count.c): every counter on one hand-written stream, the
+ * counter list itself, and random streams against a plain record-by-record count. Expected values
+ * are added up by hand in the comments. */
 #include "helpers.h"
 
 #include <string.h>
@@ -210,6 +211,69 @@ test_size_buckets (void **state)
     }
 }
 
+/* Ensure the branch-free loop agrees with a record-by-record count, written the obvious way here,
+ * on random streams: every kind, sizes in and out of the buckets, fetches among the reads. */
+static void
+test_random_streams_match_a_plain_count (void **state)
+{
+  static const guint16 sizes[] = { 1, 2, 3, 4, 8, 16, 24, 32, 64, 65, 128, 4096, 65535 };
+  static const char *const bucket_names[] = { "size_1", "size_2", "size_4", "size_8", "size_16",
+                                              "size_32", "size_64", "size_other" };
+  (void) state;
+  for (guint seed = 1; seed <= 20; seed++)
+    {
+      g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr (MdlEngine) e = count_new ();
+      g_autoptr (MdlReport) r = NULL;
+      guint n = (guint) g_rand_int_range (rand, 1, 3000);
+      g_autofree MdlCpuEvent *ev = g_new0 (MdlCpuEvent, n);
+      guint64 records[MDL_CPU_N_KINDS] = { 0 }, bytes[MDL_CPU_N_KINDS] = { 0 }, buckets[8] = { 0 };
+      guint64 fetches = 0;
+      MdlEventBatch b = { .cpu = ev, .n_cpu = n };
+      for (guint i = 0; i < n; i++)
+        {
+          guint kind = (guint) g_rand_int_range (rand, 0, MDL_CPU_N_KINDS);
+          ev[i].kind = (guint8) kind;
+          ev[i].addr = (guint64) g_rand_int (rand) << 20 | g_rand_int (rand);
+          if (kind == MDL_CPU_OPS)
+            {
+              records[kind]++;
+              bytes[kind] += ev[i].addr;
+              continue;
+            }
+          ev[i].size = sizes[g_rand_int_range (rand, 0, G_N_ELEMENTS (sizes))];
+          if (kind == MDL_CPU_READ && g_rand_int_range (rand, 0, 4) == 0)
+            {
+              ev[i].flags = MDL_CPU_FLAG_FETCH;
+              fetches++;
+              continue;
+            }
+          records[kind]++;
+          bytes[kind] += ev[i].size;
+          {
+            guint bucket = 7;
+            for (guint k = 0; k < 7; k++)
+              if (ev[i].size == 1u << k)
+                bucket = k;
+            buckets[bucket]++;
+          }
+        }
+      assert_true (mdl_engine_consume (e, &b, NULL));
+      r = mdl_engine_report (e);
+      assert_int_equal (mdl_report_lookup (r, "cpu_reads")->count, records[MDL_CPU_READ]);
+      assert_int_equal (mdl_report_lookup (r, "cpu_writes")->count, records[MDL_CPU_WRITE]);
+      assert_int_equal (mdl_report_lookup (r, "cpu_modifies")->count, records[MDL_CPU_MODIFY]);
+      assert_int_equal (mdl_report_lookup (r, "cpu_fetches")->count, fetches);
+      assert_int_equal (mdl_report_lookup (r, "ram_ops")->count, bytes[MDL_CPU_OPS]);
+      assert_int_equal (mdl_report_lookup (r, "bytes_read")->count,
+                        bytes[MDL_CPU_READ] + bytes[MDL_CPU_MODIFY]);
+      assert_int_equal (mdl_report_lookup (r, "bytes_written")->count,
+                        bytes[MDL_CPU_WRITE] + bytes[MDL_CPU_MODIFY]);
+      for (guint k = 0; k < 8; k++)
+        assert_int_equal (mdl_report_lookup (r, bucket_names[k])->count, buckets[k]);
+    }
+}
+
 int
 main (void)
 {
@@ -217,6 +281,7 @@ main (void)
     cmocka_unit_test (test_counts_every_kind_size_op_space_and_marker),
     cmocka_unit_test (test_phase_holds_what_was_fed_inside_it),
     cmocka_unit_test (test_size_buckets),
+    cmocka_unit_test (test_random_streams_match_a_plain_count),
   };
   return cmocka_run_group_tests_name ("count", tests, NULL, NULL);
 }
