@@ -15,5 +15,6 @@
 #include <models/trace.h>
 #include <models/algo.h>
 #include <models/experiment.h>
+#include <models/warpio.h>
 
 #endif
