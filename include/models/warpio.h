@@ -18,8 +18,8 @@ G_BEGIN_DECLS
  *   counting inequality), evaluated with log-gamma.
  * @permute_relaxed: the thesis's closed form n log(n/(eS)) / (P log((2n/S)(ce)^S)); at most
  *   the real solution of the exact inequality, negative when n < eS.
- * @sort: the least integer t with n!/(S!)^(n/S) <= C(cS, S)^(tP) (comparison sorting: the
- *   processors choose no block, only which S of their cS cells go out).
+ * @sort: the least integer t with n!/(S!)^(n/S) <= C(cS, S)^(tP): learning the order by
+ *   comparisons, a read teaches at most how the block's S elements fall among the cS cached.
  * @sort_relaxed: n log(n/(eS)) / (P S log(ce)), relaxed as @permute_relaxed.
  */
 typedef struct {
