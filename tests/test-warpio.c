@@ -149,6 +149,43 @@ test_warpio_turns (void **state)
     }
 }
 
+/* Ensure the turns of a real SIMT kernel: gpu/global-stride on n = 1024 runs 32 warps, each one
+ * load of 32 lanes (lane i at element first + i x stride of width bytes) and one store of the
+ * values to out[i], coalesced; the arrays start on 128-byte boundaries, one block of S = 32 4-byte
+ * elements. Every warp is alike, so turns = its exchanges and exchanges = 32 x turns. */
+static void
+test_warpio_global_stride (void **state)
+{
+  const struct {
+    const char *algo;
+    guint64 turns;
+  } rows[] = {
+    /* load 1 block, store 1 */
+    { "gpu/global-stride", 2 },
+    /* elements 0..62: 2 blocks, store 1 */
+    { "gpu/global-stride:stride=2", 3 },
+    /* a block per lane: 32, store 1 */
+    { "gpu/global-stride:stride=32", 33 },
+    /* elements 1..32 straddle 2 blocks, store 1 */
+    { "gpu/global-stride:misalign=1", 3 },
+    /* 16-byte lanes: 512 bytes = 4 blocks loaded, 4 stored */
+    { "gpu/global-stride:width=16", 8 },
+    /* the strided side is the store: load 1, store 32 */
+    { "gpu/global-stride:op=st,stride=32", 33 },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr (MdlReport) r = test_run_algo (rows[i].algo, 1024, 1, "warpio", NULL);
+      if (test_report_count (r, "turns") != rows[i].turns
+          || test_report_count (r, "exchanges") != 32 * rows[i].turns
+          || test_report_count (r, "processors") != 32)
+        fail_msg ("%s: %" G_GUINT64_FORMAT " turns, %" G_GUINT64_FORMAT " exchanges, expected %"
+                  G_GUINT64_FORMAT " and 32 x that", rows[i].algo, test_report_count (r, "turns"),
+                  test_report_count (r, "exchanges"), rows[i].turns);
+    }
+}
+
 /* The least t with base^(tP) >= outputs, by multiplying: the slow reference. */
 static guint64
 least_turns_ref (unsigned __int128 outputs, unsigned __int128 base, guint64 P)
@@ -305,6 +342,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_warpio_instruction_blocks),
     cmocka_unit_test (test_warpio_turns),
+    cmocka_unit_test (test_warpio_global_stride),
     cmocka_unit_test (test_warpio_bound_worked_example),
     cmocka_unit_test (test_warpio_bound_matches_reference),
     cmocka_unit_test (test_warpio_bound_properties),
