@@ -49,6 +49,9 @@ static const char *const specs[] = {
   "msimd:S=8,P=7",
   "msimd:policy=serial,ww=1",
   "msimd:S=64,P=3",
+  "warpio",
+  "warpio:S=8,P=7",
+  "warpio:elem=8,S=4",
 };
 
 typedef struct {

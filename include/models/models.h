@@ -18,5 +18,6 @@
 #include <models/experiment.h>
 #include <models/sweep.h>
 #include <models/annotate.h>
+#include <models/warpio.h>
 
 #endif

@@ -20,7 +20,8 @@
   X (occupancy)                                                                                    \
   X (agpu)                                                                                         \
   X (kmodel)                                                                                       \
-  X (msimd)
+  X (msimd)                                                                                        \
+  X (warpio)
 
 #define MDL_ENGINE_EXTERN(name) extern const MdlEngineClass mdl_##name##_class;
 MDL_BUILTIN_ENGINES (MDL_ENGINE_EXTERN)
