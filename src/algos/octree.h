@@ -23,6 +23,13 @@
 
 #include "particles.h"
 
+/* What the CUDA twins' kernels call too. */
+#ifdef __CUDACC__
+#define MDL_OCTREE_HD __host__ __device__
+#else
+#define MDL_OCTREE_HD
+#endif
+
 /* The thesis's leaf threshold: no octant of the result holds more particles. */
 #define MDL_OCTREE_THRESHOLD 20u
 /* The deepest level a node can have. */
@@ -60,7 +67,7 @@ mdl_octree_octant (const uint32_t *p, uint32_t depth)
 }
 
 /* TRUE when a child of depth @depth holding @count particles is split further. */
-static inline int
+MDL_OCTREE_HD static inline int
 mdl_octree_splits (uint64_t count, uint32_t depth, uint32_t threshold)
 {
   return count > threshold && depth < MDL_OCTREE_MAX_DEPTH;
