@@ -592,6 +592,24 @@ test_agpu_atomic_chain (void **state)
     }
 }
 
+/* Ensure agpu, kmodel and msimd count the same chain and CAS lanes: gpu/atomic with every warp's
+ * 32 lanes CASing (from 0) 8 words, 4 lanes a word, the same 8 words for all 32 warps of n = 1024:
+ * 1024 / 8 = 128 updates of each word, and only the first lane of each word succeeds (8 of 1024). */
+static void
+test_atomic_chain_in_every_model (void **state)
+{
+  static const char *const engines[] = { "agpu", "kmodel", "msimd" };
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      g_autoptr (MdlReport) r = test_run_algo ("gpu/atomic:op=cas,k=4,warps=together", 1024, 1,
+                                               engines[i], NULL);
+      assert_int_equal (test_report_count (r, "atomic_chain"), 128);
+      assert_int_equal (test_report_count (r, "cas_lanes"), 1024);
+      assert_int_equal (test_report_count (r, "cas_failed_lanes"), 1016);
+    }
+}
+
 int
 main (void)
 {
@@ -608,6 +626,7 @@ main (void)
     cmocka_unit_test (test_agpu_reductions),
     cmocka_unit_test (test_agpu_pipeline_order),
     cmocka_unit_test (test_agpu_atomic_chain),
+    cmocka_unit_test (test_atomic_chain_in_every_model),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
