@@ -43,23 +43,23 @@ abp_seed (MdlOctreeRun *run, guint32 *q)
 static guint32
 pop (MdlSimtBlock *blk, MdlOctreeRun *run, guint b)
 {
-  guint32 tail = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL)), head, task;
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), --tail);
-  head = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_HEAD));
+  guint32 tail = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL)), head, task;
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), --tail);
+  head = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_HEAD));
   mdl_simt_alu (blk, 2);
   if ((gint32) (tail - head) < 0)
     {
-      mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), head);
+      mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), head);
       return 0;
     }
-  task = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque_slot (run, b, tail));
+  task = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque_slot (run, b, tail));
   if (tail != head)
     return task;
   /* The last task: thieves may want it too. */
   if (mdl_octree_t0_atom (blk, run, MDL_SIMT_ATOM_CAS, deque (run, b, DQ_HEAD), head + 1, head)
       != head)
     task = 0;
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), head + 1);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), head + 1);
   return task;
 }
 
@@ -67,12 +67,12 @@ pop (MdlSimtBlock *blk, MdlOctreeRun *run, guint b)
 static guint32
 steal (MdlSimtBlock *blk, MdlOctreeRun *run, guint v)
 {
-  guint32 head = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque (run, v, DQ_HEAD));
-  guint32 tail = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque (run, v, DQ_TAIL)), task;
+  guint32 head = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque (run, v, DQ_HEAD));
+  guint32 tail = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque (run, v, DQ_TAIL)), task;
   mdl_simt_alu (blk, 2);
   if ((gint32) (tail - head) <= 0)
     return 0;
-  task = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque_slot (run, v, head));
+  task = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque_slot (run, v, head));
   if (mdl_octree_t0_atom (blk, run, MDL_SIMT_ATOM_CAS, deque (run, v, DQ_HEAD), head + 1, head)
       != head)
     return 0;
@@ -95,12 +95,12 @@ static void
 abp_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 {
   guint b = blk->idx_x;
-  guint32 tail = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL));
+  guint32 tail = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL));
   /* The bound's check, on the host's view (no instruction). */
   if (tail - run->host_q[(guint64) b * DQ_WORDS + DQ_HEAD] >= DEQ_CAP)
     run->overflow = TRUE;
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, deque_slot (run, b, tail), task + 1);
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), tail + 1);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, deque_slot (run, b, tail), task + 1);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, deque (run, b, DQ_TAIL), tail + 1);
 }
 
 const MdlBalancer mdl_balancer_abp = {

@@ -38,15 +38,15 @@ blocking_get (MdlSimtBlock *blk, MdlOctreeRun *run)
 {
   guint32 beg, end, task = 0;
   lock (blk, run);
-  beg = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_BEG);
-  end = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END);
+  beg = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_BEG);
+  end = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END);
   mdl_simt_alu (blk, 2);
   if (beg != end)
     {
-      mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_BEG, ++beg);
-      task = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->q + 4 * (BQ_DATA + (guint64) beg));
+      mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_BEG, ++beg);
+      task = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * (BQ_DATA + (guint64) beg));
     }
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_LOCK, 0);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_LOCK, 0);
   return task;
 }
 
@@ -55,11 +55,11 @@ blocking_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 {
   guint32 end;
   lock (blk, run);
-  end = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END) + 1;
+  end = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END) + 1;
   mdl_simt_alu (blk, 1);
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END, end);
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, run->q + 4 * (BQ_DATA + (guint64) end), task + 1);
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, run->q + 4 * BQ_LOCK, 0);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_END, end);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * (BQ_DATA + (guint64) end), task + 1);
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * BQ_LOCK, 0);
 }
 
 const MdlBalancer mdl_balancer_blocking = {

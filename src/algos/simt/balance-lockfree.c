@@ -41,10 +41,10 @@ static guint32
 scan (MdlSimtBlock *blk, MdlOctreeRun *run, guint which, gboolean (*skip) (guint32),
       guint32 *from, guint32 *at)
 {
-  guint32 i = *from = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->q + 4 * which), v;
+  guint32 i = *from = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->q + 4 * which), v;
   mdl_simt_loop_begin (blk);
   do
-    v = mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, slot (run, i++));
+    v = mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, slot (run, i++));
   while (mdl_octree_t0_loop (blk, skip (v)));
   *at = i - 1;
   return v;

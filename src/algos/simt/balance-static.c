@@ -39,14 +39,14 @@ static_seed (MdlOctreeRun *run, guint32 *q)
 static guint32
 static_get (MdlSimtBlock *blk, MdlOctreeRun *run)
 {
-  return mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, static_array (run, run->phase) + 4 * blk->idx_x);
+  return mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, static_array (run, run->phase) + 4 * blk->idx_x);
 }
 
 static void
 static_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 {
   guint32 slot = mdl_octree_t0_atom (blk, run, MDL_SIMT_ATOM_ADD, run->q + 4 * ST_TAIL, 1, 0);
-  mdl_octree_t0_st (blk, MDL_SPACE_GLOBAL, static_array (run, 1 - run->phase) + 4 * (guint64) slot,
+  mdl_octree_t0_st (blk, run, MDL_SPACE_GLOBAL, static_array (run, 1 - run->phase) + 4 * (guint64) slot,
                     task + 1);
 }
 

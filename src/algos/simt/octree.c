@@ -30,42 +30,41 @@ typedef struct {
   Regs r;
 } Turn;
 
-/* The registers of the block running now (blocks run one at a time). */
-static Regs *current_regs;
+enum { T0_AT, T0_V, T0_CMP, T0_OLD, T0_REGS };
 
 guint32
-mdl_octree_t0_ld (MdlSimtBlock *blk, MdlSpace space, guint64 addr)
+mdl_octree_t0_ld (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr)
 {
-  Regs *r = current_regs;
-  r->at[0] = addr;
-  mdl_simt_ld (blk, space, 4, r->at, r->v);
-  return (guint32) r->v[0];
+  guint64 **r = run->t0;
+  r[T0_AT][0] = addr;
+  mdl_simt_ld (blk, space, 4, r[T0_AT], r[T0_V]);
+  return (guint32) r[T0_V][0];
 }
 
 void
-mdl_octree_t0_st (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint32 v)
+mdl_octree_t0_st (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr, guint32 v)
 {
-  Regs *r = current_regs;
-  r->at[0] = addr;
-  r->v[0] = v;
-  mdl_simt_st (blk, space, 4, r->at, r->v);
+  guint64 **r = run->t0;
+  r[T0_AT][0] = addr;
+  r[T0_V][0] = v;
+  mdl_simt_st (blk, space, 4, r[T0_AT], r[T0_V]);
 }
 
 guint32
 mdl_octree_t0_atom (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSimtAtomOp op, guint64 addr,
                     guint32 v, guint32 compare)
 {
-  Regs *r = current_regs;
-  r->at[0] = addr;
-  r->v[0] = v;
-  r->sel[0] = compare;
-  mdl_simt_atom (blk, MDL_SPACE_GLOBAL, op, 4, r->at, r->v, r->sel, r->old);
+  guint64 **r = run->t0;
+  r[T0_AT][0] = addr;
+  r[T0_V][0] = v;
+  r[T0_CMP][0] = compare;
+  mdl_simt_atom (blk, MDL_SPACE_GLOBAL, op, 4, r[T0_AT], r[T0_V], r[T0_CMP], r[T0_OLD]);
   if (op == MDL_SIMT_ATOM_CAS)
     {
       run->st->cas_attempts++;
-      run->st->cas_failures += (guint32) r->old[0] != compare;
+      run->st->cas_failures += (guint32) r[T0_OLD][0] != compare;
     }
-  return (guint32) r->old[0];
+  return (guint32) r[T0_OLD][0];
 }
 
 gboolean
@@ -216,8 +215,8 @@ split (MdlSimtBlock *blk, Turn *turn, guint32 task)
     guint32 at = (guint32) start;
     for (guint c = 0; c < 8; c++)
       {
-        guint32 k = mdl_octree_t0_ld (blk, MDL_SPACE_SHARED, SH_COUNT + 4 * c);
-        mdl_octree_t0_st (blk, MDL_SPACE_SHARED, SH_CURSOR + 4 * c, at);
+        guint32 k = mdl_octree_t0_ld (blk, run, MDL_SPACE_SHARED, SH_COUNT + 4 * c);
+        mdl_octree_t0_st (blk, run, MDL_SPACE_SHARED, SH_CURSOR + 4 * c, at);
         mdl_simt_alu (blk, 1);
         at += k;
       }
@@ -307,14 +306,17 @@ turn_kernel (MdlSimtBlock *blk, void *args)
 {
   Turn turn = { .run = args };
   MdlOctreeRun *run = turn.run;
+  guint64 *t0[T0_REGS];
   guint32 task;
   turn.r = (Regs) { mdl_simt_reg (blk, 1), mdl_simt_reg (blk, 1), mdl_simt_reg (blk, 1),
                     mdl_simt_reg (blk, 2), mdl_simt_reg (blk, 2), mdl_simt_reg (blk, 1),
                     mdl_simt_reg (blk, 1) };
-  current_regs = &turn.r;
+  for (guint i = 0; i < T0_REGS; i++)
+    t0[i] = mdl_simt_reg (blk, 1);
+  run->t0 = t0;
 
   if_thread0 (blk);
-  mdl_octree_t0_st (blk, MDL_SPACE_SHARED, SH_TASK, run->bal->get (blk, run));
+  mdl_octree_t0_st (blk, run, MDL_SPACE_SHARED, SH_TASK, run->bal->get (blk, run));
   mdl_simt_endif (blk);
   mdl_simt_sync (blk);
   ld_shared_uniform (blk, &turn.r, SH_TASK, turn.r.v);
@@ -329,7 +331,7 @@ turn_kernel (MdlSimtBlock *blk, void *args)
     {
       run->st->idle_turns++;
       pred_below (blk, 1);
-      mdl_octree_t0_ld (blk, MDL_SPACE_GLOBAL, run->ctl + 4 * CTL_DONE);
+      mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->ctl + 4 * CTL_DONE);
       mdl_simt_pred_end (blk);
     }
   mdl_simt_else (blk);
@@ -339,14 +341,14 @@ turn_kernel (MdlSimtBlock *blk, void *args)
       if_thread0 (blk);
       for (guint c = 0; c < 8; c++)
         {
-          guint32 kid = mdl_octree_t0_ld (blk, MDL_SPACE_SHARED, SH_KIDS + 4 * c);
+          guint32 kid = mdl_octree_t0_ld (blk, run, MDL_SPACE_SHARED, SH_KIDS + 4 * c);
           if (kid)
             run->bal->put (blk, run, kid - 1);
         }
       mdl_simt_endif (blk);
     }
   mdl_simt_endif (blk);
-  current_regs = NULL;
+  run->t0 = NULL;
 }
 
 /* ---- the host ---- */

@@ -55,6 +55,8 @@ typedef struct {
   gboolean overflow;       /* a bounded structure (an ABP deque) ran out of slots */
   MdlOctreeStats *st;
   guint64 *per_block;      /* tasks split by each block */
+  guint64 **t0;            /* the running block's lane vectors for thread 0's instructions:
+                            * address, value, compare, old */
 } MdlOctreeRun;
 
 /* A balancer (Cederman's §3.2-3.5). Its kernel parts run with thread 0 alone active (the thesis:
@@ -80,8 +82,9 @@ struct MdlBalancer {
 
 /* Thread 0's memory instructions, one event each (the caller has narrowed the mask to thread 0):
  * a 4-byte load and store of @space, and an atomic whose old value is returned. */
-guint32 mdl_octree_t0_ld (MdlSimtBlock *blk, MdlSpace space, guint64 addr);
-void mdl_octree_t0_st (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint32 v);
+guint32 mdl_octree_t0_ld (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr);
+void mdl_octree_t0_st (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr,
+                       guint32 v);
 guint32 mdl_octree_t0_atom (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSimtAtomOp op, guint64 addr,
                             guint32 v, guint32 compare);
 /* The test of a loop that thread 0 runs alone (opened by mdl_simt_loop_begin()): one branch event;
