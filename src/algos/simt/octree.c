@@ -74,26 +74,6 @@ mdl_octree_t0_loop (MdlSimtBlock *blk, gboolean again)
   return mdl_simt_loop_test (blk);
 }
 
-/* Narrows the mask to the threads below @k (predication, no branch). */
-static void
-pred_below (MdlSimtBlock *blk, guint k)
-{
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t < k;
-  mdl_simt_pred_begin (blk);
-}
-
-/* Opens `if (threadIdx.x == 0)`. */
-static void
-if_thread0 (MdlSimtBlock *blk)
-{
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_if (blk);
-}
-
 /* Every active thread loads the 4-byte shared word at @off into @dst. */
 static void
 ld_shared_uniform (MdlSimtBlock *blk, Regs *r, guint64 off, guint64 *dst)
@@ -163,7 +143,7 @@ take_numbers (MdlSimtBlock *blk, Regs *r, const guint8 *want, guint64 top)
   mask = r->sel[0];
   if (mask == 0)
     return;
-  pred_below (blk, 1);
+  mdl_simt_algo_pred_below (blk, 1);
   r->at[0] = top;
   r->v[0] = (guint64) __builtin_popcountll (mask);
   mdl_simt_atom (blk, MDL_SPACE_GLOBAL, MDL_SIMT_ATOM_ADD, 4, r->at, r->v, NULL, r->old);
@@ -196,7 +176,7 @@ split (MdlSimtBlock *blk, Turn *turn, guint32 task)
   path = r->rec[1];
   depth = mdl_octree_depth (path);
 
-  pred_below (blk, 8);
+  mdl_simt_algo_pred_below (blk, 8);
   MDL_SIMT_EACH (blk, t)
     {
       r->at[t] = SH_COUNT + 4 * t;
@@ -210,7 +190,7 @@ split (MdlSimtBlock *blk, Turn *turn, guint32 task)
   mdl_simt_sync (blk);
 
   /* Thread 0: the children's first particles, a serial prefix of the 8 counts. */
-  if_thread0 (blk);
+  mdl_simt_algo_if_thread0 (blk);
   {
     guint32 at = (guint32) start;
     for (guint c = 0; c < 8; c++)
@@ -225,7 +205,7 @@ split (MdlSimtBlock *blk, Turn *turn, guint32 task)
   mdl_simt_sync (blk);
 
   /* Lanes 0..7: child c's count and first particle. */
-  pred_below (blk, 8);
+  mdl_simt_algo_pred_below (blk, 8);
   MDL_SIMT_EACH (blk, t)
     r->at[t] = SH_COUNT + 4 * t;
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at, r->i);
@@ -315,7 +295,7 @@ turn_kernel (MdlSimtBlock *blk, void *args)
     t0[i] = mdl_simt_reg (blk, 1);
   run->t0 = t0;
 
-  if_thread0 (blk);
+  mdl_simt_algo_if_thread0 (blk);
   mdl_octree_t0_st (blk, run, MDL_SPACE_SHARED, SH_TASK, run->bal->get (blk, run));
   mdl_simt_endif (blk);
   mdl_simt_sync (blk);
@@ -330,7 +310,7 @@ turn_kernel (MdlSimtBlock *blk, void *args)
   if (task == 0)
     {
       run->st->idle_turns++;
-      pred_below (blk, 1);
+      mdl_simt_algo_pred_below (blk, 1);
       mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->ctl + 4 * CTL_DONE);
       mdl_simt_pred_end (blk);
     }
@@ -338,7 +318,7 @@ turn_kernel (MdlSimtBlock *blk, void *args)
   if (task != 0)
     {
       split (blk, &turn, task - 1);
-      if_thread0 (blk);
+      mdl_simt_algo_if_thread0 (blk);
       for (guint c = 0; c < 8; c++)
         {
           guint32 kid = mdl_octree_t0_ld (blk, run, MDL_SPACE_SHARED, SH_KIDS + 4 * c);
