@@ -507,6 +507,109 @@ test_agpu_pipeline_order (void **state)
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_MODEL, "sequential reference");
 }
 
+/* The kernel of the atomic chain test: in each of 2 blocks of 4 threads, every thread CASes the
+ * word at @lock from 0 to 1 (lane 0 of block 0 wins: the other 7 lanes find 1), then adds 1 to the
+ * word at @count; thread 0 of block 1 also adds 1 to the word at @other. */
+typedef struct {
+  guint64 lock, count, other;
+} ChainArgs;
+
+static void
+chain_kernel (MdlSimtBlock *blk, void *args)
+{
+  const ChainArgs *a = args;
+  guint64 *at = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), *c = mdl_simt_reg (blk, 1);
+  guint64 *old = mdl_simt_reg (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    {
+      at[t] = a->lock;
+      v[t] = 1;
+      c[t] = 0;
+    }
+  mdl_simt_atom (blk, MDL_SPACE_GLOBAL, MDL_SIMT_ATOM_CAS, 4, at, v, c, old);
+  MDL_SIMT_EACH (blk, t)
+    at[t] = a->count;
+  mdl_simt_atom_add (blk, MDL_SPACE_GLOBAL, 4, at, v, NULL);
+  if (blk->idx_x == 1)
+    {
+      guint8 *cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        cond[t] = t == 0;
+      mdl_simt_pred_begin (blk);
+      MDL_SIMT_EACH (blk, t)
+        at[t] = a->other;
+      mdl_simt_atom_add (blk, MDL_SPACE_GLOBAL, 4, at, v, NULL);
+      mdl_simt_pred_end (blk);
+    }
+}
+
+/* Ensure atomics chain across a launch: 8 CAS lanes on one word (7 fail: the SIMT layer marks
+ * them in the event's taken mask), then 8 adds on another, 1 on a third. AGPU's rule (k = 2 MPs,
+ * one block each) charges each MP 4 (CAS, 4 lanes on one word) + 4 (add) + block 1's extra add 1:
+ * time 9. The busiest address has 8 lane updates, all blocks together: atomic_chain 8; with
+ * atomics=serial a launch lasts at least that, less than 9 here. With 4 blocks on 2 MPs, MP 0 runs
+ * blocks 0 and 2 (16), MP 1 blocks 1 and 3 (17), the chain is 16: 17 either way. On 4 MPs the
+ * slowest takes 9, but the 16 updates of one word follow one another: 16 with atomics=serial. */
+static void
+test_agpu_atomic_chain (void **state)
+{
+  static const struct { const char *spec; guint32 grid; guint64 time, chain, cas, failed; } chains[] = {
+    { "agpu:k=2", 2, 9, 8, 8, 7 },
+    { "agpu:k=2,atomics=serial", 2, 9, 8, 8, 7 },
+    { "agpu:k=2", 4, 17, 16, 16, 15 },
+    { "agpu:k=2,atomics=serial", 4, 17, 16, 16, 15 },
+    { "agpu:k=4,atomics=serial", 4, 16, 16, 16, 15 },
+    { "agpu:k=4", 4, 9, 16, 16, 15 },
+  };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (chains); r++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+      g_autoptr (MdlSimt) gpu = NULL;
+      g_autofree MdlReport **reports = NULL;
+      MdlSimtLaunch shape = { .grid_x = chains[r].grid, .block_x = 4 };
+      ChainArgs a;
+      MdlSink sink;
+      guint nr;
+      assert_true (mdl_pipeline_add_engine_spec (p, chains[r].spec, &error));
+      sink = mdl_pipeline_sink (p);
+      gpu = mdl_simt_new (&sink, 32);
+      assert_true ((a.lock = mdl_simt_alloc (gpu, 4, &error)) != 0);
+      assert_true ((a.count = mdl_simt_alloc (gpu, 4, &error)) != 0);
+      assert_true ((a.other = mdl_simt_alloc (gpu, 4, &error)) != 0);
+      assert_true (mdl_simt_launch (gpu, &shape, chain_kernel, &a, &error));
+      assert_int_equal (*(guint32 *) mdl_simt_host (gpu, a.count), 4 * chains[r].grid);
+      reports = mdl_pipeline_reports (p, &nr);
+      assert_int_equal (nr, 1);
+      if (test_report_count (reports[0], "time") != chains[r].time)
+        fail_msg ("%s grid %u: time %" G_GUINT64_FORMAT, chains[r].spec, chains[r].grid,
+                  test_report_count (reports[0], "time"));
+      assert_int_equal (test_report_count (reports[0], "atomic_chain"), chains[r].chain);
+      assert_int_equal (test_report_count (reports[0], "cas_lanes"), chains[r].cas);
+      assert_int_equal (test_report_count (reports[0], "cas_failed_lanes"), chains[r].failed);
+      mdl_report_free (reports[0]);
+    }
+}
+
+/* Ensure agpu, kmodel and msimd count the same chain and CAS lanes: gpu/atomic with every warp's
+ * 32 lanes CASing (from 0) 8 words, 4 lanes a word, the same 8 words for all 32 warps of n = 1024:
+ * 1024 / 8 = 128 updates of each word, and only the first lane of each word succeeds (8 of 1024). */
+static void
+test_atomic_chain_in_every_model (void **state)
+{
+  static const char *const engines[] = { "agpu", "kmodel", "msimd" };
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (engines); i++)
+    {
+      g_autoptr (MdlReport) r = test_run_algo ("gpu/atomic:op=cas,k=4,warps=together", 1024, 1,
+                                               engines[i], NULL);
+      assert_int_equal (test_report_count (r, "atomic_chain"), 128);
+      assert_int_equal (test_report_count (r, "cas_lanes"), 1024);
+      assert_int_equal (test_report_count (r, "cas_failed_lanes"), 1016);
+    }
+}
+
 int
 main (void)
 {
@@ -522,6 +625,8 @@ main (void)
     cmocka_unit_test (test_agpu_params),
     cmocka_unit_test (test_agpu_reductions),
     cmocka_unit_test (test_agpu_pipeline_order),
+    cmocka_unit_test (test_agpu_atomic_chain),
+    cmocka_unit_test (test_atomic_chain_in_every_model),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -51,7 +51,7 @@ static const struct {
   { "taken lane not active",         MDL_WARP_BRANCH, MDL_SPACE_NONE, 0, 0, 0xf0, 0x18, 0, 32,
     "warp event (launch 1, block 2, warp 3, branch): taken lanes that are not active" },
   { "taken mask on an alu",          MDL_WARP_ALU, MDL_SPACE_NONE, 0, 0, 0xf, 0x1, 0, 32,
-    "warp event (launch 1, block 2, warp 3, alu): taken mask on an instruction that is not a branch" },
+    "warp event (launch 1, block 2, warp 3, alu): taken mask on an instruction that is neither a branch nor a CAS" },
   { "load without a space",          MDL_WARP_LOAD, MDL_SPACE_NONE, 4, 0, 0xf, 0, 0, 32,
     "warp event (launch 1, block 2, warp 3, ld): memory space does not match the op" },
   { "alu with a space",              MDL_WARP_ALU, MDL_SPACE_SHARED, 0, 0, 0xf, 0, 0, 32,

@@ -168,11 +168,12 @@ test_env_file_adds_and_replaces_presets (void **state)
   use_file (f, user_presets);
   names = mdl_machine_names (&error);
   assert_non_null (names);
-  /* the built-in presets (x86-64, h100, and the older GPUs g80, gt200, fermi, kepler), then toy */
-  assert_int_equal (g_strv_length (names), 7);
+  /* the built-in presets (x86-64, h100, the older GPUs g80, gt200, fermi, kepler, and the
+   * thesis's 8800gt and 9600gt), then toy */
+  assert_int_equal (g_strv_length (names), 9);
   assert_string_equal (names[0], "x86-64");
   assert_string_equal (names[1], "h100");
-  assert_string_equal (names[6], "toy");
+  assert_string_equal (names[8], "toy");
   toy_page = preset ("toy", "page_bytes");
   assert_string_equal (toy_page, "256");
   h100_warp = preset ("h100", "warp_width");

@@ -187,6 +187,34 @@ test_rounds (void **state)
   assert_int_equal (test_engine_count (e, "launches"), 2);
 }
 
+/* Cederman's octree kernel on the 8800 GT (thesis §3.7, notes §5.4 item 28): resident blocks per
+ * SM fall from 3 to 1 when a block passes 64 threads, because of registers. With 40 registers a
+ * thread (the thesis gives no count; 33..42 all give the knee): up to 64 threads a block is two
+ * warps' worth, 40 x 64 = 2560 registers, 3 blocks in 8192; from 65 threads the 3 warps round up
+ * to 4, 5120 registers, 1 block. So 14 SMs hold 42 blocks below the knee (the thesis's "42 blocks
+ * that can run concurrently") and 14 above it; the 9600 GT's 8 SMs hold 24 and 8. */
+static void
+test_octree_register_knee_on_8800gt (void **state)
+{
+  static const struct { const char *machine; guint32 threads; guint64 per_sm, resident; } rows[] = {
+    { "8800gt", 32, 3, 42 }, { "8800gt", 48, 3, 42 }, { "8800gt", 64, 3, 42 },
+    { "8800gt", 72, 1, 14 }, { "8800gt", 128, 1, 14 }, { "9600gt", 32, 3, 24 },
+    { "9600gt", 72, 1, 8 },
+  };
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *spec = g_strdup_printf ("occupancy:machine=%s,regs=40", rows[i].machine);
+      g_autoptr (MdlEngine) e = engine (spec);
+      launch (e, 0, 100, rows[i].threads, 128);
+      sync_all (e);
+      assert_int_equal (test_engine_count (e, "blocks_per_sm_max"), rows[i].per_sm);
+      assert_int_equal (test_engine_count (e, "blocks_per_sm_min"), rows[i].per_sm);
+      assert_int_equal (test_engine_count (e, "resident_blocks_max"), rows[i].resident);
+      assert_int_equal (test_engine_count (e, "limited_by_registers"), 1);
+    }
+}
+
 int
 main (void)
 {
@@ -194,6 +222,7 @@ main (void)
     cmocka_unit_test (test_h100_table),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_rounds),
+    cmocka_unit_test (test_octree_register_knee_on_8800gt),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -67,8 +67,8 @@ test_read_every_line_kind (void **state)
   test_collector_free (c);
 }
 
-/* Ensure the ".m" suffix marks a machine instruction (MDL_WARP_MACHINE) on any op, and that the
- * text writer writes it back. */
+/* Ensure the ".m" suffix marks a machine instruction (MDL_WARP_MACHINE) on any op, and a CAS's
+ * failed=MASK its failed lanes (the taken mask), and that the text writer writes both back. */
 static void
 test_machine_suffix_round_trip (void **state)
 {
@@ -78,6 +78,8 @@ test_machine_suffix_round_trip (void **state)
     "0 0 ld.m global 4 3 1000 1004\n"
     "0 0 branch.m ffffffff ffff\n"
     "0 0 alu ffffffff\n"
+    "0 0 atom.cas global 4 f 1000 1000 1000 1000 failed=e\n"
+    "0 0 atom.cas global 4 3 1000 1004\n"
     "sync\n";
   g_autoptr (GError) error = NULL;
   g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
@@ -91,6 +93,8 @@ test_machine_suffix_round_trip (void **state)
   for (guint i = 0; i < 4; i++)
     assert_int_equal (g_array_index (c->warp, MdlWarpEvent, i).flags & MDL_WARP_MACHINE,
                       i < 3 ? MDL_WARP_MACHINE : 0);
+  assert_int_equal (g_array_index (c->warp, MdlWarpEvent, 4).taken, 0xe);
+  assert_int_equal (g_array_index (c->warp, MdlWarpEvent, 5).taken, 0);
   assert_true (test_collector_replay (c, &sink, 0, &error));
   assert_true (mdl_trace_writer_close (w, &error));
   back = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
@@ -107,14 +111,15 @@ test_simt_round_trip (void **state)
   static const char *const specs[][2] = {
     { "gpu/branch", "variant=nested" }, { "gpu/transpose", "variant=shared" },
     { "gpu/reduce", "variant=interleaved" }, { "gpu/global-atomic", "stride=3" },
+    { "balance/lockfree", "blocks=3" }, { "gpu/atomic", "op=cas,k=4" },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     {
       g_autoptr (GError) error = NULL;
       const MdlAlgo *a = mdl_algo_lookup (specs[i][0], NULL);
-      const char *assign[] = { specs[i][1], NULL };
-      g_autoptr (MdlParams) p = mdl_params_parse (a->name, a->params, assign, NULL);
+      g_auto (GStrv) assign = g_strsplit (specs[i][1], ",", -1);
+      g_autoptr (MdlParams) p = mdl_params_parse (a->name, a->params, (const char **) assign, NULL);
       g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
       g_autoptr (MdlTraceWriter) w = mdl_trace_writer_new (out, "mem", MDL_TRACE_WARP, FALSE);
       TestCollector *orig = test_collector_new (), *back;

@@ -135,7 +135,9 @@ typedef enum {
 /**
  * MdlWarpEvent: one instruction executed by one warp.
  * @active: bit i set when lane i executes the instruction; never 0.
- * @taken: for MDL_WARP_BRANCH, the active lanes that enter the `if` side; 0 otherwise.
+ * @taken: for MDL_WARP_BRANCH, the active lanes that enter the `if` side; for an MDL_WARP_ATOMIC
+ *   with MDL_WARP_ATOM_CAS, the active lanes whose compare failed (they wrote nothing: a retry
+ *   loop runs them again); 0 otherwise.
  * @base: with MDL_WARP_STRIDED, the address of lane 0 (even if lane 0 is inactive).
  * @stride: with MDL_WARP_STRIDED, the bytes between consecutive lanes' addresses; at most
  *   MDL_WARP_STRIDE_MAX either way.

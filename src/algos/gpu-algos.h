@@ -26,6 +26,7 @@
 #include "gpu-prims.h"
 #include "gpu-sizes.h"
 #include "keys.h"
+#include "particles.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -192,7 +193,23 @@
   X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, cuda, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
      "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
-     "d-way merges, separators, row-wise merges of all groups at once")
+     "d-way merges, separators, row-wise merges of all groups at once")                                  \
+  X (balance_static, "balance/static", mdl_balance_static_params, cuda, 500000, 32,                \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BALANCE_CASES,                                                    \
+     "SIMT: octree partitioning (Cederman 3.6) under the static task list (Algorithm 4): a "       \
+     "launch per level, one block per task")                                                       \
+  X (balance_blocking, "balance/blocking", mdl_balance_blocking_params, cuda, 500000, 32,          \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BALANCE_CASES ",blocks=8|32",                                     \
+     "SIMT: octree partitioning under the blocking task queue (Algorithm 5): a CAS spin lock")     \
+  X (balance_lockfree, "balance/lockfree", mdl_balance_lockfree_params, cuda, 500000, 32,          \
+     MDL_GPU_HW_ENGINES, MDL_GPU_BALANCE_CASES ",blocks=8|32",                                     \
+     "SIMT: octree partitioning under the lock-free task queue (Algorithm 6, Tsigas-Zhang slots)") \
+  X (balance_abp, "balance/abp", mdl_balance_abp_params, cuda, 500000, 32, MDL_GPU_HW_ENGINES,     \
+     MDL_GPU_BALANCE_CASES ",blocks=8|32",                                                         \
+     "SIMT: octree partitioning under ABP work stealing: a deque per block, round-robin victims")
+
+/* The cases of the load balancers: every particle set (src/algos/particles.h). */
+#define MDL_GPU_BALANCE_CASES "dist=" MDL_PARTICLE_DIST_CHOICES
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */

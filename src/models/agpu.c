@@ -43,6 +43,9 @@ typedef struct {
   gboolean broadcast;
   gboolean volatile_;
   gboolean virtual_;
+  gboolean serial_atomics;   /* atomics=serial: a launch lasts at least its atomic chain */
+  GpuAtomicChain chain;      /* global atomics' chains and CAS lanes */
+  guint64 chain_addrs[MDL_WARP_MAX_LANES];
   /* totals over closed launches */
   guint64 time;
   guint64 io;
@@ -85,6 +88,9 @@ static const MdlParamSpec agpu_params[] = {
     "shared memory is erased at every launch (AGPU); 0: kept (AGPU')" },
   { "virtual", MDL_PARAM_BOOL, "0", NULL, 0, 0, NULL, 0,
     "cost a launch of G blocks as ceil(G/k) x its slowest block (Theorem 4.9)" },
+  { "atomics", MDL_PARAM_CHOICE, "lanes", NULL, 0, 0, "lanes|serial", 0,
+    "lanes: an atomic costs its lanes on one word, per MP (AGPU's rule); serial: also, a launch "
+    "lasts at least its busiest global address's atomic lane updates, from every MP" },
   { NULL }
 };
 
@@ -102,6 +108,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   a->broadcast = mdl_params_bool (params, "broadcast");
   a->volatile_ = mdl_params_bool (params, "volatile");
   a->virtual_ = mdl_params_bool (params, "virtual");
+  a->serial_atomics = mdl_params_choice (params, "atomics") == 1;
   if (p != 0)
     {
       if (p % a->b != 0 || p / a->b > (1u << 20))
@@ -138,20 +145,23 @@ agpu_finalize (void *state)
     mdl_u64map_destroy (&a->written);
   mdl_pages_destroy (&a->stored);
   mdl_pages_destroy (&a->touched);
+  gpu_atomic_chain_free (&a->chain);
   g_free (a->mp_time);
 }
 
-/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1. O(1): the
- * core asks for it at every phase marker, and a scan at n = 2^27 has 400 K of them in launches of
- * 64 K blocks. */
+/* The time of the open launch: the slowest MP, or Theorem 4.9's bound with virtual=1, and with
+ * atomics=serial at least the launch's atomic chain. O(1): the core asks for it at every phase
+ * marker, and a scan at n = 2^27 has 400 K of them in launches of 64 K blocks. */
 static guint64
 open_launch_time (const Agpu *a)
 {
-  guint64 blocks;
-  if (!a->open || !a->virtual_)
-    return a->worst;
-  blocks = MAX (a->block_time.len, a->grid_blocks);
-  return a->worst * ((blocks + a->k - 1) / a->k);
+  guint64 blocks, t = a->worst;
+  if (a->open && a->virtual_)
+    {
+      blocks = MAX (a->block_time.len, a->grid_blocks);
+      t = a->worst * ((blocks + a->k - 1) / a->k);
+    }
+  return a->serial_atomics ? MAX (t, a->chain.launch_max) : t;
 }
 
 /* Charges @cost MP instructions to @block of the open launch. */
@@ -179,6 +189,7 @@ close_launch (Agpu *a)
   if (!a->open)
     return;
   a->time += open_launch_time (a);
+  gpu_atomic_chain_launch (&a->chain);
   a->worst = 0;
   memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
@@ -388,6 +399,11 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
                   && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
           if (!lanes)
             mdl_warp_addrs (batch, e, a->addrs);
+          if (e->op == MDL_WARP_ATOMIC && e->space == MDL_SPACE_GLOBAL)
+            {
+              mdl_warp_addrs (batch, e, a->chain_addrs);
+              gpu_atomic_chain_add (&a->chain, e, a->chain_addrs);
+            }
         }
       /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
        * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
@@ -440,6 +456,7 @@ agpu_report (void *state, MdlReport *out)
                         a->launches);
   mdl_report_add_count (out, "stale_shared_reads", "count", "volatile: shared words read in a "
                         "launch before the block stored them in it", NULL, a->stale_reads);
+  mdl_gpu_atomic_chain_report (out, &a->chain);
 }
 
 static void
@@ -450,6 +467,8 @@ agpu_reset (void *state)
   a->open = FALSE;
   a->warp_width = 32;
   a->worst = 0;
+  gpu_atomic_chain_free (&a->chain);
+  a->chain = (GpuAtomicChain) { 0 };
   memset (a->mp_time, 0, a->k * sizeof a->mp_time[0]);
   mdl_u64map_clear (&a->block_time);
   a->stored_rows = 0;

@@ -73,6 +73,8 @@ typedef struct {
   guint warp_width;
   Pending pending[MAX_WARPS];
   guint64 addrs[MDL_WARP_MAX_LANES];
+  GpuAtomicChain chain;      /* global atomics' chains and CAS lanes (counted, not charged) */
+  guint64 chain_addrs[MDL_WARP_MAX_LANES];
   guint64 reqs[MAX_REQS];
   guint bank_count[MAX_K];
 } Kmodel;
@@ -112,6 +114,7 @@ kmodel_finalize (void *state)
   Kmodel *m = state;
   for (guint i = 0; i < MAX_WARPS; i++)
     g_free (m->pending[i].words);
+  gpu_atomic_chain_free (&m->chain);
 }
 
 /* The longest bank queue of @n word requests (broadcast=1: of the distinct words). */
@@ -282,6 +285,11 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           lanes = gpu_lane_words (e, WORD_SHIFT, &word0)
                   && (e->space == MDL_SPACE_GLOBAL
                       || (word0 < m->sigma && m->sigma - word0 >= MDL_WARP_MAX_LANES));
+          if (e->op == MDL_WARP_ATOMIC && e->space == MDL_SPACE_GLOBAL)
+            {
+              mdl_warp_addrs (batch, e, m->chain_addrs);
+              gpu_atomic_chain_add (&m->chain, e, m->chain_addrs);
+            }
           if (!lanes)
             {
               mdl_warp_addrs (batch, e, m->addrs);
@@ -402,6 +410,7 @@ kmodel_marker (void *state, const MdlMarker *mk, GError **error)
     }
   for (guint i = 0; i < MAX_WARPS; i++)
     flush_pending (m, &m->pending[i]);
+  gpu_atomic_chain_launch (&m->chain);
   m->warp_width = mk->warp_width ? mk->warp_width : 32;
   m->span = (guint) MIN (m->k, (guint64) m->warp_width);
   return TRUE;
@@ -440,6 +449,7 @@ kmodel_report (void *state, MdlReport *out)
     mdl_report_add_count (out, class_counters[c].T, "count", class_counters[c].T_help, NULL, Tc[c]);
   for (guint c = 0; c < N_CLASSES; c++)
     mdl_report_add_count (out, class_counters[c].W, "count", class_counters[c].W_help, NULL, Wc[c]);
+  mdl_gpu_atomic_chain_report (out, &m->chain);
 }
 
 static void
@@ -449,6 +459,8 @@ kmodel_reset (void *state)
   memset (m->T, 0, sizeof m->T);
   memset (m->W, 0, sizeof m->W);
   m->G = m->instructions = 0;
+  gpu_atomic_chain_free (&m->chain);
+  m->chain = (GpuAtomicChain) { 0 };
   for (guint i = 0; i < MAX_WARPS; i++)
     m->pending[i].used = FALSE;
   m->warp_width = 32;

@@ -76,6 +76,8 @@ typedef struct {
   MdlPages states;               /* page cell >> PAGE_SHIFT: the state words of its cells */
   GArray *uses;                  /* CellUse */
   guint64 addrs[MDL_WARP_MAX_LANES];
+  GpuAtomicChain chain;      /* global atomics' chains and CAS lanes (counted, not charged) */
+  guint64 chain_addrs[MDL_WARP_MAX_LANES];
   guint64 cells_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
   guint64 chunks_buf[MDL_WARP_MAX_LANES * LANE_CELLS];
 } Msimd;
@@ -120,6 +122,7 @@ msimd_finalize (void *state)
 {
   Msimd *m = state;
   g_free (m->procs);
+  gpu_atomic_chain_free (&m->chain);
   mdl_pages_destroy (&m->states);
   if (m->uses)
     g_array_free (m->uses, TRUE);
@@ -273,6 +276,11 @@ msimd_consume (void *state, const MdlEventBatch *batch, GError **error)
       /* Lanes of one cell each (gpu_lane_words) need no addresses. */
       if (global && !(lanes = gpu_lane_words (e, CELL_SHIFT, &word0)))
         mdl_warp_addrs (batch, e, m->addrs);
+      if (global && e->op == MDL_WARP_ATOMIC)
+        {
+          mdl_warp_addrs (batch, e, m->chain_addrs);
+          gpu_atomic_chain_add (&m->chain, e, m->chain_addrs);
+        }
       for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
         {
           guint64 group = e->active & (group_mask << g);
@@ -349,6 +357,7 @@ msimd_marker (void *state, const MdlMarker *mk, GError **error)
     }
   else if (mk->kind == MDL_MARK_LAUNCH)
     {
+      gpu_atomic_chain_launch (&m->chain);
       m->warp_width = mk->warp_width ? mk->warp_width : 32;
       m->block_threads = mk->block_threads;
     }
@@ -371,6 +380,7 @@ msimd_report (void *state, MdlReport *out)
   mdl_report_add_count (out, "syncs", "count", "global synchronisations", NULL, m->syncs);
   mdl_report_add_count (out, "races", "count", "cells read (ww=1: or written) by one "
                         "SIMD-processor and written by another in one epoch", NULL, m->races);
+  mdl_gpu_atomic_chain_report (out, &m->chain);
 }
 
 static void
@@ -378,6 +388,8 @@ msimd_reset (void *state)
 {
   Msimd *m = state;
   m->reads = m->writes = m->steps = m->cost = m->syncs = m->races = m->epoch = 0;
+  gpu_atomic_chain_free (&m->chain);
+  m->chain = (GpuAtomicChain) { 0 };
   m->warp_width = 32;
   m->block_threads = 32;
   memset (m->procs, 0, m->P * sizeof m->procs[0]);

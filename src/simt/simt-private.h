@@ -40,6 +40,7 @@ typedef struct {
   guint atom_op;            /* the MdlSimtAtomOp of the atomic being issued */
   const guint64 *atom_cmp;  /* its compare values (CAS) */
   guint8 atom_flags;        /* MDL_WARP_ATOM_RED, MDL_WARP_ATOM_CAS of its events */
+  guint64 cas_failed;       /* the warp's CAS lanes so far whose compare failed (lane bits) */
   guint64 *frame_masks;     /* MDL_SIMT_MAX_DEPTH x 4 x n_warps */
   guint8 *cond;             /* n_threads condition bytes */
   guint8 *local;            /* n_threads x local_bytes */

@@ -514,7 +514,7 @@ atom_value (guint op, guint width, guint64 old, guint64 v, guint64 c)
  * load then yields 0 and the rest does nothing). @op is a constant in each caller of
  * memory_op(), so the switch is resolved at compile time. */
 static inline void
-lane_access (const SimtBlock *blk, guint op, guint8 *p, guint t, guint width, guint64 *dst,
+lane_access (SimtBlock *blk, guint op, guint8 *p, guint t, guint width, guint64 *dst,
              const guint64 *src)
 {
   guint words = width > 8 ? 2 : 1;
@@ -550,7 +550,12 @@ lane_access (const SimtBlock *blk, guint op, guint8 *p, guint t, guint width, gu
         dst[t] = v;
       if (p)
         {
-          v = atom_value (blk->atom_op, width, v, src[t], blk->atom_cmp ? blk->atom_cmp[t] : 0);
+          guint64 cmp = blk->atom_cmp ? blk->atom_cmp[t] : 0;
+          /* A CAS lane that finds another value writes nothing: the event's taken mask. */
+          if (blk->atom_op == MDL_SIMT_ATOM_CAS
+              && v != (width == 8 ? cmp : cmp & ((G_GUINT64_CONSTANT (1) << (8 * width)) - 1)))
+            blk->cas_failed |= G_GUINT64_CONSTANT (1) << (t % blk->pub.warp_width);
+          v = atom_value (blk->atom_op, width, v, src[t], cmp);
           memcpy (p, &v, width);
         }
       break;
@@ -697,8 +702,9 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
       /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
       if (!window)
         strided = lane_stride (lane_addr, active, &stride);
-      emit_at (blk, op, space, width, w, active, 0, window ? warp_addr : lane_addr, strided,
-               stride);
+      emit_at (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
+               window ? warp_addr : lane_addr, strided, stride);
+      blk->cas_failed = 0;
     }
 }
 

@@ -51,8 +51,9 @@ mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w, guint w
     why = "active lanes beyond the warp width";
   else if (w->taken & ~w->active)
     why = "taken lanes that are not active";
-  else if (w->taken && w->op != MDL_WARP_BRANCH)
-    why = "taken mask on an instruction that is not a branch";
+  else if (w->taken && w->op != MDL_WARP_BRANCH
+           && !(w->op == MDL_WARP_ATOMIC && (w->flags & MDL_WARP_ATOM_CAS)))
+    why = "taken mask on an instruction that is neither a branch nor a CAS";
   else if (w->space >= MDL_SPACE_N || memory != (w->space != MDL_SPACE_NONE))
     why = "memory space does not match the op";
   else if (memory && (w->width == 0 || w->width > 64))

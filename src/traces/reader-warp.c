@@ -225,6 +225,13 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
       if ((why = parse_hex (tok[5], &e.active)))
         return line_error (r, error, s, len, "mask \"%s\": %s", tok[5], why);
       n_lanes = (guint) __builtin_popcountll (e.active);
+      /* A CAS may end with failed=MASK, the lanes whose compare failed. */
+      if ((e.flags & MDL_WARP_ATOM_CAS) && n > 6 && g_str_has_prefix (tok[n - 1], "failed="))
+        {
+          if ((why = parse_hex (tok[n - 1] + 7, &e.taken)))
+            return line_error (r, error, s, len, "failed mask \"%s\": %s", tok[n - 1] + 7, why);
+          n--;
+        }
       if (n - 6 != n_lanes)
         return line_error (r, error, s, len, "mask %s has %u active lanes but the line has %u "
                            "addresses", tok[5], n_lanes, n - 6);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 /* The longest line: "4294967295 65535 atom.red.m global 64 " + mask + 64 addresses of 17 bytes. */
-#define LINE_MAX_BYTES (72 + 17 + 17 * MDL_WARP_MAX_LANES)
+#define LINE_MAX_BYTES (72 + 17 + 17 * MDL_WARP_MAX_LANES + 24)   /* the last: failed=MASK */
 
 static gboolean
 warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
@@ -46,6 +46,9 @@ warp_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
           for (guint64 r = e->active; r; r &= r - 1)
             n += g_snprintf ((char *) p + n, LINE_MAX_BYTES - (gsize) n, " %" G_GINT64_MODIFIER "x",
                              addrs[__builtin_ctzll (r)]);
+          if (e->taken)
+            n += g_snprintf ((char *) p + n, LINE_MAX_BYTES - (gsize) n, " failed=%"
+                             G_GINT64_MODIFIER "x", e->taken);
         }
       else if (e->op == MDL_WARP_BRANCH)
         n += g_snprintf ((char *) p + n, LINE_MAX_BYTES - (gsize) n, " %" G_GINT64_MODIFIER "x %"

@@ -55,6 +55,27 @@ gboolean mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GErr
   { "b", MDL_PARAM_UINT, "32", NULL, 2, max, NULL, MDL_PARAM_POW2, what }
 #define MDL_AGPU_K_ROW(what) { "k", MDL_PARAM_UINT, "16", NULL, 1, 65535, NULL, 0, what }
 
+/* Opens `if (threadIdx.x == 0)`: a branch, closed by mdl_simt_endif(). */
+static inline void
+mdl_simt_algo_if_thread0 (MdlSimtBlock *blk)
+{
+  guint8 *cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t == 0;
+  mdl_simt_if (blk);
+}
+
+/* Narrows the mask to the threads below @k by predication (no branch), closed by
+ * mdl_simt_pred_end(). */
+static inline void
+mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
+{
+  guint8 *cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = t < k;
+  mdl_simt_pred_begin (blk);
+}
+
 /* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
  * then @dst = @a + @b mod 2^32 on the active lanes (@dst may be @a or @b). */
 static inline void

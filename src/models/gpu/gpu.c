@@ -68,6 +68,20 @@ mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const c
 }
 
 void
+mdl_gpu_atomic_chain_report (MdlReport *out, const GpuAtomicChain *c)
+{
+  mdl_report_add_count (out, "atomic_chain", "count",
+                        "per launch, the atomic lane updates on its busiest global address, summed "
+                        "over launches (they follow one another whatever warp issues them)", NULL,
+                        c->chain + c->launch_max);
+  mdl_report_add_count (out, "cas_lanes", "count", "global CAS lanes (attempts)", NULL,
+                        c->cas_lanes);
+  mdl_report_add_count (out, "cas_failed_lanes", "count",
+                        "global CAS lanes whose compare failed (a retry loop tries again)", NULL,
+                        c->cas_failed);
+}
+
+void
 mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,
                            const GpuContention *c, const GpuAddrWarps *w)
 {

@@ -287,6 +287,63 @@ gpu_addr_warps_free (GpuAddrWarps *w)
     mdl_u64map_destroy (&w->per_addr);
 }
 
+/* Atomics on one address serialize across a whole launch, whatever warp or block issues them: the
+ * launch lasts at least as many atomic steps as the lane updates on its busiest address (the
+ * spin of a CAS lock is such a chain: every failed try is an update of the lock word the memory
+ * system serves in turn). Per launch, the lane updates of each address (a map cleared at every
+ * launch) and the most of any; over launches, the sum of those maxima, and the CAS lanes and
+ * those whose compare failed (the event's taken mask). */
+typedef struct {
+  MdlU64Map per_addr;
+  guint64 launch_max;
+  guint64 chain;
+  guint64 cas_lanes, cas_failed;
+} GpuAtomicChain;
+
+/* Counts the active lanes of atomic @e at their addresses @addrs (lane-indexed). */
+static inline void
+gpu_atomic_chain_add (GpuAtomicChain *c, const MdlWarpEvent *e, const guint64 *addrs)
+{
+  gboolean inserted;
+  if (c->per_addr.keys == NULL)
+    mdl_u64map_init (&c->per_addr, 64);
+  for (guint64 r = e->active; r; r &= r - 1)
+    {
+      guint64 key = addrs[__builtin_ctzll (r)], *n;
+      if (key == MDL_U64MAP_EMPTY)
+        continue;
+      n = mdl_u64map_upsert (&c->per_addr, key, 0, &inserted);
+      ++*n;
+      c->launch_max = MAX (c->launch_max, *n);
+    }
+  if (e->flags & MDL_WARP_ATOM_CAS)
+    {
+      c->cas_lanes += (guint64) __builtin_popcountll (e->active);
+      c->cas_failed += (guint64) __builtin_popcountll (e->taken);
+    }
+}
+
+/* The launch boundary: the open launch's chain joins the sum. */
+static inline void
+gpu_atomic_chain_launch (GpuAtomicChain *c)
+{
+  c->chain += c->launch_max;
+  c->launch_max = 0;
+  if (c->per_addr.keys)
+    mdl_u64map_clear (&c->per_addr);
+}
+
+static inline void
+gpu_atomic_chain_free (GpuAtomicChain *c)
+{
+  if (c->per_addr.keys)
+    mdl_u64map_destroy (&c->per_addr);
+}
+
+/* Appends atomic_chain (closed launches' chains plus the open one's), cas_lanes and
+ * cas_failed_lanes of @c. */
+void mdl_gpu_atomic_chain_report (MdlReport *out, const GpuAtomicChain *c);
+
 /* Appends the contention counters PREFIX_same_addr_lanes, PREFIX_addr_conflicts,
  * PREFIX_same_addr_max of @c and PREFIX_addr_warps_max of @w, described "WHAT: ...". */
 void mdl_gpu_contention_report (MdlReport *out, const char *prefix, const char *what,

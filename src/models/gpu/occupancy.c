@@ -5,7 +5,10 @@
  * preset's): a block of T threads takes W = ceil(T / warp width) warp slots, S + reserved bytes of
  * shared memory rounded up to shared_alloc_bytes, and registers: with warp granularity,
  * ceil(regs x warp width / reg_alloc_unit) units per warp; with block granularity (compute
- * capability 1.x), regs x W x warp width rounded up to the unit once per block. The blocks an SM
+ * capability 1.x), regs x W' x warp width rounded up to the unit once per block, where W' is W
+ * rounded up to a multiple of reg_warp_alloc (2 on 1.x: a one-warp block takes two warps'
+ * registers, which is what makes Cederman's octree kernel drop from 3 to 1 block per SM when its
+ * blocks pass 64 threads). The blocks an SM
  * holds are the least of max_blocks_per_sm, max_warps_per_sm / W, shared_bytes_per_sm / shared and
  * registers_per_sm / registers; a block of more than max_threads_per_block threads fits on none.
  * The kernel's registers per thread are not in the event stream:
@@ -37,10 +40,11 @@ typedef struct {
 typedef struct {
   /* machine and kernel */
   guint64 sm_count, max_warps, max_blocks, max_threads, shared_per_sm, shared_reserved, shared_unit;
-  guint64 registers_per_sm, reg_unit, regs;
+  guint64 registers_per_sm, reg_unit, reg_warps, regs;
   gboolean reg_per_block;
   /* totals over closed launches */
   guint64 launches, blocks, threads, rounds;
+  guint64 per_sm_min, per_sm_max, resident_max;   /* over placeable launches */
   guint64 limited[N_LIMITS];
   double waves, latency_rounds, warp_slots_used;   /* warp_slots_used: sum of resident warps/SM */
   guint64 unplaceable;       /* launches whose block fits on no SM */
@@ -71,6 +75,9 @@ static const MdlParamSpec occupancy_params[] = {
     "registers are allocated in units of this many" },
   { "reg_alloc", MDL_PARAM_CHOICE, "warp", "reg_alloc_rule", 0, 0, "warp|block", 0,
     "what a register unit is rounded for: each warp (compute capability 2.0 on) or each block" },
+  { "reg_warp_alloc", MDL_PARAM_UINT, "1", "reg_warp_alloc", 1, 64, NULL, 0,
+    "with reg_alloc=block, the warp count a block's registers are computed for is rounded up to a "
+    "multiple of this (2 on compute capability 1.x)" },
   { "regs", MDL_PARAM_UINT, "0", NULL, 0, 255, NULL, 0,
     "registers per thread of the kernels (0: registers do not limit)" },
   { NULL }
@@ -91,6 +98,7 @@ occupancy_init (void *state, const MdlParams *params, GError **error)
   o->registers_per_sm = mdl_params_uint (params, "registers_per_sm");
   o->reg_unit = mdl_params_uint (params, "reg_alloc_unit");
   o->reg_per_block = mdl_params_choice (params, "reg_alloc") == 1;
+  o->reg_warps = mdl_params_uint (params, "reg_warp_alloc");
   o->regs = mdl_params_uint (params, "regs");
   return TRUE;
 }
@@ -119,7 +127,8 @@ blocks_per_sm (const Occupancy *o, const MdlMarker *m, guint *limiter)
   if (o->regs)
     {
       guint64 per_block = o->reg_per_block
-                              ? round_up (o->regs * warps * m->warp_width, o->reg_unit)
+                              ? round_up (o->regs * round_up (warps, o->reg_warps) * m->warp_width,
+                                          o->reg_unit)
                               : warps * round_up (o->regs * m->warp_width, o->reg_unit);
       limit[LIMIT_REGISTERS] = o->registers_per_sm / per_block;
     }
@@ -178,6 +187,9 @@ occupancy_marker (void *state, const MdlMarker *m, GError **error)
       return TRUE;
     }
   resident_blocks = MIN ((guint64) m->grid_blocks, o->sm_count * per_sm);
+  o->per_sm_min = o->per_sm_max ? MIN (o->per_sm_min, per_sm) : per_sm;
+  o->per_sm_max = MAX (o->per_sm_max, per_sm);
+  o->resident_max = MAX (o->resident_max, resident_blocks);
   o->waves += (double) m->grid_blocks / (double) (o->sm_count * per_sm);
   o->warp_slots_used += (double) (per_sm * warps);
   o->open = TRUE;
@@ -240,6 +252,15 @@ occupancy_report (void *state, MdlReport *out)
                                                limit_names[i]);
       mdl_report_add_count (out, name, "count", what, NULL, o->limited[i]);
     }
+  mdl_report_add_count (out, "blocks_per_sm_min", "count",
+                        "the fewest blocks an SM holds at once, over the launches", NULL,
+                        o->per_sm_min);
+  mdl_report_add_count (out, "blocks_per_sm_max", "count",
+                        "the most blocks an SM holds at once, over the launches", NULL,
+                        o->per_sm_max);
+  mdl_report_add_count (out, "resident_blocks_max", "count",
+                        "the most blocks of one launch resident at once (grid, at most SMs x "
+                        "blocks per SM)", NULL, o->resident_max);
   mdl_report_add_count (out, "unplaceable", "count", "launches whose block fits on no SM", NULL,
                         o->unplaceable);
   mdl_report_add_count (out, "load_rounds", "count",

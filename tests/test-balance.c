@@ -1,0 +1,323 @@
+/* Tests of the load-balancing benchmark (Cederman's thesis ch. 3): the particle sets
+ * (src/algos/particles.h), the sequential octree reference (src/algos/octree.h) against a
+ * brute-force count of every cell, and the four balancers on the SIMT layer (src/algos/simt/)
+ * against the reference: the validation cases §5.4 items 20-22 of
+ * ../shared/spec/gpu-quicksort-cederman.md. */
+#include "helpers.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "algos/octree.h"
+#include "algos/particles.h"
+#include "algos/simt/octree.h"
+
+static const MdlBalancer *const balancers[] = {
+  &mdl_balancer_static, &mdl_balancer_blocking, &mdl_balancer_lockfree, &mdl_balancer_abp,
+};
+
+/* @n particles of @dist for seed 1. */
+static guint32 *
+particles_new (MdlParticleDist dist, guint64 n)
+{
+  guint32 *p = g_new (guint32, MDL_PARTICLE_WORDS * (n ? n : 1));
+  mdl_particles_fill (p, n, dist, 1);
+  return p;
+}
+
+/* The reference's leaves of @p. */
+static MdlOctreeLeaf *
+reference (const guint32 *p, guint64 n, guint threshold, guint64 *nl, MdlOctreeShape *shape)
+{
+  MdlOctreeLeaf *leaves = NULL;
+  assert_true (mdl_octree_reference (p, n, threshold, &leaves, nl, shape));
+  return leaves;
+}
+
+/* The path of the depth-@depth cell holding particle @q. */
+static guint64
+cell_of (const guint32 *q, guint32 depth)
+{
+  guint64 path = 1;
+  for (guint32 d = 0; d < depth; d++)
+    path = 8 * path + mdl_octree_octant (q, d);
+  return path;
+}
+
+/* Ensure the sets are what particles.h says: ids in order, coordinates below the side, the tube's
+ * (y, z) inside its disc, each clustered particle within reach of its cluster's first. */
+static void
+test_particle_sets_keep_their_shapes (void **state)
+{
+  const guint64 n = 5000;
+  const gint64 side = MDL_PARTICLE_SIDE, radius = side / 8;
+  (void) state;
+  for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
+    {
+      g_autofree guint32 *p = particles_new (dist, n);
+      for (guint64 k = 0; k < n; k++)
+        {
+          const guint32 *q = p + MDL_PARTICLE_WORDS * k;
+          assert_int_equal (q[3], k);
+          for (int a = 0; a < 3; a++)
+            assert_true (q[a] < MDL_PARTICLE_SIDE);
+          if (dist == MDL_PARTICLES_TUBE)
+            {
+              gint64 dy = (gint64) q[1] - side / 2, dz = (gint64) q[2] - side / 2;
+              assert_true (dy * dy + dz * dz < radius * radius);
+            }
+          if (dist == MDL_PARTICLES_CLUSTERED)
+            {
+              const guint32 *c = p + MDL_PARTICLE_WORDS * (k - k % MDL_PARTICLE_CLUSTER);
+              for (int a = 0; a < 3; a++)
+                assert_true (ABS ((gint64) q[a] - (gint64) c[a]) < 2 * (side / 64));
+            }
+        }
+    }
+}
+
+/* Ensure particle k depends on the seed and k only: the first 100 of a set of 100 and of 5000 are
+ * the same, and another seed moves them. */
+static void
+test_particles_depend_on_seed_and_index_only (void **state)
+{
+  (void) state;
+  for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
+    {
+      g_autofree guint32 *a = particles_new (dist, 100), *b = particles_new (dist, 5000);
+      g_autofree guint32 *c = g_new (guint32, MDL_PARTICLE_WORDS * 100);
+      mdl_particles_fill (c, 100, dist, 2);
+      assert_memory_equal (a, b, MDL_PARTICLE_WORDS * 4 * 100);
+      assert_memory_not_equal (a, c, MDL_PARTICLE_WORDS * 4 * 100);
+    }
+}
+
+/* Ensure the reference builds the tree its definition gives on 9 placed particles, threshold 2.
+ * The root (9 > 2) splits: child 0 (every coordinate below half the side) gets particles 0-4,
+ * child 1 particle 8, child 7 particles 5-7, moved stably to [0,5), [5,6), [6,9). Child 0 (path 8)
+ * splits: its child 0 gets 0-2 at [0,3), its child 7 (path 71) 3-4 at [3,5), a leaf. Child 7
+ * (path 15) splits: its child 0 (path 120) gets 5 at [6,7), its child 1 (path 121) 6-7 at [7,9).
+ * Path 64 (3 > 2) splits: child 0 (path 512) gets 0-1 at [0,2), child 7 (path 519) 2 at [2,3).
+ * So 3 levels, 4 tasks (paths 1, 8, 15, 64) and 6 leaves. */
+static void
+test_reference_builds_a_hand_derived_tree (void **state)
+{
+  const guint32 h = MDL_PARTICLE_SIDE / 2, q = h / 2, e = q / 2;
+  const guint32 pts[][3] = {
+    { 0, 0, 0 }, { 1, 0, 0 }, { e, e, e }, { q, q, q }, { q + 1, q, q },
+    { h, h, h }, { h + q, h, h }, { h + q + 1, h, h }, { h, 0, 0 },
+  };
+  const MdlOctreeLeaf want[] = {
+    { 9, 5, 1 }, { 71, 3, 2 }, { 120, 6, 1 }, { 121, 7, 2 }, { 512, 0, 2 }, { 519, 2, 1 },
+  };
+  guint32 p[G_N_ELEMENTS (pts) * MDL_PARTICLE_WORDS];
+  g_autofree MdlOctreeLeaf *leaves = NULL;
+  MdlOctreeShape shape;
+  guint64 nl;
+  (void) state;
+  for (guint k = 0; k < G_N_ELEMENTS (pts); k++)
+    {
+      memcpy (p + MDL_PARTICLE_WORDS * k, pts[k], 12);
+      p[MDL_PARTICLE_WORDS * k + 3] = k;
+    }
+  leaves = reference (p, G_N_ELEMENTS (pts), 2, &nl, &shape);
+  assert_int_equal (nl, G_N_ELEMENTS (want));
+  for (guint l = 0; l < nl; l++)
+    {
+      assert_int_equal (leaves[l].path, want[l].path);
+      assert_int_equal (leaves[l].count, want[l].count);
+      assert_int_equal (leaves[l].start, want[l].start);
+    }
+  assert_int_equal (shape.levels, 3);
+  assert_int_equal (shape.tasks, 4);   /* root; its 0 and 7; 0's 0 */
+}
+
+/* Ensure every leaf of the reference is what a brute-force count finds: its cell holds exactly
+ * its count of particles, its parent's cell more than the threshold, and the counts sum to n. */
+static void
+test_reference_agrees_with_brute_force (void **state)
+{
+  const guint64 n = 3000;
+  (void) state;
+  for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
+    for (guint threshold = 1; threshold <= 40; threshold += 13)
+      {
+        g_autofree guint32 *p = particles_new (dist, n);
+        g_autofree MdlOctreeLeaf *leaves = NULL;
+        MdlOctreeShape shape;
+        guint64 nl, sum = 0;
+        leaves = reference (p, n, threshold, &nl, &shape);
+        for (guint64 l = 0; l < nl; l++)
+          {
+            guint32 depth = mdl_octree_depth (leaves[l].path);
+            guint64 in_cell = 0, in_parent = 0;
+            for (guint64 k = 0; k < n; k++)
+              {
+                const guint32 *q = p + MDL_PARTICLE_WORDS * k;
+                in_cell += cell_of (q, depth) == leaves[l].path;
+                in_parent += depth > 0 && cell_of (q, depth - 1) == leaves[l].path / 8;
+              }
+            assert_int_equal (in_cell, leaves[l].count);
+            assert_true (leaves[l].count >= 1 && leaves[l].count <= threshold);
+            if (depth > 0)
+              assert_true (in_parent > threshold);
+            sum += leaves[l].count;
+          }
+        assert_int_equal (sum, n);
+        assert_int_equal (shape.leaves, nl);
+      }
+}
+
+/* Builds @n particles of @dist under @bal on a simulated GPU (no sink), asserts that the build
+ * succeeded and that its leaves equal the reference's, and returns its counters. */
+static MdlOctreeStats
+build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, guint blocks,
+       guint threshold)
+{
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  g_autofree MdlOctreeLeaf *leaves = NULL, *want = NULL;
+  MdlOctreeShape shape;
+  MdlOctreeStats st;
+  GError *error = NULL;
+  guint64 addr = mdl_simt_alloc (gpu, 16 * n, &error), nl, n_want, sum = 0;
+  assert_true (addr != 0);
+  mdl_particles_fill (mdl_simt_host (gpu, addr), n, dist, 1);
+  want = reference (mdl_simt_host (gpu, addr), n, threshold, &n_want, &shape);
+  if (!mdl_octree_build (gpu, bal, addr, n, threads, blocks, threshold, 4, &leaves, &nl, &st,
+                         &error))
+    fail_msg ("%s dist %d n=%" G_GUINT64_FORMAT " T=%u B=%u: %s", bal->name, dist, n, threads,
+              blocks, error->message);
+  assert_int_equal (nl, n_want);
+  assert_memory_equal (leaves, want, nl * sizeof *want);
+  for (guint64 l = 0; l < nl; l++)
+    {
+      assert_true (leaves[l].count <= threshold);
+      sum += leaves[l].count;
+    }
+  assert_int_equal (sum, n);
+  assert_int_equal (st.finishers, 1);
+  assert_int_equal (st.tasks, shape.tasks);
+  return st;
+}
+
+/* Ensure all four balancers build the reference's tree (§5.4 item 20) on every set, at sizes
+ * around the threshold and larger, with several block shapes: same leaves (path, first particle,
+ * count), Σ counts = n, every leaf ≤ threshold, the termination counter reaching n exactly once. */
+static void
+test_every_balancer_builds_the_reference_tree (void **state)
+{
+  static const guint64 sizes[] = { 1, 20, 21, 200, 5000 };
+  static const guint shapes[][2] = { { 8, 1 }, { 32, 3 }, { 72, 32 } };
+  (void) state;
+  for (gsize b = 0; b < G_N_ELEMENTS (balancers); b++)
+    for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
+      for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+        for (gsize k = 0; k < G_N_ELEMENTS (shapes); k++)
+          build (balancers[b], dist, sizes[s], shapes[k][0], shapes[k][1], 20);
+}
+
+/* Ensure the static list needs one launch per level: on the thesis's case, tube with 500,000
+ * particles and threshold 20, that is 7 (§5.4 item 21), against log8(n/20) = 4.87 levels of a
+ * balanced tree; after 3 launches there are more tasks (32) than the 8800GT's 14 multiprocessors.
+ * The uniform set needs 6. */
+static void
+test_static_list_tube_500k_takes_7_iterations (void **state)
+{
+  const guint64 n = 500000;
+  g_autofree guint32 *tube = particles_new (MDL_PARTICLES_TUBE, n);
+  g_autofree guint32 *uniform = particles_new (MDL_PARTICLES_UNIFORM, n);
+  g_autofree MdlOctreeLeaf *a = NULL, *b = NULL;
+  MdlOctreeShape shape;
+  MdlOctreeStats st;
+  guint64 nl;
+  (void) state;
+  a = reference (tube, n, 20, &nl, &shape);
+  assert_int_equal (shape.levels, 7);
+  assert_int_equal (shape.tasks_at[3], 32);
+  assert_true (shape.tasks_at[3] > 14);
+  assert_true (fabs (log ((double) n / 20) / log (8) - 4.87) < 0.005);
+  b = reference (uniform, n, 20, &nl, &shape);
+  assert_int_equal (shape.levels, 6);
+  st = build (&mdl_balancer_static, MDL_PARTICLES_TUBE, n, 32, 1, 20);
+  assert_int_equal (st.rounds + 1, 7);
+}
+
+/* Ensure the task counts (threshold 20) are the reference's: the tube makes more tasks than the
+ * uniform set at the thesis's n = 500,000 (§5.4 item 22, Fig. 3.5) and at 50,000, but not at every
+ * n: the uniform set's count jumps when n/8^k passes the threshold (every cell of a level splits
+ * at once), so at 20,000 and 200,000 it makes more (docs/models/balance-octree.md). */
+static void
+test_tube_makes_more_tasks_than_uniform_at_500k (void **state)
+{
+  static const struct { guint64 n, uniform, tube; } rows[] = {
+    { 20000, 585, 330 }, { 50000, 639, 1812 }, { 200000, 4681, 3323 }, { 500000, 7723, 15195 },
+  };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autofree guint32 *tube = particles_new (MDL_PARTICLES_TUBE, rows[r].n);
+      g_autofree guint32 *uniform = particles_new (MDL_PARTICLES_UNIFORM, rows[r].n);
+      g_autofree MdlOctreeLeaf *a = NULL, *b = NULL;
+      MdlOctreeShape st, su;
+      guint64 nl;
+      a = reference (tube, rows[r].n, 20, &nl, &st);
+      b = reference (uniform, rows[r].n, 20, &nl, &su);
+      assert_int_equal (su.tasks, rows[r].uniform);
+      assert_int_equal (st.tasks, rows[r].tube);
+    }
+}
+
+/* Ensure the dynamic balancers share the work under the round-robin schedule: with 8 blocks on
+ * 20,000 tube particles, ABP steals, no block of a queue does all the tasks, and the lock and the
+ * slots' CASes never fail (a turn takes and releases the lock within itself). */
+static void
+test_dynamic_balancers_share_the_work (void **state)
+{
+  MdlOctreeStats st;
+  (void) state;
+  st = build (&mdl_balancer_abp, MDL_PARTICLES_TUBE, 20000, 32, 8, 20);
+  assert_true (st.steals > 0);
+  assert_true (st.max_tasks_block < st.tasks);
+  for (gsize b = 1; b < 3; b++)
+    {
+      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 20);
+      assert_true (st.max_tasks_block < st.tasks);
+      assert_true (st.cas_attempts > 0);
+      assert_int_equal (st.cas_failures, 0);
+    }
+}
+
+/* Ensure bad parameters are refused with the balancer's name. */
+static void
+test_bad_parameters_are_param_errors (void **state)
+{
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  g_autofree MdlOctreeLeaf *leaves = NULL;
+  MdlOctreeStats st;
+  GError *error = NULL;
+  guint64 addr = mdl_simt_alloc (gpu, 16 * 64, &error), nl;
+  (void) state;
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_abp, addr, 64, 4, 2, 20, 1, &leaves, &nl,
+                                  &st, &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "balance/abp: threads must be 8..1024");
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_static, addr, 64, 32, 1, 0, 1, &leaves, &nl,
+                                  &st, &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "threshold and lazy at least 1");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_particle_sets_keep_their_shapes),
+    cmocka_unit_test (test_particles_depend_on_seed_and_index_only),
+    cmocka_unit_test (test_reference_builds_a_hand_derived_tree),
+    cmocka_unit_test (test_reference_agrees_with_brute_force),
+    cmocka_unit_test (test_every_balancer_builds_the_reference_tree),
+    cmocka_unit_test (test_static_list_tube_500k_takes_7_iterations),
+    cmocka_unit_test (test_tube_makes_more_tasks_than_uniform_at_500k),
+    cmocka_unit_test (test_dynamic_balancers_share_the_work),
+    cmocka_unit_test (test_bad_parameters_are_param_errors),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
