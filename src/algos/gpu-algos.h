@@ -192,7 +192,13 @@
   X (sort_dway, "sort/dway-merge", mdl_sort_dway_params, cuda, 1 << 14, 32, MDL_GPU_HW_ENGINES,    \
      MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
      "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
-     "d-way merges, separators, row-wise merges of all groups at once")
+     "d-way merges, separators, row-wise merges of all groups at once")                              \
+  X (postings_vs, "postings/vs", mdl_postings_vs_params, none, 1 << 20, 16, "",                    \
+     "dist=geometric|zipf",                                                                         \
+     "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
+  X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, none, 1 << 20, 16, "",                 \
+     "dist=geometric|zipf",                                                                         \
+     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
  * keys (docs/experiments/sorting.md). */

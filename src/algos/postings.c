@@ -144,7 +144,7 @@ vs_optimal (const guint32 *v, guint64 n)
 }
 
 MdlPostings *
-mdl_postings_vs (const guint32 *v, guint64 n, guint k, const guint32 *sizes, guint n_sizes)
+mdl_postings_encode_vs (const guint32 *v, guint64 n, guint k, const guint32 *sizes, guint n_sizes)
 {
   GArray *count;
   MdlPostings *p;
@@ -188,7 +188,7 @@ p4d_width (const guint32 *v, guint len)
 }
 
 MdlPostings *
-mdl_postings_p4d (const guint32 *v, guint64 n, guint k, guint nbar)
+mdl_postings_encode_p4d (const guint32 *v, guint64 n, guint k, guint nbar)
 {
   GArray *count = g_array_new (FALSE, FALSE, sizeof (guint32));
   GArray *pos = g_array_new (FALSE, FALSE, sizeof (guint32));

@@ -54,12 +54,12 @@ typedef struct {
  * (dynamic programming over bunches of at most MDL_VS_MAX_BUNCH values, each costing
  * MDL_VS_SIGNATURE_BITS plus count × width); else bunch lengths @sizes[0..@n_sizes) taken in
  * turn, cyclically (each ≥ 1), the last bunch cut at n. */
-MdlPostings *mdl_postings_vs (const guint32 *v, guint64 n, guint k, const guint32 *sizes,
+MdlPostings *mdl_postings_encode_vs (const guint32 *v, guint64 n, guint k, const guint32 *sizes,
                               guint n_sizes);
 /* P4D over @v[0..@n): bunches of @nbar values (the last one shorter), each of the least width b
  * that holds at least 90% of its values; the others keep their low b bits in the bunch and their
  * high bits in their block's exception set. */
-MdlPostings *mdl_postings_p4d (const guint32 *v, guint64 n, guint k, guint nbar);
+MdlPostings *mdl_postings_encode_p4d (const guint32 *v, guint64 n, guint k, guint nbar);
 /* The sequential reference decoder: @out[0..p->n). */
 void mdl_postings_decode (const MdlPostings *p, guint32 *out);
 /* Bits [@bit, @bit + @s) of @words as an integer (@s ≤ 32; reads word bit/32 + 1 when s > 0). */
