@@ -44,9 +44,10 @@ mdl_postings_bitcpy (const guint32 *words, guint64 bit, guint s)
 {
   guint64 w = bit / 32;
   guint sh = (guint) (bit % 32);
-  guint64 two = (guint64) words[w] | (guint64) words[w + 1] << 32;
+  guint64 two;
   if (s == 0)
     return 0;
+  two = (guint64) words[w] | (guint64) words[w + 1] << 32;
   return (guint32) ((two >> sh) & ((G_GUINT64_CONSTANT (1) << s) - 1));
 }
 
@@ -89,7 +90,8 @@ postings_pack (MdlPostings *p, const guint32 *v)
   guint64 bits = 0, at = 0, out = 0;
   for (guint64 b = 0; b < p->n_bunches; b++)
     bits += (guint64) p->count[b] * p->width[b];
-  p->n_words = (bits + 31) / 32 + 1;
+  /* two spare words: BITCPY reads word bit/32 + 1, and a width-0 codeword may sit at the end */
+  p->n_words = (bits + 31) / 32 + 2;
   p->words = g_new0 (guint32, p->n_words);
   for (guint64 b = 0; b < p->n_bunches; b++)
     {

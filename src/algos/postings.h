@@ -43,7 +43,7 @@ typedef struct {
   guint64 *block_bit;   /* n_blocks + 1 entries */
   guint64 *block_out;   /* n_blocks + 1 entries */
   guint64 *block_exc;   /* n_blocks + 1 entries */
-  guint32 *words;       /* n_words, the last one a spare so that a decoder may read one past */
+  guint32 *words;       /* n_words, the last two spare so that a decoder may read past the end */
   guint64 n_words;
   guint32 *exc_pos;
   guint32 *exc_high;
