@@ -6,6 +6,8 @@
 
 #include "algos/postings.h"
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlPostings, mdl_postings_free)
+
 #include <string.h>
 
 /* Ensure three values coded as one VS bunch of width 2 are packed low bits first and decode. */

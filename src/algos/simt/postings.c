@@ -18,6 +18,8 @@
 
 #include "algos/postings.h"
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlPostings, mdl_postings_free)
+
 #define COMMON_ROWS                                                                                \
   { "k", MDL_PARAM_UINT, "16", NULL, 2, 32, NULL, MDL_PARAM_POW2,                                  \
     "units = threads of a block = bunches a block decodes" },                                      \
@@ -308,11 +310,11 @@ parse_bunches (const char *text, GArray **out, GError **error)
 
 /* Uploads @p, decodes it on the simulated GPU and compares with @want. */
 static gboolean
-decode_run (const char *algo, const MdlPostings *p, const guint32 *want, guint nbar,
-            MdlRecorder *rec, guint64 *checksum, GError **error)
+decode_run (const char *algo, const MdlPostings *p, const guint32 *want, MdlRecorder *rec,
+            guint64 *checksum, GError **error)
 {
   g_autoptr (MdlSimt) gpu = mdl_simt_algo_gpu_new (rec);
-  DecodeArgs a = { .nbar = nbar };
+  DecodeArgs a = { .nbar = p->nbar };
   MdlSimtLaunch shape = { .grid_x = (guint32) p->n_blocks, .block_x = p->k,
                           .shared_bytes = (guint32) (4 * (4 * p->k + mdl_postings_max_block (p))) };
   const guint32 *got;
@@ -363,7 +365,7 @@ postings_body (const char *algo, const MdlParams *params, guint64 n, guint64 see
     p = mdl_postings_encode_p4d (gaps, n, k, MDL_P4D_NBAR);
   if (sizes)
     g_array_free (sizes, TRUE);
-  return decode_run (algo, p, gaps, vs ? 0 : MDL_P4D_NBAR, rec, checksum, error);
+  return decode_run (algo, p, gaps, rec, checksum, error);
 }
 
 static gboolean
