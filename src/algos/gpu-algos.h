@@ -193,10 +193,10 @@
      MDL_GPU_MERGE_CASES ("d=2|4|8|16,", "d=4,"),                                                          \
      "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
      "d-way merges, separators, row-wise merges of all groups at once")                              \
-  X (postings_vs, "postings/vs", mdl_postings_vs_params, none, 1 << 20, 16, "",                    \
+  X (postings_vs, "postings/vs", mdl_postings_vs_params, cuda, 1 << 20, 16, "",                    \
      "dist=geometric|zipf",                                                                         \
      "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
-  X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, none, 1 << 20, 16, "",                 \
+  X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, cuda, 1 << 20, 16, "",                 \
      "dist=geometric|zipf",                                                                         \
      "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
 

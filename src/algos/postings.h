@@ -16,6 +16,13 @@
 
 #include "../core/splitmix.h"
 
+/* BITCPY runs in the CUDA twin's kernel too. */
+#ifdef __CUDACC__
+#define MDL_POSTINGS_HD __host__ __device__
+#else
+#define MDL_POSTINGS_HD
+#endif
+
 /* The d-gap distributions: geometric (a term in a fraction 1/(mean+1) of the documents, placed at
  * random: the Bernoulli model of inverted files) and Zipf-like (a discretized Pareto law of
  * exponent 1.5, heavy-tailed as the gaps of clustered terms). */
@@ -83,7 +90,7 @@ mdl_postings_bits (uint32_t v)
 }
 
 /* Bits [@bit, @bit + @s) of @words as an integer (@s ≤ 32; reads word bit/32 + 1 when s > 0). */
-static inline uint32_t
+static inline MDL_POSTINGS_HD uint32_t
 mdl_postings_bitcpy (const uint32_t *words, uint64_t bit, unsigned s)
 {
   uint64_t two;
