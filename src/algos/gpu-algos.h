@@ -194,10 +194,11 @@
      "SIMT: Koike & Sadakane's I/O-optimal d-way merge sort (7.3): bitonic blocks, column-wise "   \
      "d-way merges, separators, row-wise merges of all groups at once")                              \
   X (postings_vs, "postings/vs", mdl_postings_vs_params, cuda, 1 << 20, 16, "",                    \
-     "dist=geometric|zipf",                                                                         \
+     "dist=geometric|zipf,k=16|32,mean=16,bunches=opt"                                              \
+     ";dist=geometric,k=16,mean=2|256,bunches=opt|5.16.33.1",                                       \
      "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
   X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, cuda, 1 << 20, 16, "",                 \
-     "dist=geometric|zipf",                                                                         \
+     "dist=geometric|zipf,k=16|32,mean=16;dist=geometric,k=16,mean=2|256",                          \
      "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
 
 /* The cases of a sort: every input distribution (src/algos/keys.h), 32-bit unsigned and float
