@@ -225,11 +225,9 @@ test_refuses_bad_input (void **state)
   params = mdl_params_parse ("postings/vs", algo->params, bad, &error);
   assert_non_null (params);
   assert_false (algo->run_native (params, 100, 1, NULL, &sum, &error));
-  assert_mdl_error (error, MDL_ERROR_PARAM, "bunches=5.0.3: '0'");
-  g_clear_error (&error);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "bunches=5.0.3: '0'");
   assert_false (algo->run_native (params, 0, 1, NULL, &sum, &error));
-  assert_mdl_error (error, MDL_ERROR_PARAM, "postings/vs: n=0");
-  g_clear_error (&error);
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "postings/vs: n=0");
 }
 
 int
