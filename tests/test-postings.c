@@ -169,6 +169,12 @@ test_simt_round_trip (void **state)
         g_autoptr (MdlReport) a = test_run_algo (vs, sizes[s], s + 1, "kmodel:k=16", &sum_vs);
         g_autoptr (MdlReport) b = test_run_algo (p4d, sizes[s], s + 1, "kmodel:k=16", &sum_p4d);
         assert_int_equal (sum_vs, sum_p4d);
+        {
+          g_autofree char *own = g_strdup_printf ("postings/vs:dist=%s,approach=i", dists[d]);
+          guint64 sum_own = 2;
+          g_autoptr (MdlReport) c = test_run_algo (own, sizes[s], s + 1, "kmodel:k=16", &sum_own);
+          assert_int_equal (sum_own, sum_vs);
+        }
       }
 }
 
@@ -196,6 +202,25 @@ test_kmodel_vs_v14 (void **state)
   /* the loads of a step, unfused, are two conflict-free instructions of length k − 2^s */
   assert_int_equal (test_phase_count (unfused, "ppsum-g", "T_shared_loads"), 8);
   assert_int_equal (test_phase_count (unfused, "ppsum-g", "W_shared_loads"), 98);
+}
+
+/* V14 approach (i): lane j decodes bunch j alone, so the same bunches take max n_j = 33
+ * iterations, each one BITCPY: the extract phase's ALU instructions are 33 plus the 3 of the
+ * setup (n·s and the two exclusive sums), 36. Its stores still have W = 55, but lanes 1 and 2
+ * store words 5 + c and 21 + c, one bank, while both run (c < 16): T_shared_stores = 16·2 + 17
+ * = 49, and the efficiency of the iterations is 55/(16·33) = 0.104 against approach (ii)'s 0.573.
+ * The decode is still right (the run checks it). */
+static void
+test_kmodel_vs_approach_i_v14 (void **state)
+{
+  g_autoptr (MdlReport) r = test_run_algo ("postings/vs:bunches=5.16.33.1,approach=i", 55, 1,
+                                           "kmodel:k=16", NULL);
+  (void) state;
+  assert_int_equal (test_phase_count (r, "extract", "T_arith"), 33 + 3);
+  assert_int_equal (test_phase_count (r, "extract", "W_shared_stores"), 55);
+  assert_int_equal (test_phase_count (r, "extract", "T_shared_stores"), 49);
+  /* per iteration one BITCPY and one store; the setup's 4 loads fuse into 2, plus its 3 ALU */
+  assert_int_equal (test_phase_count (r, "extract", "instructions"), 2 * 33 + 2 + 3);
 }
 
 /* V14, P4D with n̄ = 32 at k = 16: one full block of 16 bunches (512 integers) takes 2
@@ -241,6 +266,7 @@ main (void)
     cmocka_unit_test (test_gap_laws),
     cmocka_unit_test (test_simt_round_trip),
     cmocka_unit_test (test_kmodel_vs_v14),
+    cmocka_unit_test (test_kmodel_vs_approach_i_v14),
     cmocka_unit_test (test_kmodel_p4d_v14),
     cmocka_unit_test (test_refuses_bad_input),
   };

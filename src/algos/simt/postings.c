@@ -31,6 +31,9 @@ const MdlParamSpec mdl_postings_vs_params[] = {
   COMMON_ROWS,
   { "bunches", MDL_PARAM_STRING, "opt", NULL, 0, 0, NULL, 0,
     "opt: the partition of least bits; or bunch lengths a.b.c... taken in turn (5.16.33.1: V14)" },
+  { "approach", MDL_PARAM_CHOICE, "ii", NULL, 0, 0, "ii|i", 0,
+    "ii: codeword c of every bunch to unit c mod k (the thesis's choice); i: unit j decodes bunch "
+    "j alone, max n_j iterations (the unbalanced approach it rejects)" },
   { NULL }
 };
 
@@ -40,6 +43,7 @@ typedef struct {
   /* device addresses of the encoding's arrays (postings.h) and of the output */
   guint64 count, width, block_bit, block_out, block_exc, words, exc_pos, exc_high, out;
   guint nbar;   /* P4D's n̄; 0 for VS */
+  gboolean own_bunch;   /* approach (i) */
 } DecodeArgs;
 
 /* Shared words of a block of k threads: the signatures, the inclusive sums, then the outputs. */
@@ -155,6 +159,55 @@ extract_bunch (MdlSimtBlock *blk, const DecodeArgs *a, guint i, guint64 bitbase,
     }
 }
 
+/* Approach (i), rejected by the thesis: lane j decodes bunch j alone, codeword t in iteration t,
+ * for max_j n_j iterations; lanes whose bunch is done idle. */
+static void
+extract_own_bunch (MdlSimtBlock *blk, const DecodeArgs *a, guint64 bitbase, guint64 **r)
+{
+  guint k = blk->n_threads;
+  guint64 *n = r[0], *s = r[1], *g = r[2], *h = r[3], *at = r[4], *at2 = r[5], *w0 = r[6];
+  guint64 *w1 = r[7], most = 0;
+  guint64 *const dst[] = { n, s, g, h };
+  const guint base[] = { SH_N (k), SH_S (k), SH_G (k), SH_H (k) };
+  /* lane j's own signature and sums: consecutive words, conflict-free */
+  for (guint q = 0; q < G_N_ELEMENTS (dst); q++)
+    {
+      MDL_SIMT_EACH (blk, t)
+        at[t] = 4 * ((guint64) base[q] + t);
+      mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, dst[q]);
+    }
+  mdl_simt_alu (blk, 3);  /* n·s, and both sums made exclusive */
+  MDL_SIMT_EACH (blk, t)
+    {
+      h[t] = (h[t] - n[t] * s[t]) & 0xffffffffu;
+      g[t] = (g[t] - n[t]) & 0xffffffffu;
+      most = MAX (most, n[t]);
+    }
+  for (guint64 c = 0; c < most; c++)
+    {
+      guint8 *cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        {
+          guint64 bit = bitbase + h[t] + c * s[t];
+          cond[t] = c < n[t];
+          at[t] = a->words + 4 * (bit / 32);
+          at2[t] = at[t] + 4;
+        }
+      mdl_simt_pred_begin (blk);
+      mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, w0);
+      mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at2, w1);
+      mdl_simt_alu (blk, 1);  /* BITCPY */
+      MDL_SIMT_EACH (blk, t)
+        {
+          guint64 bit = bitbase + h[t] + c * s[t], two = w0[t] | w1[t] << 32;
+          w0[t] = s[t] == 0 ? 0 : (two >> (bit % 32)) & ((G_GUINT64_CONSTANT (1) << s[t]) - 1);
+          at[t] = 4 * (SH_OUT (k) + g[t] + c);
+        }
+      mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, w0);
+      mdl_simt_pred_end (blk);
+    }
+}
+
 /* P4D's exception pass: lane j takes exceptions j, j + k, ... of the block's set [@e0, @e1) and
  * ORs its high bits, shifted by its bunch's width, into its output. */
 static void
@@ -249,8 +302,11 @@ decode_kernel (MdlSimtBlock *blk, void *p)
 
   ld_uniform64 (blk, a->block_bit + 8 * (guint64) blk->idx_x, at, bitbase);
   mdl_simt_phase_begin (blk, "extract");
-  for (guint i = 0; i < k; i++)
-    extract_bunch (blk, a, i, bitbase[0], r);
+  if (a->own_bunch)
+    extract_own_bunch (blk, a, bitbase[0], r);
+  else
+    for (guint i = 0; i < k; i++)
+      extract_bunch (blk, a, i, bitbase[0], r);
   mdl_simt_phase_end (blk, "extract");
 
   if (a->nbar != 0)
@@ -310,11 +366,11 @@ parse_bunches (const char *text, GArray **out, GError **error)
 
 /* Uploads @p, decodes it on the simulated GPU and compares with @want. */
 static gboolean
-decode_run (const char *algo, const MdlPostings *p, const guint32 *want, MdlRecorder *rec,
-            guint64 *checksum, GError **error)
+decode_run (const char *algo, const MdlPostings *p, const guint32 *want, gboolean own_bunch,
+            MdlRecorder *rec, guint64 *checksum, GError **error)
 {
   g_autoptr (MdlSimt) gpu = mdl_simt_algo_gpu_new (rec);
-  DecodeArgs a = { .nbar = p->nbar };
+  DecodeArgs a = { .nbar = p->nbar, .own_bunch = own_bunch };
   MdlSimtLaunch shape = { .grid_x = (guint32) p->n_blocks, .block_x = p->k,
                           .shared_bytes = (guint32) (4 * (4 * p->k + mdl_postings_max_block (p))) };
   const guint32 *got;
@@ -365,7 +421,8 @@ postings_body (const char *algo, const MdlParams *params, guint64 n, guint64 see
     p = mdl_postings_encode_p4d (gaps, n, k, MDL_P4D_NBAR);
   if (sizes)
     g_array_free (sizes, TRUE);
-  return decode_run (algo, p, gaps, rec, checksum, error);
+  return decode_run (algo, p, gaps, vs && mdl_params_choice (params, "approach") == 1, rec,
+                     checksum, error);
 }
 
 static gboolean
