@@ -7,6 +7,7 @@
  * words holding bits h_i + c·s_i, and stores it at shared word g_i + c; the block's outputs go
  * out in k-word runs at the end (fetch, decode, flush: whole segments). P4D: n̄-entry bunches,
  * g_i = n̄·i with no PPSUM, then one pass over the block's exception set ORs the high bits in.
+ * VS's approach=i is the thesis's rejected approach (i), for its V14 count: lane j decodes bunch j.
  * As the thesis's cost tables (and scan.c), index arithmetic issues nothing; the instructions
  * issued are the memory accesses, the scan's additions, the products n·s, the subtractions that
  * make the sums exclusive, BITCPY and the exceptions' shift-or. Loops over bunches and codewords
