@@ -206,7 +206,14 @@
      "SIMT: octree partitioning under the lock-free task queue (Algorithm 6, Tsigas-Zhang slots)") \
   X (balance_abp, "balance/abp", mdl_balance_abp_params, cuda, 500000, 32, MDL_GPU_HW_ENGINES,     \
      MDL_GPU_BALANCE_CASES ",blocks=8|32",                                                         \
-     "SIMT: octree partitioning under ABP work stealing: a deque per block, round-robin victims")
+     "SIMT: octree partitioning under ABP work stealing: a deque per block, round-robin victims") \
+  X (postings_vs, "postings/vs", mdl_postings_vs_params, cuda, 1 << 20, 16, "",                    \
+     "dist=geometric|zipf,k=16|32,mean=16,bunches=opt"                                              \
+     ";dist=geometric,k=16,mean=2|256,bunches=opt|5.16.33.1",                                       \
+     "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
+  X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, cuda, 1 << 20, 16, "",                 \
+     "dist=geometric|zipf,k=16|32,mean=16;dist=geometric,k=16,mean=2|256",                          \
+     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
 
 /* The cases of the load balancers: every particle set (src/algos/particles.h). */
 #define MDL_GPU_BALANCE_CASES "dist=" MDL_PARTICLE_DIST_CHOICES
