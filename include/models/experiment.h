@@ -116,6 +116,12 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @lines: distinct 64-byte lines touched: the ideal caches' first-touch misses. The timed runs
  *   start with the input just written, not with empty caches, so the EM fits count a first touch
  *   as a miss only for the lines beyond a level's size (docs/experiments/vat.md).
+ * @cache_misses: misses of this machine's set-associative L1d, L2 and L3 (the cache engine, LRU,
+ *   sizes of the EM levels, associativities of machine=host), for the CPU cost model.
+ * @random_misses: the same caches' misses when fed only the accesses that continue no sequential
+ *   stream (src/experiments/streams.h): the misses a stream prefetcher cannot hide.
+ * @tlb_misses: L1 DTLB misses of machine=host's TLBs (the tlb engine, 4 KiB pages).
+ * @walks: its page walks (second-level TLB misses).
  */
 typedef struct {
   const char *algorithm;
@@ -134,6 +140,10 @@ typedef struct {
   double vat_ns;
   double em_ns;
   guint64 lines;
+  guint64 cache_misses[3];
+  guint64 random_misses[3];
+  guint64 tlb_misses;
+  guint64 walks;
 } MdlVatPoint;
 
 /**
