@@ -586,16 +586,16 @@ model_from_preset (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Set
   return TRUE;
 }
 
-/* The ways of a cache of @bytes nearest to @assoc that give the cache engine a power-of-two
- * number of sets (a 12-way 48 KiB L1 has 64 sets; a 15-way L3 of 105 MiB gets 14 ways). */
-static guint
-pow2_sets_assoc (guint64 bytes, guint assoc)
+/* The largest power-of-two number of sets of @assoc ways that a cache of @bytes holds: the cache
+ * engine needs a power of two (a 12-way 48 KiB L1 has exactly 64; a 15-way L3 of 105 MiB is
+ * modelled with 65536 sets, 60 MiB). */
+static guint64
+pow2_sets (guint64 bytes, guint assoc)
 {
-  guint64 lines = bytes / LINE_BYTES, sets = 1;
-  assoc = CLAMP (assoc, 1, 64);
-  while (sets * 2 <= lines / assoc)
+  guint64 sets = 1;
+  while (sets * 2 * assoc * LINE_BYTES <= bytes)
     sets *= 2;
-  return (guint) MAX (lines / sets, 1);
+  return sets;
 }
 
 /* The sizes of the ideal caches: this machine's (the host preset: sysfs, else cpuid), else the
@@ -650,12 +650,15 @@ cache_sizes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *se
     {
       /* A level the run does not know is modelled as a tiny one that every access misses, so
        * the level below it takes the misses, as with the EM levels. */
-      guint64 bytes = exp->cache_bytes[l] ? exp->cache_bytes[l] : LINE_BYTES;
-      guint assoc = exp->cache_bytes[l] ? pow2_sets_assoc (bytes, exp->cache_assoc[l]) : 1;
+      /* A level over twice the largest arrays holds all of them whatever its size, so it is
+       * modelled no larger: cpuid reports a whole socket's L3 (508 MiB on our VM), whose tables
+       * the cache engine would allocate and clear at every point. */
+      guint assoc = exp->cache_bytes[l] ? CLAMP (exp->cache_assoc[l], 1, 64) : 1;
+      guint64 modelled = MIN (exp->cache_bytes[l], 2 * cfg->max_bytes);
+      guint64 sets = exp->cache_bytes[l] ? pow2_sets (modelled, assoc) : 1;
       exp->cache_assoc[l] = assoc;
       g_string_append_printf (levels, "%s%" G_GUINT64_FORMAT ":%u:%d", l ? "/" : "",
-                              bytes / (LINE_BYTES * assoc) * LINE_BYTES * assoc, assoc,
-                              LINE_BYTES);
+                              sets * assoc * LINE_BYTES, assoc, LINE_BYTES);
     }
   exp->cache_spec = g_strdup_printf ("cache:levels=%s", levels->str);
   return TRUE;
