@@ -5,6 +5,7 @@
  * each model's leave-one-algorithm-out prediction as a line. */
 #include <models/experiment.h>
 
+#include "core/bytes.h"
 #include "core/json.h"
 #include "experiments/output.h"
 #include "experiments/vat-private.h"
@@ -39,7 +40,7 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
   g_autofree char *split = NULL;
   if (exp->cpu[0].algos == NULL)
     return;
-  split = g_strdup_printf ("%" G_GUINT64_FORMAT " MiB", exp->split_bytes >> 20);
+  split = mdl_bytes_text (exp->split_bytes);
   g_string_append_printf (out, "\nCost models of time per element, one set of coefficients for "
                           "every algorithm (NNLS on relative error), validated on points the fit "
                           "never saw: leave one algorithm out (LOAO), and fit below %s to predict "
@@ -101,16 +102,19 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
       cell (out, "%.2f", probe > 0 ? h->coef[t] / probe : NAN);
       g_string_append (out, " |\n");
     }
-  g_string_append_printf (out, "\nProbe: dependent chase %.2f ns (L1, %" G_GUINT64_FORMAT " KiB), "
-                          "%.2f (L2, %" G_GUINT64_FORMAT " KiB), %.2f (L3, %" G_GUINT64_FORMAT
-                          " KiB), %.2f (memory, %" G_GUINT64_FORMAT " MiB, 2 MiB pages asked), "
-                          "%.2f (4 KiB pages); independent random loads %.2f ns; sequential "
-                          "read %.2f ns per line\n", exp->probe.chase_ns[0],
-                          exp->probe.chase_bytes[0] >> 10, exp->probe.chase_ns[1],
-                          exp->probe.chase_bytes[1] >> 10, exp->probe.chase_ns[2],
-                          exp->probe.chase_bytes[2] >> 10, exp->probe.chase_ns[3],
-                          exp->probe.chase_bytes[3] >> 20, exp->probe.chase_ns[4],
-                          exp->probe.random_ns, exp->probe.stream_ns);
+  {
+    static const char *const where[5] = { "L1", "L2", "L3", "memory, 2 MiB pages asked",
+                                           "memory, 4 KiB pages" };
+    g_string_append (out, "\nProbe, dependent chase:");
+    for (guint i = 0; i < 5; i++)
+      {
+        g_autofree char *size = mdl_bytes_text (exp->probe.chase_bytes[i]);
+        g_string_append_printf (out, "%s %.2f ns (%s, %s)", i ? "," : "", exp->probe.chase_ns[i],
+                                where[i], size);
+      }
+    g_string_append_printf (out, "; independent random loads %.2f ns; sequential read %.2f ns "
+                            "per line\n", exp->probe.random_ns, exp->probe.stream_ns);
+  }
   g_string_append (out, "\nSlopes of normalized time (ns per op per doubling of n) beyond the "
                    "TLB reach, measured and as the hierarchy model predicts it (LOAO):\n\n"
                    "| algorithm | measured | hierarchy | ratio |\n|---|---|---|---|\n");
