@@ -34,7 +34,7 @@ test_leave_one_out_never_sees_the_held_out_algorithm (void **state)
   double x[ROWS * COLS], y[ROWS], pred[ROWS];
   guint group[ROWS];
   MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = ROWS, .n_cols = COLS,
-                  .n_groups = 3, .relative = FALSE };
+                  .n_groups = 3 };
   (void) state;
   synthetic (x, y, group);
   mdl_cv_leave_one_out (&d, pred);
@@ -54,8 +54,9 @@ test_split_predicts_only_the_rows_left_out (void **state)
   double x[ROWS * COLS], y[ROWS], pred[ROWS];
   guint group[ROWS];
   gboolean train[ROWS];
+  const double weight[ROWS] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
   MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = ROWS, .n_cols = COLS,
-                  .n_groups = 3, .relative = TRUE };
+                  .n_groups = 3, .weight = weight };
   (void) state;
   synthetic (x, y, group);
   for (guint r = 0; r < ROWS; r++)
@@ -76,7 +77,7 @@ test_too_few_rows_predict_nothing (void **state)
   guint group[ROWS];
   gboolean train[ROWS] = { TRUE };   /* one row for two columns */
   MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = ROWS, .n_cols = COLS,
-                  .n_groups = 3, .relative = FALSE };
+                  .n_groups = 3 };
   (void) state;
   synthetic (x, y, group);
   mdl_cv_split (&d, train, pred);

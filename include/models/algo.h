@@ -34,8 +34,7 @@ typedef gboolean (*MdlAlgoRun) (const MdlParams *params, guint64 n, guint64 seed
  * @n: problem size in elements.
  * @seed: input seed; the same (@n, @seed) does the same work as the instrumented run.
  * @checksum: (out) as for MdlAlgoRun.
- * @seconds: (out) time of the algorithm proper: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
- *   so that other processes on a shared machine are not counted.
+ * @seconds: (out) wall-clock time of the algorithm proper (CLOCK_MONOTONIC).
  * @error: as for MdlAlgoRun.
  * Returns: FALSE on error.
  */

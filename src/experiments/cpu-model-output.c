@@ -42,7 +42,7 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
     return;
   split = mdl_bytes_text (exp->split_bytes);
   g_string_append_printf (out, "\nCost models of time per element, one set of coefficients for "
-                          "every algorithm (NNLS on relative error), validated on points the fit "
+                          "every algorithm (NNLS on ns per operation), validated on points the fit "
                           "never saw: leave one algorithm out (LOAO), and fit below %s to predict "
                           "the rest (split):\n\n", split);
   g_string_append (out, "| model | terms | R^2 fit | R^2 LOAO | R^2 split | LOAO median err | "

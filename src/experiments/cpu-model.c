@@ -5,8 +5,8 @@
  * algorithm left out must be predicted from its counts alone). The counts come from the one
  * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
  * model the misses of this machine's set-associative caches split into those a stream
- * prefetcher hides and the rest, L1 DTLB misses and page walks. The fits are NNLS on relative
- * error (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
+ * prefetcher hides and the rest, L1 DTLB misses and page walks. The fits are NNLS on ns per
+ * operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
  * predict the large; each coefficient of the hierarchy model is set beside the latency the probe
  * (probe.c) measured for the same event. */
 #include "experiments/cv.h"
@@ -196,7 +196,7 @@ void
 mdl_vat_cpu_models (MdlVatExperiment *exp)
 {
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree double *y = NULL, *x = NULL, *pred = NULL;
+  g_autofree double *y = NULL, *x = NULL, *pred = NULL, *weight = NULL;
   g_autofree guint *group = NULL;
   g_autofree gboolean *train = NULL;
   guint n_points = exp->points->len;
@@ -211,6 +211,7 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
   group = g_new (guint, MAX (rows->len, 1));
   train = g_new (gboolean, MAX (rows->len, 1));
   pred = g_new (double, MAX (rows->len, 1));
+  weight = g_new (double, MAX (rows->len, 1));
   x = g_new (double, MAX (rows->len, 1) * VAT_CPU_TERMS);
   for (guint r = 0; r < rows->len; r++)
     {
@@ -219,12 +220,16 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
       y[r] = p->seconds * 1e9 / (double) p->n;
       group[r] = algo_index (exp, p->algorithm);
       train[r] = p->bytes < exp->split_bytes;
+      /* Least squares on ns per operation rather than per element: a product's microseconds per
+       * element would outweigh a scan's fraction of a ns, and relative error (1/t^2) would
+       * favour predictions too low, whose error is at most 100%. */
+      weight[r] = ((double) p->n / (double) p->ram_ops) * ((double) p->n / (double) p->ram_ops);
     }
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     {
       VatCpuModel *cm = &exp->cpu[m];
       MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = rows->len,
-                      .n_cols = models[m].n_terms, .n_groups = exp->n_algos, .relative = TRUE };
+                      .n_cols = models[m].n_terms, .n_groups = exp->n_algos, .weight = weight };
       double coef[VAT_CPU_TERMS];
       cm->name = models[m].name;
       cm->description = models[m].description;

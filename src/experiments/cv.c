@@ -21,7 +21,7 @@ mdl_cv_fit (const MdlCvData *d, const gboolean *use, double *coef)
       {
         memcpy (x + n * d->n_cols, d->x + r * d->n_cols, d->n_cols * sizeof (double));
         y[n] = d->y[r];
-        w[n] = d->relative ? 1 / (d->y[r] * d->y[r]) : 1;
+        w[n] = d->weight ? d->weight[r] : 1;
         n++;
       }
   if (n < d->n_cols || !mdl_fit_nnls (x, y, w, n, d->n_cols, &fit, NULL))

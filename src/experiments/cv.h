@@ -13,8 +13,7 @@
  * @x: row-major @n_rows x @n_cols counts (per element).
  * @y: measured times (per element), positive.
  * @group: per row, its algorithm, 0..@n_groups-1.
- * @relative: relative least squares (each row weighted 1/y^2) when TRUE, as the times span orders of
- *   magnitude and every algorithm should count; plain least squares when FALSE.
+ * @weight: (nullable) per row, the weight of its squared error; NULL for all 1.
  */
 typedef struct {
   const double *x;
@@ -23,7 +22,7 @@ typedef struct {
   gsize n_rows;
   guint n_cols;
   guint n_groups;
-  gboolean relative;
+  const double *weight;
 } MdlCvData;
 
 /* The NNLS fit of the rows whose @use is TRUE (all when @use is NULL) into @coef (@n_cols);

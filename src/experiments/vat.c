@@ -516,8 +516,8 @@ clock_overhead_ns (void)
     {
       gint64 a, b;
       struct timespec t0, t1;
-      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t0);   /* the clock of mdl_algo_clock_ns */
-      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t1);
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      clock_gettime (CLOCK_MONOTONIC, &t1);
       a = (gint64) t0.tv_sec * 1000000000 + t0.tv_nsec;
       b = (gint64) t1.tv_sec * 1000000000 + t1.tv_nsec;
       best = MIN (best, (guint64) (b - a));

@@ -71,14 +71,11 @@ typedef struct {
   guint64 elapsed_ns;
 } MdlAlgoTimer;
 
-/* The thread's CPU time, not the wall clock: on a machine shared with other busy processes the
- * wall clock counts the time they ran while this thread waited, which no model predicts (at a
- * load of 12 on two cores, most of a wall-clock measurement). */
 static inline guint64
 mdl_algo_clock_ns (void)
 {
   struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime (CLOCK_MONOTONIC, &ts);
   return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
 }
 
