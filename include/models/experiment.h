@@ -271,7 +271,8 @@ MDL_API const char *mdl_vat_experiment_warnings (const MdlVatExperiment *exp);
 
 /**
  * mdl_vat_experiment_write: appends the results to @out.
- * @format: MDL_FORMAT_TABLE (per-algorithm tables, fits, slopes, huge pages, notes),
+ * @format: MDL_FORMAT_TABLE (per-algorithm tables, fits, slopes, huge pages, notes, and the CPU
+ *   cost models validated by leaving one algorithm out and by a size split),
  *   MDL_FORMAT_CSV (one row per point, with a header), MDL_FORMAT_JSON (one document with all).
  */
 MDL_API void mdl_vat_experiment_write (const MdlVatExperiment *exp, MdlFormat format, GString *out);
@@ -288,7 +289,10 @@ MDL_API void mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GStr
  * table), vat.csv (the points), vat-fits.csv, vat-slopes.csv, vat.json, and for gnuplot
  * vat-plot.dat, vat-huge.dat, vat-panels.gp and vat.gp, a script that draws vat.png and vat.svg
  * when run in @dir (`gnuplot vat.gp`): normalized time against log2 n, one panel per algorithm,
- * measured points and predicted curves, and a panel for the huge-page series.
+ * measured points and predicted curves, and a panel for the huge-page series. The CPU cost
+ * models' cross-validation (docs/experiments/cpu-model.md) adds vat-models.csv,
+ * vat-models-points.csv, vat-models.dat and vat-models.gp, which vat.gp loads to draw
+ * vat-models.png and vat-fig21.png.
  * @error: MDL_ERROR_IO naming the file.
  * Returns: FALSE on error.
  */
