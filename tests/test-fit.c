@@ -233,6 +233,80 @@ test_nnls_clamps_at_zero (void **state)
   assert_true (fit.coef[1] == 0 && fit.coef[2] == 0);
 }
 
+/* The brute-force NNLS optimum: over every subset of columns, the unconstrained least-squares fit
+ * on it when all its coefficients are >= 0; the smallest RSS among those. The NNLS optimum is one
+ * of them (its support's fit), and each is a feasible point, so the minimum is the optimum. */
+static double
+brute_force_nnls_rss (const double *x, const double *y, guint rows, guint cols)
+{
+  double best = INFINITY, ysq = 0;
+  for (guint r = 0; r < rows; r++)
+    ysq += y[r] * y[r];
+  best = ysq;   /* the empty subset: every coefficient 0 */
+  for (guint mask = 1; mask < (1u << cols); mask++)
+    {
+      double sub[16 * 4];
+      guint k = 0, idx[4];
+      MdlFit fit;
+      gboolean feasible = TRUE;
+      for (guint j = 0; j < cols; j++)
+        if (mask & (1u << j))
+          idx[k++] = j;
+      for (guint r = 0; r < rows; r++)
+        for (guint j = 0; j < k; j++)
+          sub[r * k + j] = x[r * cols + idx[j]];
+      if (!mdl_fit_least_squares (sub, y, NULL, rows, k, &fit, NULL))
+        continue;
+      for (guint j = 0; j < k; j++)
+        feasible = feasible && fit.coef[j] >= 0;
+      if (feasible)
+        best = MIN (best, fit.rss);
+    }
+  return best;
+}
+
+/* Ensure NNLS reaches the brute-force optimum on small random problems whose unconstrained fits
+ * often go negative (random signs in y), up to rounding. */
+static void
+test_nnls_matches_brute_force_enumeration (void **state)
+{
+  enum { ROWS = 16, MAX_COLS = 4, PROBLEMS = 300 };
+  guint32 seed = test_seed (DEFAULT_SEED + 3);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint p = 0; p < PROBLEMS; p++)
+    {
+      guint cols = (guint) g_rand_int_range (rand, 1, MAX_COLS + 1);
+      double x[ROWS * MAX_COLS], y[ROWS], rss, best;
+      MdlFit fit;
+      for (guint r = 0; r < ROWS; r++)
+        {
+          for (guint j = 0; j < cols; j++)
+            x[r * cols + j] = g_rand_double_range (rand, 0, 10);
+          y[r] = g_rand_double_range (rand, -5, 20);
+        }
+      if (!mdl_fit_nnls (x, y, NULL, ROWS, cols, &fit, NULL))
+        fail_msg ("seed %u, problem %u: NNLS refused", seed, p);
+      rss = 0;
+      for (guint r = 0; r < ROWS; r++)
+        {
+          double pred = 0;
+          for (guint j = 0; j < cols; j++)
+            {
+              if (fit.coef[j] < 0)
+                fail_msg ("seed %u, problem %u: coefficient %u is %g < 0", seed, p, j,
+                          fit.coef[j]);
+              pred += fit.coef[j] * x[r * cols + j];
+            }
+          rss += (y[r] - pred) * (y[r] - pred);
+        }
+      best = brute_force_nnls_rss (x, y, ROWS, cols);
+      if (rss > best * (1 + 1e-9) + 1e-12)
+        fail_msg ("seed %u, problem %u (%u columns): NNLS RSS %.12g, brute force %.12g", seed, p,
+                  cols, rss, best);
+    }
+}
+
 /* ---- the experiment end to end ---------------------------------------------------------------- */
 
 /* Ensure a tiny experiment (two algorithms, a few sizes, one repetition) yields one point per size,
@@ -308,7 +382,9 @@ test_small_experiment_holds_together (void **state)
   {
     static const char *const files[] = { "vat.txt", "vat.csv", "vat-fits.csv", "vat-slopes.csv",
                                          "vat.json", "vat-plot.dat", "vat-huge.dat",
-                                         "vat-panels.gp", "vat.gp" };
+                                         "vat-panels.gp", "vat.gp", "vat-models.csv",
+                                         "vat-models-points.csv", "vat-models.dat",
+                                         "vat-models.gp" };
     for (guint i = 0; i < G_N_ELEMENTS (files); i++)
       {
         g_autofree char *path = g_build_filename (dir, files[i], NULL);
@@ -392,6 +468,7 @@ main (void)
     cmocka_unit_test (test_refuses_what_cannot_be_fitted),
     cmocka_unit_test (test_nnls_recovers_known_coefficients),
     cmocka_unit_test (test_nnls_clamps_at_zero),
+    cmocka_unit_test (test_nnls_matches_brute_force_enumeration),
     cmocka_unit_test (test_small_experiment_holds_together),
     cmocka_unit_test (test_experiment_rejects_bad_settings),
     cmocka_unit_test (test_plan_before_the_run),

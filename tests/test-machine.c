@@ -85,8 +85,11 @@ test_builtin_values_are_integers (void **state)
       for (guint k = 1; keys[k]; k++)
         {
           g_autofree char *v = preset (names[i], keys[k]);
-          /* the version, and the GPU engines' rule names (coalesce_rule, shared_rule) */
-          if (strcmp (keys[k], "compute_capability") == 0 || g_str_has_suffix (keys[k], "_rule"))
+          /* the version, the GPU engines' rule names (coalesce_rule, shared_rule), and the host
+           * preset's words for people (cache_source, thp_mode, l3_shared_cpus) */
+          if (strcmp (keys[k], "compute_capability") == 0 || g_str_has_suffix (keys[k], "_rule")
+              || g_str_has_suffix (keys[k], "_source") || g_str_has_suffix (keys[k], "_mode")
+              || g_str_has_suffix (keys[k], "_cpus"))
             continue;
           for (const char *p = v; *p; p++)
             if (!g_ascii_isdigit (*p))
@@ -169,11 +172,12 @@ test_env_file_adds_and_replaces_presets (void **state)
   names = mdl_machine_names (&error);
   assert_non_null (names);
   /* the built-in presets (x86-64, h100, the older GPUs g80, gt200, fermi, kepler, and the
-   * thesis's 8800gt and 9600gt), then toy */
-  assert_int_equal (g_strv_length (names), 9);
+   * thesis's 8800gt and 9600gt), then toy, then the one read from this machine */
+  assert_int_equal (g_strv_length (names), 10);
   assert_string_equal (names[0], "x86-64");
   assert_string_equal (names[1], "h100");
   assert_string_equal (names[8], "toy");
+  assert_string_equal (names[9], "host");
   toy_page = preset ("toy", "page_bytes");
   assert_string_equal (toy_page, "256");
   h100_warp = preset ("h100", "warp_width");

@@ -116,6 +116,12 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @lines: distinct 64-byte lines touched: the ideal caches' first-touch misses. The timed runs
  *   start with the input just written, not with empty caches, so the EM fits count a first touch
  *   as a miss only for the lines beyond a level's size (docs/experiments/vat.md).
+ * @cache_misses: misses of this machine's set-associative L1d, L2 and L3 (the cache engine, LRU,
+ *   sizes of the EM levels, associativities of machine=host), for the CPU cost model.
+ * @random_misses: the same caches' misses when fed only the accesses that continue no sequential
+ *   stream (src/experiments/streams.h): the misses a stream prefetcher cannot hide.
+ * @tlb_misses: L1 DTLB misses of machine=host's TLBs (the tlb engine, 4 KiB pages).
+ * @walks: its page walks (second-level TLB misses).
  */
 typedef struct {
   const char *algorithm;
@@ -134,6 +140,10 @@ typedef struct {
   double vat_ns;
   double em_ns;
   guint64 lines;
+  guint64 cache_misses[3];
+  guint64 random_misses[3];
+  guint64 tlb_misses;
+  guint64 walks;
 } MdlVatPoint;
 
 /**
@@ -261,7 +271,8 @@ MDL_API const char *mdl_vat_experiment_warnings (const MdlVatExperiment *exp);
 
 /**
  * mdl_vat_experiment_write: appends the results to @out.
- * @format: MDL_FORMAT_TABLE (per-algorithm tables, fits, slopes, huge pages, notes),
+ * @format: MDL_FORMAT_TABLE (per-algorithm tables, fits, slopes, huge pages, notes, and the CPU
+ *   cost models validated by leaving one algorithm out and by a size split),
  *   MDL_FORMAT_CSV (one row per point, with a header), MDL_FORMAT_JSON (one document with all).
  */
 MDL_API void mdl_vat_experiment_write (const MdlVatExperiment *exp, MdlFormat format, GString *out);
@@ -278,7 +289,10 @@ MDL_API void mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GStr
  * table), vat.csv (the points), vat-fits.csv, vat-slopes.csv, vat.json, and for gnuplot
  * vat-plot.dat, vat-huge.dat, vat-panels.gp and vat.gp, a script that draws vat.png and vat.svg
  * when run in @dir (`gnuplot vat.gp`): normalized time against log2 n, one panel per algorithm,
- * measured points and predicted curves, and a panel for the huge-page series.
+ * measured points and predicted curves, and a panel for the huge-page series. The CPU cost
+ * models' cross-validation (docs/experiments/cpu-model.md) adds vat-models.csv,
+ * vat-models-points.csv, vat-models.dat and vat-models.gp, which vat.gp loads to draw
+ * vat-models.png and vat-fig21.png.
  * @error: MDL_ERROR_IO naming the file.
  * Returns: FALSE on error.
  */

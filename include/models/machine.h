@@ -5,7 +5,9 @@
  * shared memory, SM count... Engine parameters name the preset key they default from (see
  * MdlParamSpec.machine_key), so `vat:machine=x86-64` and `coalesce:machine=h100` pick everything up.
  * Setting the environment variable MODELS_MACHINES to a file of the same shape adds presets (or
- * replaces built-in ones of the same name). */
+ * replaces built-in ones of the same name). The preset `host` is read from the running machine
+ * (caches from sysfs or cpuid, TLBs from cpuid or an estimate, page sizes and the transparent
+ * huge page mode from sysfs); its keys cache_source and tlb_source say where each came from. */
 #ifndef MODELS_MACHINE_H
 #define MODELS_MACHINE_H
 
@@ -15,7 +17,8 @@
 G_BEGIN_DECLS
 
 /**
- * mdl_machine_names: the preset names, built-in first, in file order.
+ * mdl_machine_names: the preset names, built-in first, in file order, then those the
+ * MODELS_MACHINES file adds, then "host" (unless that file defines it).
  * @error: MDL_ERROR_FORMAT when the MODELS_MACHINES file cannot be parsed.
  * Returns: (transfer full) a NULL-terminated array, or NULL.
  */

@@ -260,6 +260,7 @@ experiment_main (int argc, char **argv)
   gboolean help = FALSE, no_huge = FALSE;
   g_autofree char *machine = NULL, *max_bytes = NULL, *algos = NULL, *format_name = NULL;
   g_autofree char *output_dir = NULL, *tc_cells = NULL, *caches = NULL, *reps = NULL;
+  g_autofree char *growth = NULL;
   const GOptionEntry entries[] = {
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset for P, K, d and the TLB "
       "sizes (default x86-64)", "NAME" },
@@ -278,6 +279,8 @@ experiment_main (int argc, char **argv)
     { "caches", 0, 0, G_OPTION_ARG_STRING, &caches, "Cache sizes L1,L2,L3 of the EM prediction "
       "(default: this machine's; an empty field keeps it), e.g. ,,32M", "SIZES" },
     { "no-huge", 0, 0, G_OPTION_ARG_NONE, &no_huge, "Skip the huge-page series", NULL },
+    { "growth", 0, 0, G_OPTION_ARG_STRING, &growth, "Factor between sizes, 1.05 to 16 (default "
+      "1.4, the thesis's; 2 halves the points)", "X" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_experiment, entries, &help);
@@ -324,6 +327,14 @@ experiment_main (int argc, char **argv)
             && !mdl_params_parse_uint ("experiment", "caches", sizes[l], 64, 0, 0,
                                        &cfg.cache_bytes[l], &error))
           return mdl_cli_fail (g_steal_pointer (&error));
+    }
+  if (growth)
+    {
+      char *end = NULL;
+      cfg.growth = g_ascii_strtod (growth, &end);
+      if (end == growth || *end != '\0')
+        return mdl_cli_usage (&mdl_cli_cmd_experiment, "--growth expects a number such as 1.4, "
+                              "got \"%s\"", growth);
     }
   if (reps)
     {

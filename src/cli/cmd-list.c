@@ -13,7 +13,7 @@ static int list_main (int argc, char **argv);
 
 const MdlCliCommand mdl_cli_cmd_list = {
   .name = "list",
-  .args = "",
+  .args = "[machines]",
   .summary = "list engines with their parameters and counters, algorithms, machine presets and "
              "formats",
   .description =
@@ -22,9 +22,12 @@ const MdlCliCommand mdl_cli_cmd_list = {
     "machine=NAME. Every engine shows the counters it reports, with their units, descriptions\n"
     "and hardware metric names; --engine SPEC lists only that engine, with the counters of that\n"
     "spec (some parameters add counters: vat's d and curve, cache's depth and levels).\n"
+    "`models list machines` lists only the machine presets, `host` (read from this machine:\n"
+    "caches, TLBs, pages, and where each came from) among them.\n"
     "\n"
     "Examples:\n"
     "  models list\n"
+    "  models list machines\n"
     "  models list --engine vat\n"
     "  models list --engine vat:curve=1,curve_max=8 --format json\n"
     "  models list --format json | jq '.engines[].name'",
@@ -152,6 +155,42 @@ params_table (GString *out, const MdlParamSpec *params)
   mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
 }
 
+/* The machine presets with every key, `host` (read from this machine) among them. */
+static gboolean
+machines_table (GString *out, char **machines, GError **error)
+{
+  g_string_append (out, "Machine presets (machine=NAME in a spec, or --machine NAME)\n");
+  for (char **m = machines; *m; m++)
+    {
+      g_auto (GStrv) keys = mdl_machine_keys (*m, error);
+      g_autofree char *description = NULL;
+      g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+      if (keys == NULL || !mdl_machine_get (*m, "description", &description, error))
+        return FALSE;
+      g_string_append_printf (out, "  %-12s %s\n", *m, description ? description : "");
+      for (char **k = keys; *k; k++)
+        {
+          char **row = g_new0 (char *, 3);
+          if (strcmp (*k, "description") == 0)
+            {
+              g_free (row);
+              continue;
+            }
+          row[0] = g_strdup (*k);
+          if (!mdl_machine_get (*m, *k, &row[1], error))
+            {
+              g_strfreev (row);
+              return FALSE;
+            }
+          if (row[1] == NULL)
+            row[1] = g_strdup ("");
+          g_ptr_array_add (rows, row);
+        }
+      mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
+    }
+  return TRUE;
+}
+
 static gboolean
 write_table (GString *out, GError **error)
 {
@@ -181,35 +220,9 @@ write_table (GString *out, GError **error)
       g_string_append_printf (out, "  %-*s %s\n", algo_width, algos[i].name, algos[i].summary);
       params_table (out, algos[i].params);
     }
-  g_string_append (out, "\nMachine presets (machine=NAME in a spec, or --machine NAME)\n");
-  for (char **m = machines; *m; m++)
-    {
-      g_auto (GStrv) keys = mdl_machine_keys (*m, error);
-      g_autofree char *description = NULL;
-      g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-      if (keys == NULL || !mdl_machine_get (*m, "description", &description, error))
-        return FALSE;
-      g_string_append_printf (out, "  %-12s %s\n", *m, description ? description : "");
-      for (char **k = keys; *k; k++)
-        {
-          char **row = g_new0 (char *, 3);
-          if (strcmp (*k, "description") == 0)
-            {
-              g_free (row);
-              continue;
-            }
-          row[0] = g_strdup (*k);
-          if (!mdl_machine_get (*m, *k, &row[1], error))
-            {
-              g_strfreev (row);
-              return FALSE;
-            }
-          if (row[1] == NULL)
-            row[1] = g_strdup ("");
-          g_ptr_array_add (rows, row);
-        }
-      mdl_cli_text_table (out, "      ", rows, G_MAXUINT);
-    }
+  g_string_append_c (out, '\n');
+  if (!machines_table (out, machines, error))
+    return FALSE;
   g_string_append (out, "\nTrace formats (--trace-format, --from, --to)\n");
   for (guint i = 0; i < G_N_ELEMENTS (trace_formats); i++)
     g_string_append_printf (out, "  %-12s %s\n", mdl_trace_format_name (trace_formats[i].format),
@@ -323,26 +336,10 @@ json_counters (GString *out, const char *spec)
   g_string_append (out, "]}");
 }
 
+/* The presets as JSON objects {"name", "values"}, comma-separated. */
 static gboolean
-write_json (GString *out, GError **error)
+machines_json (GString *out, char **machines, GError **error)
 {
-  guint n_classes = 0, n_algos = 0;
-  g_autofree const MdlEngineClass **classes = mdl_engine_classes (&n_classes);
-  const MdlAlgo *algos = mdl_algos (&n_algos);
-  g_auto (GStrv) machines = mdl_machine_names (error);
-  if (machines == NULL)
-    return FALSE;
-
-  g_string_append (out, "{\"engines\": [");
-  for (guint i = 0; i < n_classes; i++)
-    {
-      json_named (out, classes[i]->name, classes[i]->summary, classes[i]->params, i == 0);
-      json_counters (out, classes[i]->name);
-    }
-  g_string_append (out, "],\n \"algorithms\": [");
-  for (guint i = 0; i < n_algos; i++)
-    json_named (out, algos[i].name, algos[i].summary, algos[i].params, i == 0);
-  g_string_append (out, "],\n \"machines\": [");
   for (char **m = machines; *m; m++)
     {
       g_auto (GStrv) keys = mdl_machine_keys (*m, error);
@@ -364,6 +361,31 @@ write_json (GString *out, GError **error)
         }
       g_string_append (out, "}}");
     }
+  return TRUE;
+}
+
+static gboolean
+write_json (GString *out, GError **error)
+{
+  guint n_classes = 0, n_algos = 0;
+  g_autofree const MdlEngineClass **classes = mdl_engine_classes (&n_classes);
+  const MdlAlgo *algos = mdl_algos (&n_algos);
+  g_auto (GStrv) machines = mdl_machine_names (error);
+  if (machines == NULL)
+    return FALSE;
+
+  g_string_append (out, "{\"engines\": [");
+  for (guint i = 0; i < n_classes; i++)
+    {
+      json_named (out, classes[i]->name, classes[i]->summary, classes[i]->params, i == 0);
+      json_counters (out, classes[i]->name);
+    }
+  g_string_append (out, "],\n \"algorithms\": [");
+  for (guint i = 0; i < n_algos; i++)
+    json_named (out, algos[i].name, algos[i].summary, algos[i].params, i == 0);
+  g_string_append (out, "],\n \"machines\": [");
+  if (!machines_json (out, machines, error))
+    return FALSE;
   g_string_append (out, "],\n \"trace_formats\": [");
   for (guint i = 0; i < G_N_ELEMENTS (trace_formats); i++)
     {
@@ -434,14 +456,26 @@ list_main (int argc, char **argv)
   gboolean ok;
   int rc;
 
-  rc = mdl_cli_parse (ctx, &mdl_cli_cmd_list, &help, &argc, &argv, 0, 0);
+  rc = mdl_cli_parse (ctx, &mdl_cli_cmd_list, &help, &argc, &argv, 0, 1);
   if (rc != MDL_CLI_CONTINUE)
     return rc;
+  if (argc == 2 && strcmp (argv[1], "machines") != 0)
+    return mdl_cli_usage (&mdl_cli_cmd_list, "unknown section \"%s\" (valid: machines)", argv[1]);
   if (!mdl_cli_format_parse (format_name, &format, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (format >= MDL_CLI_LIST_FORMATS)
     return mdl_cli_usage (&mdl_cli_cmd_list, "--format must be table or json");
-  if (engines != NULL)
+  if (argc == 2)
+    {
+      g_auto (GStrv) machines = mdl_machine_names (&error);
+      if (format == MDL_FORMAT_JSON)
+        g_string_append (text, "{\"machines\": [");
+      ok = machines && (format == MDL_FORMAT_JSON ? machines_json (text, machines, &error)
+                                                  : machines_table (text, machines, &error));
+      if (format == MDL_FORMAT_JSON)
+        g_string_append (text, "]}\n");
+    }
+  else if (engines != NULL)
     ok = write_engines (text, engines, format, &error);
   else
     ok = format == MDL_FORMAT_JSON ? write_json (text, &error) : write_table (text, &error);

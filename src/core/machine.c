@@ -11,6 +11,7 @@
 #include <models/error.h>
 #include <models/machine.h>
 
+#include "core/host-machine.h"
 #include "core/preset.h"
 
 #include <errno.h>
@@ -26,6 +27,10 @@ static GKeyFile *cache_builtin;   /* parsed once, never freed */
 static char *cache_path;          /* the user file last parsed: its path, bytes and key file */
 static GBytes *cache_bytes;
 static GKeyFile *cache_user;
+static GKeyFile *cache_host;      /* the `host` preset, read from this machine once */
+
+/* The name of the preset read from the running machine (core/host-machine.h). */
+#define HOST_MACHINE "host"
 
 /* The built-in presets. (transfer full) */
 static GKeyFile *
@@ -42,6 +47,28 @@ builtin_file (void)
       g_assert (ok); /* Why: the built-in file is checked by the tests at build time. */
     }
   file = g_key_file_ref (cache_builtin);
+  g_mutex_unlock (&cache_lock);
+  return file;
+}
+
+/* The `host` preset: this machine's caches, TLBs and pages, read on first use. (transfer full) */
+static GKeyFile *
+host_file (void)
+{
+  GKeyFile *file;
+  g_mutex_lock (&cache_lock);
+  if (cache_host == NULL)
+    {
+      g_autoptr (GString) text = g_string_new (NULL);
+      MdlHostMachine m;
+      gboolean ok;
+      mdl_host_machine_read (&m);
+      mdl_host_machine_ini (&m, text);
+      cache_host = g_key_file_new ();
+      ok = g_key_file_load_from_data (cache_host, text->str, text->len, G_KEY_FILE_NONE, NULL);
+      g_assert (ok); /* Why: mdl_host_machine_ini writes keys and numbers only. */
+    }
+  file = g_key_file_ref (cache_host);
   g_mutex_unlock (&cache_lock);
   return file;
 }
@@ -138,6 +165,8 @@ machine_file (const char *machine, GError **error)
       if (machine == NULL || g_key_file_has_group (user, machine))
         return g_steal_pointer (&user);
     }
+  if (g_strcmp0 (machine, HOST_MACHINE) == 0)
+    return host_file ();
   return builtin_file ();
 }
 
@@ -165,6 +194,8 @@ mdl_machine_names (GError **error)
         if (!g_strv_contains ((const char *const *) groups, *g))
           g_ptr_array_add (names, g_strdup (*g));
     }
+  if (!g_ptr_array_find_with_equal_func (names, HOST_MACHINE, g_str_equal, NULL))
+    g_ptr_array_add (names, g_strdup (HOST_MACHINE));
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }

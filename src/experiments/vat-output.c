@@ -205,6 +205,7 @@ write_table (const MdlVatExperiment *exp, GString *out)
       g_string_append_printf (out, " %5u\n", p->reps);
     }
   write_summary (exp, out, n_fitted, any_huge, FALSE);
+  mdl_vat_cpu_write_table (exp, out);
 }
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
@@ -428,7 +429,9 @@ write_json (const MdlVatExperiment *exp, GString *out)
   write_summary_json (&fit_summary, exp->fits, out);
   g_string_append (out, "\n  ],\n  \"slopes\": [");
   write_summary_json (&slope_summary, exp->slopes, out);
-  g_string_append (out, "\n  ]\n}\n");
+  g_string_append (out, "\n  ],\n  \"cost_models\": ");
+  mdl_vat_cpu_write_json (exp, out);
+  g_string_append (out, "\n}\n");
 }
 
 void
@@ -465,6 +468,7 @@ mdl_vat_experiment_write_summary (const MdlVatExperiment *exp, GString *out)
     }
   write_warnings (exp, out);
   write_summary (exp, out, n_fitted, any_huge, TRUE);
+  mdl_vat_cpu_write_table (exp, out);
 }
 
 /* ---- gnuplot ------------------------------------------------------------------------------ */
@@ -587,7 +591,8 @@ mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GE
                           "set terminal pngcairo size %u,%u font \"sans,9\"\n"
                           "set output 'vat.png'\nload 'vat-panels.gp'\n"
                           "set terminal svg size %u,%u font \"sans,9\"\n"
-                          "set output 'vat.svg'\nload 'vat-panels.gp'\nunset output\n",
+                          "set output 'vat.svg'\nload 'vat-panels.gp'\nunset output\n"
+                          "reset\nload 'vat-models.gp'\n",
                           cols * 420, MAX (rows, 1) * 320 + 40, cols * 420,
                           MAX (rows, 1) * 320 + 40);
   return mdl_experiment_write_file (dir, "vat.txt", text, error)
@@ -598,5 +603,6 @@ mdl_vat_experiment_write_files (const MdlVatExperiment *exp, const char *dir, GE
          && mdl_experiment_write_file (dir, "vat-plot.dat", dat, error)
          && mdl_experiment_write_file (dir, "vat-huge.dat", huge, error)
          && mdl_experiment_write_file (dir, "vat-panels.gp", panels, error)
-         && mdl_experiment_write_file (dir, "vat.gp", gp, error);
+         && mdl_experiment_write_file (dir, "vat.gp", gp, error)
+         && mdl_vat_cpu_write_files (exp, dir, error);
 }

@@ -5,8 +5,39 @@
 
 #include <models/experiment.h>
 
+#include "experiments/probe.h"
+
 /* Cache levels of the external-memory prediction. */
 #define VAT_EM_LEVELS 3
+
+/* The cost models set side by side by cross-validation (cpu-model.c), and their terms. */
+#define VAT_CPU_MODELS 5
+typedef enum {
+  TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3, TERM_L1, TERM_L2, TERM_L3_RANDOM,
+  TERM_L3_STREAM, TERM_TLB, TERM_WALK, VAT_CPU_TERMS
+} VatCpuTerm;
+
+/* Per algorithm, one model's relative errors (|predicted - measured| / measured) and slopes of
+ * normalized time against log2 n beyond the TLB reach. */
+typedef struct {
+  double loao_median, loao_max;     /* predicted by the fit on the other algorithms */
+  double split_median, split_max;   /* sizes >= the split, by the fit on the smaller ones */
+  double slope_measured, slope_loao;
+  double unexplained_op_ns;         /* median (measured - LOAO) ns per op of the sizes within L2 */
+} VatCpuAlgo;
+
+/* One cost model: time per element = sum of coef x count per element, fitted by NNLS. */
+typedef struct {
+  const char *name;
+  const char *description;
+  guint n_terms;
+  VatCpuTerm terms[VAT_CPU_TERMS];
+  double coef[VAT_CPU_TERMS];       /* ns per count, the fit on every point */
+  double r2_fit, r2_loao, r2_split;
+  double loao_median, loao_max;     /* over all points */
+  VatCpuAlgo *algos;                /* per algorithm of the run, in its order */
+  double *fit_ns, *loao_ns, *split_ns;   /* per point (NaN for huge-page points) */
+} VatCpuModel;
 
 struct MdlVatExperiment {
   GArray *points;            /* MdlVatPoint, by algorithm, then series (4 KiB, huge), then n */
@@ -26,7 +57,31 @@ struct MdlVatExperiment {
   guint reps;
   gboolean huge_measured;
   char *cpu_model;
+  char *cache_spec;          /* the cache engine of this machine's levels, for the cost model */
+  guint cache_assoc[VAT_EM_LEVELS];
+  MdlProbe probe;
+  guint n_algos;
+  const char **algo_names;   /* n_algos, borrowed from the registry */
+  guint64 split_bytes;       /* the size split: fit below, predict at and above */
+  VatCpuModel cpu[VAT_CPU_MODELS];
   MdlVatResults results;     /* the public view of points, fits and slopes, once final */
 };
+
+/* Fits the cost models and cross-validates them (cpu-model.c); needs the points, the probe and
+ * algo_names. */
+void mdl_vat_cpu_models (MdlVatExperiment *exp);
+
+/* Frees what mdl_vat_cpu_models allocated. */
+void mdl_vat_cpu_models_clear (MdlVatExperiment *exp);
+
+/* The cost models' Markdown section, JSON object and files (cpu-model-output.c): vat-models.csv,
+ * vat-models-points.csv, vat-models.dat and vat-models.gp. Nothing when they were not fitted. */
+void mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out);
+void mdl_vat_cpu_write_json (const MdlVatExperiment *exp, GString *out);
+gboolean mdl_vat_cpu_write_files (const MdlVatExperiment *exp, const char *dir, GError **error);
+
+/* The names of the cost terms, and what the probe measured for each (NaN: no probe). */
+const char *mdl_vat_cpu_term_name (VatCpuTerm t);
+double mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **what);
 
 #endif

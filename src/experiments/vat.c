@@ -22,6 +22,8 @@
 #include "core/bytes.h"
 #include "experiments/fit.h"
 #include "experiments/host.h"
+#include "experiments/probe.h"
+#include "experiments/streams.h"
 #include "experiments/vat-private.h"
 
 #include <math.h>
@@ -33,6 +35,8 @@
 #define PSC_CELLS 38
 /* Repetitions at most, however fast a run (small sizes are repeated until min_seconds). */
 #define MAX_REPS 1000
+/* The size split of the cost models' validation: fit on arrays below it, predict the rest. */
+#define VAT_SPLIT_BYTES ((guint64) 32 << 20)
 /* Events between progress calls during an instrumented run. */
 #define PROGRESS_EVENTS ((guint64) 1 << 22)
 /* The line size of the ideal caches (64 bytes on every x86-64). */
@@ -116,6 +120,9 @@ typedef struct {
   guint64 clock_overhead_ns;
   /* progress relay of the current instrumented run */
   MdlSink next;
+  MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
+  MdlStreams streams;
+  GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
   guint64 events, next_report;
   const char *cur_algorithm;
   guint64 cur_n;
@@ -143,6 +150,19 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
       c->next_report = c->events + PROGRESS_EVENTS;
       report_progress (c, c->cur_algorithm, c->cur_n, c->cur_stage, c->events);
     }
+  if (c->random_only.batch && batch->n_cpu)
+    {
+      MdlEventBatch kept = { 0 };
+      g_array_set_size (c->random_events, 0);
+      for (gsize i = 0; i < batch->n_cpu; i++)
+        if (batch->cpu[i].kind == MDL_CPU_OPS
+            || !mdl_streams_follow (&c->streams, batch->cpu[i].addr / LINE_BYTES))
+          g_array_append_val (c->random_events, batch->cpu[i]);
+      kept.cpu = (const MdlCpuEvent *) (void *) c->random_events->data;
+      kept.n_cpu = c->random_events->len;
+      if (!c->random_only.batch (c->random_only.data, &kept, error))
+        return FALSE;
+    }
   return c->next.batch (c->next.data, batch, error);
 }
 
@@ -150,6 +170,8 @@ static gboolean
 relay_marker (void *data, const MdlMarker *marker, GError **error)
 {
   Ctx *c = data;
+  if (c->random_only.marker && !c->random_only.marker (c->random_only.data, marker, error))
+    return FALSE;
   return c->next.marker (c->next.data, marker, error);
 }
 
@@ -194,6 +216,27 @@ counter (const MdlReport *r, const char *name)
   return c && !c->is_real ? c->count : 0;
 }
 
+/* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
+ * the non-sequential accesses. */
+static void
+cost_model_counts (const MdlReport *cache, const MdlReport *tlb, MdlPipeline *random_only,
+                   MdlVatPoint *pt)
+{
+  static const char *const misses[VAT_EM_LEVELS] = { "l1_misses", "l2_misses", "l3_misses" };
+  MdlReport **r;
+  guint n;
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    pt->cache_misses[l] = counter (cache, misses[l]);
+  pt->tlb_misses = counter (tlb, "l1_misses");
+  pt->walks = counter (tlb, "walks");
+  r = mdl_pipeline_reports (random_only, &n);
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    pt->random_misses[l] = counter (r[0], misses[l]);
+  for (guint i = 0; i < n; i++)
+    mdl_report_free (r[i]);
+  g_free (r);
+}
+
 /* The instrumented run of one point through the engines. */
 static gboolean
 model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
@@ -206,10 +249,13 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
                                                 "%s", exp->machine, exp->tc_cells,
                                                 huge ? ",huge=1" : "");
   gint em_engine[VAT_EM_LEVELS] = { -1, -1, -1 };
+  gint hier_engine = -1;
   guint n_engines = 1;
+  g_autoptr (MdlPipeline) random_only = NULL;
   MdlReport **reports;
   MdlSink sink;
   guint n_reports;
+  gboolean ok;
 
   if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
     return FALSE;
@@ -231,6 +277,16 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
               return FALSE;
             em_engine[l] = (gint) n_engines++;
           }
+      /* The CPU cost model's counts: this machine's caches and TLBs, and the same caches fed
+       * only the accesses no stream prefetcher would have fetched ahead. */
+      if (!mdl_pipeline_add_engine_spec (pipeline, exp->cache_spec, error)
+          || !mdl_pipeline_add_engine_spec (pipeline, "tlb:machine=host", error))
+        return FALSE;
+      hier_engine = (gint) n_engines;
+      n_engines += 2;
+      random_only = mdl_pipeline_new ();
+      if (!mdl_pipeline_add_engine_spec (random_only, exp->cache_spec, error))
+        return FALSE;
     }
 
   c->next = mdl_pipeline_sink (pipeline);
@@ -239,8 +295,12 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
   c->cur_algorithm = plan->algo->name;
   c->cur_n = pt->n;
   c->cur_stage = huge ? "huge" : "model";
+  c->random_only = random_only ? mdl_pipeline_sink (random_only) : (MdlSink) { 0 };
+  mdl_streams_init (&c->streams);
   sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = c };
-  if (!mdl_algo_run_into (plan->algo, params, pt->n, c->cfg->seed, &sink, checksum, error))
+  ok = mdl_algo_run_into (plan->algo, params, pt->n, c->cfg->seed, &sink, checksum, error);
+  c->random_only = (MdlSink) { 0 };
+  if (!ok)
     return FALSE;
 
   reports = mdl_pipeline_reports (pipeline, &n_reports);
@@ -262,6 +322,7 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
           }
         else if (exp->cache_bytes[l])
           pt->em_misses[l] = first_touch;
+      cost_model_counts (reports[hier_engine], reports[hier_engine + 1], random_only, pt);
     }
   for (guint i = 0; i < n_reports; i++)
     mdl_report_free (reports[i]);
@@ -501,6 +562,8 @@ experiment_new (const MdlVatExperimentConfig *cfg)
   exp->growth = cfg->growth;
   exp->reps = cfg->reps;
   exp->cpu_model = mdl_host_cpu_model ();
+  /* A quarter of the bound for small runs, so that some sizes lie beyond the split. */
+  exp->split_bytes = MIN (VAT_SPLIT_BYTES, cfg->max_bytes / 4);
   return exp;
 }
 
@@ -523,26 +586,51 @@ model_from_preset (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Set
   return TRUE;
 }
 
-/* The sizes of the ideal caches: this machine's (sysfs), else the preset's L1 and L2, each
- * replaced by the configuration's where it gives one. */
+/* The largest power-of-two number of sets of @assoc ways that a cache of @bytes holds: the cache
+ * engine needs a power of two (a 12-way 48 KiB L1 has exactly 64; a 15-way L3 of 105 MiB is
+ * modelled with 65536 sets, 60 MiB). */
+static guint64
+pow2_sets (guint64 bytes, guint assoc)
+{
+  guint64 sets = 1;
+  while (sets * 2 * assoc * LINE_BYTES <= bytes)
+    sets *= 2;
+  return sets;
+}
+
+/* The sizes of the ideal caches: this machine's (the host preset: sysfs, else cpuid), else the
+ * experiment preset's L1 and L2, each replaced by the configuration's where it gives one; and
+ * the cost model's set-associative caches of the same sizes with the host's ways. */
 static gboolean
 cache_sizes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *setup,
              GError **error)
 {
+  static const char *const size_key[VAT_EM_LEVELS] = { "l1d_bytes", "l2_bytes", "l3_bytes" };
+  static const char *const assoc_key[VAT_EM_LEVELS] = { "l1d_assoc", "l2_assoc", "l3_assoc" };
   guint64 preset_cache[2] = { 0, 0 };
+  g_autofree char *source = NULL;
+  g_autoptr (GString) levels = g_string_new (NULL);
   if (!preset_uint (exp->machine, "l1d_bytes", FALSE, &preset_cache[0], error)
-      || !preset_uint (exp->machine, "l2_bytes", FALSE, &preset_cache[1], error))
+      || !preset_uint (exp->machine, "l2_bytes", FALSE, &preset_cache[1], error)
+      || !mdl_machine_get ("host", "cache_source", &source, error))
     return FALSE;
   /* The caches of the machine measured, not of the preset: the EM model is about this one. */
-  setup->cache_source = "sizes from sysfs";
+  setup->cache_source = g_str_equal (source, "sysfs") ? "sizes from sysfs" : "sizes from cpuid";
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    exp->cache_bytes[l] = mdl_host_cache_bytes (l + 1);
+    {
+      guint64 assoc = 8;
+      exp->cache_bytes[l] = 0;
+      if (!preset_uint ("host", size_key[l], FALSE, &exp->cache_bytes[l], error)
+          || !preset_uint ("host", assoc_key[l], FALSE, &assoc, error))
+        return FALSE;
+      exp->cache_assoc[l] = (guint) MIN (assoc, 64);
+    }
   if (exp->cache_bytes[0] == 0)
     {
       exp->cache_bytes[0] = preset_cache[0];
       exp->cache_bytes[1] = preset_cache[1];
       exp->cache_bytes[2] = 0;
-      setup->cache_source = "sysfs unreadable: L1 and L2 from the preset, no L3";
+      setup->cache_source = "sysfs and cpuid unreadable: L1 and L2 from the preset, no L3";
     }
   if (cfg->cache_bytes[0] || cfg->cache_bytes[1] || cfg->cache_bytes[2])
     {
@@ -558,6 +646,21 @@ cache_sizes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *se
                      " bytes holds no 64-byte line", l + 1, exp->cache_bytes[l]);
         return FALSE;
       }
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    {
+      /* A level the run does not know is modelled as a tiny one that every access misses, so
+       * the level below it takes the misses, as with the EM levels. */
+      /* A level over twice the largest arrays holds all of them whatever its size, so it is
+       * modelled no larger: cpuid reports a whole socket's L3 (508 MiB on our VM), whose tables
+       * the cache engine would allocate and clear at every point. */
+      guint assoc = exp->cache_bytes[l] ? CLAMP (exp->cache_assoc[l], 1, 64) : 1;
+      guint64 modelled = MIN (exp->cache_bytes[l], 2 * cfg->max_bytes);
+      guint64 sets = exp->cache_bytes[l] ? pow2_sets (modelled, assoc) : 1;
+      exp->cache_assoc[l] = assoc;
+      g_string_append_printf (levels, "%s%" G_GUINT64_FORMAT ":%u:%d", l ? "/" : "",
+                              sets * assoc * LINE_BYTES, assoc, LINE_BYTES);
+    }
+  exp->cache_spec = g_strdup_printf ("cache:levels=%s", levels->str);
   return TRUE;
 }
 
@@ -1168,15 +1271,23 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
   fill_plan (&c, exp, plans, &plan);
   c.clock_overhead_ns = clock_overhead_ns ();
   write_notes (exp, cfg, &setup, c.clock_overhead_ns);
+  mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &exp->probe);
+  c.random_events = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
 
-  if ((timings = first_passes (&c, plans, setup.huge, error)) == NULL
-      || !later_passes (&c, timings, error))
+  timings = first_passes (&c, plans, setup.huge, error);
+  g_clear_pointer (&c.random_events, g_array_unref);
+  if (timings == NULL || !later_passes (&c, timings, error))
     return NULL;
   for (guint i = 0; i < timings->len; i++)
     finish_timing (&g_array_index (exp->points, MdlVatPoint, i),
                    &g_array_index (timings, Timing, i));
   order_points (exp, plans);
   add_fits (exp, plans);
+  exp->n_algos = plans->len;
+  exp->algo_names = g_new (const char *, MAX (plans->len, 1));
+  for (guint a = 0; a < plans->len; a++)
+    exp->algo_names[a] = g_array_index (plans, Plan, a).algo->name;
+  mdl_vat_cpu_models (exp);
   add_slopes (exp, plans);
   add_warnings (exp, &plan);
   publish_results (exp);
@@ -1196,6 +1307,8 @@ mdl_vat_experiment_free (MdlVatExperiment *exp)
   g_string_free (exp->warnings, TRUE);
   g_free (exp->machine);
   g_free (exp->cpu_model);
+  g_free (exp->cache_spec);
+  mdl_vat_cpu_models_clear (exp);
   g_free (exp);
 }
 

@@ -1,0 +1,292 @@
+/* The CPU cost models of the VAT experiment, validated honestly (docs/experiments/cpu-model.md).
+ *
+ * Each model says: time per element = sum over its terms of c_term x (count of the term per
+ * element), with one set of coefficients for every algorithm (no per-algorithm constant: an
+ * algorithm left out must be predicted from its counts alone). The counts come from the one
+ * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
+ * model the misses of this machine's set-associative caches split into those a stream
+ * prefetcher hides and the rest, L1 DTLB misses and page walks. The fits are NNLS on ns per
+ * operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
+ * predict the large; each coefficient of the hierarchy model is set beside the latency the probe
+ * (probe.c) measured for the same event. */
+#include "experiments/cv.h"
+#include "experiments/fit.h"
+#include "experiments/vat-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#define LINE_BYTES 64
+
+static const struct {
+  const char *name;
+  const char *description;
+  guint n_terms;
+  VatCpuTerm terms[8];
+} models[VAT_CPU_MODELS] = {
+  { "ram", "RAM: one cost per operation", 1, { TERM_OPS } },
+  { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC } },
+  { "em", "EM: per operation + per ideal-cache miss at L1, L2, L3", 4,
+    { TERM_OPS, TERM_EM1, TERM_EM2, TERM_EM3 } },
+  { "vat+em", "VAT and EM: per operation, TC miss, ideal-cache miss per level", 5,
+    { TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3 } },
+  { "hierarchy", "this machine's caches and TLBs: per operation, L1 and L2 miss, L3 miss "
+    "(random, prefetched stream), L1 DTLB miss, page walk", 7,
+    { TERM_OPS, TERM_L1, TERM_L2, TERM_L3_RANDOM, TERM_L3_STREAM, TERM_TLB, TERM_WALK } },
+};
+
+const char *
+mdl_vat_cpu_term_name (VatCpuTerm t)
+{
+  static const char *const names[VAT_CPU_TERMS] = {
+    "op", "tc_miss", "em_l1_miss", "em_l2_miss", "em_l3_miss", "l1_miss", "l2_miss",
+    "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk",
+  };
+  return names[t];
+}
+
+double
+mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **what)
+{
+  const MdlProbe *p = &exp->probe;
+  switch (t)
+    {
+    case TERM_OPS:
+      *what = "L1 hit (chase)";
+      return p->chase_ns[0];
+    case TERM_L1:
+    case TERM_EM1:
+      *what = "L2 - L1 hit (chase)";
+      return p->chase_ns[1] - p->chase_ns[0];
+    case TERM_L2:
+    case TERM_EM2:
+      *what = "L3 - L2 hit (chase)";
+      return p->chase_ns[2] - p->chase_ns[1];
+    case TERM_L3_RANDOM:
+    case TERM_EM3:
+      *what = "memory - L3 (chase)";
+      return p->chase_ns[3] - p->chase_ns[2];
+    case TERM_L3_STREAM:
+      *what = "sequential read per line";
+      return p->stream_ns;
+    case TERM_WALK:
+    case TERM_TC:
+      *what = "4 KiB - 2 MiB pages (chase)";
+      return p->chase_ns[4] - p->chase_ns[3];
+    case TERM_TLB:
+    case VAT_CPU_TERMS:
+    default:
+      *what = "no probe";
+      return NAN;
+    }
+}
+
+/* Misses beyond the first touches a warm cache of @level_bytes still holds (the timed runs start
+ * right after their input was written; docs/experiments/vat.md). */
+static double
+beyond_warm (guint64 misses, guint64 lines, guint64 level_bytes)
+{
+  guint64 warm = MIN (lines, level_bytes / LINE_BYTES);
+  return misses > warm ? (double) (misses - warm) : 0;
+}
+
+/* Count @t of point @p per element. */
+static double
+term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
+{
+  double n = (double) p->n;
+  const guint64 *cb = exp->cache_bytes;
+  switch (t)
+    {
+    case TERM_OPS:
+      return (double) p->ram_ops / n;
+    case TERM_TC:
+      return (double) p->tc_misses / n;
+    case TERM_EM1:
+    case TERM_EM2:
+    case TERM_EM3:
+      return beyond_warm (p->em_misses[t - TERM_EM1], p->lines, cb[t - TERM_EM1]) / n;
+    case TERM_L1:
+    case TERM_L2:
+      return beyond_warm (p->cache_misses[t - TERM_L1], p->lines, cb[t - TERM_L1]) / n;
+    case TERM_L3_RANDOM:
+      return beyond_warm (p->random_misses[2], p->lines, cb[2]) / n;
+    case TERM_L3_STREAM:
+      return MAX (0.0, beyond_warm (p->cache_misses[2], p->lines, cb[2])
+                         - beyond_warm (p->random_misses[2], p->lines, cb[2])) / n;
+    case TERM_TLB:
+      return (double) p->tlb_misses / n;
+    case TERM_WALK:
+      return (double) p->walks / n;
+    case VAT_CPU_TERMS:
+    default:
+      return 0;
+    }
+}
+
+static guint
+algo_index (const MdlVatExperiment *exp, const char *name)
+{
+  for (guint a = 0; a < exp->n_algos; a++)
+    if (strcmp (exp->algo_names[a], name) == 0)
+      return a;
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The slope of normalized time (ns per operation) against log2 n over the rows of algorithm @a
+ * whose arrays exceed the TLB reach, of the times in @ns_per_elem (NaN where fewer than 2). */
+static double
+large_slope (const MdlVatExperiment *exp, const GArray *rows, const MdlCvData *d,
+             const double *ns_per_elem, guint a)
+{
+  guint64 reach = exp->tc_cells * exp->page_bytes;
+  g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
+  double slope;
+  for (gsize r = 0; r < rows->len; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (rows, guint, r));
+      double x = log2 ((double) p->n), y;
+      if (d->group[r] != a || p->bytes <= reach || isnan (ns_per_elem[r]))
+        continue;
+      y = ns_per_elem[r] * (double) p->n / (double) p->ram_ops;
+      g_array_append_val (xs, x);
+      g_array_append_val (ys, y);
+    }
+  if (xs->len < 2 || !mdl_fit_line ((double *) (void *) xs->data, (double *) (void *) ys->data,
+                                    xs->len, &slope, NULL, NULL))
+    return NAN;
+  return slope;
+}
+
+static int
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* What a model leaves unexplained per operation where no cache or TLB term can act: the median of
+ * (measured - predicted) x n / ops over algorithm @a's sizes that fit in L2. A large one names a
+ * missing per-operation term (branch mispredictions, dependent chains) and sizes it. */
+static double
+unexplained_per_op (const MdlVatExperiment *exp, const GArray *rows, const MdlCvData *d,
+                    const double *pred, guint a)
+{
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  for (gsize r = 0; r < rows->len; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (rows, guint, r));
+      double e;
+      if (d->group[r] != a || p->bytes > exp->cache_bytes[1] || isnan (pred[r]))
+        continue;
+      e = (d->y[r] - pred[r]) * (double) p->n / (double) p->ram_ops;
+      g_array_append_val (v, e);
+    }
+  if (v->len == 0)
+    return NAN;
+  g_array_sort (v, cmp_double);
+  return g_array_index (v, double, v->len / 2);
+}
+
+void
+mdl_vat_cpu_models (MdlVatExperiment *exp)
+{
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree double *y = NULL, *x = NULL, *pred = NULL, *weight = NULL;
+  g_autofree guint *group = NULL;
+  g_autofree gboolean *train = NULL;
+  guint n_points = exp->points->len;
+
+  for (guint i = 0; i < n_points; i++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+      if (!p->huge_pages && p->ram_ops && p->seconds > 0)
+        g_array_append_val (rows, i);
+    }
+  y = g_new (double, MAX (rows->len, 1));
+  group = g_new (guint, MAX (rows->len, 1));
+  train = g_new (gboolean, MAX (rows->len, 1));
+  pred = g_new (double, MAX (rows->len, 1));
+  weight = g_new (double, MAX (rows->len, 1));
+  x = g_new (double, MAX (rows->len, 1) * VAT_CPU_TERMS);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                             g_array_index (rows, guint, r));
+      y[r] = p->seconds * 1e9 / (double) p->n;
+      group[r] = algo_index (exp, p->algorithm);
+      train[r] = p->bytes < exp->split_bytes;
+      /* Least squares on ns per operation rather than per element: a product's microseconds per
+       * element would outweigh a scan's fraction of a ns, and relative error (1/t^2) would
+       * favour predictions too low, whose error is at most 100%. */
+      weight[r] = ((double) p->n / (double) p->ram_ops) * ((double) p->n / (double) p->ram_ops);
+    }
+  for (guint m = 0; m < VAT_CPU_MODELS; m++)
+    {
+      VatCpuModel *cm = &exp->cpu[m];
+      MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = rows->len,
+                      .n_cols = models[m].n_terms, .n_groups = exp->n_algos, .weight = weight };
+      double coef[VAT_CPU_TERMS];
+      cm->name = models[m].name;
+      cm->description = models[m].description;
+      cm->n_terms = models[m].n_terms;
+      memcpy (cm->terms, models[m].terms, sizeof models[m].terms);
+      cm->algos = g_new0 (VatCpuAlgo, MAX (exp->n_algos, 1));
+      cm->fit_ns = g_new (double, MAX (n_points, 1));
+      cm->loao_ns = g_new (double, MAX (n_points, 1));
+      cm->split_ns = g_new (double, MAX (n_points, 1));
+      for (guint i = 0; i < n_points; i++)
+        cm->fit_ns[i] = cm->loao_ns[i] = cm->split_ns[i] = NAN;
+      for (guint r = 0; r < rows->len; r++)
+        for (guint t = 0; t < cm->n_terms; t++)
+          x[r * cm->n_terms + t]
+            = term_value (exp, &g_array_index (exp->points, MdlVatPoint,
+                                               g_array_index (rows, guint, r)), cm->terms[t]);
+      for (guint t = 0; t < VAT_CPU_TERMS; t++)
+        cm->coef[t] = NAN;
+      cm->r2_fit = cm->r2_loao = cm->r2_split = cm->loao_median = cm->loao_max = NAN;
+      if (mdl_cv_fit (&d, NULL, coef))
+        {
+          for (guint t = 0; t < cm->n_terms; t++)
+            cm->coef[t] = coef[t];
+          for (guint r = 0; r < rows->len; r++)
+            pred[r] = cm->fit_ns[g_array_index (rows, guint, r)] = mdl_cv_predict (&d, coef, r);
+          cm->r2_fit = mdl_cv_r2 (y, pred, rows->len);
+        }
+      mdl_cv_split (&d, train, pred);
+      cm->r2_split = mdl_cv_r2 (y, pred, rows->len);
+      for (guint a = 0; a < exp->n_algos; a++)
+        mdl_cv_rel_errors (&d, pred, a, &cm->algos[a].split_median, &cm->algos[a].split_max);
+      for (guint r = 0; r < rows->len; r++)
+        cm->split_ns[g_array_index (rows, guint, r)] = pred[r];
+      mdl_cv_leave_one_out (&d, pred);
+      cm->r2_loao = mdl_cv_r2 (y, pred, rows->len);
+      mdl_cv_rel_errors (&d, pred, G_MAXUINT, &cm->loao_median, &cm->loao_max);
+      for (guint a = 0; a < exp->n_algos; a++)
+        {
+          mdl_cv_rel_errors (&d, pred, a, &cm->algos[a].loao_median, &cm->algos[a].loao_max);
+          cm->algos[a].slope_measured = large_slope (exp, rows, &d, y, a);
+          cm->algos[a].slope_loao = large_slope (exp, rows, &d, pred, a);
+          cm->algos[a].unexplained_op_ns = unexplained_per_op (exp, rows, &d, pred, a);
+        }
+      for (guint r = 0; r < rows->len; r++)
+        cm->loao_ns[g_array_index (rows, guint, r)] = pred[r];
+    }
+}
+
+void
+mdl_vat_cpu_models_clear (MdlVatExperiment *exp)
+{
+  for (guint m = 0; m < VAT_CPU_MODELS; m++)
+    {
+      g_clear_pointer (&exp->cpu[m].algos, g_free);
+      g_clear_pointer (&exp->cpu[m].fit_ns, g_free);
+      g_clear_pointer (&exp->cpu[m].loao_ns, g_free);
+      g_clear_pointer (&exp->cpu[m].split_ns, g_free);
+    }
+  g_clear_pointer (&exp->algo_names, g_free);
+}

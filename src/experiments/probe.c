@@ -1,0 +1,136 @@
+/* The latency probes of probe.h. A pointer chase over a random cyclic permutation of 64-byte nodes
+ * (Sattolo's shuffle: one cycle through every node) defeats the prefetchers and serializes the
+ * loads, so its time per step is the load-to-use latency of the level the buffer lives in. The
+ * same buffer read at independent random places measures what overlapping misses cost, and read
+ * in order what a prefetched stream costs per line. Times are the minimum of a few runs, as the
+ * experiment's are. */
+#include "experiments/probe.h"
+#include "core/splitmix.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define NODE_BYTES 64
+#define HUGE_BYTES ((gsize) 2 << 20)
+#define PROBE_RUNS 3
+#define CHASE_STEPS ((guint64) 1 << 20)
+
+typedef struct {
+  void *next;
+  char pad[NODE_BYTES - sizeof (void *)];
+} Node;
+
+static double
+now_ns (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t);   /* as the timed runs: others' time left out */
+  return (double) t.tv_sec * 1e9 + (double) t.tv_nsec;
+}
+
+/* @bytes rounded up to 2 MiB, aligned, with huge pages asked for or refused. */
+static void *
+buffer_new (gsize bytes, gboolean huge)
+{
+  void *p = NULL;
+  bytes = (bytes + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+  if (posix_memalign (&p, HUGE_BYTES, bytes) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise (p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#endif
+  memset (p, 0, bytes);
+  return p;
+}
+
+/* ns per step of a chase over @bytes. */
+static double
+chase (gsize bytes, gboolean huge, guint64 *seed)
+{
+  gsize n = MAX (bytes / NODE_BYTES, 2);
+  Node *nodes = buffer_new (n * NODE_BYTES, huge);
+  g_autofree guint32 *order = g_new (guint32, n);
+  double best = INFINITY;
+  void *volatile sink;
+  if (nodes == NULL)
+    return NAN;
+  for (gsize i = 0; i < n; i++)
+    order[i] = (guint32) i;
+  for (gsize i = n - 1; i > 0; i--)   /* Sattolo: j < i, so the permutation is one cycle */
+    {
+      gsize j = mdl_splitmix64 (seed) % i;
+      guint32 t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+  for (gsize i = 0; i < n; i++)
+    nodes[order[i]].next = &nodes[order[(i + 1) % n]];
+  for (guint run = 0; run < PROBE_RUNS; run++)
+    {
+      void *p = &nodes[0];
+      double t0 = now_ns ();
+      for (guint64 s = 0; s < CHASE_STEPS; s++)
+        p = *(void **) p;
+      best = MIN (best, (now_ns () - t0) / (double) CHASE_STEPS);
+      sink = p;
+    }
+  (void) sink;
+  free (nodes);
+  return best;
+}
+
+/* ns per independent random load, and per line of a sequential read, over @bytes (4 KiB pages). */
+static void
+loads (gsize bytes, guint64 *seed, double *random_ns, double *stream_ns)
+{
+  gsize n = bytes / sizeof (guint64), n_idx = CHASE_STEPS;
+  guint64 *a = buffer_new (bytes, FALSE);
+  g_autofree guint32 *idx = g_new (guint32, n_idx);
+  volatile guint64 sink;
+  *random_ns = *stream_ns = INFINITY;
+  if (a == NULL)
+    {
+      *random_ns = *stream_ns = NAN;
+      return;
+    }
+  for (gsize i = 0; i < n_idx; i++)
+    idx[i] = (guint32) (mdl_splitmix64 (seed) % n);
+  for (guint run = 0; run < PROBE_RUNS; run++)
+    {
+      guint64 sum = 0;
+      double t0 = now_ns ();
+      for (gsize i = 0; i < n_idx; i++)
+        sum += a[idx[i]];
+      *random_ns = MIN (*random_ns, (now_ns () - t0) / (double) n_idx);
+      t0 = now_ns ();
+      for (gsize i = 0; i < n; i++)
+        sum += a[i];
+      *stream_ns = MIN (*stream_ns, (now_ns () - t0) / (double) (bytes / NODE_BYTES));
+      sink = sum;
+    }
+  (void) sink;
+  free (a);
+}
+
+void
+mdl_probe_run (const guint64 cache_bytes[3], guint64 max_bytes, MdlProbe *out)
+{
+  guint64 seed = 42;
+  guint64 l1 = cache_bytes[0] ? cache_bytes[0] : 32 << 10;
+  guint64 l2 = cache_bytes[1] ? cache_bytes[1] : 1 << 20;
+  guint64 l3 = cache_bytes[2] ? cache_bytes[2] : 8 * l2;
+  guint64 big = CLAMP (max_bytes, (guint64) 8 << 20, (guint64) 256 << 20);
+  /* Half a level's size stays in it; a quarter past the level below is out of that one. */
+  const guint64 sizes[5] = { l1 / 2, MAX (l2 / 2, 2 * l1),
+                             MAX (MIN (l3 / 2, (guint64) 16 << 20), 2 * l2), big, big };
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < 5; i++)
+    {
+      out->chase_bytes[i] = sizes[i];
+      out->chase_ns[i] = chase (sizes[i], i < 4, &seed);
+    }
+  loads (sizes[4], &seed, &out->random_ns, &out->stream_ns);
+}
