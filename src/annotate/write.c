@@ -110,15 +110,18 @@ above (const View *v, const Row *r, double threshold)
   return (double) r->counts[v->sort] * 100.0 >= threshold * (double) total;
 }
 
-/* Sorts @rows hottest first and drops those under the threshold. */
+/* Sorts @rows hottest first and drops those under the threshold, freeing the counts of the
+ * dropped ones when the rows own them (function rows). */
 static void
-select_rows (const View *v, GArray *rows, double threshold)
+select_rows (const View *v, GArray *rows, double threshold, gboolean own_counts)
 {
   guint kept = 0;
   g_array_sort_with_data (rows, row_cmp, (gpointer) v);
   for (guint i = 0; i < rows->len; i++)
     if (above (v, &g_array_index (rows, Row, i), threshold))
       g_array_index (rows, Row, kept++) = g_array_index (rows, Row, i);
+    else if (own_counts)
+      g_free (g_array_index (rows, Row, i).counts);
   g_array_set_size (rows, kept);
 }
 
@@ -441,8 +444,8 @@ mdl_annotation_write (const MdlAnnotation *annotation, const MdlAnnotateOptions 
   all_lines = line_rows (annotation);
   lines = g_array_copy (all_lines);
   functions = function_rows (annotation, lines);
-  select_rows (&v, lines, options->threshold);
-  select_rows (&v, functions, options->threshold);
+  select_rows (&v, lines, options->threshold, FALSE);
+  select_rows (&v, functions, options->threshold, TRUE);
   if (format == MDL_FORMAT_JSON)
     write_json (out, &v, functions, lines, options);
   else if (format == MDL_FORMAT_CSV)
