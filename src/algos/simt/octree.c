@@ -418,12 +418,11 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
   if (!mdl_octree_splits (n, 0, threshold))
     {
       /* The root is the only leaf: no task, no launch. */
-      MdlOctreeLeaf *root = g_new (MdlOctreeLeaf, 1);
-      *root = (MdlOctreeLeaf) { 1, 0, (guint32) n };
+      MdlOctreeLeaf root = { 1, 0, (guint32) n };
       run.host_ctl[CTL_DONE] = (guint32) n;
       run.host_ctl[CTL_FINISHERS] = 1;
       run.host_ctl[CTL_LEAVES] = 1;
-      memcpy (mdl_simt_host (gpu, run.leaves), root, sizeof *root);
+      memcpy (mdl_simt_host (gpu, run.leaves), &root, sizeof root);
     }
   else
     {
