@@ -6,8 +6,15 @@
 # configuration of each balancer with its speed-up over the static list.
 # The harness is built beforehand (no GLib there):
 #   (cd src/algos/cuda && nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o $GK *.cu)
-# Usage: GK=... OUT=... bash tools/balance-device.sh   (not yet run: no device time when written)
+# Usage: GK=... OUT=... bash tools/balance-device.sh
+# Environment: THREADS and BLOCKS (the grid's threads per block and block counts), GRID_SECONDS (the
+# grid's time box; a case finished before it keeps its row), SANITIZE=0 (skip the sanitizer stage,
+# e.g. when tools/gpu-sanitize.sh runs the balancers with every tool).
 set -u
+THREADS=${THREADS:-32 64 72 128 256}
+BLOCKS=${BLOCKS:-8 14 20 32 42 66 132 264 528}
+GRID_SECONDS=${GRID_SECONDS:-400}
+SANITIZE=${SANITIZE:-1}
 GK=${GK:?}
 OUT=${OUT:-balance-out}
 mkdir -p "$OUT"
@@ -26,6 +33,7 @@ for d in uniform tube clustered; do
 done
 timeout 120 "$GK" --mode check --n 1,20,21,1000,65543,500000 $cases | tail -n 3
 
+if [ "$SANITIZE" = 1 ]; then
 stage sanitize
 small="balance/static:dist=tube balance/blocking:dist=tube,blocks=16"
 small="$small balance/lockfree:dist=tube,blocks=16,lazy=2 balance/abp:dist=tube,blocks=16"
@@ -36,20 +44,21 @@ for tool in memcheck racecheck; do
   echo "$tool rc=$?"
 done
 grep "ERROR SUMMARY\|FAIL\|###" "$OUT/sanitize.txt" | sort | uniq -c | head -8
+fi
 
 stage grid
 grid=""
 for d in tube uniform; do
-  for t in 32 64 72 128 256; do
+  for t in $THREADS; do
     grid="$grid balance/static:dist=$d,threads=$t"
     for b in blocking lockfree abp; do
-      for k in 8 14 20 32 42 66 132 264 528; do
+      for k in $BLOCKS; do
         grid="$grid balance/$b:dist=$d,threads=$t,blocks=$k"
       done
     done
   done
 done
-timeout 400 "$GK" --mode time --reps 5 --csv "$OUT/time-grid.csv" --n 500000 $grid | tail -n 3
+timeout "$GRID_SECONDS" "$GK" --mode time --reps 5 --csv "$OUT/time-grid.csv" --n 500000 $grid | tail -n 3
 
 stage best
 # Per particle set and balancer, the fastest configuration and its speed-up over the fastest

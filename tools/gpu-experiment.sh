@@ -22,6 +22,7 @@
 # time, and one command of the lent machine may run 10): ncu replays every kernel many times and
 # gets what is left of it after the sweep.
 # Environment (a short smoke run: SWEEP_SIZES=2^10,2^16 PROFILE_SIZES=2^16 CHECK_SIZES=1,33,2^16):
+#   CASES_FILE      the cases, one spec a line (instead of FAMILIES' default cases)    (none)
 #   FAMILIES        case-name prefixes, space-separated        "reduce/ scan/ baseline/cub-
 #                   (the sorts' baselines, CPU sorts among them,    reduce baseline/cub-scan
 #                   only when named: tools/sort-sweep.sh)           baseline/memcpy baseline/copy"
@@ -91,14 +92,18 @@ stage build
 build_harness || exit 1
 
 stage cases
-read -ra families <<< "$FAMILIES"
-pattern=$(printf '%s\n' "${families[@]}" | sed 's/[.]/\\./g; s/^/^/' | paste -sd'|' -)
-"$WORK/gpu-kernels" --list | grep -E "$pattern" > "$WORK/cases.txt"
+if [ -n "${CASES_FILE:-}" ]; then
+  grep -v '^[[:space:]]*$' "$CASES_FILE" > "$WORK/cases.txt"
+else
+  read -ra families <<< "$FAMILIES"
+  pattern=$(printf '%s\n' "${families[@]}" | sed 's/[.]/\\./g; s/^/^/' | paste -sd'|' -)
+  "$WORK/gpu-kernels" --list | grep -E "$pattern" > "$WORK/cases.txt"
+fi
 grep -v '^baseline/' "$WORK/cases.txt" > "$WORK/algorithms.txt"
 echo "$(wc -l < "$WORK/cases.txt") cases, $(wc -l < "$WORK/algorithms.txt") of them algorithms"
 mapfile -t cases < "$WORK/cases.txt"
 mapfile -t algorithms < "$WORK/algorithms.txt"
-[ ${#cases[@]} -gt 0 ] || { echo "gpu-experiment: no case matches $FAMILIES"; exit 2; }
+[ ${#cases[@]} -gt 0 ] || { echo "gpu-experiment: no case in ${CASES_FILE:-the families $FAMILIES}"; exit 2; }
 
 # The sizes of the check that the sweep does not time (as written: 2^20 and 1048576 are two).
 check_only=$(comm -23 <(tr , '\n' <<< "$CHECK_SIZES" | sort -u) <(tr , '\n' <<< "$SWEEP_SIZES" | sort -u) |
