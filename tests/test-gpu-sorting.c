@@ -3,7 +3,8 @@
  * every ratio is exact in binary: each sort is compared with CUB radix sort on its own n,
  * distribution and key type (a case that names no dist or keys takes uniform and u32), never on
  * another input; bandwidth is 8n bytes over the device copy's at that n; the by-distribution table
- * appears at an n where a sort was measured on 5 distributions. */
+ * appears at an n where a sort was measured on 5 distributions; two configurations of one sort on
+ * one input stay two rows. */
 #include "helpers.h"
 
 #include "experiments/gpu-experiment-private.h"
@@ -33,7 +34,9 @@ static const char timings[] =
   ROW ("9", "baseline/qsort-sort:n=1024,keys=f32", "64.000")
   ROW ("10", "baseline/memcpy:n=1024", "2.000")
   ROW ("11", "baseline/cub-sort:n=2048,dist=uniform,keys=u32", "24.000")
-  ROW ("12", "baseline/thrust-sort:n=2048,dist=zero,keys=u32", "50.000");
+  ROW ("12", "baseline/thrust-sort:n=2048,dist=zero,keys=u32", "50.000")
+  ROW ("13", "sort/bitonic:n=1024,layout=global,block=256,dist=uniform", "64.000")
+  ROW ("14", "sort/bitonic:n=1024,layout=stage,tile=2048,dist=uniform,block=512", "32.000");
 
 static MdlGpuExperiment *
 run_synthetic (char **dir_out)
@@ -137,6 +140,27 @@ test_markdown_and_figure_data (void **state)
                                 "0 16\n1 20\n2 8\n3 32\n4 64\n"));
 }
 
+/* Ensure two configurations of one sort measured on the same input are two rows and two series,
+ * each labelled with its parameters less the input's (dist, keys), in the order given. */
+static void
+test_configurations_apart (void **state)
+{
+  g_autofree char *dir = NULL, *md = NULL, *md_path = NULL;
+  g_autoptr (MdlGpuExperiment) exp = run_synthetic (&dir);
+  g_autoptr (GError) error = NULL;
+  (void) state;
+  if (!mdl_gpu_experiment_write_files (exp, dir, &error))
+    fail_msg ("%s", error->message);
+  md_path = g_build_filename (dir, "gpu.md", NULL);
+  assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  assert_non_null (strstr (md, "| sort/bitonic:layout=global,block=256 | u32 | uniform | 2^10 | "
+                               "64.00 | 0.016 | 4.000 | 3.1% |\n"));
+  assert_non_null (strstr (md, "| sort/bitonic:layout=stage,tile=2048,block=512 | u32 | uniform | "
+                               "2^10 | 32.00 | 0.032 | 2.000 | 6.2% |\n"));
+  assert_non_null (strstr (md, "| sort/bitonic:layout=global,block=256 | u32 | 0.016 | - |"));
+  assert_non_null (strstr (md, "| sort/bitonic:layout=stage,tile=2048,block=512 | u32 | 0.032 | - |"));
+}
+
 /* Ensure the input of a case is read from its parameters with the defaults. */
 static void
 test_params_and_inputs (void **state)
@@ -163,6 +187,7 @@ main (void)
     cmocka_unit_test (test_ratio_to_cub_on_the_same_input),
     cmocka_unit_test (test_copy_share),
     cmocka_unit_test (test_markdown_and_figure_data),
+    cmocka_unit_test (test_configurations_apart),
     cmocka_unit_test (test_params_and_inputs),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

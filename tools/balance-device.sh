@@ -25,10 +25,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 stage check
 cases=""
 for d in uniform tube clustered; do
-  cases="$cases balance/static:dist=$d,threads=8 balance/static:dist=$d,threads=72"
+  cases="$cases balance/static:dist=$d"
   for b in blocking lockfree abp; do
-    cases="$cases balance/$b:dist=$d,threads=8,blocks=1 balance/$b:dist=$d,threads=32,blocks=42"
-    cases="$cases balance/$b:dist=$d,threads=72,blocks=264 balance/$b:dist=$d,threads=256,blocks=1056"
+    cases="$cases balance/$b:dist=$d,blocks=1 balance/$b:dist=$d,blocks=42"
+    cases="$cases balance/$b:dist=$d,blocks=264 balance/$b:dist=$d,blocks=1056"
   done
 done
 timeout 120 "$GK" --mode check --n 1,20,21,1000,65543,500000 $cases | tail -n 3
@@ -49,12 +49,10 @@ fi
 stage grid
 grid=""
 for d in tube uniform; do
-  for t in $THREADS; do
-    grid="$grid balance/static:dist=$d,threads=$t"
-    for b in blocking lockfree abp; do
-      for k in $BLOCKS; do
-        grid="$grid balance/$b:dist=$d,threads=$t,blocks=$k"
-      done
+  grid="$grid balance/static:dist=$d"
+  for b in blocking lockfree abp; do
+    for k in $BLOCKS; do
+      grid="$grid balance/$b:dist=$d,blocks=$k"
     done
   done
 done

@@ -5,7 +5,10 @@
  * written, 8n bytes, as the problems table of gpu-experiment.c says); a table of the sorts by
  * distribution at each n where several were measured; and two gnuplot figures, time against n per
  * sort (log-log, one panel per input) and time by distribution (one panel per such n).
- * A sort's input is its dist= and keys= parameters, "uniform" and "u32" when it names none. */
+ * A sort's input is its dist= and keys= parameters, "uniform" and "u32" when it names none; the
+ * rest of its parameters are its configuration, and a sort is told apart by its name and
+ * configuration (its label: `sort/bitonic:layout=global,block=256`), so that two configurations
+ * measured on one input are two rows and two series, never one. */
 #include "experiments/gpu-experiment-private.h"
 #include "experiments/output.h"
 
@@ -57,6 +60,7 @@ mdl_gpu_is_sort (const char *algorithm)
 /* A measured sort point with its input spelled out. */
 typedef struct {
   const GpuPoint *p;
+  char *label;               /* the algorithm, then ":" and its configuration when it has one */
   char *keys;
   int dist;                  /* MdlKeyDist, or MDL_KEYS_N_DISTS for a name keys.h lacks */
 } SortRow;
@@ -64,6 +68,7 @@ typedef struct {
 static void
 sort_row_clear (gpointer data)
 {
+  g_free (((SortRow *) data)->label);
   g_free (((SortRow *) data)->keys);
 }
 
@@ -71,7 +76,7 @@ static gint
 sort_row_order (gconstpointer a, gconstpointer b)
 {
   const SortRow *x = a, *y = b;
-  int c = strcmp (x->p->algorithm, y->p->algorithm);
+  int c = strcmp (x->label, y->label);
   if (c == 0)
     c = strcmp (x->keys, y->keys);
   if (c == 0)
@@ -81,7 +86,23 @@ sort_row_order (gconstpointer a, gconstpointer b)
   return c;
 }
 
-/* The measured sort points of @exp, by sort, key type, distribution and n. */
+/* @algorithm, then ":" and the parameters of @params that are not the input (dist, keys). */
+static char *
+sort_label (const char *algorithm, const char *params)
+{
+  g_auto (GStrv) parts = g_strsplit (params ? params : "", ",", -1);
+  GString *label = g_string_new (algorithm);
+  char sep = ':';
+  for (char **p = parts; *p; p++)
+    if (**p && !g_str_has_prefix (*p, "dist=") && !g_str_has_prefix (*p, "keys="))
+      {
+        g_string_append_printf (label, "%c%s", sep, *p);
+        sep = ',';
+      }
+  return g_string_free (label, FALSE);
+}
+
+/* The measured sort points of @exp, by sort (label), key type, distribution and n. */
 static GArray *
 sort_rows (const MdlGpuExperiment *exp)
 {
@@ -98,6 +119,7 @@ sort_rows (const MdlGpuExperiment *exp)
       dist = mdl_gpu_param (p->params, "dist", "uniform");
       d = mdl_keys_dist_index (dist);
       r.p = p;
+      r.label = sort_label (p->algorithm, p->params);
       r.keys = mdl_gpu_param (p->params, "keys", "u32");
       r.dist = d < 0 ? (int) MDL_KEYS_N_DISTS : d;
       g_array_append_val (rows, r);
@@ -118,7 +140,7 @@ dist_name (int d)
   return names[d];
 }
 
-/* The sorts (algorithm and key type, "ALGO keys=K"), in row order, each once. */
+/* The sorts (label and key type, "LABEL keys=K"), in row order, each once. */
 static GPtrArray *
 sort_series (GArray *rows)
 {
@@ -126,7 +148,7 @@ sort_series (GArray *rows)
   for (guint i = 0; i < rows->len; i++)
     {
       const SortRow *r = &g_array_index (rows, SortRow, i);
-      g_autofree char *name = g_strdup_printf ("%s keys=%s", r->p->algorithm, r->keys);
+      g_autofree char *name = g_strdup_printf ("%s keys=%s", r->label, r->keys);
       if (!g_ptr_array_find_with_equal_func (series, name, g_str_equal, NULL))
         g_ptr_array_add (series, g_steal_pointer (&name));
     }
@@ -136,8 +158,8 @@ sort_series (GArray *rows)
 static gboolean
 row_in_series (const SortRow *r, const char *series)
 {
-  gsize len = strlen (r->p->algorithm);
-  return strncmp (series, r->p->algorithm, len) == 0 && strncmp (series + len, " keys=", 6) == 0
+  gsize len = strlen (r->label);
+  return strncmp (series, r->label, len) == 0 && strncmp (series + len, " keys=", 6) == 0
          && strcmp (series + len + 6, r->keys) == 0;
 }
 
@@ -165,8 +187,7 @@ dist_sizes (GArray *rows)
         {
           const SortRow *s = &g_array_index (rows, SortRow, j);
           dists += s->p->pub.n == r->p->pub.n && s->dist != (int) MDL_KEYS_N_DISTS
-                   && strcmp (s->p->algorithm, r->p->algorithm) == 0
-                   && strcmp (s->keys, r->keys) == 0;
+                   && strcmp (s->label, r->label) == 0 && strcmp (s->keys, r->keys) == 0;
         }
       if (!seen && dists >= MIN_DISTS)
         g_array_append_val (sizes, r->p->pub.n);
@@ -221,7 +242,7 @@ mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out)
     {
       const SortRow *r = &g_array_index (rows, SortRow, i);
       g_autofree char *dist = mdl_gpu_param (r->p->params, "dist", "uniform");
-      g_string_append_printf (out, "| %s | %s | %s | ", r->p->algorithm, r->keys, dist);
+      g_string_append_printf (out, "| %s | %s | %s | ", r->label, r->keys, dist);
       append_size (out, r->p->pub.n);
       cell (out, "%.2f", r->p->pub.median_us);
       if (!r->p->pub.cuda_check)
@@ -286,7 +307,7 @@ panel_inputs (GArray *rows)
         {
           const SortRow *s = &g_array_index (rows, SortRow, j);
           sizes += s->p == r->p
-                   || (strcmp (s->p->algorithm, r->p->algorithm) == 0 && s->dist == r->dist
+                   || (strcmp (s->label, r->label) == 0 && s->dist == r->dist
                        && strcmp (s->keys, r->keys) == 0 && s->p->pub.n != r->p->pub.n);
         }
       if (sizes >= MIN_PANEL_SIZES
@@ -314,7 +335,7 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
   algos = g_ptr_array_new ();
   for (guint i = 0; i < rows->len; i++)
     {
-      const char *a = g_array_index (rows, SortRow, i).p->algorithm;
+      const char *a = g_array_index (rows, SortRow, i).label;
       if (!g_ptr_array_find_with_equal_func (algos, a, g_str_equal, NULL))
         g_ptr_array_add (algos, (gpointer) a);
     }
@@ -330,7 +351,7 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
           {
             const SortRow *r = &g_array_index (rows, SortRow, k);
             g_autofree char *name = g_strdup_printf ("%s keys=%s", dist_name (r->dist), r->keys);
-            if (strcmp (r->p->algorithm, algo) == 0 && strcmp (name, input) == 0)
+            if (strcmp (r->label, algo) == 0 && strcmp (name, input) == 0)
               {
                 g_string_append_printf (time_dat, "%" G_GUINT64_FORMAT " ", r->p->pub.n);
                 mdl_experiment_append_real (time_dat, r->p->pub.median_us, "?");
