@@ -2,16 +2,15 @@
 # The device run of the load balancers (docs/experiments/load-balancing.md), one call on the GPU
 # machine, results under $OUT: every balancer checked against the CPU reference on every particle
 # set at several sizes and shapes, compute-sanitizer memcheck and racecheck at small sizes, then
-# the timing grid (threads x blocks at the thesis's n = 500,000, tube and uniform) and the best
+# the timing grid (blocks at the thesis's n = 500,000, tube and uniform) and the best
 # configuration of each balancer with its speed-up over the static list.
 # The harness is built beforehand (no GLib there):
 #   (cd src/algos/cuda && nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o $GK *.cu)
 # Usage: GK=... OUT=... bash tools/balance-device.sh
-# Environment: THREADS and BLOCKS (the grid's threads per block and block counts), GRID_SECONDS (the
+# Environment: BLOCKS (the grid's block counts; a block is one warp), GRID_SECONDS (the
 # grid's time box; a case finished before it keeps its row), SANITIZE=0 (skip the sanitizer stage,
 # e.g. when tools/gpu-sanitize.sh runs the balancers with every tool).
 set -u
-THREADS=${THREADS:-32 64 72 128 256}
 BLOCKS=${BLOCKS:-8 14 20 32 42 66 132 264 528}
 GRID_SECONDS=${GRID_SECONDS:-400}
 SANITIZE=${SANITIZE:-1}
