@@ -1,7 +1,7 @@
 /* Running a sweep plan on every core. Each source (algorithm, n, seed) runs once on a worker
  * (in this process, or in a fresh `models run` process whose trace it reads: see
- * mdl_sweep_set_runner()), which keeps its event stream in memory (the batches copied into three growing arrays, the
- * markers beside them); the configurations of the source are then dealt round-robin into at most
+ * mdl_sweep_set_runner()), which keeps its event stream in memory (the batches copied into
+ * fixed chunks, the markers beside them); the configurations of the source are then dealt round-robin into at most
  * n_threads shards, and each shard replays the immutable stream into its own engines on a worker.
  * An engine is single-threaded, so one engine never spans threads, and what it counts cannot
  * depend on the threads. Replays go before new recordings in the pool's queue, so that at most
@@ -19,18 +19,24 @@
 
 #define WRITER_POLL_US (G_USEC_PER_SEC / 4)   /* progress four times a second between commits */
 
-/* One element of a recorded stream: a batch (ranges of the arrays) or a marker. */
+/* One element of a recorded stream: a batch (its arrays copied into the recording's chunks) or a
+ * marker. */
 typedef struct {
-  gsize cpu, n_cpu, warp, n_warp, lane, n_lane;
+  MdlEventBatch batch;
   MdlMarker marker;
   gboolean is_marker;
 } Item;
 
+/* Recorded batches are copied into chunks of at least this size that never move: growing one
+ * array by reallocation copied every stream about twice and faulted its pages in twice, which
+ * 16 recordings at once (in one address space) pay for in the kernel. */
+#define CHUNK_BYTES (4u << 20)
+
 /* A source's stream, written by its recording task and then only read. */
 typedef struct {
-  GArray *cpu;            /* MdlCpuEvent */
-  GArray *warp;           /* MdlWarpEvent */
-  GArray *lanes;          /* guint64 */
+  GPtrArray *chunks;      /* the blocks the batches are copied into, owned */
+  guint8 *free_at;        /* the unused end of the last chunk */
+  gsize free_bytes;
   GArray *items;          /* Item */
   GStringChunk *names;    /* the markers' names */
   guint64 n_events;       /* as a pipeline counts them: CPU, warp and marker events */
@@ -72,9 +78,7 @@ recording_free (Recording *r)
 {
   if (r == NULL)
     return;
-  g_array_unref (r->cpu);
-  g_array_unref (r->warp);
-  g_array_unref (r->lanes);
+  g_ptr_array_unref (r->chunks);
   g_array_unref (r->items);
   g_string_chunk_free (r->names);
   g_free (r);
@@ -125,18 +129,40 @@ stopped (GError **error)
   return FALSE;
 }
 
+/* A copy of @bytes bytes of @src in @r's chunks (8-byte aligned, as every event array is). */
+static gconstpointer
+recording_copy (Recording *r, gconstpointer src, gsize bytes)
+{
+  guint8 *at;
+  bytes = (bytes + 7) & ~(gsize) 7;
+  if (bytes == 0)
+    return NULL;
+  if (bytes > r->free_bytes)
+    {
+      gsize size = MAX (CHUNK_BYTES, bytes);
+      r->free_at = g_malloc (size);
+      r->free_bytes = size;
+      g_ptr_array_add (r->chunks, r->free_at);
+    }
+  at = r->free_at;
+  memcpy (at, src, bytes);
+  r->free_at += bytes;
+  r->free_bytes -= bytes;
+  return at;
+}
+
 static gboolean
 record_batch (void *data, const MdlEventBatch *b, GError **error)
 {
   RecordSink *s = data;
   Recording *r = s->rec;
-  Item it = { .cpu = r->cpu->len, .n_cpu = b->n_cpu, .warp = r->warp->len, .n_warp = b->n_warp,
-              .lane = r->lanes->len, .n_lane = b->n_lane_addrs };
+  Item it = { .batch = { .n_cpu = b->n_cpu, .n_warp = b->n_warp,
+                         .n_lane_addrs = b->n_lane_addrs } };
   if (g_atomic_int_get (s->stop))
     return stopped (error);
-  g_array_append_vals (r->cpu, b->cpu, (guint) b->n_cpu);
-  g_array_append_vals (r->warp, b->warp, (guint) b->n_warp);
-  g_array_append_vals (r->lanes, b->lane_addrs, (guint) b->n_lane_addrs);
+  it.batch.cpu = recording_copy (r, b->cpu, b->n_cpu * sizeof *b->cpu);
+  it.batch.warp = recording_copy (r, b->warp, b->n_warp * sizeof *b->warp);
+  it.batch.lane_addrs = recording_copy (r, b->lane_addrs, b->n_lane_addrs * sizeof *b->lane_addrs);
   g_array_append_val (r->items, it);
   r->n_events += b->n_cpu + b->n_warp;
   return TRUE;
@@ -229,9 +255,7 @@ record (Run *run, SourceWork *w)
   MdlSink sink = { record_batch, record_marker, &rs };
   gint64 start_us = g_get_monotonic_time ();
   gboolean ok;
-  r->cpu = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
-  r->warp = g_array_new (FALSE, FALSE, sizeof (MdlWarpEvent));
-  r->lanes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  r->chunks = g_ptr_array_new_with_free_func (g_free);
   r->items = g_array_new (FALSE, FALSE, sizeof (Item));
   r->names = g_string_chunk_new (256);
   w->rec = r;
@@ -263,11 +287,6 @@ replay (Run *run, const Recording *r, GPtrArray *engines, double *seconds, GErro
   for (guint i = 0; i < r->items->len; i++)
     {
       const Item *it = &g_array_index (r->items, Item, i);
-      MdlEventBatch b = {
-        .cpu = &g_array_index (r->cpu, MdlCpuEvent, it->cpu), .n_cpu = it->n_cpu,
-        .warp = &g_array_index (r->warp, MdlWarpEvent, it->warp), .n_warp = it->n_warp,
-        .lane_addrs = &g_array_index (r->lanes, guint64, it->lane), .n_lane_addrs = it->n_lane,
-      };
       if (g_atomic_int_get (&run->stop))
         return stopped (error);
       for (guint e = 0; e < engines->len; e++)
@@ -275,7 +294,7 @@ replay (Run *run, const Recording *r, GPtrArray *engines, double *seconds, GErro
           MdlEngine *engine = g_ptr_array_index (engines, e);
           gint64 start_us = g_get_monotonic_time ();
           gboolean ok = it->is_marker ? mdl_engine_marker (engine, &it->marker, error)
-                                      : mdl_engine_consume (engine, &b, error);
+                                      : mdl_engine_consume (engine, &it->batch, error);
           seconds[e] += (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
           if (!ok)
             {
