@@ -365,7 +365,8 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
                           exp->measured && *exp->measured->device ? exp->measured->device
                                                                   : exp->machine);
   g_string_append (time_gp, "set datafile missing \"?\"\nset logscale x 2\nset logscale y\n"
-                   "set grid\nset key top left font \",7\" samplen 2\nset xlabel \"n\"\n"
+                   "set grid\nset key below left font \",7\" samplen 2 maxcols 2\n"
+                   "set xlabel \"n\"\n"
                    "set ylabel \"us\"\nset format x \"2^{%L}\"\nnames = \"");
   for (guint a = 0; a < algos->len; a++)
     g_string_append_printf (time_gp, "%s%s", a ? " " : "",
@@ -375,8 +376,8 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
     g_string_append (time_gp, "set title \"no input at 3 sizes\"\nplot [1:10] [1:10] x notitle\n");
   for (guint i = 0; i < inputs->len; i++)
     g_string_append_printf (time_gp, "set title \"%s\" font \",10\"\nplot for [a=0:%u] "
-                            "'gpu-sort-time.dat' index %u + a using 1:2 with linespoints pt 7 "
-                            "ps 0.5 title word(names, a + 1)\n",
+                            "'gpu-sort-time.dat' index %u + a using 1:2 with linespoints "
+                            "pt (a %% 13 + 1) ps 0.6 title word(names, a + 1)\n",
                             (const char *) g_ptr_array_index (inputs, i), algos->len - 1,
                             i * algos->len);
   g_string_append (time_gp, "unset multiplot\n");
@@ -439,7 +440,7 @@ mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GStri
                           "set output 'gpu-sort-time.png'\nload 'gpu-sort-time-panels.gp'\n"
                           "set terminal pngcairo size %u,%u font \"sans,9\"\n"
                           "set output 'gpu-sort-dist.png'\nload 'gpu-sort-dist-panels.gp'\n"
-                          "unset output\n", PANEL_COLUMNS * 440, time_rows * 340 + 40, 1100,
+                          "unset output\n", PANEL_COLUMNS * 440, time_rows * 600 + 40, 1100,
                           dist_rows * 360 + 40);
   return mdl_experiment_write_file (dir, "gpu-sort-time.dat", time_dat, error)
          && mdl_experiment_write_file (dir, "gpu-sort-dist.dat", dist_dat, error)
