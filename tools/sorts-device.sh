@@ -12,6 +12,9 @@
 #   4. GPU-Quicksort (default configuration) checked on all eight distributions at $BIG;
 #   5. the CPU sorts (libc qsort, the C introsort; one core) on uniform keys at $CPU_SIZES.
 # Each stage keeps within its share of the time; the harness writes each finished case at once.
+# The whole takes about 12 minutes on an H200 (the sweep alone 6: the 2^28 runs of warpsort and
+# the merge sorts take 2 s each): on a machine that runs ten minutes a command, split it with
+# STAGES (e.g. "check sweep", then "dist big cpu").
 # Output in $OUT: log.txt and sorts.tgz (the experiment's directory, which `models experiment gpu
 # --measured DIR --predictions FILE` joins with the SIMT twins' predictions, plus dist.csv, cpu.csv,
 # check.txt, big.txt).
@@ -29,7 +32,8 @@ DIST_SIZES=${DIST_SIZES:-2^20,2^24}
 BIG=${BIG:-2^28}
 CPU_SIZES=${CPU_SIZES:-$(seq -s, -f '2^%g' 10 2 20)}
 REPS=${REPS:-5}
-EXP_SECONDS=${EXP_SECONDS:-260}
+EXP_SECONDS=${EXP_SECONDS:-480}
+STAGES=${STAGES:-"check sweep dist big cpu"}
 DISTS="uniform gaussian zero sorted bucket staggered reverse few"
 DIST_CASES=${DIST_CASES:-"sort/gpu-quicksort:threads=512,maxseq=8192,minsize=1024
 sort/msimd-quicksort:P=4224,rule=spare,commit=buffered,base=256
@@ -42,21 +46,27 @@ rm -rf "$WORK"
 mkdir -p "$OUT" "$WORK"
 exec > >(tee "$OUT/log.txt") 2>&1
 stage () { echo "== $* (t=${SECONDS}s)"; }
+want () { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 lscpu | grep -E 'Model name|^CPU\(s\)' | head -2
 
+if want check; then
 stage "1. check every sort case at n = $CHECK_SIZES"
 mapfile -t all < <("$GK" --list | grep -E '^(sort/|baseline/[a-z]+-sort:)')
 timeout 60 "$GK" --mode check --n "$CHECK_SIZES" "${all[@]}" > "$WORK/check.txt"
 echo "rc $?: $(grep '^# [0-9]* cases' "$WORK/check.txt")"
 grep FAIL "$WORK/check.txt" | head
+fi
 
+if want sweep; then
 stage "2. the sweep and the profiles"
 mkdir -p "$WORK/exp"
 OUT=$WORK/exp WORK=$WORK/exp-work CASES_FILE=$CASES SWEEP_SIZES=$SWEEP_SIZES \
   PROFILE_SIZES=$PROFILE_SIZES CHECK_SIZES=$CHECK_SIZES REPS=$REPS BUDGET=$EXP_SECONDS \
   bash "$(dirname "$0")/gpu-experiment.sh" | grep -E '^==|FAIL|profiled|failed|rc'
+fi
 
+if want dist; then
 stage "3. by distribution at n = $DIST_SIZES"
 dist=()
 while read -r c; do
@@ -65,18 +75,25 @@ done <<< "$DIST_CASES"
 timeout 100 "$GK" --mode time --reps "$REPS" --n "$DIST_SIZES" --csv "$WORK/dist.csv" \
   "${dist[@]}" > "$WORK/dist.txt"
 echo "rc $?: $(grep '^# [0-9]* cases' "$WORK/dist.txt")"
+fi
 
+if want big; then
 stage "4. GPU-Quicksort on every distribution at n = $BIG"
 big=()
 for d in $DISTS; do big+=("sort/gpu-quicksort:dist=$d"); done
-timeout 60 "$GK" --mode check --n "$BIG" "${big[@]}" > "$WORK/big.txt"
-echo "rc $?"; cat "$WORK/big.txt"
+# Time mode with one launch: each case's row (its check in `mismatches`) is written at once.
+timeout 150 "$GK" --mode time --reps 1 --n "$BIG" --csv "$WORK/big.csv" "${big[@]}" \
+  > "$WORK/big.txt"
+echo "rc $?"; cut -d, -f2,7,8 "$WORK/big.csv"
+fi
 
+if want cpu; then
 stage "5. the CPU sorts at n = $CPU_SIZES"
 timeout 40 "$GK" --mode time --reps 3 --n "$CPU_SIZES" --csv "$WORK/cpu.csv" \
   baseline/qsort-sort:dist=uniform,keys=u32 baseline/introsort-sort:dist=uniform,keys=u32 \
   > "$WORK/cpu.txt"
 echo "rc $?: $(grep '^# [0-9]* cases' "$WORK/cpu.txt")"
+fi
 
 stage pack
 tar czf "$OUT/sorts.tgz" -C "$WORK" --exclude gpu-kernels --exclude '*.ncu-rep' --exclude exp-work --exclude gpu-raw.tar.gz .
