@@ -1,11 +1,16 @@
 /* Running a sweep plan on every core. Each source (algorithm, n, seed) runs once on a worker
  * (in this process, or in a fresh `models run` process whose trace it reads: see
- * mdl_sweep_set_runner()), which keeps its event stream in memory (the batches copied into
- * fixed chunks, the markers beside them); the configurations of the source are then dealt round-robin into at most
- * n_threads shards, and each shard replays the immutable stream into its own engines on a worker.
+ * mdl_sweep_set_runner()), which keeps its event stream in memory: the batches copied into fixed
+ * chunks, the items (batches and markers) in fixed blocks, neither ever moved. The configurations
+ * of the source are dealt round-robin into at most n_threads shards, and each shard replays the
+ * stream into its own engines on a worker, while it is being recorded: a shard that has caught up
+ * with the recording parks, and the recording pushes it back into the pool when it publishes more
+ * (every PUBLISH_ITEMS items) or ends, so no worker waits. The largest source's recording and its
+ * replays overlap instead of following each other, which is what bounds a sweep of few sources.
  * An engine is single-threaded, so one engine never spans threads, and what it counts cannot
  * depend on the threads. Replays go before new recordings in the pool's queue, so that at most
- * about n_threads streams are held at once; the cost is that one source's stream must fit in
+ * about twice n_threads streams are held at once (n_threads recording, the rest finishing their
+ * replays); the cost is that one source's stream must fit in
  * memory (16 bytes per CPU event, 48 per warp instruction plus 8 per lane address).
  * One writer thread owns the database: it commits whatever results have arrived in one
  * transaction, then counts them done, so a killed sweep loses nothing it reported. */
@@ -19,28 +24,46 @@
 
 #define WRITER_POLL_US (G_USEC_PER_SEC / 4)   /* progress four times a second between commits */
 
-/* One element of a recorded stream: a batch (its arrays copied into the recording's chunks) or a
- * marker. */
+/* Recorded batches are copied into chunks of at least this size that never move: growing one
+ * array by reallocation copied every stream about twice and faulted its pages in twice, which
+ * 16 recordings at once (in one address space) pay for in the kernel, and readers could not
+ * replay an array that moves. */
+#define CHUNK_BYTES (4u << 20)
+#define BLOCK_ITEMS 1024u
+/* The recording wakes its parked shards after this many new items (batches of up to 4096
+ * events: a few million events between wake-ups). */
+#define PUBLISH_ITEMS 512u
+
+/* One element of a recorded stream: a batch (its arrays in the recording's chunks) or a marker. */
 typedef struct {
   MdlEventBatch batch;
   MdlMarker marker;
   gboolean is_marker;
 } Item;
 
-/* Recorded batches are copied into chunks of at least this size that never move: growing one
- * array by reallocation copied every stream about twice and faulted its pages in twice, which
- * 16 recordings at once (in one address space) pay for in the kernel. */
-#define CHUNK_BYTES (4u << 20)
+typedef struct ItemBlock ItemBlock;
+struct ItemBlock {
+  Item items[BLOCK_ITEMS];
+  ItemBlock *next;
+};
 
-/* A source's stream, written by its recording task and then only read. */
+typedef struct Shard Shard;
+
+/* A source's stream. The recording task appends; shards read the first `published` items. */
 typedef struct {
-  GPtrArray *chunks;      /* the blocks the batches are copied into, owned */
-  guint8 *free_at;        /* the unused end of the last chunk */
+  GPtrArray *chunks;      /* the blocks the batches are copied into, owned (recorder only) */
+  guint8 *free_at;        /* the unused end of the last chunk (recorder only) */
   gsize free_bytes;
-  GArray *items;          /* Item */
-  GStringChunk *names;    /* the markers' names */
+  ItemBlock *first, *last;
+  guint64 n_items;        /* appended (recorder only) */
+  GStringChunk *names;    /* the markers' names (their pointers never move) */
   guint64 n_events;       /* as a pipeline counts them: CPU, warp and marker events */
   double seconds;         /* the instrumented run */
+  GMutex lock;            /* guards the four below, and n_events and seconds once ended */
+  guint64 published;      /* items the shards may read */
+  gboolean ended;         /* the recording finished (or failed: then `failed`) */
+  gboolean failed;
+  GPtrArray *parked;      /* Shard *: caught up, waiting for more */
 } Recording;
 
 typedef struct Run Run;
@@ -54,11 +77,22 @@ typedef struct {
   gint shards_left;
 } SourceWork;
 
-/* A task of the pool: record a source (shard < 0) or replay it into one shard. */
+/* One shard's engines and where its replay stands; lives from the recording's start to its last
+ * item. */
+struct Shard {
+  SourceWork *work;
+  GPtrArray *engines;         /* MdlEngine *, owned */
+  GPtrArray *configs;         /* const SweepConfig *, parallel to engines */
+  double *seconds;            /* per engine */
+  ItemBlock *block;           /* the block of the next item */
+  guint64 next;               /* the next item's index in the stream */
+  GError *error;              /* the engines' first failure; the shard then only drains */
+};
+
+/* A task of the pool: record a source (shard NULL) or replay what is published into a shard. */
 typedef struct {
   SourceWork *work;
-  gint shard;
-  gint n_shards;
+  Shard *shard;
 } Task;
 
 struct Run {
@@ -78,9 +112,16 @@ recording_free (Recording *r)
 {
   if (r == NULL)
     return;
+  while (r->first)
+    {
+      ItemBlock *next = r->first->next;
+      g_free (r->first);
+      r->first = next;
+    }
   g_ptr_array_unref (r->chunks);
-  g_array_unref (r->items);
   g_string_chunk_free (r->names);
+  g_ptr_array_unref (r->parked);
+  g_mutex_clear (&r->lock);
   g_free (r);
 }
 
@@ -98,8 +139,10 @@ run_fail (Run *run, GError *error)
 }
 
 static void
-run_push (Run *run, Task *task)
+run_push (Run *run, SourceWork *w, Shard *shard)
 {
+  Task *task = g_new (Task, 1);
+  *task = (Task) { w, shard };
   g_mutex_lock (&run->lock);
   run->pending++;
   g_mutex_unlock (&run->lock);
@@ -120,6 +163,8 @@ run_task_done (Run *run)
 typedef struct {
   Recording *rec;
   const gint *stop;
+  Run *run;
+  SourceWork *work;
 } RecordSink;
 
 static gboolean
@@ -127,6 +172,24 @@ stopped (GError **error)
 {
   g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "stopped");
   return FALSE;
+}
+
+/* Makes the items appended so far readable and pushes the parked shards back into the pool.
+ * @end: the recording is over (@failed: without a whole stream). */
+static void
+publish (Run *run, SourceWork *w, gboolean end, gboolean failed)
+{
+  Recording *r = w->rec;
+  g_autoptr (GPtrArray) wake = NULL;
+  g_mutex_lock (&r->lock);
+  r->published = r->n_items;
+  r->ended = end;
+  r->failed = failed;
+  wake = r->parked;
+  r->parked = g_ptr_array_new ();
+  g_mutex_unlock (&r->lock);
+  for (guint i = 0; i < wake->len; i++)
+    run_push (run, w, g_ptr_array_index (wake, i));
 }
 
 /* A copy of @bytes bytes of @src in @r's chunks (8-byte aligned, as every event array is). */
@@ -151,6 +214,22 @@ recording_copy (Recording *r, gconstpointer src, gsize bytes)
   return at;
 }
 
+static void
+record_item (RecordSink *s, const Item *it)
+{
+  Recording *r = s->rec;
+  guint at = (guint) (r->n_items % BLOCK_ITEMS);
+  if (at == 0 && r->n_items > 0)
+    {
+      r->last->next = g_new (ItemBlock, 1);
+      r->last = r->last->next;
+      r->last->next = NULL;
+    }
+  r->last->items[at] = *it;
+  if (++r->n_items % PUBLISH_ITEMS == 0)
+    publish (s->run, s->work, FALSE, FALSE);
+}
+
 static gboolean
 record_batch (void *data, const MdlEventBatch *b, GError **error)
 {
@@ -163,8 +242,8 @@ record_batch (void *data, const MdlEventBatch *b, GError **error)
   it.batch.cpu = recording_copy (r, b->cpu, b->n_cpu * sizeof *b->cpu);
   it.batch.warp = recording_copy (r, b->warp, b->n_warp * sizeof *b->warp);
   it.batch.lane_addrs = recording_copy (r, b->lane_addrs, b->n_lane_addrs * sizeof *b->lane_addrs);
-  g_array_append_val (r->items, it);
   r->n_events += b->n_cpu + b->n_warp;
+  record_item (s, &it);
   return TRUE;
 }
 
@@ -178,12 +257,11 @@ record_marker (void *data, const MdlMarker *m, GError **error)
     return stopped (error);
   if (m->name)
     it.marker.name = g_string_chunk_insert_const (r->names, m->name);
-  g_array_append_val (r->items, it);
   r->n_events++;
+  record_item (s, &it);
   return TRUE;
 }
 
-/* The prefix of a configuration's or a source's error: which run it was. */
 static void
 prefix_source (GError **error, const SweepSource *s)
 {
@@ -245,57 +323,117 @@ read_trace (const char *path, const MdlSink *sink, GError **error)
   return reader && mdl_trace_reader_pump (reader, sink, 0, &done, error);
 }
 
-static gboolean
+
+/* Shards of @w's configurations, their engines built; NULL (the run failed) when one cannot be. */
+static GPtrArray *
+make_shards (Run *run, SourceWork *w)
+{
+  const SweepSource *s = g_ptr_array_index (run->plan->sources, w->index);
+  guint n_shards = MIN (w->todo->len, run->n_threads);
+  GPtrArray *shards = g_ptr_array_new ();
+  for (guint k = 0; k < n_shards; k++)
+    {
+      Shard *sh = g_new0 (Shard, 1);
+      sh->work = w;
+      sh->engines = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_engine_free);
+      sh->configs = g_ptr_array_new ();
+      g_ptr_array_add (shards, sh);
+      for (guint i = k; i < w->todo->len; i += n_shards)
+        {
+          const SweepConfig *c = g_ptr_array_index (w->todo, i);
+          GError *error = NULL;
+          MdlEngine *e = mdl_engine_new_on (c->spec, run->plan->machine, &error);
+          if (e == NULL)
+            {
+              prefix_source (&error, s);
+              run_fail (run, error);
+              for (guint j = 0; j < shards->len; j++)
+                {
+                  Shard *x = g_ptr_array_index (shards, j);
+                  g_ptr_array_unref (x->engines);
+                  g_ptr_array_unref (x->configs);
+                  g_free (x);
+                }
+              g_ptr_array_unref (shards);
+              return NULL;
+            }
+          g_ptr_array_add (sh->engines, e);
+          g_ptr_array_add (sh->configs, (gpointer) c);
+        }
+      sh->seconds = g_new0 (double, sh->engines->len);
+    }
+  return shards;
+}
+
+/* Records @w's source while its shards replay it: they start parked and are woken as items are
+ * published. */
+static void
 record (Run *run, SourceWork *w)
 {
   const SweepSource *s = g_ptr_array_index (run->plan->sources, w->index);
   g_autoptr (GError) error = NULL;
-  Recording *r = g_new0 (Recording, 1);
-  RecordSink rs = { r, &run->stop };
+  g_autoptr (GPtrArray) shards = make_shards (run, w);
+  Recording *r;
+  RecordSink rs;
   MdlSink sink = { record_batch, record_marker, &rs };
   gint64 start_us = g_get_monotonic_time ();
   gboolean ok;
+  if (shards == NULL)
+    return;
+  r = g_new0 (Recording, 1);
   r->chunks = g_ptr_array_new_with_free_func (g_free);
-  r->items = g_array_new (FALSE, FALSE, sizeof (Item));
+  r->first = r->last = g_new0 (ItemBlock, 1);
   r->names = g_string_chunk_new (256);
+  r->parked = g_ptr_array_new ();
+  g_mutex_init (&r->lock);
+  for (guint i = 0; i < shards->len; i++)
+    {
+      Shard *sh = g_ptr_array_index (shards, i);
+      sh->block = r->first;
+      g_ptr_array_add (r->parked, sh);
+    }
   w->rec = r;
+  w->shards_left = (gint) shards->len;
+  rs = (RecordSink) { r, &run->stop, run, w };
   if (s->trace)
     ok = read_trace (s->trace, &sink, &error);
   else if (run->plan->runner)
     ok = record_spawned (run->plan->runner, s, &sink, &error);
   else
     ok = mdl_algo_run_into (s->algo, s->params, s->n, s->seed, &sink, NULL, &error);
-  if (!ok)
+  if (!ok && !g_atomic_int_get (&run->stop))
     {
-      if (!g_atomic_int_get (&run->stop))
-        {
-          prefix_source (&error, s);
-          run_fail (run, g_steal_pointer (&error));
-        }
-      return FALSE;
+      prefix_source (&error, s);
+      run_fail (run, g_steal_pointer (&error));
     }
+  g_mutex_lock (&r->lock);
   r->seconds = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  return TRUE;
+  g_mutex_unlock (&r->lock);
+  publish (run, w, TRUE, !ok);
 }
 
 /* ---- replay ---- */
 
-/* Feeds the whole recording to @engines, adding each engine's time to @seconds. */
+/* Feeds items [sh->next, end) to the shard's engines, adding each engine's time to its seconds. */
 static gboolean
-replay (Run *run, const Recording *r, GPtrArray *engines, double *seconds, GError **error)
+replay (Run *run, Shard *sh, guint64 end, GError **error)
 {
-  for (guint i = 0; i < r->items->len; i++)
+  for (; sh->next < end; sh->next++)
     {
-      const Item *it = &g_array_index (r->items, Item, i);
+      guint at = (guint) (sh->next % BLOCK_ITEMS);
+      const Item *it;
+      if (at == 0 && sh->next > 0)
+        sh->block = sh->block->next;
+      it = &sh->block->items[at];
       if (g_atomic_int_get (&run->stop))
         return stopped (error);
-      for (guint e = 0; e < engines->len; e++)
+      for (guint e = 0; e < sh->engines->len; e++)
         {
-          MdlEngine *engine = g_ptr_array_index (engines, e);
+          MdlEngine *engine = g_ptr_array_index (sh->engines, e);
           gint64 start_us = g_get_monotonic_time ();
           gboolean ok = it->is_marker ? mdl_engine_marker (engine, &it->marker, error)
                                       : mdl_engine_consume (engine, &it->batch, error);
-          seconds[e] += (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+          sh->seconds[e] += (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
           if (!ok)
             {
               g_prefix_error (error, "%s: ", mdl_engine_spec (engine));
@@ -306,43 +444,68 @@ replay (Run *run, const Recording *r, GPtrArray *engines, double *seconds, GErro
   return TRUE;
 }
 
+/* A whole stream replayed: the shard's results go to the writer (unless the recording failed or
+ * the run stopped), and the last shard of a source frees its stream. */
 static void
-replay_shard (Run *run, SourceWork *w, gint shard, gint n_shards)
+finish_shard (Run *run, Shard *sh, gboolean failed)
 {
+  SourceWork *w = sh->work;
   const SweepSource *s = g_ptr_array_index (run->plan->sources, w->index);
-  g_autoptr (GPtrArray) engines = g_ptr_array_new_with_free_func ((GDestroyNotify) mdl_engine_free);
-  g_autoptr (GPtrArray) configs = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autofree double *seconds = NULL;
-  for (guint i = (guint) shard; i < w->todo->len; i += (guint) n_shards)
+  if (sh->error && !g_atomic_int_get (&run->stop))
     {
-      const SweepConfig *c = g_ptr_array_index (w->todo, i);
-      MdlEngine *e = mdl_engine_new_on (c->spec, run->plan->machine, &error);
-      if (e == NULL)
-        goto fail;
-      g_ptr_array_add (engines, e);
-      g_ptr_array_add (configs, (gpointer) c);
+      prefix_source (&sh->error, s);
+      run_fail (run, g_steal_pointer (&sh->error));
     }
-  seconds = g_new0 (double, engines->len);
-  if (!replay (run, w->rec, engines, seconds, &error))
-    goto fail;
-  for (guint e = 0; e < engines->len; e++)
+  for (guint e = 0; e < sh->engines->len && !failed && !sh->error
+                    && !g_atomic_int_get (&run->stop); e++)
     {
       SweepResult *res = g_new0 (SweepResult, 1);
-      res->config = g_ptr_array_index (configs, e);
+      res->config = g_ptr_array_index (sh->configs, e);
       res->source = s;
-      res->report = mdl_engine_report (g_ptr_array_index (engines, e));
+      res->report = mdl_engine_report (g_ptr_array_index (sh->engines, e));
       res->events = w->rec->n_events;
       res->source_seconds = w->rec->seconds;
-      res->engine_seconds = seconds[e];
+      res->engine_seconds = sh->seconds[e];
       g_async_queue_push (run->results, res);
     }
-  return;
-fail:
-  if (!g_atomic_int_get (&run->stop))
+  g_clear_error (&sh->error);
+  g_ptr_array_unref (sh->engines);
+  g_ptr_array_unref (sh->configs);
+  g_free (sh->seconds);
+  g_free (sh);
+  if (g_atomic_int_dec_and_test (&w->shards_left))
+    g_clear_pointer (&w->rec, recording_free);
+}
+
+/* Replays what is published; then parks, or finishes when the recording has ended. */
+static void
+replay_shard (Run *run, Shard *sh)
+{
+  Recording *r = sh->work->rec;
+  for (;;)
     {
-      prefix_source (&error, s);
-      run_fail (run, g_steal_pointer (&error));
+      guint64 end;
+      gboolean ended, failed;
+      g_mutex_lock (&r->lock);
+      end = r->published;
+      ended = r->ended;
+      failed = r->failed;
+      if (sh->next == end && !ended)
+        {
+          g_ptr_array_add (r->parked, sh);
+          g_mutex_unlock (&r->lock);
+          return;
+        }
+      g_mutex_unlock (&r->lock);
+      if (sh->next == end)
+        {
+          finish_shard (run, sh, failed);
+          return;
+        }
+      /* After a failure the shard only drains: its stream is read to the end, unused. */
+      if (sh->error == NULL && !replay (run, sh, end, &sh->error))
+        continue;
+      sh->next = end;
     }
 }
 
@@ -351,29 +514,10 @@ task_run (gpointer data, gpointer user_data)
 {
   Task *t = data;
   Run *run = user_data;
-  SourceWork *w = t->work;
-  if (t->shard < 0)
-    {
-      if (!g_atomic_int_get (&run->stop) && record (run, w))
-        {
-          gint n_shards = (gint) MIN (w->todo->len, run->n_threads);
-          w->shards_left = n_shards;
-          for (gint i = 0; i < n_shards; i++)
-            {
-              Task *r = g_new (Task, 1);
-              *r = (Task) { w, i, n_shards };
-              run_push (run, r);
-            }
-        }
-    }
+  if (t->shard == NULL)
+    record (run, t->work);
   else
-    {
-      if (!g_atomic_int_get (&run->stop))
-        replay_shard (run, w, t->shard, t->n_shards);
-      /* The last shard of a source frees its stream. */
-      if (g_atomic_int_dec_and_test (&w->shards_left))
-        g_clear_pointer (&w->rec, recording_free);
-    }
+    replay_shard (run, t->shard);
   g_free (t);
   run_task_done (run);
 }
@@ -384,11 +528,9 @@ task_order (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const Task *x = a, *y = b;
   (void) user_data;
-  if ((x->shard < 0) != (y->shard < 0))
-    return x->shard < 0 ? 1 : -1;
-  if (x->work->index != y->work->index)
-    return x->work->index < y->work->index ? -1 : 1;
-  return x->shard < y->shard ? -1 : x->shard > y->shard;
+  if ((x->shard == NULL) != (y->shard == NULL))
+    return x->shard == NULL ? 1 : -1;
+  return x->work->index < y->work->index ? -1 : x->work->index > y->work->index;
 }
 
 /* ---- the writer ---- */
@@ -497,11 +639,7 @@ mdl_sweep_run_plan (SweepPlan *plan, GHashTable *done, sqlite3 *db, const char *
     {
       SourceWork *w = g_ptr_array_index (works, i);
       if (w->todo->len > 0)
-        {
-          Task *t = g_new (Task, 1);
-          *t = (Task) { w, -1, 0 };
-          run_push (&run, t);
-        }
+        run_push (&run, w, NULL);
     }
   g_mutex_lock (&run.lock);
   while (run.pending > 0)
