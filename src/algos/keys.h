@@ -245,14 +245,21 @@ mdl_keys_f32_bits (MdlKeyDist dist, uint32_t key)
  * unsigned order is IEEE 754's totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN): a
  * negative float has every bit flipped, a positive one its sign bit. Equal words are equal bits,
  * which GPU-Quicksort needs (it writes the pivot's value over the keys equal to it: with float
- * compares -0 would come back as +0 and a NaN as the pivot). mdl_keys_f32_unorder inverts it. */
-static inline uint32_t
+ * compares -0 would come back as +0 and a NaN as the pivot). mdl_keys_f32_unorder inverts it.
+ * Both run in CUDA kernels too (src/algos/cuda/float-keys.cu). */
+#ifdef __CUDACC__
+#define MDL_KEYS_HOST_DEVICE __host__ __device__
+#else
+#define MDL_KEYS_HOST_DEVICE
+#endif
+
+static inline MDL_KEYS_HOST_DEVICE uint32_t
 mdl_keys_f32_order (uint32_t bits)
 {
   return bits ^ ((uint32_t) ((int32_t) bits >> 31) | 0x80000000u);
 }
 
-static inline uint32_t
+static inline MDL_KEYS_HOST_DEVICE uint32_t
 mdl_keys_f32_unorder (uint32_t word)
 {
   return word ^ ((uint32_t) ((int32_t) ~word >> 31) | 0x80000000u);
