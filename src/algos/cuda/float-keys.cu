@@ -27,8 +27,8 @@ mdl_cuda_keys_order (const unsigned *src, unsigned *dst, size_t n, bool back)
 {
   if (n == 0)
     return;
-  keys_order<<<(unsigned) ((n + ORDER_BLOCK - 1) / ORDER_BLOCK), ORDER_BLOCK>>> (src, dst,
-                                                                                 (unsigned) n, back);
+  unsigned blocks = (unsigned) ((n + ORDER_BLOCK - 1) / ORDER_BLOCK);
+  keys_order<<<blocks, ORDER_BLOCK>>> (src, dst, (unsigned) n, back);
   CUDA_OK (cudaGetLastError ());
 }
 

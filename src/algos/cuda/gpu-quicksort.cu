@@ -2,11 +2,14 @@
  * with the same kernels, records, pivot rules and cumulative sums. Phase one: the host loop of
  * Algorithm 1 (block list up, sequence records down after each launch), gqsort_kernel per
  * iteration (count, cumulative sum, FAA on the sequence's cursors, scatter, last block by FAA on
- * its block counter); phase two: lqsort_kernel, one block per sequence, longest first, with a
- * shared stack and a bitonic sort in shared memory below MINSIZE. A launch first copies the input
- * to the output buffer (d), which the algorithm sorts in place with an auxiliary buffer of n keys
- * (the first n words of out2; the bookkeeping follows). Checked against the CPU radix sort of
- * src/algos/keys.h. Spec: ../shared/spec/gpu-quicksort-cederman.md §2; the choices are in
+ * its block counter), or with phase1=host p1_count_kernel, the blocks' sums on the host,
+ * p1_scatter_kernel and p1_pivot_kernel (no atomics, the 8800GTX's way); phase two:
+ * lqsort_kernel, one block per sequence, longest first, with a shared stack and a bitonic sort in
+ * shared memory below MINSIZE. A launch first copies the input to the output buffer (d; for
+ * keys=f32 it maps it there, float-keys.cu, and maps d back at the end), which the algorithm sorts
+ * in place with an auxiliary buffer of n keys (the first n words of out2; the bookkeeping
+ * follows). Checked against the CPU radix sort of src/algos/keys.h. Spec:
+ * ../shared/spec/gpu-quicksort-cederman.md §2; the choices are in
  * docs/models/sort-gpu-quicksort.md. */
 #include <algorithm>
 

@@ -9,7 +9,9 @@
  * (Algorithm 3): one block per sequence, a shared stack of sequences (the shorter on top), the same
  * two passes with the median of three as pivot, and a bitonic sort in shared memory below MINSIZE.
  * Every partition reads from one buffer and writes to the other; pivots and sorted runs always go
- * to d. The choices where the thesis is silent or garbled are in docs/models/sort-gpu-quicksort.md.
+ * to d. phase1=host is the thesis's variant for GPUs without atomics: the same step as three
+ * kernels (count, scatter, pivots) with the blocks' cumulative sum on the host between them. The
+ * choices where the thesis is silent or garbled are in docs/models/sort-gpu-quicksort.md.
  *
  * Instructions mirror src/algos/cuda/gpu-quicksort.cu: every global or shared load and store of
  * the kernels is an event; comparisons and counter updates are ALU instructions; a pass's loop test
@@ -585,7 +587,7 @@ p1_pass (Args *a)
                   a->cfg->pivot == MDL_GQS_PIVOT_MINMAX };
 }
 
-/* phase1=atomic: the whole partition step in one kernel, the blocks of a sequence meeting by FAA. */
+/* phase1=atomic: the whole partition step in one kernel, a sequence's blocks meeting by FAA. */
 static void
 gqsort_kernel (MdlSimtBlock *blk, void *p)
 {
