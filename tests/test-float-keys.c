@@ -168,6 +168,31 @@ test_gpu_quicksort_nan_in_total_order (void **state)
     }
 }
 
+/* Ensure keys=f32 costs a data-independent sort (the bitonic network) exactly the two map
+ * launches: per warp of 32 keys one global load and one store each way (n = 65536: 2048 warps,
+ * 4096 more of each), whatever the distribution. */
+static void
+test_float_map_costs_two_passes (void **state)
+{
+  static const char *const dists[] = { "uniform", "special" };
+  const guint64 n = 65536;
+  (void) state;
+  for (gsize d = 0; d < G_N_ELEMENTS (dists); d++)
+    {
+      g_autofree char *u32 = g_strdup_printf ("sort/bitonic:dist=%s", dists[d]);
+      g_autofree char *f32 = g_strdup_printf ("sort/bitonic:dist=%s,keys=f32", dists[d]);
+      guint64 sum_u = 0, sum_f = 0;
+      g_autoptr (MdlReport) ru = test_run_algo (u32, n, 1, "count", &sum_u);
+      g_autoptr (MdlReport) rf = test_run_algo (f32, n, 1, "count", &sum_f);
+      assert_int_equal (test_report_count (rf, "warp_ld_global")
+                          - test_report_count (ru, "warp_ld_global"), 2 * n / 32);
+      assert_int_equal (test_report_count (rf, "warp_st_global")
+                          - test_report_count (ru, "warp_st_global"), 2 * n / 32);
+      assert_int_equal (test_report_count (rf, "markers_launch")
+                          - test_report_count (ru, "markers_launch"), 2);
+    }
+}
+
 int
 main (void)
 {
@@ -176,6 +201,7 @@ main (void)
     cmocka_unit_test (test_special_distribution),
     cmocka_unit_test (test_seed_sorts_match_slow_sort),
     cmocka_unit_test (test_gpu_quicksort_nan_in_total_order),
+    cmocka_unit_test (test_float_map_costs_two_passes),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
