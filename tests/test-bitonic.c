@@ -353,7 +353,7 @@ test_sorts_all_distributions (void **state)
   };
   static const guint64 sizes[] = { 1, 2, 3, 31, 32, 33, 100, 512, 1000 };
   static const char *const dists[] = { "uniform", "gaussian", "zero", "sorted", "bucket",
-                                       "staggered", "reverse", "few" };
+                                       "staggered", "reverse", "few", "special" };
   const MdlAlgo *algo = mdl_algo_lookup ("sort/bitonic", NULL);
   (void) state;
   assert_non_null (algo);

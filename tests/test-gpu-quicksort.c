@@ -9,6 +9,8 @@
 #include "algos/keys.h"
 #include "algos/simt/gpu-quicksort.h"
 
+#include <models/pipeline.h>
+
 #include <string.h>
 
 /* Sorts @n keys of @dist (seed 1) with @cfg (check on), asserts that d holds them sorted and that
@@ -222,6 +224,93 @@ test_final_buffer_is_d (void **state)
   assert_int_equal (st.pivot_writes + st.sorted_writes, n);
 }
 
+/* Sorts @n keys of @dist (seed 1) with @cfg under the count engine; *@d_out receives d (transfer
+ * full), *@counts warp_ld_global, warp_st_global, warp_atom_global and markers_launch. */
+static MdlGqsStats
+sort_counted (const MdlGqsConfig *cfg, MdlKeyDist dist, guint64 n, guint32 **d_out,
+              guint64 counts[4])
+{
+  static const char *const names[4] = { "warp_ld_global", "warp_st_global", "warp_atom_global",
+                                        "markers_launch" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
+  g_autoptr (MdlSimt) gpu = NULL;
+  g_autofree MdlReport **reports = NULL;
+  MdlGqsConfig c = *cfg;
+  MdlGqsStats st;
+  MdlSink sink;
+  guint nr;
+  guint64 d;
+  assert_true (mdl_pipeline_add_engine_spec (p, "count", &error));
+  sink = mdl_pipeline_sink (p);
+  gpu = mdl_simt_new (&sink, 32);
+  assert_true ((d = mdl_simt_alloc (gpu, 4 * n, &error)) != 0);
+  assert_true (mdl_keys_fill (mdl_simt_host (gpu, d), n, dist, 1));
+  c.check = TRUE;
+  if (!mdl_gqs_sort (gpu, &c, d, n, &st, &error))
+    fail_msg ("dist %d n=%" G_GUINT64_FORMAT ": %s", dist, n, error->message);
+  *d_out = g_memdup2 (mdl_simt_host (gpu, d), 4 * n);
+  mdl_simt_free (g_steal_pointer (&gpu));
+  reports = mdl_pipeline_reports (p, &nr);
+  assert_int_equal (nr, 1);
+  for (int k = 0; k < 4; k++)
+    counts[k] = test_report_count (reports[0], names[k]);
+  mdl_report_free (reports[0]);
+  return st;
+}
+
+/* Ensure phase1=host (the 8800GTX's phase one without atomics) sorts to the same d as
+ * phase1=atomic, with the same partitions, and costs what its kernels say, per phase-one block of
+ * T threads (W = T/32 warps): no FAA (atomic: 3 one-lane FAAs), 2W + 2 more global stores (every
+ * thread's two offsets, thread 0's two block totals), 8W more global loads (the scatter kernel
+ * reads the block record and pivot again (4 uniform loads), the two offsets and the two regions
+ * (2 uniform loads)), and per partitioned sequence one more uniform load (W warps: the pivot
+ * kernel reads the pivot); two more launches per iteration. */
+static void
+test_phase1_host_same_sort_documented_costs (void **state)
+{
+  static const struct {
+    MdlKeyDist dist;
+    guint64 n;
+    guint threads, maxseq;
+  } rows[] = {
+    { MDL_KEYS_UNIFORM, 1 << 16, 128, 512 }, { MDL_KEYS_ZERO, 20000, 128, 512 },
+    { MDL_KEYS_SORTED, 20000, 32, 64 },      { MDL_KEYS_FEW, 20000, 256, 3 },
+    { MDL_KEYS_SPECIAL, 20000, 128, 512 },   { MDL_KEYS_GAUSSIAN, 1000, 64, 512 },
+  };
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MdlGqsConfig cfg = mdl_gqs_config_default ();
+      g_autofree guint32 *d_atomic = NULL, *d_host = NULL;
+      guint64 ca[4], ch[4], w = rows[i].threads / 32;
+      MdlGqsStats sa, sh;
+      cfg.threads = rows[i].threads;
+      cfg.maxseq = rows[i].maxseq;
+      sa = sort_counted (&cfg, rows[i].dist, rows[i].n, &d_atomic, ca);
+      cfg.phase1 = MDL_GQS_PHASE1_HOST;
+      sh = sort_counted (&cfg, rows[i].dist, rows[i].n, &d_host, ch);
+      assert_memory_equal (d_atomic, d_host, 4 * rows[i].n);
+      assert_int_equal (sa.iterations, sh.iterations);
+      assert_int_equal (sa.p1_blocks, sh.p1_blocks);
+      assert_int_equal (sa.sequences, sh.sequences);
+      assert_int_equal (sa.p2_partitions, sh.p2_partitions);
+      assert_int_equal (sa.key_reads, sh.key_reads);
+      assert_int_equal (sa.last_blocks, sa.p1_partitions);
+      assert_int_equal (sh.last_blocks, sh.p1_partitions);
+      assert_int_equal (sa.p1_launches, sa.iterations);
+      assert_int_equal (sh.p1_launches, 3 * (guint64) sh.iterations);
+      assert_int_equal (sa.p1_atomics, 3 * sa.p1_blocks);
+      assert_int_equal (sh.p1_atomics, 0);
+      assert_int_equal (sh.host_sums, sh.p1_blocks);
+      assert_int_equal (ca[2], 3 * sa.p1_blocks);
+      assert_int_equal (ch[2], 0);
+      assert_int_equal (ch[1] - ca[1], (2 * w + 2) * sa.p1_blocks);
+      assert_int_equal (ch[0] - ca[0], 8 * w * sa.p1_blocks + w * sa.p1_partitions);
+      assert_int_equal (ch[3] - ca[3], 2 * (guint64) sa.iterations);
+    }
+}
+
 /* Ensure a bad configuration is a parameter error naming the parameter. */
 static void
 test_bad_config_is_param_error (void **state)
@@ -252,6 +341,7 @@ main (void)
     cmocka_unit_test (test_exactly_one_last_block),
     cmocka_unit_test (test_space_is_2n_plus_bookkeeping),
     cmocka_unit_test (test_final_buffer_is_d),
+    cmocka_unit_test (test_phase1_host_same_sort_documented_costs),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -190,7 +190,7 @@ static void
 test_sorts_every_distribution (void **state)
 {
   static const char *const dists[] = { "uniform", "gaussian", "zero", "sorted",
-                                       "bucket", "staggered", "reverse", "few" };
+                                       "bucket", "staggered", "reverse", "few", "special" };
   static const char *const specs[] = {
     "sort/dway-merge:b=8,d=4,l=16,sigma=64", "sort/dway-merge:b=4,d=2,l=5,sigma=7",
     "sort/warpsort:b=16,l=8,sigma=100", "sort/dway-merge:b=32,d=8,l=3,sigma=32",

@@ -52,7 +52,7 @@ test_sorts_every_distribution (void **state)
       for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
         {
           static const char *const names[] = { "uniform", "gaussian", "zero", "sorted", "bucket",
-                                               "staggered", "reverse", "few" };
+                                               "staggered", "reverse", "few", "special" };
           g_autofree char *algo = g_strdup_printf ("sort/msimd-quicksort:dist=%s,%s", names[d],
                                                    configs[c]);
           g_autofree guint32 *keys = g_new (guint32, sizes[s]);

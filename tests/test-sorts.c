@@ -139,19 +139,24 @@ test_registry_sorts_match_slow_sort (void **state)
           g_autofree uint32_t *a = g_new (uint32_t, n);
           g_autofree char *q = NULL, *intro = NULL;
           g_auto (GStrv) names = g_strsplit (MDL_KEY_DIST_CHOICES, "|", -1);
-          assert_int_equal (mdl_keys_fill (a, n, (MdlKeyDist) d, 5), 1);
-          for (guint64 i = 0; f && i < n; i++)
-            {
-              float x = mdl_keys_float (a[i]);
-              memcpy (&a[i], &x, 4);
-            }
-          /* non-negative floats order as their bits: the integer sort of the bits is the float
-           * sort */
-          slow_sort_u32 (a, n);
+          assert_int_equal (mdl_keys_fill_typed (a, n, (MdlKeyDist) d, 5, f), 1);
+          if (f)
+            slow_sort_f32 ((float *) a, n);
+          else
+            slow_sort_u32 (a, n);
           for (guint64 i = 0; i < n; i++)
             want += (guint64) a[i] * (2 * i + 1);
           q = g_strdup_printf ("sort/qsort:dist=%s,keys=%s", names[d], f ? "f32" : "u32");
           intro = g_strdup_printf ("sort/introsort:dist=%s,keys=%s", names[d], f ? "f32" : "u32");
+          /* Float special keys hold -0 and +0, which a comparison sort may put either way: the
+           * runs' own check (by value) must pass, their checksums may differ from the slow
+           * sort's. */
+          if (f && d == MDL_KEYS_SPECIAL)
+            {
+              native_checksum (q, n, 5);
+              native_checksum (intro, n, 5);
+              continue;
+            }
           assert_int_equal (native_checksum (q, n, 5), want);
           assert_int_equal (native_checksum (intro, n, 5), want);
         }

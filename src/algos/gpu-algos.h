@@ -73,17 +73,20 @@
 #define MDL_GPU_SCAN_BLOCKS "block=1024|2048|4096"
 
 /* The cases of sort/msimd-quicksort: every distribution at P = 1056 warps (8 per SM of an H100),
- * then uniform keys over the processors, the rules, the commits and the base sizes. */
+ * then uniform keys over the processors, the rules, the commits and the base sizes; float keys of
+ * every distribution. */
 #define MDL_GPU_MQS_CASES                                                                          \
   "dist=" MDL_KEY_DIST_CHOICES ",P=1056,rule=spare,commit=buffered,base=256"                       \
   ";dist=uniform,P=16|132|264|528|2112|4224,rule=spare,commit=buffered,base=256"                   \
-  ";dist=uniform,P=1056,rule=literal|spare,commit=direct|buffered,base=1024"
+  ";dist=uniform,P=1056,rule=literal|spare,commit=direct|buffered,base=1024"                      \
+  ";dist=" MDL_KEY_DIST_CHOICES ",P=1056,rule=spare,commit=buffered,base=256,keys=f32"
 
 /* The cases of sort/bitonic (docs/models/sort-bitonic.md), on uniform keys: global steps only;
  * Algorithm 4 as printed (a pair per step through shared memory) in the stage, greedy and formula
  * cuts at tiles of 2048 and 4096 keys; register groups of 8 or 16 keys with padded shared memory
  * at tiles of 4096 to 32768 keys; and the fastest at 2^26 on H100 (tiles of 32768, 16 keys a
- * thread) on every other distribution of MDL_KEY_DIST_CHOICES (the network is data-independent). */
+ * thread) on every other distribution of MDL_KEY_DIST_CHOICES (the network is data-independent),
+ * and on float keys of every distribution. */
 #define MDL_GPU_BITONIC_CASES                                                                      \
   "layout=global,block=256,dist=uniform"                                                           \
   ";layout=stage,tile=2048|4096,block=512,regs=2,pad=0,dist=uniform"                               \
@@ -91,13 +94,16 @@
   ";layout=stage,tile=8192|32768,block=512,regs=16,pad=1,dist=uniform"                             \
   ";layout=greedy,tile=4096|8192|16384|32768,k=32,block=512|1024,regs=8|16,pad=1,dist=uniform"     \
   ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,"                                       \
-  "dist=gaussian|zero|sorted|bucket|staggered|reverse|few"
+  "dist=gaussian|zero|sorted|bucket|staggered|reverse|few"                                         \
+  ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,dist=special"                           \
+  ";layout=greedy,tile=32768,k=32,block=1024,regs=16,pad=1,keys=f32,dist=" MDL_KEY_DIST_CHOICES
 
 /* The grids of the merge sorts (sort/warpsort, sort/dway-merge): l and sigma chosen from n (0),
  * b = 128 and 256 on uniform keys (D: the d values, or ""), and b = 256 (E: d = 4, or "") on
- * every distribution. */
+ * every distribution, 32-bit and float keys. */
 #define MDL_GPU_MERGE_CASES(D, E)                                                                  \
-  "b=128|256," D "l=0,sigma=0,dist=uniform;b=256," E "l=0,sigma=0,dist=" MDL_KEY_DIST_CHOICES
+  "b=128|256," D "l=0,sigma=0,dist=uniform;b=256," E "l=0,sigma=0,dist=" MDL_KEY_DIST_CHOICES      \
+  ";b=256," E "l=0,sigma=0,keys=f32,dist=" MDL_KEY_DIST_CHOICES
 
 #define MDL_GPU_ALGOS(X)                                                                           \
   X (global_stride, "gpu/global-stride", mdl_gpu_global_stride_params, cuda, MDL_GPU_N_GLOBAL,     \
@@ -168,7 +174,7 @@
   X (gpu_quicksort, "sort/gpu-quicksort", mdl_gpu_quicksort_params, cuda, 1 << 20, 128,            \
      MDL_GPU_HW_ENGINES,                                                                            \
      "dist=" MDL_KEY_DIST_CHOICES ";sum=serial|faa;pivot=median;threads=256,maxseq=2048,"          \
-     "minsize=512",                                                                                \
+     "minsize=512;keys=f32,dist=" MDL_KEY_DIST_CHOICES ";phase1=host,dist=uniform|zero|sorted",     \
      "SIMT: Cederman's GPU-Quicksort: phase one (blocks share a sequence, FAA cursors), phase "    \
      "two (a block per sequence, shared stack), bitonic sort below MINSIZE")                        \
   X (shuffle, "gpu/shuffle", mdl_gpu_shuffle_params, cuda, MDL_GPU_N_PRIM, MDL_GPU_PRIM_BLOCK,     \

@@ -1,7 +1,8 @@
 /* Private: the input distributions of the sorts, one generator for the CPU sorts, the SIMT twins
  * and the CUDA harness, so that every side of a sort sees the same keys for the same seed.
- * Keys are 32-bit unsigned; the float sorts take mdl_keys_float of each, an order-preserving map
- * onto [0, 1), so a distribution keeps its shape in both types.
+ * Keys are 32-bit unsigned; the float sorts take mdl_keys_f32_bits of each: mdl_keys_float, an
+ * order-preserving map onto [0, 1), so a distribution keeps its shape in both types, or for
+ * "special" (signed zeros, denormals, infinities) the key's bits as they are.
  *
  * The distributions are Cederman's (GPU-Quicksort, after Helman, Bader and JaJa; the reading notes
  * ../shared/spec/gpu-quicksort-cederman.md §2.11, with their cleaned definitions) plus two common
@@ -31,16 +32,23 @@
   X ("staggered", "p = 128 blocks; block i < p/2 uniform in slot 2i+1 of width 2^31/p, block "    \
                   "i >= p/2 in slot 2i-p")                                                         \
   X ("reverse", "uniform keys in descending order")                                               \
-  X ("few", "16 random values, each key one of them at random")
+  X ("few", "16 random values, each key one of them at random")                                   \
+  X ("special", "float bits: half one of 16 special values (+-0, denormals, +-inf, ...), half "   \
+                "random finite floats")
 
 /* The distributions as a parameter's choices (MDL_PARAM_CHOICE): choice i is MdlKeyDist i. */
-#define MDL_KEY_DIST_CHOICES "uniform|gaussian|zero|sorted|bucket|staggered|reverse|few"
+#define MDL_KEY_DIST_CHOICES "uniform|gaussian|zero|sorted|bucket|staggered|reverse|few|special"
 
 /* The row of a sort's parameter table (an MdlParamSpec, include/models/params.h) that picks the
  * distribution: `dist=gaussian`. */
 #define MDL_KEYS_DIST_ROW                                                                          \
   { "dist", MDL_PARAM_CHOICE, "uniform", NULL, 0, 0, MDL_KEY_DIST_CHOICES, 0,                      \
     "input keys: " MDL_KEY_DIST_CHOICES " (docs/experiments/sorting.md)" }
+
+/* The row that picks the key type: `keys=f32` sorts floats (as their bits, in totalOrder). */
+#define MDL_KEYS_TYPE_ROW                                                                          \
+  { "keys", MDL_PARAM_CHOICE, "u32", NULL, 0, 0, "u32|f32", 0,                                     \
+    "key type: 32-bit unsigned or float (docs/experiments/sorting.md)" }
 
 typedef enum {
   MDL_KEYS_UNIFORM = 0,
@@ -51,6 +59,7 @@ typedef enum {
   MDL_KEYS_STAGGERED,
   MDL_KEYS_REVERSE,
   MDL_KEYS_FEW,
+  MDL_KEYS_SPECIAL,
   MDL_KEYS_N_DISTS
 } MdlKeyDist;
 
@@ -59,6 +68,17 @@ typedef enum {
 #define MDL_KEYS_P 128u
 /* Distinct values of "few". */
 #define MDL_KEYS_FEW_VALUES 16u
+/* The special values of "special" as float bits: -0, +0, the smallest and largest denormals, the
+ * smallest normals, the largest finite floats, the infinities and +-1, each with both signs. No
+ * NaN: a comparison sort (qsort, thrust) has no order for it (the seed sorts do, see
+ * mdl_keys_f32_order). */
+#define MDL_KEYS_N_SPECIAL 16u
+static const uint32_t mdl_keys_special[MDL_KEYS_N_SPECIAL] = {
+  0x80000000u, 0x00000000u, 0x80000001u, 0x00000001u, 0x807fffffu, 0x007fffffu, 0x80800000u,
+  0x00800000u, 0xff7fffffu, 0x7f7fffffu, 0xff800000u, 0x7f800000u, 0xbf800000u, 0x3f800000u,
+  0x80000002u, 0x00000002u,
+};
+
 /* Keys of the uniform distribution are below this. */
 #define MDL_KEYS_RANGE (1u << 31)
 
@@ -109,6 +129,13 @@ mdl_keys_draw (MdlKeyDist dist, uint64_t seed, uint64_t n, uint64_t k)
     case MDL_KEYS_FEW:
       /* The values are numbers 0..15 of a second stream, so that none depends on n. */
       return mdl_keys_uniform (~seed, u % MDL_KEYS_FEW_VALUES);
+    case MDL_KEYS_SPECIAL:
+      /* Bit 0 picks a special value (bits 1-4) or a finite float: sign bit 1, the other 31 bits
+       * from a second stream, the exponent field kept below 255 (all ones: inf or NaN). */
+      if (u & 1)
+        return mdl_keys_special[(u >> 1) % MDL_KEYS_N_SPECIAL];
+      block = ((u >> 1) & 1) << 31 | mdl_keys_uniform (seed ^ MDL_SPLITMIX64_GAMMA, k);
+      return (block & 0x7f800000u) == 0x7f800000u ? block & 0xbfffffffu : block;
     default:
       return u;
     }
@@ -179,12 +206,63 @@ mdl_keys_fill (uint32_t *keys, uint64_t n, MdlKeyDist dist, uint64_t seed)
   return mdl_keys_arrange (keys, n, dist);
 }
 
+/* Forward: the float bits of a key (below). */
+static inline uint32_t mdl_keys_f32_bits (MdlKeyDist dist, uint32_t key);
+
+/* mdl_keys_fill, then for @is_float each key replaced by its float's bits (mdl_keys_f32_bits). */
+static inline int
+mdl_keys_fill_typed (uint32_t *keys, uint64_t n, MdlKeyDist dist, uint64_t seed, int is_float)
+{
+  if (!mdl_keys_fill (keys, n, dist, seed))
+    return 0;
+  for (uint64_t k = 0; is_float && k < n; k++)
+    keys[k] = mdl_keys_f32_bits (dist, keys[k]);
+  return 1;
+}
+
 /* The float key of @key (below 2^31): its top 24 bits times 2^-24, exact, in [0, 1), so that the
  * order of the 32-bit keys is kept (keys that differ only in their low 7 bits tie). */
 static inline float
 mdl_keys_float (uint32_t key)
 {
   return (float) (key >> 7) * (1.0f / 16777216.0f);
+}
+
+/* The bits of the float key of @key of @dist: mdl_keys_float of it, or for "special" the key itself
+ * (already float bits). */
+static inline uint32_t
+mdl_keys_f32_bits (MdlKeyDist dist, uint32_t key)
+{
+  float f = mdl_keys_float (key);
+  uint32_t bits;
+  if (dist == MDL_KEYS_SPECIAL)
+    return key;
+  memcpy (&bits, &f, 4);
+  return bits;
+}
+
+/* The float sorts run on unsigned words: mdl_keys_f32_order maps float bits to a word whose
+ * unsigned order is IEEE 754's totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN): a
+ * negative float has every bit flipped, a positive one its sign bit. Equal words are equal bits,
+ * which GPU-Quicksort needs (it writes the pivot's value over the keys equal to it: with float
+ * compares -0 would come back as +0 and a NaN as the pivot). mdl_keys_f32_unorder inverts it.
+ * Both run in CUDA kernels too (src/algos/cuda/float-keys.cu). */
+#ifdef __CUDACC__
+#define MDL_KEYS_HOST_DEVICE __host__ __device__
+#else
+#define MDL_KEYS_HOST_DEVICE
+#endif
+
+static inline MDL_KEYS_HOST_DEVICE uint32_t
+mdl_keys_f32_order (uint32_t bits)
+{
+  return bits ^ ((uint32_t) ((int32_t) bits >> 31) | 0x80000000u);
+}
+
+static inline MDL_KEYS_HOST_DEVICE uint32_t
+mdl_keys_f32_unorder (uint32_t word)
+{
+  return word ^ ((uint32_t) ((int32_t) ~word >> 31) | 0x80000000u);
 }
 
 /* The problems of @out (n keys) as the sort of @in: 0 when @out is @in sorted ascending; else the
@@ -208,6 +286,47 @@ mdl_keys_check (const uint32_t *in, const uint32_t *out, uint64_t n, uint64_t *f
       *first = i;
   free (want);
   return bad;
+}
+
+/* The problems of @out (n float keys, as bits) as the sort of @in (the same return as
+ * mdl_keys_check): the reference is @in in totalOrder (mdl_keys_f32_order); @numeric compares a
+ * position's floats by value (+0 == -0, the only freedom a float comparison sort has on inputs
+ * without NaN), else by their bits. */
+static inline uint64_t
+mdl_keys_check_f32 (const uint32_t *in, const uint32_t *out, uint64_t n, int numeric,
+                    uint64_t *first)
+{
+  uint32_t *want = (uint32_t *) malloc (n ? n * sizeof *want : 1);
+  uint64_t bad = 0;
+  if (!want)
+    return UINT64_MAX;
+  for (uint64_t i = 0; i < n; i++)
+    want[i] = mdl_keys_f32_order (in[i]);
+  if (!mdl_keys_sort (want, n))
+    {
+      free (want);
+      return UINT64_MAX;
+    }
+  for (uint64_t i = 0; i < n; i++)
+    {
+      uint32_t w = mdl_keys_f32_unorder (want[i]);
+      float a, b;
+      memcpy (&a, &w, 4);
+      memcpy (&b, &out[i], 4);
+      if ((numeric ? a != b : w != out[i]) && bad++ == 0 && first)
+        *first = i;
+    }
+  free (want);
+  return bad;
+}
+
+/* The check of a sort of either key type: mdl_keys_check, or for @is_float the bit-exact
+ * totalOrder check of mdl_keys_check_f32 (the seed sorts' own order). */
+static inline uint64_t
+mdl_keys_check_typed (const uint32_t *in, const uint32_t *out, uint64_t n, int is_float,
+                      uint64_t *first)
+{
+  return is_float ? mdl_keys_check_f32 (in, out, n, 0, first) : mdl_keys_check (in, out, n, first);
 }
 
 /* The qsort comparators of the keys: 32-bit unsigned, and floats compared as numbers. */

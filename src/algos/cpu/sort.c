@@ -1,10 +1,11 @@
 /* The CPU sorts of the GPU sorts' inputs (issue 13): n 32-bit keys of a distribution of
  * src/algos/keys.h (dist=), as unsigned integers or floats (keys=u32|f32, the floats
- * mdl_keys_float of the integers), sorted ascending by libc qsort (sort/qsort) or by the tuned C
+ * mdl_keys_f32_bits of the integers), sorted ascending by libc qsort (sort/qsort) or by the tuned C
  * introsort of src/algos/introsort.h (sort/introsort), the same code that the CUDA harness times
  * on the GPU machine's host (baseline/qsort-sort, baseline/introsort-sort). The input is drawn and
  * a copy kept before the clock starts; the result is checked sorted and a permutation of the input
- * against keys.h's reference (float keys by their bits, which order as the non-negative floats do).
+ * against keys.h's reference (float keys by value against the floats in totalOrder, so that a
+ * comparison sort may put -0 and +0 either way).
  * Instrumented, the introsort records every key it reads or writes and one RAM operation per
  * comparison; qsort records the two keys of each comparison only (libc's moves are out of
  * sight). */
@@ -93,10 +94,7 @@ sort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
       return FALSE;
     }
   for (guint64 i = 0; is_float && i < n; i++)
-    {
-      float f = mdl_keys_float (in[i]);
-      memcpy (&in[i], &f, sizeof f);
-    }
+    in[i] = mdl_keys_f32_bits (dist, in[i]);
   memcpy (keys, in, n * sizeof *keys);
   MDL_ALGO_ESCAPE (keys);
   mdl_algo_timer_start (timer);
@@ -105,7 +103,7 @@ sort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   for (guint64 i = 0; i < n; i++)
     sum += (guint64) keys[i] * (2 * i + 1);
   *checksum = sum;
-  bad = mdl_keys_check (in, keys, n, &first);
+  bad = is_float ? mdl_keys_check_f32 (in, keys, n, TRUE, &first) : mdl_keys_check (in, keys, n, &first);
   if (bad == UINT64_MAX)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": out of memory "

@@ -3,10 +3,11 @@
  * CUB's merge sort (DeviceMergeSort::SortKeysCopy), thrust::sort, and two CPU sorts on the GPU
  * machine's host: libc qsort and the tuned C introsort of src/algos/introsort.h, both on one core.
  *
- * Every case takes dist= (src/algos/keys.h) and keys=u32|f32: the float keys are mdl_keys_float of
- * the 32-bit ones, in [0, 1), so a distribution keeps its shape; they are sorted as floats, and the
- * check (mdl_cuda_check_sort: sorted and a permutation of the input, against the CPU reference)
- * may compare their bit patterns, because non-negative IEEE floats order as their bits do.
+ * Every case takes dist= (src/algos/keys.h) and keys=u32|f32: the float keys are mdl_keys_f32_bits
+ * of the 32-bit ones (in [0, 1), so a distribution keeps its shape; signed zeros, denormals and
+ * infinities for dist=special); they are sorted as floats, and the check (mdl_cuda_check_sort:
+ * sorted and a permutation of the input, against the CPU reference) compares floats by value, so
+ * that -0 and +0 may come in either order.
  * CUB's temporary storage, and thrust's (through an allocator over a buffer sized beforehand),
  * travel as in2, allocated by the harness outside the timed launches. thrust::sort and the CPU
  * sorts work in place: their reset() copies the input into out before each run, untimed. */
@@ -25,13 +26,7 @@ sort_validate (const Case &c, std::string *why)
 {
   if (c.n < 1 || c.n > (1L << 29))
     return mdl_cuda_refuse (why, "n must be 1..2^29");
-  return mdl_cuda_dist_ok (c, why) && mdl_cuda_choice_ok (c, "keys", "u32", "u32|f32", why);
-}
-
-static bool
-float_keys (const Case &c)
-{
-  return c.text ("keys", "u32") == "f32";
+  return mdl_cuda_dist_ok (c, why);
 }
 
 /* n keys of the case's distribution in (as floats for keys=f32), n poisoned keys out, and
@@ -40,12 +35,6 @@ static void
 sort_prepare_keys (const Case &c, Buffers &b, size_t temp_bytes, uint64_t *rng)
 {
   mdl_cuda_fill_keys (c, b.in, rng);
-  if (float_keys (c))
-    for (size_t i = 0; i < (size_t) c.n; i++)
-      {
-        float f = mdl_keys_float (mdl_cuda_word (b.in, i));
-        memcpy (&b.in[4 * i], &f, 4);
-      }
   b.out.assign (b.in.size (), MDL_CUDA_POISON);
   b.in2.assign (temp_bytes, 0);
 }
@@ -76,7 +65,7 @@ static cudaError_t
 cub_sort_dispatch (const Case &c, void *temp, size_t &bytes, const unsigned char *in,
                    unsigned char *out)
 {
-  if (float_keys (c))
+  if (mdl_cuda_float_keys (c))
     return cub_sort_call<MERGE, float> (temp, bytes, in, out, c.n);
   return cub_sort_call<MERGE, uint32_t> (temp, bytes, in, out, c.n);
 }
@@ -169,7 +158,7 @@ static int
 thrust_launch (const Case &c, Buffers &b)
 {
   TempArena arena = { (char *) b.d_in2, b.in2.size (), 0, &c };
-  if (float_keys (c))
+  if (mdl_cuda_float_keys (c))
     thrust::sort (thrust::cuda::par (arena), (float *) b.d_out, (float *) b.d_out + c.n);
   else
     thrust::sort (thrust::cuda::par (arena), (uint32_t *) b.d_out, (uint32_t *) b.d_out + c.n);
@@ -209,8 +198,8 @@ host_launch (const Case &c, Buffers &b)
   size_t n = (size_t) c.n;
   void *keys = b.out.data ();
   if (QSORT)
-    qsort (keys, n, 4, float_keys (c) ? mdl_keys_cmp_f32 : mdl_keys_cmp_u32);
-  else if (float_keys (c))
+    qsort (keys, n, 4, mdl_cuda_float_keys (c) ? mdl_keys_cmp_f32 : mdl_keys_cmp_u32);
+  else if (mdl_cuda_float_keys (c))
     mdl_introsort_f32 ((float *) keys, n, nullptr);
   else
     mdl_introsort_u32 ((uint32_t *) keys, n, nullptr);

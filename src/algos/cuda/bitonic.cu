@@ -186,15 +186,15 @@ static void
 bitonic_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
   mdl_cuda_fill_keys (c, b.in, rng);
+  mdl_cuda_keys_scratch (c, b);
   b.out.assign (4 * ((size_t) 1 << mdl_bitonic_log_ceil ((uint64_t) c.n)), MDL_CUDA_POISON);
 }
 
+/* The passes of the network from @src to @out; returns the launches. */
 static int
-bitonic_launch (const Case &c, Buffers &b)
+bitonic_passes (const Case &c, const unsigned *src, unsigned *out)
 {
   static MdlBitonicPlan plan;
-  unsigned *out = (unsigned *) b.d_out;
-  const unsigned *src = (const unsigned *) b.d_in;
   unsigned n_src = (unsigned) c.n, block = (unsigned) c.num ("block", 512);
   unsigned log_regs = mdl_bitonic_log_ceil ((uint64_t) c.num ("regs", 2));
   unsigned pad = (unsigned) c.num ("pad", 0);
@@ -270,10 +270,20 @@ bitonic_launch (const Case &c, Buffers &b)
   return (int) plan.n_passes;
 }
 
+static int
+bitonic_launch (const Case &c, Buffers &b)
+{
+  int launches = 0;
+  const unsigned *src = mdl_cuda_keys_in (c, b, &launches);
+  launches += bitonic_passes (c, src, (unsigned *) b.d_out);
+  mdl_cuda_keys_out (c, (unsigned *) b.d_out, (size_t) c.n, &launches);
+  return launches;
+}
+
 static long
 bitonic_check (const Case &c, const Buffers &b)
 {
-  return mdl_cuda_check_sort (c, b);
+  return mdl_cuda_check_sort_total (c, b);
 }
 
 static std::string

@@ -2,11 +2,14 @@
  * with the same kernels, records, pivot rules and cumulative sums. Phase one: the host loop of
  * Algorithm 1 (block list up, sequence records down after each launch), gqsort_kernel per
  * iteration (count, cumulative sum, FAA on the sequence's cursors, scatter, last block by FAA on
- * its block counter); phase two: lqsort_kernel, one block per sequence, longest first, with a
- * shared stack and a bitonic sort in shared memory below MINSIZE. A launch first copies the input
- * to the output buffer (d), which the algorithm sorts in place with an auxiliary buffer of n keys
- * (the first n words of out2; the bookkeeping follows). Checked against the CPU radix sort of
- * src/algos/keys.h. Spec: ../shared/spec/gpu-quicksort-cederman.md §2; the choices are in
+ * its block counter), or with phase1=host p1_count_kernel, the blocks' sums on the host,
+ * p1_scatter_kernel and p1_pivot_kernel (no atomics, the 8800GTX's way); phase two:
+ * lqsort_kernel, one block per sequence, longest first, with a shared stack and a bitonic sort in
+ * shared memory below MINSIZE. A launch first copies the input to the output buffer (d; for
+ * keys=f32 it maps it there, float-keys.cu, and maps d back at the end), which the algorithm sorts
+ * in place with an auxiliary buffer of n keys (the first n words of out2; the bookkeeping
+ * follows). Checked against the CPU radix sort of src/algos/keys.h. Spec:
+ * ../shared/spec/gpu-quicksort-cederman.md §2; the choices are in
  * docs/models/sort-gpu-quicksort.md. */
 #include <algorithm>
 
@@ -17,11 +20,14 @@ namespace {
 enum { SQ_SSTART, SQ_SEND, SQ_OLDSTART, SQ_OLDEND, SQ_COUNT, SQ_PIVOT, SQ_FIRST, SQ_NBLOCKS,
        SQ_LPIVOT, SQ_GPIVOT, SQ_WORDS = 16 };
 enum { BD_WORDS = 4, MM_WORDS = 4, P2_WORDS = 4, STACK = 32 };
+/* phase1=host: a block's totals (count kernel) and regions (the host). */
+enum { HB_LT, HB_GT, HB_LBEG, HB_GBEG, HB_WORDS = 4 };
 enum { SUM_SCAN, SUM_SERIAL, SUM_FAA };
 
 struct Config {
   unsigned threads, maxseq, minsize;
   bool median;   /* phase one's pivots by the median of three, else the min/max average */
+  bool host;     /* phase1=host: three kernels an iteration, block sums on the host */
   int sum;
 };
 
@@ -34,6 +40,7 @@ config_of (const Case &c)
   k.maxseq = (unsigned) c.num ("maxseq", 512);
   k.minsize = (unsigned) c.num ("minsize", 256);
   k.median = c.text ("pivot", "minmax") == "median";
+  k.host = c.text ("phase1", "atomic") == "host";
   k.sum = sum == "faa" ? SUM_FAA : sum == "serial" ? SUM_SERIAL : SUM_SCAN;
   return k;
 }
@@ -165,23 +172,17 @@ block_minmax (unsigned *m, unsigned &mn0, unsigned &mx0, unsigned &mn1, unsigned
     }
 }
 
-/* Phase one (Algorithm 2): block b partitions its part of sequence blocks[b].seq from @src into
- * @dst; the sequence's last block writes the pivot run to @d and the new sequences' pivots. Shared
- * memory: lt[T+1], gt[T+1], m[4T], three words. */
+/* Phase one's pass 1 over the block's keys [start, end) of @src and the block's cumulative sum:
+ * each thread's offsets @ol, @og and the totals @tl, @tg; with MINMAX, the block's extremes to
+ * its mm record. Shared memory: lt[T+1], gt[T+1], m[4T]. */
 template <int SUM, bool MINMAX>
-__global__ void
-gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsigned *src,
-               unsigned *dst, unsigned *d)
+__device__ void
+p1_count (unsigned *sh, const unsigned *src, unsigned *mm, unsigned start, unsigned end,
+          unsigned pivot, unsigned &ol, unsigned &og, unsigned &tl, unsigned &tg)
 {
-  extern __shared__ unsigned sh[];
   const unsigned T = blockDim.x, tid = threadIdx.x;
-  unsigned *lt = sh, *gt = sh + T + 1, *m = sh + 2 * T + 2, *sc = sh + 6 * T + 2;
-  const unsigned *bd = blocks + BD_WORDS * blockIdx.x;
-  const unsigned start = bd[0], end = bd[1];
-  unsigned *seq = seqs + SQ_WORDS * bd[2];
-  const unsigned pivot = seq[SQ_PIVOT];
-  unsigned nl = 0, ng = 0, mn0 = ~0u, mx0 = 0, mn1 = ~0u, mx1 = 0, ol, og, tl, tg;
-
+  unsigned *lt = sh, *gt = sh + T + 1, *m = sh + 2 * T + 2;
+  unsigned nl = 0, ng = 0, mn0 = ~0u, mx0 = 0, mn1 = ~0u, mx1 = 0;
 #pragma unroll 4
   for (unsigned i = start + tid; i < end; i += T)
     {
@@ -218,13 +219,14 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
           o[3] = mx1;
         }
     }
-  if (tid == 0)
-    {
-      sc[0] = atomicAdd (&seq[SQ_SSTART], tl);
-      sc[1] = atomicAdd (&seq[SQ_SEND], 0u - tg) - tg;
-    }
-  __syncthreads ();
-  unsigned lfrom = sc[0] + ol, gfrom = sc[1] + og;
+}
+
+/* Pass 2: the block's keys to its regions of @dst, from @lfrom (left) and @gfrom (right). */
+__device__ void
+p1_scatter (const unsigned *src, unsigned *dst, unsigned start, unsigned end, unsigned pivot,
+            unsigned lfrom, unsigned gfrom)
+{
+  const unsigned T = blockDim.x, tid = threadIdx.x;
 #pragma unroll 4
   for (unsigned i = start + tid; i < end; i += T)
     {
@@ -234,15 +236,17 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
       if (x > pivot)
         dst[gfrom++] = x;
     }
-  /* Every block's keys, extremes and cursors are visible before its count goes down. */
-  __threadfence ();
-  __syncthreads ();
-  if (tid == 0)
-    sc[2] = atomicAdd (&seq[SQ_COUNT], ~0u) == 1;
-  __syncthreads ();
-  if (!sc[2])
-    return;
-  __threadfence ();
+}
+
+/* The end of sequence @seq's partition once all its blocks have scattered into @dst: the pivot
+ * run to @d and the pivots of the two new sequences. Shared memory: m[4T] at sh + 2T + 2. */
+template <bool MINMAX>
+__device__ void
+p1_finish (unsigned *sh, unsigned *seq, const unsigned *mm, const unsigned *dst, unsigned *d,
+           unsigned pivot)
+{
+  const unsigned T = blockDim.x, tid = threadIdx.x;
+  unsigned *m = sh + 2 * T + 2;
   volatile unsigned *vs = seq;
   const unsigned sstart = vs[SQ_SSTART], send = vs[SQ_SEND];
   const unsigned oldstart = vs[SQ_OLDSTART], oldend = vs[SQ_OLDEND];
@@ -251,8 +255,7 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
   if (MINMAX)
     {
       const unsigned first = vs[SQ_FIRST], nb = vs[SQ_NBLOCKS];
-      mn0 = mn1 = ~0u;
-      mx0 = mx1 = 0;
+      unsigned mn0 = ~0u, mx0 = 0, mn1 = ~0u, mx1 = 0;
       for (unsigned b = first + tid; b < first + nb; b += T)
         {
           const unsigned *o = mm + MM_WORDS * b;
@@ -283,6 +286,91 @@ gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsig
           seq[side ? SQ_GPIVOT : SQ_LPIVOT] = median3 (s0, s1, s2);
         }
     }
+}
+
+/* Phase one (Algorithm 2), phase1=atomic: block b partitions its part of sequence blocks[b].seq
+ * from @src into @dst; the sequence's last block writes the pivot run to @d and the new
+ * sequences' pivots. Shared memory: lt[T+1], gt[T+1], m[4T], three words. */
+template <int SUM, bool MINMAX>
+__global__ void
+gqsort_kernel (const unsigned *blocks, unsigned *seqs, unsigned *mm, const unsigned *src,
+               unsigned *dst, unsigned *d)
+{
+  extern __shared__ unsigned sh[];
+  const unsigned T = blockDim.x, tid = threadIdx.x;
+  unsigned *sc = sh + 6 * T + 2;
+  const unsigned *bd = blocks + BD_WORDS * blockIdx.x;
+  const unsigned start = bd[0], end = bd[1];
+  unsigned *seq = seqs + SQ_WORDS * bd[2];
+  const unsigned pivot = seq[SQ_PIVOT];
+  unsigned ol, og, tl, tg;
+  p1_count<SUM, MINMAX> (sh, src, mm, start, end, pivot, ol, og, tl, tg);
+  if (tid == 0)
+    {
+      sc[0] = atomicAdd (&seq[SQ_SSTART], tl);
+      sc[1] = atomicAdd (&seq[SQ_SEND], 0u - tg) - tg;
+    }
+  __syncthreads ();
+  p1_scatter (src, dst, start, end, pivot, sc[0] + ol, sc[1] + og);
+  /* Every block's keys, extremes and cursors are visible before its count goes down. */
+  __threadfence ();
+  __syncthreads ();
+  if (tid == 0)
+    sc[2] = atomicAdd (&seq[SQ_COUNT], ~0u) == 1;
+  __syncthreads ();
+  if (!sc[2])
+    return;
+  __threadfence ();
+  p1_finish<MINMAX> (sh, seq, mm, dst, d, pivot);
+}
+
+/* phase1=host, kernel 1 of 3: pass 1 and the block's sum; every thread stores its two offsets
+ * (@off: 2T words a block, left ones first) and thread 0 the block's totals in its @hb record. */
+template <int SUM, bool MINMAX>
+__global__ void
+p1_count_kernel (const unsigned *blocks, const unsigned *seqs, unsigned *mm, const unsigned *src,
+                 unsigned *hb, unsigned *off)
+{
+  extern __shared__ unsigned sh[];
+  const unsigned T = blockDim.x, tid = threadIdx.x;
+  const unsigned *bd = blocks + BD_WORDS * blockIdx.x;
+  const unsigned start = bd[0], end = bd[1];
+  const unsigned pivot = seqs[SQ_WORDS * bd[2] + SQ_PIVOT];
+  unsigned *o = off + 2 * T * blockIdx.x, ol, og, tl, tg;
+  p1_count<SUM, MINMAX> (sh, src, mm, start, end, pivot, ol, og, tl, tg);
+  o[tid] = ol;
+  o[T + tid] = og;
+  if (tid == 0)
+    {
+      hb[HB_WORDS * blockIdx.x + HB_LT] = tl;
+      hb[HB_WORDS * blockIdx.x + HB_GT] = tg;
+    }
+}
+
+/* phase1=host, kernel 2 of 3: every thread reads its offsets and the block's regions (summed by
+ * the host) and scatters. */
+__global__ void
+p1_scatter_kernel (const unsigned *blocks, const unsigned *seqs, const unsigned *src,
+                   unsigned *dst, const unsigned *hb, const unsigned *off)
+{
+  const unsigned T = blockDim.x, tid = threadIdx.x;
+  const unsigned *bd = blocks + BD_WORDS * blockIdx.x;
+  const unsigned start = bd[0], end = bd[1];
+  const unsigned pivot = seqs[SQ_WORDS * bd[2] + SQ_PIVOT];
+  const unsigned *o = off + 2 * T * blockIdx.x, *h = hb + HB_WORDS * blockIdx.x;
+  const unsigned ol = o[tid], og = o[T + tid];
+  p1_scatter (src, dst, start, end, pivot, h[HB_LBEG] + ol, h[HB_GBEG] + og);
+}
+
+/* phase1=host, kernel 3 of 3: block s finishes sequence s (the launch boundary is the barrier
+ * that the atomic variant's block counter stands for). Shared memory as gqsort_kernel's. */
+template <bool MINMAX>
+__global__ void
+p1_pivot_kernel (unsigned *seqs, const unsigned *mm, const unsigned *dst, unsigned *d)
+{
+  extern __shared__ unsigned sh[];
+  unsigned *seq = seqs + SQ_WORDS * blockIdx.x;
+  p1_finish<MINMAX> (sh, seq, mm, dst, d, seq[SQ_PIVOT]);
 }
 
 /* The alternative sort: [start, start + len) of @src through the shared @buf (padded with ~0 to
@@ -414,6 +502,26 @@ lqsort_kernel (const unsigned *list, unsigned *d, unsigned *aux, unsigned minsiz
 typedef void (*P1Kernel) (const unsigned *, unsigned *, unsigned *, const unsigned *, unsigned *,
                           unsigned *);
 typedef void (*P2Kernel) (const unsigned *, unsigned *, unsigned *, unsigned);
+typedef void (*CountKernel) (const unsigned *, const unsigned *, unsigned *, const unsigned *,
+                             unsigned *, unsigned *);
+typedef void (*PivotKernel) (unsigned *, const unsigned *, const unsigned *, unsigned *);
+
+CountKernel
+count_kernel (const Config &k)
+{
+  static const CountKernel table[3][2] = {
+    { p1_count_kernel<SUM_SCAN, false>, p1_count_kernel<SUM_SCAN, true> },
+    { p1_count_kernel<SUM_SERIAL, false>, p1_count_kernel<SUM_SERIAL, true> },
+    { p1_count_kernel<SUM_FAA, false>, p1_count_kernel<SUM_FAA, true> },
+  };
+  return table[k.sum][!k.median];
+}
+
+PivotKernel
+pivot_kernel (const Config &k)
+{
+  return k.median ? p1_pivot_kernel<false> : p1_pivot_kernel<true>;
+}
 
 P1Kernel
 p1_kernel (const Config &k)
@@ -436,7 +544,7 @@ p2_kernel (const Config &k)
 
 /* The words of out2: aux (n), then the records. */
 struct Layout {
-  size_t seqs, blocks, mm, list, words;
+  size_t seqs, blocks, mm, list, hb, off, words;
   size_t cap_blocks, cap_list;
 };
 
@@ -450,7 +558,9 @@ layout_of (const Config &k, size_t n)
   l.blocks = l.seqs + SQ_WORDS * (size_t) k.maxseq;
   l.mm = l.blocks + BD_WORDS * l.cap_blocks;
   l.list = l.mm + MM_WORDS * l.cap_blocks;
-  l.words = l.list + P2_WORDS * l.cap_list;
+  l.hb = l.list + P2_WORDS * l.cap_list;
+  l.off = l.hb + (k.host ? HB_WORDS * l.cap_blocks : 0);
+  l.words = l.off + (k.host ? 2 * (size_t) k.threads * l.cap_blocks : 0);
   return l;
 }
 
@@ -476,7 +586,8 @@ gqs_validate (const Case &c, std::string *why)
   if (!pow2 (c.num ("minsize", 256), 1, 8192))
     return mdl_cuda_refuse (why, "minsize must be a power of two, 1..8192");
   if (!mdl_cuda_choice_ok (c, "pivot", "minmax", "minmax|median", why)
-      || !mdl_cuda_choice_ok (c, "sum", "scan", "scan|serial|faa", why))
+      || !mdl_cuda_choice_ok (c, "sum", "scan", "scan|serial|faa", why)
+      || !mdl_cuda_choice_ok (c, "phase1", "atomic", "atomic|host", why))
     return false;
   (void) k;
   return true;
@@ -500,8 +611,47 @@ struct Done {
   unsigned start, end, flip;
 };
 
+/* phase1=host: the count kernel, the host's cumulative sum of each sequence's blocks (the SIMT
+ * twin's p1_host_step), the scatter kernel and the pivot kernel over the @n_seqs sequences whose
+ * records are in @seqs (and on the device). Returns the launches (3). */
 int
-gqs_launch (const Case &c, Buffers &b)
+p1_host_step (const Config &k, const Layout &l, unsigned *base, std::vector<unsigned> &seqs,
+              size_t n_seqs, size_t nb, const unsigned *src, unsigned *dst, unsigned *d)
+{
+  const unsigned T = k.threads;
+  std::vector<unsigned> hb (HB_WORDS * nb);
+  count_kernel (k)<<<(unsigned) nb, T, 4 * (6 * T + 6)>>> (base + l.blocks, base + l.seqs,
+                                                            base + l.mm, src, base + l.hb,
+                                                            base + l.off);
+  CUDA_OK (cudaGetLastError ());
+  CUDA_OK (cudaMemcpy (hb.data (), base + l.hb, 4 * hb.size (), cudaMemcpyDeviceToHost));
+  for (size_t s = 0; s < n_seqs; s++)
+    {
+      unsigned *q = &seqs[SQ_WORDS * s];
+      for (unsigned b = q[SQ_FIRST]; b < q[SQ_FIRST] + q[SQ_NBLOCKS]; b++)
+        {
+          unsigned *h = &hb[HB_WORDS * b];
+          h[HB_LBEG] = q[SQ_SSTART];
+          q[SQ_SSTART] += h[HB_LT];
+          q[SQ_SEND] -= h[HB_GT];
+          h[HB_GBEG] = q[SQ_SEND];
+        }
+    }
+  CUDA_OK (cudaMemcpy (base + l.hb, hb.data (), 4 * hb.size (), cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemcpy (base + l.seqs, seqs.data (), 4 * SQ_WORDS * n_seqs,
+                       cudaMemcpyHostToDevice));
+  p1_scatter_kernel<<<(unsigned) nb, T>>> (base + l.blocks, base + l.seqs, src, dst, base + l.hb,
+                                           base + l.off);
+  CUDA_OK (cudaGetLastError ());
+  pivot_kernel (k)<<<(unsigned) n_seqs, T, 4 * (6 * T + 6)>>> (base + l.seqs, base + l.mm, dst, d);
+  CUDA_OK (cudaGetLastError ());
+  return 3;
+}
+
+/* The sort of d (the input copied, or mapped to words for keys=f32, first); returns the
+ * launches. */
+int
+gqs_sort (const Case &c, Buffers &b)
 {
   Config k = config_of (c);
   const size_t n = (size_t) c.n;
@@ -561,10 +711,16 @@ gqs_launch (const Case &c, Buffers &b)
       CUDA_OK (cudaMemcpy (base + l.seqs, seqs.data (), 4 * seqs.size (), cudaMemcpyHostToDevice));
       CUDA_OK (cudaMemcpy (base + l.blocks, blocks.data (), 4 * blocks.size (),
                            cudaMemcpyHostToDevice));
-      p1_kernel (k)<<<(unsigned) nb, T, 4 * (6 * T + 6)>>> (base + l.blocks, base + l.seqs,
-                                                             base + l.mm, buf[cur], buf[1 - cur], d);
-      CUDA_OK (cudaGetLastError ());
-      launches++;
+      if (k.host)
+        launches += p1_host_step (k, l, base, seqs, work.size (), nb, buf[cur], buf[1 - cur], d);
+      else
+        {
+          p1_kernel (k)<<<(unsigned) nb, T, 4 * (6 * T + 6)>>> (base + l.blocks, base + l.seqs,
+                                                                 base + l.mm, buf[cur],
+                                                                 buf[1 - cur], d);
+          CUDA_OK (cudaGetLastError ());
+          launches++;
+        }
       CUDA_OK (cudaMemcpy (seqs.data (), base + l.seqs, 4 * seqs.size (), cudaMemcpyDeviceToHost));
       next.clear ();
       for (size_t s = 0; s < work.size (); s++)
@@ -604,10 +760,18 @@ gqs_launch (const Case &c, Buffers &b)
   return launches + 1;
 }
 
+int
+gqs_launch (const Case &c, Buffers &b)
+{
+  int launches = gqs_sort (c, b);
+  mdl_cuda_keys_out (c, (unsigned *) b.d_out, (size_t) c.n, &launches);
+  return launches;
+}
+
 long
 gqs_check (const Case &c, const Buffers &b)
 {
-  return mdl_cuda_check_sort (c, b);
+  return mdl_cuda_check_sort_total (c, b);
 }
 
 std::string

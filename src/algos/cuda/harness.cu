@@ -191,7 +191,8 @@ mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state)
 bool
 mdl_cuda_dist_ok (const Case &c, std::string *why)
 {
-  return mdl_cuda_choice_ok (c, "dist", "uniform", MDL_KEY_DIST_CHOICES, why);
+  return mdl_cuda_choice_ok (c, "dist", "uniform", MDL_KEY_DIST_CHOICES, why)
+         && mdl_cuda_choice_ok (c, "keys", "u32", "u32|f32", why);
 }
 
 void
@@ -211,14 +212,21 @@ mdl_cuda_fill_keys (const Case &c, std::vector<unsigned char> &buf, uint64_t *st
       fprintf (stderr, "gpu-kernels: %s: out of host memory\n", c.spec.c_str ());
       exit (2);
     }
+  if (mdl_cuda_float_keys (c))
+    parallel_ranges (n, [&] (size_t from, size_t to) {
+      for (size_t k = from; k < to; k++)
+        keys[k] = mdl_keys_f32_bits (dist, keys[k]);
+    });
 }
 
-long
-mdl_cuda_check_sort (const Case &c, const Buffers &b)
+/* The check of a sort, floats by value (@numeric) or bit for bit. */
+static long
+check_sort (const Case &c, const Buffers &b, bool numeric)
 {
   uint64_t first = 0, n = b.in.size () / 4;
-  uint64_t bad = mdl_keys_check ((const uint32_t *) b.in.data (), (const uint32_t *) b.out.data (),
-                                 n, &first);
+  const uint32_t *in = (const uint32_t *) b.in.data (), *out = (const uint32_t *) b.out.data ();
+  uint64_t bad = mdl_cuda_float_keys (c) ? mdl_keys_check_f32 (in, out, n, numeric, &first)
+                                         : mdl_keys_check (in, out, n, &first);
   if (bad == UINT64_MAX)
     {
       fprintf (stderr, "gpu-kernels: %s: out of host memory\n", c.spec.c_str ());
@@ -229,6 +237,18 @@ mdl_cuda_check_sort (const Case &c, const Buffers &b)
              c.spec.c_str (), (unsigned long long) bad, (unsigned long long) n,
              (unsigned long long) first, mdl_cuda_word (b.out, first));
   return (long) bad;
+}
+
+long
+mdl_cuda_check_sort (const Case &c, const Buffers &b)
+{
+  return check_sort (c, b, true);
+}
+
+long
+mdl_cuda_check_sort_total (const Case &c, const Buffers &b)
+{
+  return check_sort (c, b, false);
 }
 
 unsigned

@@ -35,7 +35,7 @@
 
 template <int B>
 __global__ void __launch_bounds__ (B)
-block_sort (unsigned *dst, unsigned *src, unsigned n)
+block_sort (unsigned *dst, const unsigned *src, unsigned n)
 {
   __shared__ unsigned shared[B];
   Shared *s = shared;
@@ -386,6 +386,7 @@ merge_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
   MdlMergePlan p = case_plan (c);
   mdl_cuda_fill_keys (c, b.in, rng);
+  mdl_cuda_keys_scratch (c, b);
   b.out.assign (4 * (size_t) c.n, MDL_CUDA_POISON);
   b.out2.assign (4 * scratch_of (p).words, 0);
 }
@@ -425,8 +426,8 @@ sort_launch (const Case &c, Buffers &b)
   unsigned *dst = buf[(p.passes - 1) % 2], *src = buf[p.passes % 2];
   unsigned d = (unsigned) p.d;
   int launches = 1;
-  block_sort<B><<<(unsigned) mdl_merge_ceil_div (p.n, B), B>>> (dst, (unsigned *) b.d_in,
-                                                                (unsigned) p.n);
+  const unsigned *in = mdl_cuda_keys_in (c, b, &launches);
+  block_sort<B><<<(unsigned) mdl_merge_ceil_div (p.n, B), B>>> (dst, in, (unsigned) p.n);
   std::swap (src, dst);
   launches += column_merges<B> (&src, &dst, p.n, B, p.s0, d);
   if (p.runs > 1)
@@ -460,6 +461,7 @@ sort_launch (const Case &c, Buffers &b)
           launches++;
         }
     }
+  mdl_cuda_keys_out (c, (unsigned *) b.d_out, p.n, &launches);
   return launches;
 }
 
@@ -480,6 +482,6 @@ merge_kernel_name (const Case &c)
 }
 
 const CudaTwin cuda_twin_sort_dway = { merge_validate, merge_prepare, merge_launch,
-                                       mdl_cuda_check_sort, merge_kernel_name };
+                                       mdl_cuda_check_sort_total, merge_kernel_name };
 const CudaTwin cuda_twin_sort_warpsort = { merge_validate, merge_prepare, merge_launch,
-                                           mdl_cuda_check_sort, merge_kernel_name };
+                                           mdl_cuda_check_sort_total, merge_kernel_name };

@@ -375,6 +375,7 @@ mqs_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
   MqsConfig k = mqs_config (c);
   mdl_cuda_fill_keys (c, b.in, rng);
+  mdl_cuda_keys_scratch (c, b);
   b.out.assign ((size_t) c.n * 4, MDL_CUDA_POISON);
   b.out2.assign ((2 * (size_t) c.n + (MQS_DESC + 3) * (size_t) k.P) * 4, MDL_CUDA_POISON);
 }
@@ -421,8 +422,9 @@ mqs_launch (const Case &c, Buffers &b)
   unsigned n = (unsigned) c.n, P = k.P, launches = 0;
   unsigned long long g = ((unsigned long long) n + P - 1) / P;
   uint64_t rng = 0x6d71736f72740000ull ^ n;
+  int map_launches = 0;
   MqsArgs a;
-  a.in = (const unsigned *) b.d_in;
+  a.in = mdl_cuda_keys_in (c, b, &map_launches);
   a.out = (unsigned *) b.d_out;
   a.buf1 = (unsigned *) b.d_out2;
   a.buf2 = a.buf1 + n;
@@ -486,7 +488,8 @@ mqs_launch (const Case &c, Buffers &b)
   CUDA_OK (cudaMemcpy (a.desc, desc.data (), desc.size () * 4, cudaMemcpyHostToDevice));
   size_t shared = 4 * (3 * MQS_RING + 3 * MQS_STACK + (size_t) k.base);
   msimd_qs_independent<<<P, MQS_S, shared>>> (a);
-  return (int) launches + 1;
+  mdl_cuda_keys_out (c, a.out, n, &map_launches);
+  return (int) launches + 1 + map_launches;
 }
 
 static std::string
@@ -496,4 +499,4 @@ mqs_kernel (const Case &)
 }
 
 const CudaTwin cuda_twin_msimd_quicksort
-  = { mqs_validate, mqs_prepare, mqs_launch, mdl_cuda_check_sort, mqs_kernel };
+  = { mqs_validate, mqs_prepare, mqs_launch, mdl_cuda_check_sort_total, mqs_kernel };

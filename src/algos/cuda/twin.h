@@ -88,13 +88,30 @@ struct CudaTwin {
 /* Fills @buf with mdl_splitmix64 numbers from @state. */
 void mdl_cuda_fill_random (std::vector<unsigned char> &buf, uint64_t *state);
 /* The sorts' inputs (src/algos/keys.h): TRUE when the case's dist= (default uniform) names a
- * distribution, else false with the reason; and @buf filled with c.n keys of it, drawn from the
- * seed that the next number of @state gives. */
+ * distribution and its keys= (default u32) is u32 or f32, else false with the reason; and @buf
+ * filled with c.n keys of it (float bits for keys=f32, mdl_keys_f32_bits), drawn from the seed
+ * that the next number of @state gives. */
 bool mdl_cuda_dist_ok (const Case &c, std::string *why);
 void mdl_cuda_fill_keys (const Case &c, std::vector<unsigned char> &buf, uint64_t *state);
 /* The check of a sort: the keys of b.out that differ from b.in sorted ascending (the first one
- * reported on stderr). */
+ * reported on stderr); floats compared by value (any float comparison sort passes). */
 long mdl_cuda_check_sort (const Case &c, const Buffers &b);
+/* The same, floats compared bit for bit in totalOrder (the seed sorts' order: -0 before +0). */
+long mdl_cuda_check_sort_total (const Case &c, const Buffers &b);
+
+/* keys=f32 of the seed sorts (float-keys.cu). TRUE for keys=f32. */
+bool mdl_cuda_float_keys (const Case &c);
+/* A launch mapping @n words from @src to @dst (may be @src) by mdl_keys_f32_order, or by
+ * mdl_keys_f32_unorder when @back. */
+void mdl_cuda_keys_order (const unsigned *src, unsigned *dst, size_t n, bool back);
+/* In prepare(), after the input: for keys=f32, in2 sized for the input's words. */
+void mdl_cuda_keys_scratch (const Case &c, Buffers &b);
+/* In launch(): the words the sort reads: d_in, or for keys=f32 d_in2 after a map launch (added to
+ * *@launches). */
+const unsigned *mdl_cuda_keys_in (const Case &c, const Buffers &b, int *launches);
+/* In launch(), after the sort: for keys=f32, the @n sorted words at @out mapped back to float
+ * bits (a launch, added to *@launches). */
+void mdl_cuda_keys_out (const Case &c, unsigned *out, size_t n, int *launches);
 /* The 4-byte word @i of @v. */
 unsigned mdl_cuda_word (const std::vector<unsigned char> &v, size_t i);
 /* The bytes of @got that differ from @want (sizes must be equal). */

@@ -51,6 +51,7 @@ const MdlParamSpec mdl_sort_bitonic_params[] = {
   { "pad", MDL_PARAM_UINT, "0", NULL, 0, 1, NULL, 0,
     "1: local key e at shared word e + e/32 (keys 2^m apart, m <= 5, on distinct banks)" },
   MDL_KEYS_DIST_ROW,
+  MDL_KEYS_TYPE_ROW,
   { NULL }
 };
 
@@ -273,6 +274,8 @@ bitonic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
   guint log_regs = mdl_bitonic_log_ceil (mdl_params_uint (params, "regs"));
   guint pad = (guint) mdl_params_uint (params, "pad");
   MdlKeyDist dist = (MdlKeyDist) mdl_params_choice (params, "dist");
+  gboolean f32 = mdl_params_choice (params, "keys") == 1;
+  g_autofree guint32 *copy = NULL;
   g_autofree MdlBitonicPlan *plan = g_new (MdlBitonicPlan, 1);
   g_autoptr (MdlSimt) gpu = NULL;
   guint64 in, out, n_keys, bad, first = 0;
@@ -286,15 +289,18 @@ bitonic_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec
   if (!(in = mdl_simt_alloc (gpu, 4 * n, error)) || !(out = mdl_simt_alloc (gpu, 4 * n_keys, error)))
     return FALSE;
   keys = mdl_simt_host (gpu, in);
-  if (!mdl_keys_fill (keys, n, dist, seed))
+  if (!mdl_keys_fill_typed (keys, n, dist, seed, f32))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "sort/bitonic: n=%" G_GUINT64_FORMAT
                    ": out of memory drawing the keys", n);
       return FALSE;
     }
-  if (!run_passes (gpu, plan, block, log_regs, pad, in, n, out, error))
+  copy = g_memdup2 (keys, 4 * n);
+  if ((f32 && !mdl_simt_keys_order (gpu, in, in, n, FALSE, error))
+      || !run_passes (gpu, plan, block, log_regs, pad, in, n, out, error)
+      || (f32 && !mdl_simt_keys_order (gpu, out, out, n, TRUE, error)))
     return FALSE;
-  bad = mdl_keys_check (keys, mdl_simt_host (gpu, out), n, &first);
+  bad = mdl_keys_check_typed (copy, mdl_simt_host (gpu, out), n, f32, &first);
   if (bad != 0)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "sort/bitonic: n=%" G_GUINT64_FORMAT ": %"

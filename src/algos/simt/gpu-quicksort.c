@@ -9,7 +9,9 @@
  * (Algorithm 3): one block per sequence, a shared stack of sequences (the shorter on top), the same
  * two passes with the median of three as pivot, and a bitonic sort in shared memory below MINSIZE.
  * Every partition reads from one buffer and writes to the other; pivots and sorted runs always go
- * to d. The choices where the thesis is silent or garbled are in docs/models/sort-gpu-quicksort.md.
+ * to d. phase1=host is the thesis's variant for GPUs without atomics: the same step as three
+ * kernels (count, scatter, pivots) with the blocks' cumulative sum on the host between them. The
+ * choices where the thesis is silent or garbled are in docs/models/sort-gpu-quicksort.md.
  *
  * Instructions mirror src/algos/cuda/gpu-quicksort.cu: every global or shared load and store of
  * the kernels is an event; comparisons and counter updates are ALU instructions; a pass's loop test
@@ -35,6 +37,8 @@ enum {
 };
 /* A block of phase one: its keys [start, end) and its sequence. */
 enum { BD_START, BD_END, BD_SEQ, BD_WORDS = 4 };
+/* phase1=host: a block's totals (from the count kernel) and its regions (from the host). */
+enum { HB_LT, HB_GT, HB_LBEG, HB_GBEG, HB_WORDS = 4 };
 /* A block's minimum and maximum of the keys < pivot and of those > pivot. */
 enum { MM_LMIN, MM_LMAX, MM_GMIN, MM_GMAX, MM_WORDS = 4 };
 /* A sequence of phase two: [start, end) in buffer flip (0: d, 1: the auxiliary buffer). */
@@ -48,6 +52,7 @@ typedef struct {
   guint64 buf[2];        /* device addresses: d, aux */
   guint32 *host[2];      /* their host views (the invariant check) */
   guint64 seqs, blocks, mm, p2;
+  guint64 hb, off;       /* phase1=host: block sums and regions; per-thread offsets (2T a block) */
   int cur;               /* phase one: the buffer read */
   gboolean overflow;     /* phase two: the stack bound failed */
 } Args;
@@ -413,51 +418,189 @@ midpoint (guint32 mn, guint32 mx)
 
 /* ---- phase one: Algorithm 2 ---- */
 
+/* Shared words of phase one: lt[0..T], gt[0..T], the extremes' tree (4T), three words. */
+#define P1_LT(T) 0
+#define P1_GT(T) (4 * ((guint64) (T) + 1))
+#define P1_MM(T) (4 * (2 * (guint64) (T) + 2))
+#define P1_SC(T) (4 * (6 * (guint64) (T) + 2))
+
+/* The start of a phase-one kernel: block record, sequence and pivot; @pass gets the pivot. Returns
+ * the sequence's address. */
+static guint64
+p1_block (MdlSimtBlock *blk, Args *a, Pass *pass, Regs *r, guint32 *start, guint32 *end)
+{
+  guint64 bd = a->blocks + 4 * BD_WORDS * (guint64) blk->idx_x, seq;
+  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_START, r->at, r->x);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_END, r->at, r->y);
+  *start = (guint32) r->x[0];
+  *end = (guint32) r->y[0];
+  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_SEQ, r->at, r->x);
+  seq = a->seqs + 4 * SQ_WORDS * r->x[0];
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_PIVOT, r->at, r->x);
+  pass->pivot = (guint32) r->x[0];
+  return seq;
+}
+
+/* Pass 1 of the block's keys [start, end), the block's cumulative sum (each thread's offsets in
+ * olt, ogt, the totals in tlt, tgt) and, with minmax, the block's extremes stored in its mm
+ * record. */
+static void
+p1_count (MdlSimtBlock *blk, Args *a, Pass *pass, Regs *r, guint32 start, guint32 end)
+{
+  guint T = blk->n_threads;
+  MDL_SIMT_EACH (blk, t)
+    {
+      r->mn0[t] = r->mn1[t] = KEY_MAX;
+      r->mx0[t] = r->mx1[t] = 0;
+    }
+  mdl_simt_phase_begin (blk, "p1-count");
+  strided (blk, r, start, end, count_body, pass);
+  mdl_simt_phase_end (blk, "p1-count");
+  mdl_simt_phase_begin (blk, "p1-cumsum");
+  cumsum (blk, a->cfg->sum, P1_LT (T), P1_GT (T), r);
+  mdl_simt_phase_end (blk, "p1-cumsum");
+  if (pass->minmax)
+    {
+      minmax_reduce (blk, P1_MM (T), r);
+      if_thread0 (blk);
+      for (int k = 0; k < 4; k++)
+        {
+          guint64 v = (guint64[]) { r->mn0[0], r->mx0[0], r->mn1[0], r->mx1[0] }[k];
+          st_lane0 (blk, MDL_SPACE_GLOBAL, a->mm + 4 * (MM_WORDS * (guint64) blk->idx_x + k), v,
+                    r);
+        }
+      mdl_simt_endif (blk);
+    }
+}
+
+/* Pass 2 from the block's regions, which start at lane vectors x (left) and y (right). */
+static void
+p1_scatter (MdlSimtBlock *blk, Pass *pass, Regs *r, guint32 start, guint32 end)
+{
+  mdl_simt_alu (blk, 2);
+  MDL_SIMT_EACH (blk, t)
+    {
+      r->olt[t] += r->x[t];
+      r->ogt[t] += r->y[t];
+    }
+  mdl_simt_phase_begin (blk, "p1-scatter");
+  strided (blk, r, start, end, scatter_body, pass);
+  mdl_simt_phase_end (blk, "p1-scatter");
+}
+
+/* The end of a sequence's partition, once all its blocks have scattered: the pivot run to d and
+ * the pivots of the two new sequences. */
+static void
+p1_finish (MdlSimtBlock *blk, Args *a, Pass *pass, Regs *r, guint64 seq)
+{
+  guint T = blk->n_threads;
+  guint32 sstart, send, oldstart, oldend;
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SSTART, r->at, r->x);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SEND, r->at, r->y);
+  sstart = (guint32) r->x[0];
+  send = (guint32) r->y[0];
+  mdl_simt_phase_begin (blk, "p1-pivots");
+  strided (blk, r, sstart, send, fill_body, pass);
+  mdl_simt_phase_end (blk, "p1-pivots");
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_OLDSTART, r->at, r->x);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_OLDEND, r->at, r->y);
+  oldstart = (guint32) r->x[0];
+  oldend = (guint32) r->y[0];
+  if (pass->minmax)
+    {
+      /* The sequence's extremes: each thread folds blocks first + t, first + t + T, ...,
+       * then the tree. */
+      guint32 first, nb;
+      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_FIRST, r->at, r->x);
+      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_NBLOCKS, r->at, r->y);
+      first = (guint32) r->x[0];
+      nb = (guint32) r->y[0];
+      MDL_SIMT_EACH (blk, t)
+        {
+          r->mn0[t] = r->mn1[t] = KEY_MAX;
+          r->mx0[t] = r->mx1[t] = 0;
+        }
+      mdl_simt_alu (blk, 1);
+      MDL_SIMT_EACH (blk, t)
+        r->i[t] = first + t;
+      mdl_simt_loop_begin (blk);
+      for (;;)
+        {
+          guint8 *cond = mdl_simt_cond (blk);
+          guint64 *v[4] = { r->mn0, r->mx0, r->mn1, r->mx1 };
+          MDL_SIMT_EACH (blk, t)
+            cond[t] = r->i[t] < (guint64) first + nb;
+          if (!mdl_simt_loop_test (blk))
+            break;
+          for (int k = 0; k < 4; k++)
+            {
+              MDL_SIMT_EACH (blk, t)
+                r->at[t] = a->mm + 4 * (MM_WORDS * r->i[t] + k);
+              mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r->at, r->x);
+              mdl_simt_alu (blk, 1);
+              MDL_SIMT_EACH (blk, t)
+                v[k][t] = k % 2 ? MAX (v[k][t], r->x[t]) : MIN (v[k][t], r->x[t]);
+            }
+          mdl_simt_alu (blk, 1);
+          MDL_SIMT_EACH (blk, t)
+            r->i[t] += T;
+        }
+      minmax_reduce (blk, P1_MM (T), r);
+      if_thread0 (blk);
+      mdl_simt_alu (blk, 4);
+      st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_LPIVOT,
+                midpoint ((guint32) r->mn0[0], (guint32) r->mx0[0]), r);
+      st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_GPIVOT,
+                midpoint ((guint32) r->mn1[0], (guint32) r->mx1[0]), r);
+      mdl_simt_endif (blk);
+    }
+  else
+    {
+      /* Thread 0: the median of the first, middle and last key of each new sequence. */
+      guint32 lo[2] = { oldstart, send }, hi[2] = { sstart, oldend };
+      if_thread0 (blk);
+      for (int side = 0; side < 2; side++)
+        {
+          guint32 sm[3] = { 0, 0, 0 };
+          if (lo[side] < hi[side])
+            {
+              guint32 at[3] = { lo[side], lo[side] + (hi[side] - lo[side]) / 2, hi[side] - 1 };
+              for (int k = 0; k < 3; k++)
+                {
+                  ld_uniform (blk, MDL_SPACE_GLOBAL, pass->dst + 4 * (guint64) at[k], r->at, r->x);
+                  sm[k] = (guint32) r->x[0];
+                }
+              a->st->sample_reads += 3;
+            }
+          mdl_simt_alu (blk, 3);
+          st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * (side ? SQ_GPIVOT : SQ_LPIVOT),
+                    median3 (sm[0], sm[1], sm[2]), r);
+        }
+      mdl_simt_endif (blk);
+    }
+}
+
+static Pass
+p1_pass (Args *a)
+{
+  return (Pass) { a, a->buf[a->cur], a->buf[1 - a->cur], 0,
+                  a->cfg->pivot == MDL_GQS_PIVOT_MINMAX };
+}
+
+/* phase1=atomic: the whole partition step in one kernel, a sequence's blocks meeting by FAA. */
 static void
 gqsort_kernel (MdlSimtBlock *blk, void *p)
 {
   Args *a = p;
   guint T = blk->n_threads;
   Regs r;
-  Pass pass = { a, a->buf[a->cur], a->buf[1 - a->cur], 0, a->cfg->pivot == MDL_GQS_PIVOT_MINMAX };
-  guint64 lt_at = 0, gt_at = 4 * (T + 1), mm_at = 4 * (2 * T + 2), sc_at = 4 * (6 * T + 2);
-  guint64 bd = a->blocks + 4 * BD_WORDS * (guint64) blk->idx_x, seq;
+  Pass pass = p1_pass (a);
+  guint64 sc_at = P1_SC (T), seq;
   guint32 start, end;
   gboolean last;
   regs_init (blk, &r);
-
-  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_START, r.at, r.x);
-  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_END, r.at, r.y);
-  start = (guint32) r.x[0];
-  end = (guint32) r.y[0];
-  ld_uniform (blk, MDL_SPACE_GLOBAL, bd + 4 * BD_SEQ, r.at, r.x);
-  seq = a->seqs + 4 * SQ_WORDS * r.x[0];
-  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_PIVOT, r.at, r.x);
-  pass.pivot = (guint32) r.x[0];
-
-  MDL_SIMT_EACH (blk, t)
-    {
-      r.mn0[t] = r.mn1[t] = KEY_MAX;
-      r.mx0[t] = r.mx1[t] = 0;
-    }
-  mdl_simt_phase_begin (blk, "p1-count");
-  strided (blk, &r, start, end, count_body, &pass);
-  mdl_simt_phase_end (blk, "p1-count");
-  mdl_simt_phase_begin (blk, "p1-cumsum");
-  cumsum (blk, a->cfg->sum, lt_at, gt_at, &r);
-  mdl_simt_phase_end (blk, "p1-cumsum");
-  if (pass.minmax)
-    {
-      minmax_reduce (blk, mm_at, &r);
-      if_thread0 (blk);
-      for (int k = 0; k < 4; k++)
-        {
-          guint64 v = (guint64[]) { r.mn0[0], r.mx0[0], r.mn1[0], r.mx1[0] }[k];
-          st_lane0 (blk, MDL_SPACE_GLOBAL, a->mm + 4 * (MM_WORDS * (guint64) blk->idx_x + k), v,
-                    &r);
-        }
-      mdl_simt_endif (blk);
-    }
+  seq = p1_block (blk, a, &pass, &r, &start, &end);
+  p1_count (blk, a, &pass, &r, start, end);
 
   /* Thread 0 takes the block's regions: lbeg = FAA (sstart, lt_sum), gbeg = FAA (send, -gt_sum)
    * - gt_sum; a barrier, and every thread reads them. */
@@ -481,16 +624,7 @@ gqsort_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_sync (blk);
   ld_uniform (blk, MDL_SPACE_SHARED, sc_at, r.at, r.x);
   ld_uniform (blk, MDL_SPACE_SHARED, sc_at + 4, r.at, r.y);
-  mdl_simt_alu (blk, 2);
-  MDL_SIMT_EACH (blk, t)
-    {
-      r.olt[t] += r.x[t];
-      r.ogt[t] += r.y[t];
-    }
-
-  mdl_simt_phase_begin (blk, "p1-scatter");
-  strided (blk, &r, start, end, scatter_body, &pass);
-  mdl_simt_phase_end (blk, "p1-scatter");
+  p1_scatter (blk, &pass, &r, start, end);
 
   /* __threadfence and a barrier (every key and extreme of the block out), then thread 0: last =
    * FAA (blockcount, -1) == 1; a barrier. */
@@ -507,100 +641,85 @@ gqsort_kernel (MdlSimtBlock *blk, void *p)
   st_lane0 (blk, MDL_SPACE_SHARED, sc_at + 8, r.x[0] == 1, &r);
   mdl_simt_endif (blk);
   mdl_simt_sync (blk);
+  a->st->p1_atomics += 3;
   ld_uniform (blk, MDL_SPACE_SHARED, sc_at + 8, r.at, r.x);
   last = r.x[0] != 0;
   if_uniform (blk, last);
   if (last)
     {
-      guint32 sstart, send, oldstart, oldend;
       a->st->last_blocks++;
       mdl_simt_alu (blk, 1);   /* __threadfence */
-      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SSTART, r.at, r.x);
-      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_SEND, r.at, r.y);
-      sstart = (guint32) r.x[0];
-      send = (guint32) r.y[0];
-      mdl_simt_phase_begin (blk, "p1-pivots");
-      strided (blk, &r, sstart, send, fill_body, &pass);
-      mdl_simt_phase_end (blk, "p1-pivots");
-      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_OLDSTART, r.at, r.x);
-      ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_OLDEND, r.at, r.y);
-      oldstart = (guint32) r.x[0];
-      oldend = (guint32) r.y[0];
-      if (pass.minmax)
-        {
-          /* The sequence's extremes: each thread folds blocks first + t, first + t + T, ...,
-           * then the tree. */
-          guint32 first, nb;
-          ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_FIRST, r.at, r.x);
-          ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_NBLOCKS, r.at, r.y);
-          first = (guint32) r.x[0];
-          nb = (guint32) r.y[0];
-          MDL_SIMT_EACH (blk, t)
-            {
-              r.mn0[t] = r.mn1[t] = KEY_MAX;
-              r.mx0[t] = r.mx1[t] = 0;
-            }
-          mdl_simt_alu (blk, 1);
-          MDL_SIMT_EACH (blk, t)
-            r.i[t] = first + t;
-          mdl_simt_loop_begin (blk);
-          for (;;)
-            {
-              guint8 *cond = mdl_simt_cond (blk);
-              guint64 *v[4] = { r.mn0, r.mx0, r.mn1, r.mx1 };
-              MDL_SIMT_EACH (blk, t)
-                cond[t] = r.i[t] < (guint64) first + nb;
-              if (!mdl_simt_loop_test (blk))
-                break;
-              for (int k = 0; k < 4; k++)
-                {
-                  MDL_SIMT_EACH (blk, t)
-                    r.at[t] = a->mm + 4 * (MM_WORDS * r.i[t] + k);
-                  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r.at, r.x);
-                  mdl_simt_alu (blk, 1);
-                  MDL_SIMT_EACH (blk, t)
-                    v[k][t] = k % 2 ? MAX (v[k][t], r.x[t]) : MIN (v[k][t], r.x[t]);
-                }
-              mdl_simt_alu (blk, 1);
-              MDL_SIMT_EACH (blk, t)
-                r.i[t] += T;
-            }
-          minmax_reduce (blk, mm_at, &r);
-          if_thread0 (blk);
-          mdl_simt_alu (blk, 4);
-          st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_LPIVOT,
-                    midpoint ((guint32) r.mn0[0], (guint32) r.mx0[0]), &r);
-          st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_GPIVOT,
-                    midpoint ((guint32) r.mn1[0], (guint32) r.mx1[0]), &r);
-          mdl_simt_endif (blk);
-        }
-      else
-        {
-          /* Thread 0: the median of the first, middle and last key of each new sequence. */
-          guint32 lo[2] = { oldstart, send }, hi[2] = { sstart, oldend };
-          if_thread0 (blk);
-          for (int side = 0; side < 2; side++)
-            {
-              guint32 s[3] = { 0, 0, 0 };
-              if (lo[side] < hi[side])
-                {
-                  guint32 at[3] = { lo[side], lo[side] + (hi[side] - lo[side]) / 2, hi[side] - 1 };
-                  for (int k = 0; k < 3; k++)
-                    {
-                      ld_uniform (blk, MDL_SPACE_GLOBAL, pass.dst + 4 * (guint64) at[k], r.at,
-                                  r.x);
-                      s[k] = (guint32) r.x[0];
-                    }
-                  a->st->sample_reads += 3;
-                }
-              mdl_simt_alu (blk, 3);
-              st_lane0 (blk, MDL_SPACE_GLOBAL, seq + 4 * (side ? SQ_GPIVOT : SQ_LPIVOT),
-                        median3 (s[0], s[1], s[2]), &r);
-            }
-          mdl_simt_endif (blk);
-        }
+      p1_finish (blk, a, &pass, &r, seq);
     }
   mdl_simt_endif (blk);
+}
+
+/* phase1=host, kernel 1 of 3: pass 1 and the block's sum; every thread stores its two offsets
+ * (off: 2T words a block, left ones first) and thread 0 the block's totals. */
+static void
+p1_count_kernel (MdlSimtBlock *blk, void *p)
+{
+  Args *a = p;
+  guint T = blk->n_threads;
+  guint64 off = a->off + 4 * 2 * (guint64) T * blk->idx_x;
+  guint64 hb = a->hb + 4 * HB_WORDS * (guint64) blk->idx_x;
+  Regs r;
+  Pass pass = p1_pass (a);
+  guint32 start, end;
+  regs_init (blk, &r);
+  p1_block (blk, a, &pass, &r, &start, &end);
+  p1_count (blk, a, &pass, &r, start, end);
+  MDL_SIMT_EACH (blk, t)
+    r.at[t] = off + 4 * t;
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, r.at, r.olt);
+  MDL_SIMT_EACH (blk, t)
+    r.at[t] = off + 4 * (T + t);
+  mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, r.at, r.ogt);
+  if_thread0 (blk);
+  st_lane0 (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_LT, r.tlt[0], &r);
+  st_lane0 (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_GT, r.tgt[0], &r);
+  mdl_simt_endif (blk);
+}
+
+/* phase1=host, kernel 2 of 3: every thread reads its offsets and the block's regions (summed by
+ * the host) and scatters. */
+static void
+p1_scatter_kernel (MdlSimtBlock *blk, void *p)
+{
+  Args *a = p;
+  guint T = blk->n_threads;
+  guint64 off = a->off + 4 * 2 * (guint64) T * blk->idx_x;
+  guint64 hb = a->hb + 4 * HB_WORDS * (guint64) blk->idx_x;
+  Regs r;
+  Pass pass = p1_pass (a);
+  guint32 start, end;
+  regs_init (blk, &r);
+  p1_block (blk, a, &pass, &r, &start, &end);
+  MDL_SIMT_EACH (blk, t)
+    r.at[t] = off + 4 * t;
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r.at, r.olt);
+  MDL_SIMT_EACH (blk, t)
+    r.at[t] = off + 4 * (T + t);
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r.at, r.ogt);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_LBEG, r.at, r.x);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_GBEG, r.at, r.y);
+  p1_scatter (blk, &pass, &r, start, end);
+}
+
+/* phase1=host, kernel 3 of 3: block s finishes sequence s (the launch is the barrier the atomic
+ * variant's block counter stands for). */
+static void
+p1_pivot_kernel (MdlSimtBlock *blk, void *p)
+{
+  Args *a = p;
+  guint64 seq = a->seqs + 4 * SQ_WORDS * (guint64) blk->idx_x;
+  Regs r;
+  Pass pass = p1_pass (a);
+  regs_init (blk, &r);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, seq + 4 * SQ_PIVOT, r.at, r.x);
+  pass.pivot = (guint32) r.x[0];
+  a->st->last_blocks++;
+  p1_finish (blk, a, &pass, &r, seq);
 }
 
 /* ---- phase two: Algorithm 3 ---- */
@@ -910,11 +1029,41 @@ done_longer_first (gconstpointer x, gconstpointer y)
   return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* phase1=host: the count kernel, the host's cumulative sum of each sequence's blocks (in block
+ * order: left regions from the front, right ones from the back, as the FAAs hand them out when
+ * the blocks arrive in order), the scatter kernel and the pivot kernel over the @n_seqs
+ * sequences. */
+static gboolean
+p1_host_step (MdlSimt *gpu, Args *a, const MdlSimtLaunch *shape, guint n_seqs, GError **error)
+{
+  guint32 *seqs = mdl_simt_host (gpu, a->seqs), *hb = mdl_simt_host (gpu, a->hb);
+  MdlSimtLaunch one_per_seq = *shape;
+  if (!mdl_simt_launch (gpu, shape, p1_count_kernel, a, error))
+    return FALSE;
+  for (guint s = 0; s < n_seqs; s++)
+    {
+      guint32 *q = seqs + SQ_WORDS * s;
+      for (guint32 b = q[SQ_FIRST]; b < q[SQ_FIRST] + q[SQ_NBLOCKS]; b++)
+        {
+          guint32 *h = hb + HB_WORDS * b;
+          h[HB_LBEG] = q[SQ_SSTART];
+          q[SQ_SSTART] += h[HB_LT];
+          q[SQ_SEND] -= h[HB_GT];
+          h[HB_GBEG] = q[SQ_SEND];
+          a->st->host_sums++;
+        }
+    }
+  one_per_seq.grid_x = n_seqs;
+  return mdl_simt_launch (gpu, shape, p1_scatter_kernel, a, error)
+         && mdl_simt_launch (gpu, &one_per_seq, p1_pivot_kernel, a, error);
+}
+
 MdlGqsConfig
 mdl_gqs_config_default (void)
 {
   return (MdlGqsConfig) { .threads = 128, .maxseq = 512, .minsize = 256,
-                          .pivot = MDL_GQS_PIVOT_MINMAX, .sum = MDL_GQS_SUM_SCAN };
+                          .pivot = MDL_GQS_PIVOT_MINMAX, .sum = MDL_GQS_SUM_SCAN,
+                          .phase1 = MDL_GQS_PHASE1_ATOMIC };
 }
 
 static gboolean
@@ -965,6 +1114,13 @@ mdl_gqs_sort (MdlSimt *gpu, const MdlGqsConfig *cfg, guint64 d, guint64 n, MdlGq
   st->aux_bytes = 4 * n;
   st->bookkeeping_bytes = 4 * (SQ_WORDS * (guint64) cfg->maxseq + (BD_WORDS + MM_WORDS) * cap_blocks
                                + P2_WORDS * cap_p2);
+  if (cfg->phase1 == MDL_GQS_PHASE1_HOST)
+    {
+      if (!(a.hb = mdl_simt_alloc (gpu, 4 * HB_WORDS * cap_blocks, error))
+          || !(a.off = mdl_simt_alloc (gpu, 4 * 2 * (guint64) T * cap_blocks, error)))
+        return FALSE;
+      st->bookkeeping_bytes += 4 * (HB_WORDS + 2 * (guint64) T) * cap_blocks;
+    }
   a.host[0] = mdl_simt_host (gpu, a.buf[0]);
   a.host[1] = mdl_simt_host (gpu, a.buf[1]);
   seqs = mdl_simt_host (gpu, a.seqs);
@@ -1013,8 +1169,11 @@ mdl_gqs_sort (MdlSimt *gpu, const MdlGqsConfig *cfg, guint64 d, guint64 n, MdlGq
       shape.grid_x = (guint32) nb;
       shape.block_x = T;
       shape.shared_bytes = 4 * (6 * T + 6);
-      if (!mdl_simt_launch (gpu, &shape, gqsort_kernel, &a, error))
+      if (cfg->phase1 == MDL_GQS_PHASE1_ATOMIC
+              ? !mdl_simt_launch (gpu, &shape, gqsort_kernel, &a, error)
+              : !p1_host_step (gpu, &a, &shape, work->len, error))
         return FALSE;
+      st->p1_launches += cfg->phase1 == MDL_GQS_PHASE1_ATOMIC ? 1 : 3;
       st->iterations++;
       st->p1_blocks += nb;
       st->p1_partitions += work->len;
@@ -1086,6 +1245,7 @@ mdl_gqs_sort (MdlSimt *gpu, const MdlGqsConfig *cfg, guint64 d, guint64 n, MdlGq
 
 const MdlParamSpec mdl_gpu_quicksort_params[] = {
   MDL_KEYS_DIST_ROW,
+  MDL_KEYS_TYPE_ROW,
   { "threads", MDL_PARAM_UINT, "128", NULL, 32, 1024, NULL, MDL_PARAM_POW2,
     "T, threads per block of both phases" },
   { "maxseq", MDL_PARAM_UINT, "512", NULL, 1, 1u << 20, NULL, 0,
@@ -1098,6 +1258,9 @@ const MdlParamSpec mdl_gpu_quicksort_params[] = {
   { "sum", MDL_PARAM_CHOICE, "scan", NULL, 0, 0, "scan|serial|faa", 0,
     "the block's cumulative sum: Blelloch scan of both arrays, thread 0 alone, or one shared FAA "
     "per thread" },
+  { "phase1", MDL_PARAM_CHOICE, "atomic", NULL, 0, 0, "atomic|host", 0,
+    "how phase one's blocks of a sequence meet: FAA in one kernel, or the 8800GTX's way without "
+    "atomics: count, scatter and pivot kernels with the block sums on the host" },
   { NULL }
 };
 
@@ -1109,6 +1272,7 @@ gqs_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, gu
   g_autofree guint32 *in = NULL;
   MdlGqsConfig cfg = mdl_gqs_config_default ();
   MdlKeyDist dist = (MdlKeyDist) mdl_params_choice (params, "dist");
+  gboolean f32 = mdl_params_choice (params, "keys") == 1;
   guint64 d, first = 0, bad;
   guint32 *keys;
   if (!mdl_simt_algo_size_ok ("sort/gpu-quicksort", n, G_GUINT64_CONSTANT (1) << 28, error))
@@ -1118,19 +1282,22 @@ gqs_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, gu
   cfg.minsize = (guint) mdl_params_uint (params, "minsize");
   cfg.pivot = (MdlGqsPivot) mdl_params_choice (params, "pivot");
   cfg.sum = (MdlGqsSum) mdl_params_choice (params, "sum");
+  cfg.phase1 = (MdlGqsPhase1) mdl_params_choice (params, "phase1");
   gpu = mdl_simt_algo_gpu_new (rec);
   if (!(d = mdl_simt_alloc (gpu, 4 * n, error)))
     return FALSE;
   keys = mdl_simt_host (gpu, d);
-  if (!mdl_keys_fill (keys, n, dist, seed) || !(in = g_try_new (guint32, n)))
+  if (!mdl_keys_fill_typed (keys, n, dist, seed, f32) || !(in = g_try_new (guint32, n)))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "sort/gpu-quicksort: out of memory");
       return FALSE;
     }
   memcpy (in, keys, 4 * n);
-  if (!mdl_gqs_sort (gpu, &cfg, d, n, NULL, error))
+  if ((f32 && !mdl_simt_keys_order (gpu, d, d, n, FALSE, error))
+      || !mdl_gqs_sort (gpu, &cfg, d, n, NULL, error)
+      || (f32 && !mdl_simt_keys_order (gpu, d, d, n, TRUE, error)))
     return FALSE;
-  bad = mdl_keys_check (in, keys, n, &first);
+  bad = mdl_keys_check_typed (in, keys, n, f32, &first);
   if (bad)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "sort/gpu-quicksort: %" G_GUINT64_FORMAT

@@ -16,19 +16,29 @@ typedef enum { MDL_GQS_PIVOT_MINMAX = 0, MDL_GQS_PIVOT_MEDIAN } MdlGqsPivot;
  * shared counter (the variant the thesis rejected as > 10x slower). */
 typedef enum { MDL_GQS_SUM_SCAN = 0, MDL_GQS_SUM_SERIAL, MDL_GQS_SUM_FAA } MdlGqsSum;
 
+/* How phase one's blocks of a sequence meet (§2.4): by fetch-and-add on the sequence's cursors and
+ * block counter in one kernel, or, as on the 8800GTX that had no atomics, by returning to the host
+ * twice: a count kernel (per-thread offsets and block sums out), the host's cumulative sum over
+ * each sequence's blocks, a scatter kernel, and a pivot kernel of one block per sequence. */
+typedef enum { MDL_GQS_PHASE1_ATOMIC = 0, MDL_GQS_PHASE1_HOST } MdlGqsPhase1;
+
 typedef struct {
   guint threads;        /* T, threads per block: a power of two, 32..1024 */
   guint maxseq;         /* the most sequences phase one makes, >= 1 */
   guint minsize;        /* S (MINSIZE): shorter sequences go to the bitonic sort; a power of two */
   MdlGqsPivot pivot;
   MdlGqsSum sum;
+  MdlGqsPhase1 phase1;
   gboolean check;       /* check the pivot invariant after every partition (host side, no events) */
 } MdlGqsConfig;
 
 /* What a run did. Reads and writes count 4-byte keys moved by the kernels' passes (one per active
  * lane), not the bookkeeping. */
 typedef struct {
-  guint iterations;          /* phase-one launches */
+  guint iterations;          /* phase-one iterations */
+  guint64 p1_launches;       /* phase-one kernel launches: 1 (atomic) or 3 (host) per iteration */
+  guint64 p1_atomics;        /* phase-one global atomics (thread 0's FAAs: 3 a block, or none) */
+  guint64 host_sums;         /* blocks whose regions the host summed (phase1=host) */
   guint64 p1_blocks;         /* thread blocks over all phase-one launches */
   guint64 p1_partitions;     /* sequences partitioned in phase one */
   guint64 last_blocks;       /* blocks that saw themselves last of their sequence */

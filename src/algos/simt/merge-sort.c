@@ -44,9 +44,11 @@ const MdlParamSpec mdl_sort_dway_params[] = {
   B_ROW,
   { "d", MDL_PARAM_UINT, "4", NULL, 2, MAX_D, NULL, MDL_PARAM_POW2,
     "runs merged at once by one block (d−1 nodes of b keys in shared memory)" },
-  L_ROW, SIGMA_ROW, DIST_ROW, { NULL }
+  L_ROW, SIGMA_ROW, DIST_ROW, MDL_KEYS_TYPE_ROW, { NULL }
 };
-const MdlParamSpec mdl_sort_warpsort_params[] = { B_ROW, L_ROW, SIGMA_ROW, DIST_ROW, { NULL } };
+const MdlParamSpec mdl_sort_warpsort_params[] = {
+  B_ROW, L_ROW, SIGMA_ROW, DIST_ROW, MDL_KEYS_TYPE_ROW, { NULL }
+};
 
 /* One merge launch. Column mode (pos == 0): block g merges runs gd .. gd+d−1 of length @run of
  * the @n keys at @src into the same places of @dst. Row mode (part 4 step t, @span = d^(t−1)):
@@ -549,6 +551,8 @@ sort_body (const char *algo, guint d, const MdlParams *params, guint64 n, guint6
 {
   guint b = (guint) mdl_params_uint (params, "b");
   MdlKeyDist dist = (MdlKeyDist) mdl_params_choice (params, "dist");
+  gboolean f32 = mdl_params_choice (params, "keys") == 1;
+  g_autofree guint32 *copy = NULL;
   MdlMergePlan pl;
   g_autoptr (MdlSimt) gpu = NULL;
   guint64 in, buf[2], src, dst;
@@ -562,12 +566,15 @@ sort_body (const char *algo, guint d, const MdlParams *params, guint64 n, guint6
       || !(buf[1] = aligned_alloc_words (gpu, n, b, error)))
     return FALSE;
   keys = mdl_simt_host (gpu, in);
-  if (!mdl_keys_fill (keys, n, dist, seed))
+  if (!mdl_keys_fill_typed (keys, n, dist, seed, f32))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": out of memory",
                    algo, n);
       return FALSE;
     }
+  copy = g_memdup2 (keys, 4 * n);
+  if (f32 && !mdl_simt_keys_order (gpu, in, in, n, FALSE, error))
+    return FALSE;
   /* Pass q of the P passes writes buf[(P − 1 − q) mod 2], so that the last one writes buf[0]. */
   dst = buf[(pl.passes - 1) % 2];
   src = buf[pl.passes % 2];
@@ -625,9 +632,11 @@ sort_body (const char *algo, guint d, const MdlParams *params, guint64 n, guint6
         }
     }
   g_assert (src == buf[0]);
+  if (f32 && !mdl_simt_keys_order (gpu, src, src, n, TRUE, error))
+    return FALSE;
   {
     const guint32 *out = mdl_simt_host (gpu, src);
-    guint64 first = 0, bad = mdl_keys_check (keys, out, n, &first);
+    guint64 first = 0, bad = mdl_keys_check_typed (copy, out, n, f32, &first);
     if (bad)
       {
         g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: %" G_GUINT64_FORMAT " of %"

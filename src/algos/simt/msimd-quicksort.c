@@ -51,6 +51,7 @@ const MdlParamSpec mdl_msimd_quicksort_params[] = {
     "all: sort; partition: one collaborative partition of the whole input by all P processors "
     "(checked as a partition)" },
   MDL_KEYS_DIST_ROW,
+  MDL_KEYS_TYPE_ROW,
   { NULL }
 };
 
@@ -740,6 +741,7 @@ msimd_quicksort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecor
   Sort s = { 0 };
   guint32 *in, *out;
   gboolean one_round = mdl_params_choice (params, "stage") == 1;
+  gboolean f32 = mdl_params_choice (params, "keys") == 1;
   guint64 first = 0;
   if (!mdl_simt_algo_size_ok ("sort/msimd-quicksort", n, G_GUINT64_CONSTANT (1) << 28, error))
     return FALSE;
@@ -766,21 +768,27 @@ msimd_quicksort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecor
     return FALSE;
   in = mdl_simt_host (gpu, s.buf[0]);
   out = mdl_simt_host (gpu, s.out);
-  if (!mdl_keys_fill (in, n, (MdlKeyDist) mdl_params_choice (params, "dist"), seed))
+  if (!mdl_keys_fill_typed (in, n, (MdlKeyDist) mdl_params_choice (params, "dist"), seed, f32))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "sort/msimd-quicksort: out of memory");
       return FALSE;
     }
   copy = g_memdup2 (in, 4 * n);
   memset (out, 0xA5, 4 * n);
-  if (!sort_run (gpu, &s, one_round, error))
+  if ((f32 && !mdl_simt_keys_order (gpu, s.buf[0], s.buf[0], n, FALSE, error))
+      || !sort_run (gpu, &s, one_round, error))
     return FALSE;
   if (one_round)
     {
+      /* One partition is checked in the words the sort compares. */
+      for (guint64 j = 0; f32 && j < n; j++)
+        copy[j] = mdl_keys_f32_order (copy[j]);
       if (!check_partition (&s, copy, mdl_simt_host (gpu, s.buf[1]), out, error))
         return FALSE;
     }
-  else if (mdl_keys_check (copy, out, n, &first) != 0)
+  else if ((f32 && !mdl_simt_keys_order (gpu, s.out, s.out, n, TRUE, error)))
+    return FALSE;
+  else if (mdl_keys_check_typed (copy, out, n, f32, &first) != 0)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "sort/msimd-quicksort: key %"
                    G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " (0x%08x) is out of place", first,

@@ -49,6 +49,11 @@ guint64 mdl_simt_algo_checksum (const void *data, gsize bytes);
 /* TRUE when 1 <= @n <= @limit; otherwise a MDL_ERROR_PARAM naming @algo. */
 gboolean mdl_simt_algo_size_ok (const char *algo, guint64 n, guint64 limit, GError **error);
 
+/* keys=f32 of the sorts (float-keys.c): a launch mapping the @n words at @src to @dst (may be
+ * @src) by mdl_keys_f32_order, or by mdl_keys_f32_unorder when @back. */
+gboolean mdl_simt_keys_order (MdlSimt *gpu, guint64 src, guint64 dst, guint64 n, gboolean back,
+                              GError **error);
+
 /* The rows of the AGPU algorithms' parameter tables (reduce.c, matrix.c): b threads per block
  * (a power of two up to @max) and k blocks, each described by @what. */
 #define MDL_AGPU_B_ROW(max, what)                                                                  \
