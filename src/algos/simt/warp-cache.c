@@ -116,8 +116,7 @@ mdl_warp_cache_sort (MdlSimtBlock *blk, MdlWarpCache *cache)
 }
 
 gboolean
-mdl_warp_cache_check (const char *algo, guint64 n, guint k, guint c, guint S, guint w,
-                      guint warps, guint64 unit, GError **error)
+mdl_warp_cache_check (const char *algo, guint k, guint c, guint S, guint w, GError **error)
 {
   if (c < k)
     g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: c=%u < k=%u: the cache keeps k-1 blocks "
@@ -128,11 +127,25 @@ mdl_warp_cache_check (const char *algo, guint64 n, guint k, guint c, guint S, gu
   else if (mdl_warp_cache_bytes (c * S) > MDL_SIMT_MAX_SHARED)
     g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: c x S = %u keys exceed a block's shared "
                  "memory", algo, c * S);
-  else if (n == 0 || n % ((guint64) warps * unit) != 0)
-    g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT " is not a positive "
-                 "multiple of warps x %" G_GUINT64_FORMAT " = %" G_GUINT64_FORMAT, algo, n, unit,
-                 (guint64) warps * unit);
   else
     return TRUE;
   return FALSE;
+}
+
+guint32 *
+mdl_warp_cache_input (MdlSimt *gpu, guint64 n, guint64 padded, MdlKeyDist dist, guint64 seed,
+                      guint64 *addr, GError **error)
+{
+  guint32 *keys;
+  if (!(*addr = mdl_simt_alloc (gpu, 4 * padded, error)))
+    return NULL;
+  keys = mdl_simt_host (gpu, *addr);
+  if (!mdl_keys_fill (keys, n, dist, seed))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "n=%" G_GUINT64_FORMAT ": out of memory", n);
+      return NULL;
+    }
+  for (guint64 i = n; i < padded; i++)
+    keys[i] = MDL_WARP_CACHE_PAD;
+  return keys;
 }

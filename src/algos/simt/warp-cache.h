@@ -55,9 +55,13 @@ void mdl_warp_cache_sort (MdlSimtBlock *blk, MdlWarpCache *cache);
   MDL_KEYS_DIST_ROW
 
 /* TRUE when @c, @S, @w fit @algo with @k (c >= k, S <= w, the cache within a block's shared
- * memory) and @n splits into @warps shares of whole multiples of @unit keys; else an error naming
- * @algo and the parameter. */
-gboolean mdl_warp_cache_check (const char *algo, guint64 n, guint k, guint c, guint S, guint w,
-                               guint warps, guint64 unit, GError **error);
+ * memory); else an error naming @algo and the parameter. */
+gboolean mdl_warp_cache_check (const char *algo, guint k, guint c, guint S, guint w,
+                               GError **error);
+/* The input: @padded keys at a new allocation (*@addr), the first @n drawn from @dist and @seed,
+ * the rest MDL_WARP_CACHE_PAD, so that every run or share is whole blocks (the pads sort last);
+ * NULL on error. */
+guint32 *mdl_warp_cache_input (MdlSimt *gpu, guint64 n, guint64 padded, MdlKeyDist dist,
+                               guint64 seed, guint64 *addr, GError **error);
 
 #endif

@@ -11,6 +11,8 @@
  * most R = the least rank of the runs not yet exhausted (each was that least rank when the run
  * was read again, and ranks only grow), so only the k-1 last read blocks of the other runs can
  * hold keys above R, and every unread key is at least R.
+ * n keys make warps x k runs of m = S ceil(n / (warps k S)) keys: the input is padded with the
+ * largest key to whole blocks, and the pads are merged too (they end each warp's output).
  * Cost under warpio: each block read once (m k / S loads) and written once (m k / S stores), in
  * one launch: turns = 2 m k / S per warp. docs/models/warpio.md. */
 #include "algos/simt/warp-cache.h"
@@ -100,24 +102,24 @@ kmerge_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
   MergeArgs a = { .k = k, .c = c, .S = S };
   guint32 *keys;
   const guint32 *merged;
-  gboolean ok;
+  guint64 unit, padded;
   if (!mdl_simt_algo_size_ok (algo, n, MAX_N, error)
-      || !mdl_warp_cache_check (algo, n, k, c, S, w, warps, (guint64) k * S, error))
+      || !mdl_warp_cache_check (algo, k, c, S, w, error))
     return FALSE;
-  a.run = n / warps / k;
+  unit = (guint64) warps * k * S;
+  padded = (n + unit - 1) / unit * unit;
+  a.run = padded / warps / k;
   gpu = mdl_simt_algo_gpu_new_lanes (rec, w);
-  if (!(a.in = mdl_simt_alloc (gpu, 4 * n, error)) || !(a.out = mdl_simt_alloc (gpu, 4 * n, error)))
+  if (!(keys = mdl_warp_cache_input (gpu, n, padded, dist, seed, &a.in, error))
+      || !(a.out = mdl_simt_alloc (gpu, 4 * padded, error)))
     return FALSE;
-  keys = mdl_simt_host (gpu, a.in);
-  ok = mdl_keys_fill (keys, n, dist, seed);
-  for (guint64 r = 0; ok && r < n / a.run; r++)
-    ok = mdl_keys_sort (keys + r * a.run, a.run);
-  if (!ok)
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": out of memory",
-                   algo, n);
-      return FALSE;
-    }
+  for (guint64 r = 0; r < padded / a.run; r++)
+    if (!mdl_keys_sort (keys + r * a.run, a.run))
+      {
+        g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": out of "
+                     "memory", algo, n);
+        return FALSE;
+      }
   {
     MdlSimtLaunch shape = { .grid_x = warps, .block_x = w,
                             .shared_bytes = mdl_warp_cache_bytes (c * S) };
@@ -137,7 +139,7 @@ kmerge_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
           return FALSE;
         }
     }
-  *checksum = mdl_simt_algo_checksum (merged, 4 * n);
+  *checksum = mdl_simt_algo_checksum (merged, 4 * padded);
   return TRUE;
 }
 

@@ -10,7 +10,8 @@
  *   write the k bucket sizes (one block).
  * A kept block holds a bucket boundary, so at most k-1 blocks stay and c >= k makes progress.
  * Bucket b of warp g gets m keys of room at output keys (g k + b) m .., its size at word g S + b
- * of the sizes. Every write of a bucket but its last is a whole block, so under warpio a warp
+ * of the sizes. n keys make shares of m = S ceil(n / (warps S)): the input is padded with the
+ * largest key to whole blocks, and the pads go to bucket k-1 like any key. Every write of a bucket but its last is a whole block, so under warpio a warp
  * costs 1 + m/S + sum_b ceil(size_b / S) + 1 turns in one launch. docs/models/warpio.md. */
 #include "algos/simt/warp-cache.h"
 
@@ -149,9 +150,9 @@ kpartition_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *
   g_autoptr (MdlSimt) gpu = NULL;
   PartitionArgs a = { .k = k, .c = c, .S = S };
   guint32 *keys, *splitters;
-  guint64 state = seed;
+  guint64 state = seed, unit, padded;
   if (!mdl_simt_algo_size_ok (algo, n, MAX_N, error)
-      || !mdl_warp_cache_check (algo, n, k, c, S, w, warps, S, error))
+      || !mdl_warp_cache_check (algo, k, c, S, w, error))
     return FALSE;
   if (k > S)
     {
@@ -159,21 +160,16 @@ kpartition_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *
                    "bucket sizes are one block each", algo, k, S);
       return FALSE;
     }
-  a.share = n / warps;
+  unit = (guint64) warps * S;
+  padded = (n + unit - 1) / unit * unit;
+  a.share = padded / warps;
   gpu = mdl_simt_algo_gpu_new_lanes (rec, w);
-  if (!(a.in = mdl_simt_alloc (gpu, 4 * n, error))
+  if (!(keys = mdl_warp_cache_input (gpu, n, padded, dist, seed, &a.in, error))
       || !(a.splitters = mdl_simt_alloc (gpu, 4 * S, error))
-      || !(a.out = mdl_simt_alloc (gpu, 4 * n * k, error))
+      || !(a.out = mdl_simt_alloc (gpu, 4 * padded * k, error))
       || !(a.sizes = mdl_simt_alloc (gpu, 4 * (gsize) warps * S, error)))
     return FALSE;
-  keys = mdl_simt_host (gpu, a.in);
   splitters = mdl_simt_host (gpu, a.splitters);
-  if (!mdl_keys_fill (keys, n, dist, seed))
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "%s: n=%" G_GUINT64_FORMAT ": out of memory",
-                   algo, n);
-      return FALSE;
-    }
   /* The splitters: k-1 input keys at random places, sorted (a sample, as a sort would take). */
   for (guint b = 0; b + 1 < k; b++)
     splitters[b] = keys[mdl_splitmix64 (&state) % n];
