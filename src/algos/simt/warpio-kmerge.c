@@ -72,10 +72,7 @@ merge_kernel (MdlSimtBlock *blk, void *p)
           rank[i] = mdl_warp_cache_key (blk, filled + a->S - 1);
           filled += a->S;
         }
-      if (filled < free_end)
-        i = -1;
-      else
-        i = next_run (a, blocks_read, rank);
+      i = next_run (a, blocks_read, rank);   /* -1: every run read, write out everything */
       mdl_warp_cache_pad (blk, &cache, filled, free_end);
       mdl_warp_cache_sort (blk, &cache);
       cached = cache.slots - (free_end - filled);
