@@ -11,8 +11,9 @@
  * A kept block holds a bucket boundary, so at most k-1 blocks stay and c >= k makes progress.
  * Bucket b of warp g gets m keys of room at output keys (g k + b) m .., its size at word g S + b
  * of the sizes. n keys make shares of m = S ceil(n / (warps S)): the input is padded with the
- * largest key to whole blocks, and the pads go to bucket k-1 like any key. Every write of a bucket but its last is a whole block, so under warpio a warp
- * costs 1 + m/S + sum_b ceil(size_b / S) + 1 turns in one launch. docs/models/warpio.md. */
+ * largest key to whole blocks, and the pads go to bucket k-1 like any key. Every write of a
+ * bucket but its last is a whole block, so under warpio a warp costs
+ * 1 + m/S + sum_b ceil(size_b / S) + 1 turns in one launch. docs/models/warpio.md. */
 #include "algos/simt/warp-cache.h"
 
 /* The largest input; the buckets' room is k times as much. */
@@ -77,7 +78,8 @@ partition_kernel (MdlSimtBlock *blk, void *p)
           for (guint from = 0, to; from < cached; from = to)
             {
               guint b = bucket_of (s, a->k, mdl_warp_cache_key (blk, from));
-              for (to = from; to < cached && bucket_of (s, a->k, mdl_warp_cache_key (blk, to)) == b;)
+              to = from;
+              while (to < cached && bucket_of (s, a->k, mdl_warp_cache_key (blk, to)) == b)
                 to++;
               for (guint o = from; o < to; o += a->S)
                 mdl_warp_cache_write (blk, &cache, o, MIN (a->S, to - o),
