@@ -219,7 +219,15 @@
      "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
   X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, cuda, 1 << 20, 16, "",                 \
      "dist=geometric|zipf,k=16|32,mean=16;dist=geometric,k=16,mean=2|256",                          \
-     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
+     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)") \
+  X (warpio_kmerge, "warpio/k-merge", mdl_warpio_kmerge_params, none, 1 << 14, 32, "",            \
+     "k=2|4|8,c=8;k=4,c=4|16,dist=sorted|few",                                                      \
+     "SIMT: the thesis's k-merge (Algorithm 9): a warp merges k sorted runs through a cache of c " \
+     "blocks, reading the run of least rank")                                                      \
+  X (warpio_kpartition, "warpio/k-partition", mdl_warpio_kpartition_params, none, 1 << 14, 32,    \
+     "", "k=2|4|8,c=8;k=4,c=4|16,dist=sorted|few",                                                 \
+     "SIMT: the thesis's k-partition (Algorithm 10): a warp sorts a cache of c blocks and writes " \
+     "each block within one of k buckets")
 
 /* The cases of the load balancers: every particle set (src/algos/particles.h). */
 #define MDL_GPU_BALANCE_CASES "dist=" MDL_PARTICLE_DIST_CHOICES

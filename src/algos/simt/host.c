@@ -5,11 +5,17 @@
 MdlSimt *
 mdl_simt_algo_gpu_new (MdlRecorder *rec)
 {
+  return mdl_simt_algo_gpu_new_lanes (rec, 32);
+}
+
+MdlSimt *
+mdl_simt_algo_gpu_new_lanes (MdlRecorder *rec, guint warp_width)
+{
   MdlSink sink;
   if (rec == NULL)
-    return mdl_simt_new (NULL, 32);
+    return mdl_simt_new (NULL, warp_width);
   sink = mdl_recorder_sink (rec);
-  return mdl_simt_new (&sink, 32);
+  return mdl_simt_new (&sink, warp_width);
 }
 
 gboolean

@@ -43,6 +43,8 @@ MDL_GPU_ALGOS (MDL_SIMT_ALGO_DECLARE)
 /* A simulated 32-lane GPU writing into @rec's stream, or producing nothing when @rec is NULL
  * (the native entry point). */
 MdlSimt *mdl_simt_algo_gpu_new (MdlRecorder *rec);
+/* The same with warps of @warp_width lanes (1..MDL_WARP_MAX_LANES). */
+MdlSimt *mdl_simt_algo_gpu_new_lanes (MdlRecorder *rec, guint warp_width);
 /* FNV-1a over @bytes bytes of an output: a checksum that depends on every byte and its place,
  * the one both entry points of an algorithm return. */
 guint64 mdl_simt_algo_checksum (const void *data, gsize bytes);
