@@ -155,7 +155,7 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
       MdlEventBatch kept = { 0 };
       g_array_set_size (c->random_events, 0);
       for (gsize i = 0; i < batch->n_cpu; i++)
-        if (batch->cpu[i].kind == MDL_CPU_OPS
+        if (!mdl_cpu_is_access (batch->cpu[i].kind)
             || !mdl_streams_follow (&c->streams, batch->cpu[i].addr / LINE_BYTES))
           g_array_append_val (c->random_events, batch->cpu[i]);
       kept.cpu = (const MdlCpuEvent *) (void *) c->random_events->data;
