@@ -29,7 +29,7 @@ mkdir -p "$OUT"
   lscpu 2>/dev/null | head -25
   "$MODELS" list machines | grep -A14 "^  host "
 } > "$OUT/machine.txt" 2>&1
-core=2
+core=${FIRST_CORE:-2}
 for size in $SIZES; do
   (
     start=$(date +%s)
