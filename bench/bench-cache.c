@@ -131,7 +131,7 @@ data_records (const GArray *a)
 {
   guint64 n = 0;
   for (guint i = 0; i < a->len; i++)
-    n += g_array_index (a, MdlCpuEvent, i).kind != MDL_CPU_OPS;
+    n += mdl_cpu_is_access (g_array_index (a, MdlCpuEvent, i).kind);
   return n;
 }
 
@@ -279,7 +279,7 @@ mtf_cache (const GArray *a, guint64 *misses)
       for (guint i = 0; i < a->len; i++)
         {
           const MdlCpuEvent *e = &g_array_index (a, MdlCpuEvent, i);
-          if (e->kind == MDL_CPU_OPS)
+          if (!mdl_cpu_is_access (e->kind))
             continue;
           for (guint64 l = e->addr >> 6; l <= (e->addr + e->size - 1) >> 6; l++)
             {

@@ -32,7 +32,7 @@ straddle_consume (void *state, const MdlEventBatch *b, GError **error)
   Straddle *s = state;
   (void) error;
   for (gsize i = 0; i < b->n_cpu; i++)
-    if (b->cpu[i].kind != MDL_CPU_OPS)
+    if (mdl_cpu_is_access (b->cpu[i].kind))
       {
         s->accesses++;
         s->crossing += ((b->cpu[i].addr & s->align_mask) + b->cpu[i].size - 1) > s->align_mask;

@@ -21,6 +21,9 @@ static const MdlCpuEvent cpu_stream[] = {
   { .kind = MDL_CPU_OPS, .size = 0, .addr = 5 },
   { .kind = MDL_CPU_MODIFY, .size = 8, .addr = 0x3040 },
   { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 5, .addr = 0x400000 },
+  /* branches: neither accesses nor operations, whatever their addr */
+  { .kind = MDL_CPU_BRANCH, .flags = MDL_CPU_FLAG_TAKEN, .addr = 0x1000 },
+  { .kind = MDL_CPU_BRANCH, .addr = 7 },
 };
 
 /* Warp instructions, with their active lanes: 4 + 32 + 1 + 2 + 8 + 4 + 32 + 1 = 84. */
@@ -66,6 +69,7 @@ static const struct {
   { "bytes_read", 90 },
   { "bytes_written", 632 },
   { "ram_ops", 15 },
+  { "cpu_branches", 2 },
   { "size_1", 1 },
   { "size_2", 1 },
   { "size_4", 1 },
@@ -241,6 +245,12 @@ test_random_streams_match_a_plain_count (void **state)
               bytes[kind] += ev[i].addr;
               continue;
             }
+          if (kind == MDL_CPU_BRANCH)
+            {
+              ev[i].flags = g_rand_boolean (rand) ? MDL_CPU_FLAG_TAKEN : 0;
+              records[kind]++;
+              continue;
+            }
           ev[i].size = sizes[g_rand_int_range (rand, 0, G_N_ELEMENTS (sizes))];
           if (kind == MDL_CPU_READ && g_rand_int_range (rand, 0, 4) == 0)
             {
@@ -265,6 +275,7 @@ test_random_streams_match_a_plain_count (void **state)
       assert_int_equal (mdl_report_lookup (r, "cpu_modifies")->count, records[MDL_CPU_MODIFY]);
       assert_int_equal (mdl_report_lookup (r, "cpu_fetches")->count, fetches);
       assert_int_equal (mdl_report_lookup (r, "ram_ops")->count, bytes[MDL_CPU_OPS]);
+      assert_int_equal (mdl_report_lookup (r, "cpu_branches")->count, records[MDL_CPU_BRANCH]);
       assert_int_equal (mdl_report_lookup (r, "bytes_read")->count,
                         bytes[MDL_CPU_READ] + bytes[MDL_CPU_MODIFY]);
       assert_int_equal (mdl_report_lookup (r, "bytes_written")->count,

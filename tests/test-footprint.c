@@ -490,7 +490,7 @@ run_random_trace (guint32 seed, guint trace, gboolean long_run)
       for (gint k = g_rand_int_range (rng, 1, 300); k > 0; k--)
         {
           MdlCpuEvent ev = { .kind = (guint8) g_rand_int_range (rng, 0, MDL_CPU_N_KINDS) };
-          if (ev.kind == MDL_CPU_OPS)
+          if (!mdl_cpu_is_access (ev.kind))   /* an op count or a branch: touches nothing */
             ev.addr = 3;
           else
             {

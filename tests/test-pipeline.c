@@ -131,7 +131,7 @@ random_stream (guint32 seed, guint n_items)
               static const guint16 sizes[] = { 1, 2, 4, 8, 8, 8, 16, 3, 64, 512 };
               ev[k] = (MdlCpuEvent) { .kind = (guint8) g_rand_int_range (rng, 0, MDL_CPU_N_KINDS),
                                       .site = (guint16) g_rand_int_range (rng, 0, 3) };
-              if (ev[k].kind == MDL_CPU_OPS)
+              if (!mdl_cpu_is_access (ev[k].kind))   /* an op count or a branch */
                 ev[k].addr = (guint64) g_rand_int_range (rng, 1, 100);
               else
                 {

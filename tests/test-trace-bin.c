@@ -158,6 +158,12 @@ static const struct {
     "record 3 (byte 48): write record has size 0 (accesses are 1..65535 bytes)" },
   { "ops with a size", "HDR 0300080000000000 0500000000000000 END:1",
     "record 1 (byte 16): ops record has size 8 (op counts have size 0)" },
+  { "branch with a fetch flag", "HDR 0401000000000000 0500000000000000 END:1",
+    "record 1 (byte 16): branch record has flags 0x01 (only the taken flag 0x02 is valid)" },
+  { "branch with a size", "HDR CPU 0402040000000000 0500000000000000 END:2",
+    "record 2 (byte 32): branch record has size 4 (branches have size 0)" },
+  { "unknown CPU kind", "HDR 0500000000000000 0500000000000000 END:1",
+    "record 1 (byte 16): unknown record type 0x05" },
   /* warp records: ALU (op 3) is 48 bytes; a load (op 0) of global (space 1) 40 + 8 per lane */
   { "empty active mask", "HDR CPU 10030000 00000000 Z:8 Z:8 Z:8 Z:8 Z:8 END:2",
     "trace.bin: record 2 (byte 32): warp event (launch 0, block 0, warp 0, alu): empty active mask" },
@@ -558,6 +564,9 @@ test_bin_writer_rejects_invalid_events (void **state)
     { "unknown kind", { .kind = 7, .size = 1 }, "cannot write record 2: unknown CPU record kind 7" },
     { "flags", { .kind = MDL_CPU_WRITE, .flags = 2, .size = 1 }, "write record has nonzero flags 0x02" },
     { "ops with size", { .kind = MDL_CPU_OPS, .size = 1 }, "ops record has size 1" },
+    { "branch with size", { .kind = MDL_CPU_BRANCH, .size = 1 }, "branch record has size 1" },
+    { "branch with fetch flag", { .kind = MDL_CPU_BRANCH, .flags = MDL_CPU_FLAG_FETCH },
+      "branch record has flags 0x01" },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)

@@ -665,6 +665,11 @@ random_stream (guint32 seed)
                                        .site = (guint16) g_rand_int (rand) };
                 if (kind == MDL_CPU_OPS)
                   e[i].addr = (guint64) g_rand_int_range (rand, 0, 300);
+                else if (kind == MDL_CPU_BRANCH)
+                  {
+                    e[i].addr = rand64 (rand);
+                    e[i].flags = g_rand_boolean (rand) ? MDL_CPU_FLAG_TAKEN : 0;
+                  }
                 else
                   {
                     e[i].size = (guint16) g_rand_int_range (rand, 1, 65536);
@@ -721,8 +726,8 @@ random_stream (guint32 seed)
  *  - bin: everything;
  *  - lackey: CPU accesses with kind, address and size (no thread, no site), and op counts as
  *    instruction lines, so consecutive counts read back as their sum and a count of 0 vanishes;
- *    no markers (dropped and counted by the writer), no warp instructions (refused, so the
- *    writer is not given them);
+ *    no markers and no branch records (dropped and counted by the writer), no warp instructions
+ *    (refused, so the writer is not given them);
  *  - din: as Lackey, but a modify is written as a read and a write of the same bytes;
  *  - warp: warp instructions without site ids (the strided form becomes explicit addresses, which
  *    the comparison cannot tell apart), launch, barrier and sync markers; phases and site names
@@ -771,6 +776,11 @@ project (const TestCollector *orig, const Carries *f, TestCollector **input, Tes
               if (e.kind == MDL_CPU_OPS)
                 {
                   ops += e.addr;
+                  continue;
+                }
+              if (e.kind == MDL_CPU_BRANCH)
+                {
+                  (*n_dropped)++;
                   continue;
                 }
             }
@@ -952,7 +962,7 @@ test_random_streams_round_trip_in_every_format (void **state)
               fail_msg ("seed %u, %s%s: %s", seed, mdl_trace_format_name (carried[f].format),
                         gz ? ".gz" : "", why);
             if (dropped != expect_dropped)
-              fail_msg ("seed %u, %s: %" G_GUINT64_FORMAT " markers dropped, expected %"
+              fail_msg ("seed %u, %s: %" G_GUINT64_FORMAT " records dropped, expected %"
                         G_GUINT64_FORMAT, seed, mdl_trace_format_name (carried[f].format),
                         dropped, expect_dropped);
             test_collector_free (input);

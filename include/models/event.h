@@ -7,7 +7,8 @@
  *  - markers (MdlMarker): kernel launch, block barrier, global sync, phase begin/end, site names.
  * The RAM operation count is the one marker that travels inside the CPU array (kind MDL_CPU_OPS),
  * because it is as frequent as the accesses themselves: a Lackey trace has an instruction line
- * between most data accesses, and a call per instruction would dominate the run.
+ * between most data accesses, and a call per instruction would dominate the run. Branch outcomes
+ * (kind MDL_CPU_BRANCH) travel there too, for the same reason.
  *
  * Ordering: a batch holds CPU events or warp events, never both; a sink sees batches and markers in
  * exactly the order the source produced them (a source flushes its pending batch before a marker). */
@@ -28,16 +29,29 @@ G_BEGIN_DECLS
  * @MDL_CPU_OPS: not an access: `addr` holds a number of RAM operations done since the previous
  *   record (instructions in a Lackey trace, operation markers of an instrumented algorithm);
  *   `size` is 0.
+ * @MDL_CPU_BRANCH: not an access: one execution of a conditional branch whose direction depends on
+ *   the data (a search's compare, a sift's compare), for branch predictor engines. `addr` names the
+ *   static branch (its code-site id for an instrumented algorithm: what a predictor indexes by, in
+ *   place of the instruction's address); `flags` holds MDL_CPU_FLAG_TAKEN when it went the taken
+ *   way; `size` is 0. Engines of memory count neither it nor its `addr`.
  */
 typedef enum {
   MDL_CPU_READ = 0,
   MDL_CPU_WRITE = 1,
   MDL_CPU_MODIFY = 2,
   MDL_CPU_OPS = 3,
+  MDL_CPU_BRANCH = 4,
 } MdlCpuKind;
 
 /** MDL_CPU_N_KINDS: number of MdlCpuKind values. */
-#define MDL_CPU_N_KINDS 4
+#define MDL_CPU_N_KINDS 5
+
+/** mdl_cpu_is_access: TRUE for reads, writes and modifies, FALSE for op counts and branches. */
+static inline gboolean
+mdl_cpu_is_access (guint kind)
+{
+  return kind < MDL_CPU_OPS;
+}
 
 /**
  * MDL_CPU_FLAG_FETCH: flag of an MDL_CPU_READ record that is an instruction fetch of `size` bytes
@@ -48,16 +62,22 @@ typedef enum {
  * as reads. Trace files do not store them.
  */
 #define MDL_CPU_FLAG_FETCH 0x01
+/**
+ * MDL_CPU_FLAG_TAKEN: flag of an MDL_CPU_BRANCH record whose branch was taken (the condition the
+ * source names held); the only flag a branch record carries, and binary trace files store it.
+ */
+#define MDL_CPU_FLAG_TAKEN 0x02
 
 /**
  * MdlCpuEvent: one CPU access (or operation count), little-endian on disk.
  * @kind: an MdlCpuKind.
- * @flags: 0, or MDL_CPU_FLAG_FETCH on a read.
- * @size: bytes accessed (1..65535); 0 for MDL_CPU_OPS.
+ * @flags: 0, MDL_CPU_FLAG_FETCH on a read, or MDL_CPU_FLAG_TAKEN on a branch.
+ * @size: bytes accessed (1..65535); 0 for MDL_CPU_OPS and MDL_CPU_BRANCH.
  * @thread: the thread that issued it (0 for single-threaded sources).
  * @site: the site (source line or phase) that issued it; 0 means none. Names of sites travel as
  *   MDL_MARK_SITE markers.
- * @addr: the byte address accessed; the operation count for MDL_CPU_OPS.
+ * @addr: the byte address accessed; the operation count for MDL_CPU_OPS; the branch's identity
+ *   for MDL_CPU_BRANCH.
  */
 typedef struct {
   guint8 kind;
@@ -282,7 +302,7 @@ typedef struct {
   void *data;
 } MdlSink;
 
-/** mdl_cpu_kind_name: "read", "write", "modify" or "ops"; NULL for an invalid kind. */
+/** mdl_cpu_kind_name: "read", "write", "modify", "ops" or "branch"; NULL for an invalid kind. */
 MDL_API const char *mdl_cpu_kind_name (guint kind);
 /** mdl_warp_op_name: "ld", "st", "atom", "alu", "branch", "bar", "jump", "shfl" or "vote"; NULL
  * for an invalid op. */

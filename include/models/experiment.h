@@ -122,6 +122,8 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  *   stream (src/experiments/streams.h): the misses a stream prefetcher cannot hide.
  * @tlb_misses: L1 DTLB misses of machine=host's TLBs (the tlb engine, 4 KiB pages).
  * @walks: its page walks (second-level TLB misses).
+ * @branches: data-dependent branches the algorithm reported (MDL_BRANCH).
+ * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
  */
 typedef struct {
   const char *algorithm;
@@ -144,6 +146,8 @@ typedef struct {
   guint64 random_misses[3];
   guint64 tlb_misses;
   guint64 walks;
+  guint64 branches;
+  guint64 mispredicts;
 } MdlVatPoint;
 
 /**

@@ -153,6 +153,28 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
   mdl_recorder_ops_at (rec, n, rec->site);
 }
 
+/**
+ * mdl_recorder_branch: appends one execution of a data-dependent branch (an MDL_CPU_BRANCH record)
+ * and returns its outcome, so that the branch's condition can be wrapped where it stands.
+ * @taken: whether the branch went the way its condition names (nonzero: taken).
+ * @code_site: the branch's own code site: the record's addr (the static branch a predictor
+ *   indexes by, whatever mdl_recorder_set_site() says) and its site unless a site was set.
+ * Returns: @taken as TRUE or FALSE.
+ * Cost: a store of 16 bytes; one out-of-line flush every batch.
+ */
+static inline gboolean
+mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
+{
+  MdlCpuEvent *e = &rec->buf[rec->len];
+  taken = taken != 0;
+  *e = (MdlCpuEvent) { .kind = MDL_CPU_BRANCH, .flags = taken ? MDL_CPU_FLAG_TAKEN : 0,
+                       .thread = rec->thread, .site = mdl_recorder_site_or (rec, code_site),
+                       .addr = code_site };
+  if (G_UNLIKELY (++rec->len == rec->cap))
+    mdl_recorder_flush (rec);
+  return taken;
+}
+
 /* Instrumentation macros: REC is an MdlRecorder *, PTR a typed pointer (the access size is the size
  * of what it points to). With MDL_NATIVE defined they compile to nothing and evaluate nothing.
  * MDL_OPS (REC, N) counts N RAM operations: charge 1 per iteration of each loop (one step of the
@@ -161,8 +183,13 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
  * these steps, so a program that counts 3 per iteration shrinks every miss's share threefold
  * (docs/models/vat.md). Each records the call site it is written at (MDL_SITE_HERE, sites.h), so
  * that `models annotate` can attribute every count to a source line, unless the recorder was given
- * a site (mdl_recorder_set_site()). */
+ * a site (mdl_recorder_set_site()).
+ * MDL_BRANCH (REC, COND) is COND (0 or 1) and records it as the outcome of the data-dependent branch
+ * written there, for the `branch` engine: wrap the conditions of the branches whose direction
+ * depends on the data (a search's compare), not loop control, which a predictor learns. In the
+ * native build it is just (COND) != 0. */
 #ifdef MDL_NATIVE
+#define MDL_BRANCH(REC, COND) ((COND) != 0)
 #define MDL_READ(REC, PTR) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)
 #define MDL_MODIFY(REC, PTR) ((void) 0)
@@ -179,6 +206,7 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 #define MDL_MODIFY(REC, PTR)                                                                     \
   mdl_recorder_access_at ((REC), MDL_CPU_MODIFY, (guint64) (uintptr_t) (PTR), sizeof *(PTR),      \
                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_BRANCH(REC, COND) mdl_recorder_branch ((REC), (COND) != 0, MDL_SITE_HERE ())
 #define MDL_OPS(REC, N) mdl_recorder_ops_at ((REC), (N), mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_PHASE_BEGIN(REC, NAME) mdl_recorder_phase_begin ((REC), (NAME))
 #define MDL_PHASE_END(REC, NAME) mdl_recorder_phase_end ((REC), (NAME))

@@ -190,7 +190,8 @@ MDL_API guint64 mdl_trace_writer_n_records (const MdlTraceWriter *writer);
 
 /**
  * mdl_trace_writer_n_dropped: records that the format cannot carry and that were therefore left
- * out: markers (Lackey, din and warp text lack some or all); 0 for the binary format. A caller
+ * out: markers (Lackey, din and warp text lack some or all) and branch records (Lackey, din); 0
+ * for the binary format. A caller
  * warns when it is not 0.
  */
 MDL_API guint64 mdl_trace_writer_n_dropped (const MdlTraceWriter *writer);

@@ -33,6 +33,21 @@ cell (GString *out, const char *format, double v)
     g_string_append_printf (out, format, v);
 }
 
+/* The mispredictions per RAM operation of algorithm @name over its 4 KiB points: what the
+ * hierarchy model's mispredict term multiplies, per operation. */
+static double
+mispredicts_per_op (const MdlVatExperiment *exp, const char *name)
+{
+  guint64 mispredicts = 0, ops = 0;
+  for (guint i = 0; i < exp->points->len; i++)
+    {
+      const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
+      if (!p->huge_pages && strcmp (p->algorithm, name) == 0)
+        mispredicts += p->mispredicts, ops += p->ram_ops;
+    }
+  return ops ? (double) mispredicts / (double) ops : NAN;
+}
+
 void
 mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
 {
@@ -62,8 +77,9 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
                    "(and of the split's, sizes at or above the split):\n\n| algorithm");
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     g_string_append_printf (out, " | %s", exp->cpu[m].name);
-  g_string_append (out, " | hierarchy split | hierarchy: unexplained ns/op within L2 |\n|---");
-  for (guint m = 0; m <= VAT_CPU_MODELS + 1; m++)
+  g_string_append (out, " | hierarchy split | hierarchy: unexplained ns/op within L2 | "
+                   "mispredicts per op |\n|---");
+  for (guint m = 0; m <= VAT_CPU_MODELS + 2; m++)
     g_string_append (out, "|---");
   g_string_append (out, "|\n");
   for (guint a = 0; a < exp->n_algos; a++)
@@ -86,6 +102,7 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
         g_string_append_printf (out, "%.0f%% / %.0f%%", 100 * h->algos[a].split_median,
                                 100 * h->algos[a].split_max);
       cell (out, "%+.3f", h->algos[a].unexplained_op_ns);
+      cell (out, "%.3f", mispredicts_per_op (exp, exp->algo_names[a]));
       g_string_append (out, " |\n");
     }
   g_string_append (out, "\nThe hierarchy model's coefficients (fit on every point) beside what "
@@ -113,7 +130,8 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
                                 where[i], size);
       }
     g_string_append_printf (out, "; independent random loads %.2f ns; sequential read %.2f ns "
-                            "per line\n", exp->probe.random_ns, exp->probe.stream_ns);
+                            "per line; branch misprediction %.2f ns\n", exp->probe.random_ns,
+                            exp->probe.stream_ns, exp->probe.mispredict_ns);
   }
   g_string_append (out, "\nSlopes of normalized time (ns per op per doubling of n) beyond the "
                    "TLB reach, measured and as the hierarchy model predicts it (LOAO):\n\n"
@@ -155,6 +173,8 @@ mdl_vat_cpu_write_json (const MdlVatExperiment *exp, GString *out)
   json_real (out, "random_ns", exp->probe.random_ns);
   g_string_append (out, ", ");
   json_real (out, "stream_ns", exp->probe.stream_ns);
+  g_string_append (out, ", ");
+  json_real (out, "mispredict_ns", exp->probe.mispredict_ns);
   g_string_append (out, "},\n    \"models\": [");
   for (guint m = 0; m < VAT_CPU_MODELS && exp->cpu[m].algos; m++)
     {

@@ -5,7 +5,8 @@
  * algorithm left out must be predicted from its counts alone). The counts come from the one
  * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
  * model the misses of this machine's set-associative caches split into those a stream
- * prefetcher hides and the rest, L1 DTLB misses and page walks. The fits are NNLS on ns per
+ * prefetcher hides and the rest, L1 DTLB misses, page walks, and the mispredictions of the
+ * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on ns per
  * operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
  * predict the large; each coefficient of the hierarchy model is set beside the latency the probe
  * (probe.c) measured for the same event. */
@@ -30,9 +31,10 @@ static const struct {
     { TERM_OPS, TERM_EM1, TERM_EM2, TERM_EM3 } },
   { "vat+em", "VAT and EM: per operation, TC miss, ideal-cache miss per level", 5,
     { TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3 } },
-  { "hierarchy", "this machine's caches and TLBs: per operation, L1 and L2 miss, L3 miss "
-    "(random, prefetched stream), L1 DTLB miss, page walk", 7,
-    { TERM_OPS, TERM_L1, TERM_L2, TERM_L3_RANDOM, TERM_L3_STREAM, TERM_TLB, TERM_WALK } },
+  { "hierarchy", "this machine's caches, TLBs and branch predictor: per operation, L1 and L2 "
+    "miss, L3 miss (random, prefetched stream), L1 DTLB miss, page walk, branch misprediction", 8,
+    { TERM_OPS, TERM_L1, TERM_L2, TERM_L3_RANDOM, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
+      TERM_MISPREDICT } },
 };
 
 const char *
@@ -40,7 +42,7 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
 {
   static const char *const names[VAT_CPU_TERMS] = {
     "op", "tc_miss", "em_l1_miss", "em_l2_miss", "em_l3_miss", "l1_miss", "l2_miss",
-    "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk",
+    "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict",
   };
   return names[t];
 }
@@ -73,6 +75,9 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
     case TERM_TC:
       *what = "4 KiB - 2 MiB pages (chase)";
       return p->chase_ns[4] - p->chase_ns[3];
+    case TERM_MISPREDICT:
+      *what = "random - alternating branch, x2";
+      return p->mispredict_ns;
     case TERM_TLB:
     case VAT_CPU_TERMS:
     default:
@@ -118,6 +123,8 @@ term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
       return (double) p->tlb_misses / n;
     case TERM_WALK:
       return (double) p->walks / n;
+    case TERM_MISPREDICT:
+      return (double) p->mispredicts / n;
     case VAT_CPU_TERMS:
     default:
       return 0;

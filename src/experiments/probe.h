@@ -16,12 +16,16 @@
  * @random_ns: independent random 8-byte loads over @chase_bytes[4] on 4 KiB pages: the addresses
  *   are known ahead, so misses overlap (memory-level parallelism).
  * @stream_ns: a sequential read of @chase_bytes[4], per 64-byte line (the prefetcher's rate).
+ * @mispredict_ns: the cost of one mispredicted branch: a loop over 1 MiB of bytes branching on
+ *   each, once with coin-flip outcomes (half of them mispredicted) and once with the same number
+ *   of taken ones alternating (all predicted), twice the difference per byte.
  */
 typedef struct {
   double chase_ns[5];
   guint64 chase_bytes[5];
   double random_ns;
   double stream_ns;
+  double mispredict_ns;
 } MdlProbe;
 
 /* Runs the probes with buffers placed by the cache sizes @cache_bytes (L1, L2, L3; 0 unknown)

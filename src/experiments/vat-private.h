@@ -14,7 +14,7 @@
 #define VAT_CPU_MODELS 5
 typedef enum {
   TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3, TERM_L1, TERM_L2, TERM_L3_RANDOM,
-  TERM_L3_STREAM, TERM_TLB, TERM_WALK, VAT_CPU_TERMS
+  TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT, VAT_CPU_TERMS
 } VatCpuTerm;
 
 /* Per algorithm, one model's relative errors (|predicted - measured| / measured) and slopes of

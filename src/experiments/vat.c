@@ -155,7 +155,7 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
       MdlEventBatch kept = { 0 };
       g_array_set_size (c->random_events, 0);
       for (gsize i = 0; i < batch->n_cpu; i++)
-        if (batch->cpu[i].kind == MDL_CPU_OPS
+        if (!mdl_cpu_is_access (batch->cpu[i].kind)
             || !mdl_streams_follow (&c->streams, batch->cpu[i].addr / LINE_BYTES))
           g_array_append_val (c->random_events, batch->cpu[i]);
       kept.cpu = (const MdlCpuEvent *) (void *) c->random_events->data;
@@ -280,10 +280,11 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
       /* The CPU cost model's counts: this machine's caches and TLBs, and the same caches fed
        * only the accesses no stream prefetcher would have fetched ahead. */
       if (!mdl_pipeline_add_engine_spec (pipeline, exp->cache_spec, error)
-          || !mdl_pipeline_add_engine_spec (pipeline, "tlb:machine=host", error))
+          || !mdl_pipeline_add_engine_spec (pipeline, "tlb:machine=host", error)
+          || !mdl_pipeline_add_engine_spec (pipeline, "branch", error))
         return FALSE;
       hier_engine = (gint) n_engines;
-      n_engines += 2;
+      n_engines += 3;
       random_only = mdl_pipeline_new ();
       if (!mdl_pipeline_add_engine_spec (random_only, exp->cache_spec, error))
         return FALSE;
@@ -323,6 +324,8 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
         else if (exp->cache_bytes[l])
           pt->em_misses[l] = first_touch;
       cost_model_counts (reports[hier_engine], reports[hier_engine + 1], random_only, pt);
+      pt->branches = counter (reports[hier_engine + 2], "branches");
+      pt->mispredicts = counter (reports[hier_engine + 2], "mispredicts");
     }
   for (guint i = 0; i < n_reports; i++)
     mdl_report_free (reports[i]);

@@ -577,7 +577,7 @@ consume_general (Cache *c, const MdlEventBatch *b)
     {
       const MdlCpuEvent *e = &b->cpu[k];
       guint kind;
-      if (e->kind == MDL_CPU_OPS)
+      if (!mdl_cpu_is_access (e->kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
         {
@@ -621,7 +621,7 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       const MdlCpuEvent *e = &b->cpu[k];
       guint64 first, last;
       guint kind, pass;
-      if (e->kind == MDL_CPU_OPS)
+      if (!mdl_cpu_is_access (e->kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
         {

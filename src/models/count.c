@@ -85,7 +85,7 @@ count_report (void *state, MdlReport *out)
       {
         kinds[k] += c->records[0][k][s];
         fetches += c->records[1][k][s];
-        if (k != MDL_CPU_OPS)
+        if (mdl_cpu_is_access (k))
           sizes[s] += c->records[0][k][s];
       }
 
@@ -102,6 +102,8 @@ count_report (void *state, MdlReport *out)
                         c->bytes[MDL_CPU_WRITE] + c->bytes[MDL_CPU_MODIFY]);
   mdl_report_add_count (out, "ram_ops", "operations", "RAM operations (op markers, instructions)",
                         NULL, c->bytes[MDL_CPU_OPS]);
+  mdl_report_add_count (out, "cpu_branches", "count", "CPU branch records (data-dependent branches)",
+                        NULL, kinds[MDL_CPU_BRANCH]);
   for (guint s = 0; s < N_SIZE_BUCKETS; s++)
     mdl_report_add_count (out, size_names[s], "count",
                           s + 1 < N_SIZE_BUCKETS ? "CPU accesses of this many bytes"

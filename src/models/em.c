@@ -179,7 +179,7 @@ em_consume (void *state, const MdlEventBatch *b, GError **error)
       const MdlCpuEvent *e = &b->cpu[i];
       guint64 first, last;
       gboolean write;
-      if (e->kind == MDL_CPU_OPS)
+      if (!mdl_cpu_is_access (e->kind))
         continue;
       if (e->flags & MDL_CPU_FLAG_FETCH)
         {

@@ -14,6 +14,7 @@
   X (em)                                                                                           \
   X (cache)                                                                                        \
   X (tlb)                                                                                          \
+  X (branch)                                                                                       \
   X (coalesce)                                                                                     \
   X (banks)                                                                                        \
   X (divergence)                                                                                   \

@@ -156,7 +156,7 @@ footprint_consume (void *state, const MdlEventBatch *b, GError **error)
   Footprint *f = state;
   (void) error;
   for (gsize i = 0; i < b->n_cpu; i++)
-    if (b->cpu[i].kind != MDL_CPU_OPS && !(b->cpu[i].flags & MDL_CPU_FLAG_FETCH))
+    if (mdl_cpu_is_access (b->cpu[i].kind) && !(b->cpu[i].flags & MDL_CPU_FLAG_FETCH))
       touch (f, b->cpu[i].addr, b->cpu[i].size);
   for (gsize i = 0; i < b->n_warp; i++)
     {

@@ -282,7 +282,7 @@ consume_cpu (Tlb *t, const MdlEventBatch *b, gboolean lru)
     {
       const MdlCpuEvent *e = &b->cpu[i];
       guint64 page = e->addr >> shift, last_byte = e->addr + e->size - 1;
-      if (e->kind == MDL_CPU_OPS)
+      if (!mdl_cpu_is_access (e->kind))
         continue;
       if (e->flags & MDL_CPU_FLAG_FETCH)
         {

@@ -7,13 +7,17 @@
 char *
 mdl_trace_cpu_problem (guint kind, guint flags, guint size, guint64 addr)
 {
-  if (kind > MDL_CPU_OPS)
+  if (kind >= MDL_CPU_N_KINDS)
     return g_strdup_printf ("unknown CPU record kind %u", kind);
-  if (flags != 0)
+  if (kind == MDL_CPU_BRANCH && (flags & ~MDL_CPU_FLAG_TAKEN) != 0)
+    return g_strdup_printf ("branch record has flags 0x%02x (only the taken flag 0x%02x is valid)",
+                            flags, MDL_CPU_FLAG_TAKEN);
+  if (kind != MDL_CPU_BRANCH && flags != 0)
     return g_strdup_printf ("%s record has nonzero flags 0x%02x", mdl_cpu_kind_name (kind), flags);
-  if (kind == MDL_CPU_OPS && size != 0)
-    return g_strdup_printf ("ops record has size %u (op counts have size 0)", size);
-  if (kind != MDL_CPU_OPS && size == 0)
+  if (!mdl_cpu_is_access (kind) && size != 0)
+    return g_strdup_printf ("%s record has size %u (%s have size 0)", mdl_cpu_kind_name (kind),
+                            size, kind == MDL_CPU_OPS ? "op counts" : "branches");
+  if (mdl_cpu_is_access (kind) && size == 0)
     return g_strdup_printf ("%s record has size 0 (accesses are 1..65535 bytes)",
                             mdl_cpu_kind_name (kind));
   if (mdl_access_wraps (addr, size))

@@ -3,7 +3,7 @@
 #include <models/error.h>
 #include <models/event.h>
 
-static const char *const cpu_kind_names[] = { "read", "write", "modify", "ops" };
+static const char *const cpu_kind_names[] = { "read", "write", "modify", "ops", "branch" };
 static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar",
                                                "jump", "shfl", "vote" };
 static const char *const space_names[] = { "none", "global", "shared", "local" };

@@ -222,7 +222,7 @@ cpu_run (const guint8 *p, gsize n, gboolean *bad)
            * is left to the record-by-record loop below. The exact test here halved the reader
            * (bench-trace, read alone, best of three alternated runs: 109 against 228 M
            * records/s without any test); this compare costs about 5% (203 against 214). */
-          wrong |= (guint32) (kind > MDL_CPU_OPS) | (guint32) !mdl_cpu_head_ok (head)
+          wrong |= (guint32) (kind >= MDL_CPU_N_KINDS) | (guint32) !mdl_cpu_head_ok (head)
                    | (guint32) (mdl_load64 (p + 16 * (i + j) + 8) > WRAP_FREE_MAX);
         }
       if (wrong)
@@ -231,7 +231,7 @@ cpu_run (const guint8 *p, gsize n, gboolean *bad)
   for (; i < n; i++)
     {
       guint32 head = mdl_load32 (p + 16 * i);
-      if ((head & 0xff) > MDL_CPU_OPS)
+      if ((head & 0xff) >= MDL_CPU_N_KINDS)
         break;
       if (!mdl_cpu_head_ok (head) || mdl_access_wraps (mdl_load64 (p + 16 * i + 8), head >> 16))
         {
@@ -486,7 +486,7 @@ bin_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **error
                                          G_GSIZE_FORMAT " bytes", r->len - r->pos);
         }
       type = r->buf[r->pos];
-      if (type <= MDL_CPU_OPS)
+      if (type < MDL_CPU_N_KINDS)
         ok = read_cpu (r, b, sink, &budget, error);
       else if (type == MDL_REC_WARP)
         {

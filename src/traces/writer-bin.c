@@ -57,7 +57,7 @@ write_cpu (MdlTraceWriter *w, const MdlCpuEvent *cpu, gsize n, GError **error)
         {
           guint32 head = (guint32) cpu[i].kind | (guint32) cpu[i].flags << 8
                          | (guint32) cpu[i].size << 16;
-          if (G_UNLIKELY (cpu[i].kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head)
+          if (G_UNLIKELY (cpu[i].kind >= MDL_CPU_N_KINDS || !mdl_cpu_head_ok (head)
                           || mdl_access_wraps (cpu[i].addr, cpu[i].size)))
             break;
         }

@@ -3,8 +3,8 @@
  * reads and our din reader reads back as the same accesses. The extended form is written rather
  * than the classic one because it keeps sizes: classic din would turn every access into a 4-byte
  * word. A read is "r", a write "w", a modify "r" then "w" of the same bytes (Dinero has no
- * modify), a fetch record "i". Markers have no din form: they are left out and counted
- * (mdl_trace_writer_n_dropped); warp events fail with MDL_ERROR_UNSUPPORTED.
+ * modify), a fetch record "i". Markers and branch records have no din form: they are left out
+ * and counted (mdl_trace_writer_n_dropped); warp events fail with MDL_ERROR_UNSUPPORTED.
  *
  * Op counts are kept, because an "i" line is what din has for an executed instruction and every
  * din reader counts it (ours reads each as one RAM operation, so VAT's cost survives a conversion
@@ -73,6 +73,11 @@ din_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
           mdl_trace_writer_fail (w, error, why);
           g_free (why);
           return FALSE;
+        }
+      if (e->kind == MDL_CPU_BRANCH)
+        {
+          w->n_dropped++;
+          continue;
         }
       if (e->kind == MDL_CPU_OPS)
         {

@@ -1,8 +1,8 @@
 /* Writer of Valgrind Lackey text (docs/trace-format.md). Lackey can say less than our event stream:
  * an access keeps its kind, address and size, but not its thread or site; an op count of n becomes
  * n instruction lines "I  00000000,0" (Lackey has no count, and the instructions' addresses were
- * never kept), up to MDL_TRACE_TEXT_OPS_MAX; markers have no Lackey form and are dropped and
- * counted (mdl_trace_writer_n_dropped) rather than failing, so that a CPU trace with phases can
+ * never kept), up to MDL_TRACE_TEXT_OPS_MAX; markers and branch records have no Lackey form and
+ * are dropped and counted (mdl_trace_writer_n_dropped) rather than failing, so that a CPU trace with phases can
  * still be exported; warp events cannot be approximated and fail with MDL_ERROR_UNSUPPORTED.
  * Header metadata is ignored. */
 #include "trace-private.h"
@@ -48,8 +48,14 @@ lackey_batch (MdlTraceWriter *w, const MdlEventBatch *batch, GError **error)
     {
       const MdlCpuEvent *e = &batch->cpu[i];
       guint32 head = (guint32) e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
-      if (e->kind > MDL_CPU_OPS || !mdl_cpu_head_ok (head) || mdl_access_wraps (e->addr, e->size))
+      if (e->kind >= MDL_CPU_N_KINDS || !mdl_cpu_head_ok (head)
+          || mdl_access_wraps (e->addr, e->size))
         return mdl_trace_writer_fail_cpu (w, e, error);
+      if (e->kind == MDL_CPU_BRANCH)
+        {
+          w->n_dropped++;
+          continue;
+        }
       if (e->kind == MDL_CPU_OPS && e->addr > MDL_TRACE_TEXT_OPS_MAX)
         return mdl_trace_writer_fail_ops (w, e->addr, "Lackey", error);
       if (e->kind == MDL_CPU_OPS)

@@ -31,9 +31,9 @@ search_sorted (const guint64 *a, guint64 n, guint64 key, MdlRecorder *rec)
       guint64 v = a[mid];
       MDL_READ (rec, &a[mid]);
       MDL_OPS (rec, 1);
-      if (v == key)
+      if (MDL_BRANCH (rec, v == key))
         return mid;
-      if (v < key)
+      if (MDL_BRANCH (rec, v < key))
         lo = mid + 1;
       else
         hi = mid;
@@ -122,7 +122,7 @@ search_veb (const VebTables *t, guint64 *pos, const guint64 *a, guint64 n, guint
       pos[depth] = p;
       MDL_READ (rec, &a[p]);
       MDL_OPS (rec, 1);
-      if (v == key)
+      if (MDL_BRANCH (rec, v == key))
         return p;
       i = 2 * i + (v < key);
       depth++;

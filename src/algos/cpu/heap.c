@@ -27,10 +27,10 @@ sift (guint64 *a, guint64 n, guint64 i, gboolean less, MdlRecorder *rec)
       if (c + 1 < n)
         {
           MDL_READ (rec, &a[c + 1]);
-          if (less ? a[c + 1] < a[c] : a[c + 1] > a[c])
+          if (MDL_BRANCH (rec, less ? a[c + 1] < a[c] : a[c + 1] > a[c]))
             c++;
         }
-      if (less ? a[c] >= v : a[c] <= v)
+      if (MDL_BRANCH (rec, less ? a[c] >= v : a[c] <= v))
         break;
       a[i] = a[c];
       MDL_WRITE (rec, &a[i]);

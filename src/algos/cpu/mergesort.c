@@ -39,7 +39,7 @@ merge (const guint64 *src, guint64 *dst, guint64 lo, guint64 mid, guint64 hi, Md
   while (i < mid && j < hi)
     {
       MDL_OPS (rec, 1);
-      if (src[j] < src[i])
+      if (MDL_BRANCH (rec, src[j] < src[i]))
         {
           dst[k] = src[j++];
           if (j < hi)

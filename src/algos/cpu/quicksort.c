@@ -38,7 +38,7 @@ sift_max (guint64 *a, guint64 n, guint64 i, MdlRecorder *rec)
           MDL_READ (rec, &a[c + 1]);
           c += a[c + 1] > a[c];
         }
-      if (a[c] <= v)
+      if (MDL_BRANCH (rec, a[c] <= v))
         break;
       a[i] = a[c];
       MDL_WRITE (rec, &a[i]);
@@ -91,7 +91,7 @@ partition (guint64 *a, guint64 lo, guint64 hi, MdlRecorder *rec)
     {
       MDL_READ (rec, &a[i]);
       MDL_OPS (rec, 1);
-      while (a[i] < pivot)
+      while (MDL_BRANCH (rec, a[i] < pivot))
         {
           i++;
           MDL_READ (rec, &a[i]);
@@ -100,7 +100,7 @@ partition (guint64 *a, guint64 lo, guint64 hi, MdlRecorder *rec)
       j--;
       MDL_READ (rec, &a[j]);
       MDL_OPS (rec, 1);
-      while (pivot < a[j])
+      while (MDL_BRANCH (rec, pivot < a[j]))
         {
           j--;
           MDL_READ (rec, &a[j]);
@@ -144,7 +144,7 @@ insertion_sort (guint64 *a, guint64 n, MdlRecorder *rec)
       for (; j > 0; j--)
         {
           MDL_READ (rec, &a[j - 1]);
-          if (a[j - 1] <= v)
+          if (MDL_BRANCH (rec, a[j - 1] <= v))
             break;
           MDL_OPS (rec, 1);
           a[j] = a[j - 1];
