@@ -339,6 +339,15 @@ mdl_cache_ring_push (CacheSets *s, guint8 *block, guint64 tag, guint8 f, guint64
     }
 }
 
+/* TRUE when @tag is at the head of the ring of set @set: for lru, a hit that changes nothing. */
+CACHE_INLINE gboolean
+mdl_cache_ring_head_is (const CacheSets *s, guint64 set, guint64 tag)
+{
+  guint8 *block = mdl_cache_set_block (s, set);
+  const guint64 *way = (const guint64 *) (const void *) (block + CACHE_RING_TAGS);
+  return way[*mdl_cache_ring_head (block)] == tag;
+}
+
 /* lru's reference, inline so that the engines' hot loops need no indirect call for the common
  * policy. A hit at way @p moves the ways from the head to it one step back and puts the tag at the
  * head: O(stack distance). A miss is O(1) after the search (mdl_cache_ring_push), where keeping
