@@ -606,11 +606,11 @@ consume_general (Cache *c, const MdlEventBatch *b)
 /* The most common configuration, one data level without classification in the natural mode, runs
  * in two parts with the same rules as the general path (the agreement tests run both against the
  * reference). The batch loop (consume_one_level) handles a one-line access to the line referenced
- * last, or with lru to the line at the head of its set (neither changes any state: level_lookup
- * says why), with its counters in registers, as short as the naive lists' test of a list's
- * head; everything else goes to one_level_lines, out of line, one copy per policy kind so that
- * lru's lookup is inline there. With the whole lookup inline in the batch loop, GCC kept the
- * loop's index and counters on the stack. */
+ * last (which changes no state: level_lookup says why), or with lru a hit at the first or second
+ * way of its set's recency order, with its counters in registers; everything else goes to
+ * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
+ * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
+ * stack. */
 static inline __attribute__ ((always_inline)) guint64
 one_level_lines (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
                  guint64 last_line, gboolean lru)
@@ -677,11 +677,11 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       accesses++;
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
-      /* lru: a hit at the head of its set changes nothing either (the naive lists' one test). */
       if (G_LIKELY (first == last
                     && (first == last_line
-                        || (lru && mdl_cache_ring_head_is (&l->sets, first & l->sets.set_mask,
-                                                           first)))))
+                        || (lru && mdl_cache_lru_hit_near_head (&l->sets,
+                                                                first & l->sets.set_mask,
+                                                                first)))))
         {
           last_line = first;
           /* One line, hit: a read, a write, or a modify's read and write. */
