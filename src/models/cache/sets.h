@@ -342,8 +342,9 @@ mdl_cache_ring_push (CacheSets *s, guint8 *block, guint64 tag, guint8 f, guint64
 /* lru's two cheapest hits, for the engines' batch loops: @tag at the head of the ring of set @set
  * (nothing changes) or at the way after it, the second most recent (the two swap, which is what
  * mdl_cache_ring_to_head does for that way). FALSE otherwise, changing nothing: the caller goes
- * on to mdl_cache_lru_access. On bench-cache's merge-sort trace (32 KiB, 8 ways) 62% of the
- * references hit at the head, 20% at the second way, 2% deeper. */
+ * on to mdl_cache_lru_access. On bench-cache's merge-sort trace (32 KiB, 8 ways) 78% of the
+ * references hit at the head (17% of them the line referenced just before), 20% at the second
+ * way, 2% deeper or miss. */
 CACHE_INLINE gboolean
 mdl_cache_lru_hit_near_head (const CacheSets *s, guint64 set, guint64 tag)
 {
