@@ -13,8 +13,8 @@ typedef struct {
   /* CPU records by fetch flag, kind and size bucket (an op record's size, 0, falls in "other"):
    * the report adds up the kinds, the fetches and the access sizes from it. */
   guint64 records[2][MDL_CPU_N_KINDS][N_SIZE_BUCKETS];
-  guint64 other_bytes[2][MDL_CPU_N_KINDS]; /* bytes of the accesses of other sizes (fetches apart) */
-  guint64 ops;                        /* the operation counts summed */
+  guint64 bytes[MDL_CPU_N_KINDS];     /* bytes by kind that the buckets do not give: those of
+                                         non-fetch accesses of other sizes (ops: the op count) */
   guint64 warp[MDL_WARP_N_OPS][MDL_SPACE_N];
   guint64 lanes;                      /* active lanes summed over warp instructions */
   guint64 markers[MDL_MARK_N_KINDS];
@@ -59,9 +59,9 @@ count_consume (void *state, const MdlEventBatch *b, GError **error)
       c->records[fetch][kind][bucket]++;
       ops += e->addr & -(guint64) (kind == MDL_CPU_OPS);
       if (G_UNLIKELY (odd))
-        c->other_bytes[fetch][kind] += e->size;
+        c->bytes[kind] += e->size & ((guint64) fetch - 1);   /* a fetch adds no bytes */
     }
-  c->ops += ops;
+  c->bytes[MDL_CPU_OPS] += ops;
   for (gsize i = 0; i < b->n_warp; i++)
     {
       c->warp[b->warp[i].op][b->warp[i].space]++;
@@ -90,7 +90,7 @@ count_report (void *state, MdlReport *out)
 
   for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
     {
-      bytes[k] = c->other_bytes[0][k];
+      bytes[k] = c->bytes[k];
       for (guint s = 0; s < N_SIZE_BUCKETS; s++)
         {
           kinds[k] += c->records[0][k][s];
@@ -101,7 +101,7 @@ count_report (void *state, MdlReport *out)
             bytes[k] += c->records[0][k][s] << s;   /* bucket s: accesses of 2^s bytes */
         }
     }
-  bytes[MDL_CPU_OPS] = c->ops;
+  bytes[MDL_CPU_OPS] = c->bytes[MDL_CPU_OPS];
 
   mdl_report_add_count (out, "cpu_reads", "count", "CPU read records", NULL, kinds[MDL_CPU_READ]);
   mdl_report_add_count (out, "cpu_writes", "count", "CPU write records", NULL, kinds[MDL_CPU_WRITE]);
