@@ -280,6 +280,112 @@ test_bin_error_position_is_exact_after_many_chunks (void **state)
                     "warp 0, alu): empty active mask");
 }
 
+/* The rules of a CPU record (docs/trace-format.md), written out one by one: the oracle for the
+ * reader's block check below. */
+static gboolean
+cpu_record_valid (const guint8 *rec)
+{
+  guint kind = rec[0], size = rec[2] | (guint) rec[3] << 8;
+  guint64 addr = 0;
+  for (guint i = 0; i < 8; i++)
+    addr |= (guint64) rec[8 + i] << (8 * i);
+  return kind < MDL_CPU_N_KINDS && rec[1] == 0 && (size == 0) == (kind == MDL_CPU_OPS)
+         && (size == 0 || addr <= G_MAXUINT64 - (size - 1));
+}
+
+/* Ensure the reader's check of runs of CPU records (eight at a time, with SSE2 where there is
+ * SSE2) accepts exactly what the record rules accept: random runs of valid records, many of them
+ * at addresses in the top 4 GiB that the fast test leaves to the exact one, with at most one
+ * broken record (a bad kind, flags, a size that does not fit the kind, an access that wraps or
+ * just fits) at a random place, are read up to that record and fail there, naming it. */
+static void
+test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
+{
+  guint32 seed = test_seed (20261127);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint iter = 0; iter < 300; iter++)
+    {
+      guint n = (guint) g_rand_int_range (rand, 1, 200);
+      guint bad = g_rand_boolean (rand) ? (guint) g_rand_int_range (rand, 0, (gint32) n) : n;
+      g_autoptr (GByteArray) all = assemble ("HDR");
+      g_autoptr (GByteArray) end = NULL;
+      g_autofree char *end_text = NULL;
+      TestCollector *c = test_collector_new ();
+      guint expect_read = n;
+      GError *error;
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint8 rec[16] = { 0 };
+          guint kind = (guint) g_rand_int_range (rand, 0, MDL_CPU_N_KINDS);
+          guint size = kind == MDL_CPU_OPS ? 0 : (guint) g_rand_int_range (rand, 1, 65536);
+          guint64 addr = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+          if (g_rand_int_range (rand, 0, 4) == 0)
+            addr = G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, 1 << 20);   /* top 4 GiB */
+          if (size > 0 && addr > G_MAXUINT64 - (size - 1))
+            size = (guint) (G_MAXUINT64 - addr) + 1;
+          if (i == bad)
+            switch (g_rand_int_range (rand, 0, 5))
+              {
+              case 0: kind = (guint) g_rand_int_range (rand, MDL_CPU_N_KINDS, MDL_REC_WARP); break;
+              case 1: rec[1] = (guint8) g_rand_int_range (rand, 1, 256); break;
+              case 2: size = kind == MDL_CPU_OPS ? 8 : 0; break;
+              case 3:
+                kind = MDL_CPU_READ;
+                size = (guint) g_rand_int_range (rand, 2, 65536);
+                addr = G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, (gint32) size - 1);
+                break;
+              default:   /* fits exactly: valid after all */
+                kind = MDL_CPU_WRITE;
+                size = (guint) g_rand_int_range (rand, 1, 65536);
+                addr = G_MAXUINT64 - (size - 1);
+              }
+          rec[0] = (guint8) kind;
+          rec[2] = (guint8) size;
+          rec[3] = (guint8) (size >> 8);
+          for (guint k = 0; k < 8; k++)
+            rec[8 + k] = (guint8) (addr >> (8 * k));
+          if (expect_read == n && !cpu_record_valid (rec))
+            expect_read = i;
+          g_byte_array_append (all, rec, 16);
+        }
+      end_text = g_strdup_printf ("END:%u", n);
+      end = assemble (end_text);
+      g_byte_array_append (all, end->data, end->len);
+      error = read_bytes (all->data, all->len, MDL_TRACE_BIN, c, 0, NULL);
+      if (expect_read == n)
+        {
+          if (error != NULL)
+            fail_msg ("seed %u, iteration %u: valid records refused: %s", seed, iter,
+                      error->message);
+        }
+      else
+        {
+          g_autofree char *where = g_strdup_printf ("record %u (byte %u)", expect_read + 1,
+                                                    16 + 16 * expect_read);
+          if (error == NULL || strstr (error->message, where) == NULL)
+            fail_msg ("seed %u, iteration %u: expected an error at %s, got %s", seed, iter,
+                      where, error ? error->message : "none");
+          g_clear_error (&error);
+        }
+      /* Everything before the broken record, unchanged. */
+      assert_int_equal (c->cpu->len, expect_read);
+      for (guint i = 0; i < expect_read; i++)
+        {
+          const MdlCpuEvent *e = &g_array_index (c->cpu, MdlCpuEvent, i);
+          const guint8 *rec = all->data + 16 + 16 * i;
+          guint64 addr = 0;
+          for (guint k = 0; k < 8; k++)
+            addr |= (guint64) rec[8 + k] << (8 * k);
+          assert_int_equal (e->kind, rec[0]);
+          assert_int_equal (e->size, rec[2] | rec[3] << 8);
+          assert_int_equal (e->addr, addr);
+        }
+      test_collector_free (c);
+    }
+}
+
 /* Writes what @c holds as a binary trace into memory; returns the bytes. */
 static GBytes *
 write_bin (const TestCollector *c, guint batch, gboolean gzip)
@@ -698,6 +804,7 @@ main (void)
     cmocka_unit_test (test_bin_rejects_malformed_input_naming_the_place),
     cmocka_unit_test (test_bin_rejects_malformed_input_one_record_at_a_time),
     cmocka_unit_test (test_bin_error_position_is_exact_after_many_chunks),
+    cmocka_unit_test (test_bin_cpu_run_check_agrees_with_the_record_rules),
     cmocka_unit_test (test_bin_writer_matches_the_documented_example),
     cmocka_unit_test (test_bin_meta_and_counters_round_trip),
     cmocka_unit_test (test_bin_records_straddling_chunks_read_back_exactly),

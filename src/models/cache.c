@@ -603,11 +603,57 @@ consume_general (Cache *c, const MdlEventBatch *b)
     }
 }
 
-/* The loop of the most common configuration, one data level without classification in the
- * natural mode, with the level's state and counters in locals for the batch, one copy per policy
- * kind so that lru's lookup is inline with no call left in the loop. The same rules as the general
- * path (the agreement test runs both against the reference). No speed figure: on the machines at
- * hand, runs of one binary on bench-cache's trace varied by 2x, more than this loop changed. */
+/* The most common configuration, one data level without classification in the natural mode, runs
+ * in two parts with the same rules as the general path (the agreement tests run both against the
+ * reference). The batch loop (consume_one_level) handles a one-line access to the line referenced
+ * last (which changes no state: level_lookup says why), or with lru a hit at the first or second
+ * way of its set's recency order, with its counters in registers; everything else goes to
+ * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
+ * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
+ * stack. */
+static inline __attribute__ ((always_inline)) guint64
+one_level_lines (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
+                 guint64 last_line, gboolean lru)
+{
+  guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
+  guint ref = kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+  /* A modify makes a second pass, of writes. */
+  for (pass = 0; pass < n_passes; pass++, ref = REF_WRITE)
+    for (guint64 line = first; line <= last; line++)
+      {
+        gboolean allocate = ref == REF_READ || write_allocate;
+        guint64 evicted;
+        l->refs[ref]++;
+        if (line == last_line)
+          continue;
+        if (lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
+                                        &evicted)
+                : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
+          {
+            last_line = line;
+            continue;
+          }
+        l->misses[ref]++;
+        last_line = allocate ? line : CACHE_INVALID;
+        l->evictions += allocate && evicted != CACHE_INVALID;
+      }
+  return last_line;
+}
+
+static __attribute__ ((noinline)) guint64
+one_level_lines_lru (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
+                     guint64 last_line)
+{
+  return one_level_lines (l, kind, first, last, write_allocate, last_line, TRUE);
+}
+
+static __attribute__ ((noinline)) guint64
+one_level_lines_any (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
+                     guint64 last_line)
+{
+  return one_level_lines (l, kind, first, last, write_allocate, last_line, FALSE);
+}
+
 static inline __attribute__ ((always_inline)) void
 consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
 {
@@ -615,13 +661,13 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
   const guint shift = l->line_shift;
   const gboolean write_allocate = c->write_allocate;
   guint64 last_line = l->last_line;
-  guint64 refs[2] = { 0, 0 }, misses[2] = { 0, 0 }, evictions = 0, accesses = 0, fetches = 0;
+  guint64 reads = 0, writes = 0, accesses = 0, fetches = 0;
   for (gsize k = 0; k < b->n_cpu; k++)
     {
       const MdlCpuEvent *e = &b->cpu[k];
+      guint kind = e->kind;
       guint64 first, last;
-      guint kind, pass;
-      if (!mdl_cpu_is_access (e->kind))
+      if (!mdl_cpu_is_access (kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
         {
@@ -631,36 +677,26 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       accesses++;
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
+      if (G_LIKELY (first == last
+                    && (first == last_line
+                        || (lru && mdl_cache_lru_hit_near_head (&l->sets,
+                                                                first & l->sets.set_mask,
+                                                                first)))))
+        {
+          last_line = first;
+          /* One line, hit: a read, a write, or a modify's read and write. */
+          reads += kind != MDL_CPU_WRITE;
+          writes += kind != MDL_CPU_READ;
+          continue;
+        }
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
-      kind = e->kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
-      /* A modify makes a second pass, of writes. */
-      for (pass = 0; pass < 1u + (e->kind == MDL_CPU_MODIFY); pass++, kind = REF_WRITE)
-        for (guint64 line = first; line <= last; line++)
-          {
-            gboolean allocate = kind == REF_READ || write_allocate;
-            guint64 evicted;
-            refs[kind]++;
-            if (line == last_line)
-              continue;
-            if (lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
-                                            &evicted)
-                    : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
-              {
-                last_line = line;
-                continue;
-              }
-            misses[kind]++;
-            last_line = allocate ? line : CACHE_INVALID;
-            evictions += allocate && evicted != CACHE_INVALID;
-          }
+      last_line = lru ? one_level_lines_lru (l, kind, first, last, write_allocate, last_line)
+                      : one_level_lines_any (l, kind, first, last, write_allocate, last_line);
     }
   l->last_line = last_line;
-  l->refs[REF_READ] += refs[REF_READ];
-  l->refs[REF_WRITE] += refs[REF_WRITE];
-  l->misses[REF_READ] += misses[REF_READ];
-  l->misses[REF_WRITE] += misses[REF_WRITE];
-  l->evictions += evictions;
+  l->refs[REF_READ] += reads;
+  l->refs[REF_WRITE] += writes;
   c->accesses += accesses;
   c->fetches += fetches;
   c->fetches_ignored += fetches;

@@ -9,6 +9,10 @@
  * most 255 bytes), so no input size ever reaches an allocation. */
 #include "trace-private.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* CPU records per delivered batch: 128 KiB, so the batch is still in L2 when the second and third
  * engine of a pipeline walk it. */
 #define CPU_BATCH 8192
@@ -202,32 +206,62 @@ bin_finalize (MdlTraceReader *r)
 #endif
 }
 
+/* A conservative test of the 8 records at @p: 0 when each is a CPU record (kind below
+ * MDL_CPU_N_KINDS) with zero flags, size 0 exactly for op counts and an address below the top
+ * 4 GiB (where no access of at most 65535 bytes can wrap); otherwise nonzero, and cpu_run() walks
+ * the block record by record with the exact rules (so this test may doubt more than they
+ * refuse: a record with flags another kind allows only costs the slow walk). With SSE2, four
+ * records at a time: their heads and the high halves of their addresses gathered into one vector
+ * each. bench-trace, the reader alone by CPU time, alternated with the scalar tests on the loaded
+ * 2-core VM: 336-402 -> 477-527 M records/s (plain read(2) and sum: 457-613). */
+static inline guint32
+cpu_block_suspect (const guint8 *p)
+{
+#ifdef __SSE2__
+  const __m128i kind_max = _mm_set1_epi32 (MDL_CPU_N_KINDS - 1), ops = _mm_set1_epi32 (MDL_CPU_OPS);
+  const __m128i kind_mask = _mm_set1_epi32 (0xff), flag_mask = _mm_set1_epi32 (0xff00);
+  const __m128i zero = _mm_setzero_si128 (), ones = _mm_set1_epi32 (-1);
+  __m128i wrong = zero;
+  for (guint g = 0; g < 8; g += 4)
+    {
+      const __m128i *r = (const __m128i *) (const void *) (p + 16 * g);
+      __m128i r0 = _mm_loadu_si128 (r), r1 = _mm_loadu_si128 (r + 1);
+      __m128i r2 = _mm_loadu_si128 (r + 2), r3 = _mm_loadu_si128 (r + 3);
+      __m128i head = _mm_unpacklo_epi64 (_mm_unpacklo_epi32 (r0, r1), _mm_unpacklo_epi32 (r2, r3));
+      __m128i addr_hi = _mm_unpackhi_epi64 (_mm_unpackhi_epi32 (r0, r1),
+                                            _mm_unpackhi_epi32 (r2, r3));
+      __m128i kind = _mm_and_si128 (head, kind_mask);
+      __m128i no_size = _mm_cmpeq_epi32 (_mm_srli_epi32 (head, 16), zero);
+      __m128i flags_set = _mm_xor_si128 (_mm_cmpeq_epi32 (_mm_and_si128 (head, flag_mask), zero),
+                                         ones);
+      wrong = _mm_or_si128 (wrong, _mm_cmpgt_epi32 (kind, kind_max));
+      wrong = _mm_or_si128 (wrong, _mm_xor_si128 (no_size, _mm_cmpeq_epi32 (kind, ops)));
+      wrong = _mm_or_si128 (wrong, _mm_or_si128 (flags_set, _mm_cmpeq_epi32 (addr_hi, ones)));
+    }
+  return (guint32) _mm_movemask_epi8 (wrong);
+#else
+  guint32 wrong = 0;
+  for (gsize j = 0; j < 8; j++)
+    {
+      guint32 head = mdl_load32 (p + 16 * j);
+      wrong |= (guint32) ((head & 0xff) >= MDL_CPU_N_KINDS) | (guint32) !mdl_cpu_head_ok (head)
+               | (guint32) (mdl_load64 (p + 16 * j + 8) > WRAP_FREE_MAX);
+    }
+  return wrong;
+#endif
+}
+
 /* How many of the @n whole records at @p form a run of valid CPU records; sets *@bad when the run
- * ends at a CPU record that breaks a rule (its head, or an access running past 2^64 - 1) (rather than at another record type). Runs of valid
- * records are the common case, so they are checked eight at a time with one branch per block
- * rather than two per record; the first block with anything else in it is walked record by record
- * to find where the run ends. */
+ * ends at a CPU record that breaks a rule (its head, or an access running past 2^64 - 1) rather
+ * than at another record type. Runs of valid records are the common case, so they are checked
+ * eight at a time with one branch per block; from the first block that may hold anything else the
+ * records are walked one by one with the exact rules. */
 static gsize
 cpu_run (const guint8 *p, gsize n, gboolean *bad)
 {
   gsize i = 0;
-  for (; i + 8 <= n; i += 8)
-    {
-      guint32 wrong = 0;
-      for (gsize j = 0; j < 8; j++)
-        {
-          guint32 head = mdl_load32 (p + 16 * (i + j));
-          guint32 kind = head & 0xff;
-          /* Only an address in the top 64 KiB can wrap; the exact test, which needs the size,
-           * is left to the record-by-record loop below. The exact test here halved the reader
-           * (bench-trace, read alone, best of three alternated runs: 109 against 228 M
-           * records/s without any test); this compare costs about 5% (203 against 214). */
-          wrong |= (guint32) (kind >= MDL_CPU_N_KINDS) | (guint32) !mdl_cpu_head_ok (head)
-                   | (guint32) (mdl_load64 (p + 16 * (i + j) + 8) > WRAP_FREE_MAX);
-        }
-      if (wrong)
-        break;
-    }
+  while (i + 8 <= n && cpu_block_suspect (p + 16 * i) == 0)
+    i += 8;
   for (; i < n; i++)
     {
       guint32 head = mdl_load32 (p + 16 * i);
