@@ -105,19 +105,6 @@ compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *down
     }
 }
 
-/* @dep[t] = deposit(t, @mask) for the @n threads of a block (a power of two). Thread t's local key of round i is t + i·n = t | i·n, whose bits deposit apart:
- * deposit(t) | deposit(i·n), so a kernel needs deposit(t) once per mask. They come in order by
- * the masked increment (setting the bits outside @mask lets the carry skip them): O(1) a thread,
- * where mdl_bitonic_deposit() loops over the mask's bits (that loop, per thread and key, was a
- * third of a bitonic sort's run through the six GPU engines). Host index arithmetic: no event. */
-static void
-thread_deposits (guint n, guint32 mask, guint32 *dep)
-{
-  dep[0] = 0;
-  for (guint t = 1; t < n; t++)
-    dep[t] = ((dep[t - 1] | ~mask) + 1) & mask;
-}
-
 static void
 tile_kernel (MdlSimtBlock *blk, void *p)
 {
@@ -136,7 +123,7 @@ tile_kernel (MdlSimtBlock *blk, void *p)
       slot[x] = mdl_simt_reg (blk, 1);
     }
 
-  thread_deposits (b, gamma, dep);
+  mdl_bitonic_deposits (b, gamma, dep);
   for (guint i = 0; i < a->tile / b; i++)
     {
       guint32 round = base | mdl_bitonic_deposit (i * b, gamma);
@@ -152,7 +139,7 @@ tile_kernel (MdlSimtBlock *blk, void *p)
   for (guint gi = 0; gi < a->n_groups; gi++)
     {
       guint32 gm = a->group_mask[gi], others = (a->tile - 1) & ~gm;
-      thread_deposits (b, others, dep);
+      mdl_bitonic_deposits (b, others, dep);
       for (guint i = 0; i < (a->tile >> a->log_regs) / b; i++)
         {
           guint32 round = mdl_bitonic_deposit (i * b, others);
@@ -192,7 +179,7 @@ tile_kernel (MdlSimtBlock *blk, void *p)
       st += a->group_steps[gi];
       mdl_simt_sync (blk);
     }
-  thread_deposits (b, gamma, dep);
+  mdl_bitonic_deposits (b, gamma, dep);
   for (guint i = 0; i < a->tile / b; i++)
     {
       guint64 round = a->dst + 4 * (guint64) (base | mdl_bitonic_deposit (i * b, gamma));
