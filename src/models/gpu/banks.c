@@ -334,7 +334,7 @@ banks_report (void *state, MdlReport *out)
       const char *p = kinds[i].prefix, *what = kinds[i].what;
       char m1[128], m2[128], m3[128];
       gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
-      if (ncu)
+      if (ncu && mdl_report_keeps_names (out))   /* a phase snapshot needs no names */
         {
           mdl_gpu_concat (m1, sizeof m1, "smsp__inst_executed_op_shared_", kinds[i].op, ".sum",
                           NULL);

@@ -13,6 +13,7 @@
 #include <models/event.h>
 #include <models/report.h>
 
+#include "core/ledger.h"   /* mdl_report_keeps_names */
 #include "models/u64map.h"
 
 #include <string.h>
