@@ -164,6 +164,30 @@ gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
   return TRUE;
 }
 
+/* The explicit-address form's common case: every active lane of @e (a memory instruction without
+ * MDL_WARP_STRIDED) touches one word of 2^@word_shift bytes alone (no wider than a word, not
+ * straddling two). Then @out[i] = the word of the i-th active lane, in lane order, read straight
+ * from the batch's list, and the words of a group of lanes are the slice of @out from the active
+ * lanes below it: what gpu_group_words() lists from lane-indexed addresses, without scattering
+ * them by lane and gathering them back (two passes per lane of every engine's general path).
+ * FALSE when some lane's bytes reach into a second word; @out is then undefined. */
+static inline gboolean
+gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out)
+{
+  const guint64 *src = batch->lane_addrs + e->first_addr;
+  guint n = gpu_popcount (e->active);
+  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0;
+  if (e->flags & MDL_WARP_STRIDED)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      /* A lane within one word: its last byte's offset in the word is at most the word's last. */
+      bad |= ((src[i] & low) + width) & ~low;
+      out[i] = src[i] >> word_shift;
+    }
+  return bad == 0;
+}
+
 /* How many distinct values (@offset + l) >> @chunk_shift take over the lanes l of @group (not 0),
  * @offset < 2^@chunk_shift: the distinct chunks (blocks, segments) that words @offset + l of
  * consecutive lanes fall in, when the first word sits @offset words into its chunk. */
