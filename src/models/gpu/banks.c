@@ -83,14 +83,16 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   gboolean wraps = FALSE;
   /* The common case first: all the words within one row of banks, so no bank holds two (one
    * wavefront, whatever the order and the repeats); the scans' conflict-free passes, 2x faster
-   * than the set. */
+   * than the set. The ends in bytes, shifted to words once (the shift keeps the order). */
   for (guint i = 0; i < n; i++)
     {
-      guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
-      wraps |= last < first;
-      lo = MIN (lo, first);
-      hi = MAX (hi, last);
+      guint64 end = req[i] + width - 1;
+      wraps |= end < req[i];
+      lo = MIN (lo, req[i]);
+      hi = MAX (hi, end);
     }
+  lo >>= b->bank_shift;
+  hi >>= b->bank_shift;
   if (!wraps && hi - lo < b->banks)
     return 1;
   /* Next, words within two rows of banks: a bitmap of them from lo dedupes the repeats, and a
