@@ -401,8 +401,11 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       gboolean lanes = FALSE;
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width, 0);
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
+        lanes = gpu_lane_words (e, a->word_shift, &word0)
+                && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
       /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
-      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && e->op != MDL_WARP_ATOMIC
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
           && gpu_list_words (batch, e, a->word_shift, a->list))
         {
           guint at = 0;
@@ -421,8 +424,6 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
         }
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
         {
-          lanes = gpu_lane_words (e, a->word_shift, &word0)
-                  && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
           if (!lanes)
             mdl_warp_addrs (batch, e, a->addrs);
           if (e->op == MDL_WARP_ATOMIC && e->space == MDL_SPACE_GLOBAL)

@@ -164,26 +164,35 @@ gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
   return TRUE;
 }
 
-/* The explicit-address form's common case: every active lane of @e (a memory instruction without
- * MDL_WARP_STRIDED) touches one word of 2^@word_shift bytes alone (no wider than a word, not
- * straddling two). Then @out[i] = the word of the i-th active lane, in lane order, read straight
- * from the batch's list, and the words of a group of lanes are the slice of @out from the active
- * lanes below it: what gpu_group_words() lists from lane-indexed addresses, without scattering
- * them by lane and gathering them back (two passes per lane of every engine's general path).
- * FALSE when some lane's bytes reach into a second word; @out is then undefined. */
+/* The common case of a memory instruction's general path: every active lane of @e touches one
+ * word of 2^@word_shift bytes alone (no wider than a word, not straddling two). Then @out[i] =
+ * the word of the i-th active lane, in lane order (for the explicit form read straight from the
+ * batch's list), and the words of a group of lanes are the slice of @out from the active lanes
+ * below it: what gpu_group_words() lists from lane-indexed addresses, without scattering them by
+ * lane and gathering them back (two passes per lane of every engine's general path). FALSE when
+ * some lane's bytes reach into a second word; @out is then undefined. */
 static inline gboolean
 gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out)
 {
-  const guint64 *src = batch->lane_addrs + e->first_addr;
-  guint n = gpu_popcount (e->active);
   guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0;
+  guint n = 0;
+  /* A lane within one word: its last byte's offset in the word is at most the word's last. */
   if (e->flags & MDL_WARP_STRIDED)
-    return FALSE;
-  for (guint i = 0; i < n; i++)
+    for (guint64 r = e->active; r; r &= r - 1)
+      {
+        guint64 addr = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
+        bad |= ((addr & low) + width) & ~low;
+        out[n++] = addr >> word_shift;
+      }
+  else
     {
-      /* A lane within one word: its last byte's offset in the word is at most the word's last. */
-      bad |= ((src[i] & low) + width) & ~low;
-      out[i] = src[i] >> word_shift;
+      const guint64 *src = batch->lane_addrs + e->first_addr;
+      n = gpu_popcount (e->active);
+      for (guint i = 0; i < n; i++)
+        {
+          bad |= ((src[i] & low) + width) & ~low;
+          out[i] = src[i] >> word_shift;
+        }
     }
   return bad == 0;
 }
