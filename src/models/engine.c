@@ -14,20 +14,23 @@
 
 #include <string.h>
 
+/* Why the flags are bits: the struct stays in malloc's size class of 96 bytes, so that adding
+ * the two reused snapshot buffers moved no CPU algorithm's arrays (the `heap-layout` counts of
+ * the docs follow where malloc puts them). */
 struct MdlEngine {
   const MdlEngineClass *klass;
   void *state;
   MdlParams *params;
   char *spec;
-  gboolean failed;
   MdlPhaseLedger *phases; /* marker phases and site phases, by counter in report order */
   MdlReport *layout;      /* the counter names and units, from the first snapshot */
   MdlReport *values;      /* the later snapshots' report, reused */
   GArray *marked;         /* the counts of the latest phase marker, reused */
-  gboolean by_site;       /* site phases on */
-  guint16 site;           /* the site of the run in progress; 0: none */
   GArray *site_begin;     /* counts at the start of that run */
   GHashTable *site_names; /* site id -> name, from MDL_MARK_SITE */
+  guint failed : 1;
+  guint by_site : 1;      /* site phases on */
+  guint16 site;           /* the site of the run in progress; 0: none */
 };
 
 static gboolean
@@ -296,7 +299,7 @@ mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
    * (no marker method) cannot break anything down. */
   if ((engine->klass->flags & MDL_ENGINE_OWN_PHASES) && engine->klass->marker == NULL)
     return;
-  engine->by_site = by_site;
+  engine->by_site = by_site != FALSE;
   if (by_site && engine->site_names == NULL)
     engine->site_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
