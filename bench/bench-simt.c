@@ -12,7 +12,8 @@
  * Every run must deliver the same number of warp events, and each engine the same report when fed
  * by the layer and by the replay (the program fails otherwise).
  *
- * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT]]]   (default reduce/tree 4194304 3) */
+ * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT]]]   (N 4194304, REPEAT 3 by default; with no
+ * ALGO, reduce/tree at 4M and the five sorts' SIMT twins at 64K, one after the other) */
 #include <models/models.h>
 
 #include "bench.h"
@@ -162,8 +163,9 @@ measure (const Source *src, const Stream *replayed, const char *const *specs, gu
   return best;
 }
 
-int
-main (int argc, char **argv)
+/* Benches @spec at @n, @repeat times a row; 0, or 1 when the runs differ or @spec is bad. */
+static int
+bench_source (const char *spec, guint64 n, guint repeat)
 {
   static const char *const six[] = { "coalesce:machine=h100", "banks:machine=h100",
                                      "divergence:machine=h100", "agpu", "kmodel", "msimd", NULL };
@@ -178,9 +180,6 @@ main (int argc, char **argv)
     { "coalesce+banks+divergence", { "coalesce:machine=h100", "banks:machine=h100",
                                      "divergence:machine=h100", NULL } },
   };
-  const char *spec = argc > 1 ? argv[1] : "reduce/tree";
-  guint64 n = argc > 2 ? g_ascii_strtoull (argv[2], NULL, 0) : 4194304;
-  guint repeat = argc > 3 ? (guint) atoi (argv[3]) : 3;
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
   g_auto (GStrv) assigns = NULL;
@@ -190,10 +189,8 @@ main (int argc, char **argv)
                0 };
   MdlSink keep = { keep_batch, keep_marker, &s };
   guint64 n_drop, n_row, n_replay, n_markers;
-  double drop_s;
+  double drop_s, six_s = 0;
 
-  if (repeat == 0)
-    repeat = 3;
   if (!mdl_spec_split (spec, &name, &assigns, &error)
       || (src.algo = mdl_algo_lookup (name, &error)) == NULL
       || (src.params = mdl_params_parse (name, src.algo->params, (const char *const *) assigns,
@@ -218,6 +215,8 @@ main (int argc, char **argv)
       g_autofree char *live = NULL, *again = NULL;
       double row_s = measure (&src, NULL, specs, repeat, &n_row, &live);
       double replay_s = measure (&src, &s, specs, repeat, &n_replay, &again);
+      if (i == G_N_ELEMENTS (rows))
+        six_s = row_s;
       printf ("  %-28s %8.2f M/s  %8.2f M/s  (%.3f s, %.3f s)\n", label,
               (double) s.n_warp / row_s / 1e6, (double) s.n_warp / replay_s / 1e6, row_s, replay_s);
       /* Equal counts: the pipeline counts markers too. */
@@ -231,9 +230,36 @@ main (int argc, char **argv)
           return 1;
         }
     }
+  /* Issue 13's figure: warp instructions per second through all six, and the share of the
+   * layer's own rate that they keep (a ratio within one run, steadier than the rate). */
+  printf ("  %s: all six GPU engines %.2f M warp instructions/s, %.2fx the layer into a dropping "
+          "sink\n", spec, (double) s.n_warp / six_s / 1e6, drop_s / six_s);
   mdl_params_free (src.params);
   g_array_unref (s.events);
   g_array_unref (s.addrs);
   g_array_unref (s.marks);
   return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Without arguments (`make bench`): issue 18's reduce/tree row, then each sort's SIMT twin
+   * (issue 13), at sizes that keep the whole program to about a minute on an idle core. */
+  static const struct {
+    const char *spec;
+    guint64 n;
+  } defaults[] = {
+    { "reduce/tree", 4194304 },      { "sort/gpu-quicksort", 65536 }, { "sort/msimd-quicksort", 65536 },
+    { "sort/bitonic", 65536 },       { "sort/warpsort", 65536 },      { "sort/dway-merge", 65536 },
+  };
+  guint repeat = argc > 3 ? (guint) atoi (argv[3]) : 3;
+  int rc = 0;
+  if (repeat == 0)
+    repeat = 3;
+  if (argc > 1)
+    return bench_source (argv[1], argc > 2 ? g_ascii_strtoull (argv[2], NULL, 0) : 4194304, repeat);
+  for (guint i = 0; i < G_N_ELEMENTS (defaults) && rc == 0; i++)
+    rc = bench_source (defaults[i].spec, defaults[i].n, repeat);
+  return rc;
 }

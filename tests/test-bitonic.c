@@ -67,6 +67,32 @@ test_partition_v9 (void **state)
   assert_int_equal (mdl_bitonic_rank (0x6, 1), 0);
 }
 
+/* Ensure the tile kernels' O(1) deposits (the masked increment) equal the bit-by-bit deposit
+ * for random masks and block sizes, and that a key t | i·n deposits as deposit(t) | deposit(i·n)
+ * (how the kernels combine them). */
+static void
+test_deposits_match_bit_by_bit (void **state)
+{
+  guint32 seed = test_seed (1313);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  static guint32 dep[1024];
+  (void) state;
+  for (guint round = 0; round < 200; round++)
+    {
+      guint32 mask = g_rand_int (rand) & (round % 2 ? 0xffff : 0xffffffffu);
+      guint32 n = 1u << g_rand_int_range (rand, 0, 11);
+      mdl_bitonic_deposits (n, mask, dep);
+      for (guint32 t = 0; t < n; t++)
+        {
+          guint32 i = g_rand_int_range (rand, 0, 64);
+          if (dep[t] != mdl_bitonic_deposit (t, mask)
+              || mdl_bitonic_deposit (t | i * n, mask) != (dep[t] | mdl_bitonic_deposit (i * n, mask)))
+            fail_msg ("seed %u: mask 0x%x, n %u, t %u, i %u: %u, deposit %u", seed, mask, n, t, i,
+                      dep[t], mdl_bitonic_deposit (t, mask));
+        }
+    }
+}
+
 /* Ensure the greedy schedule of V10 for n = 2^6, σ = 8, k = 2, pass by pass: Γ (as a mask) and
  * the steps it takes. */
 static void
@@ -410,6 +436,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_steps_v9),
     cmocka_unit_test (test_partition_v9),
+    cmocka_unit_test (test_deposits_match_bit_by_bit),
     cmocka_unit_test (test_greedy_schedule_v10),
     cmocka_unit_test (test_pass_counts_v10),
     cmocka_unit_test (test_kmodel_g_v10),

@@ -1,7 +1,9 @@
 /* The warp engines' fast paths for the strided form of an event (lanes at base + lane x stride,
  * handled from the lane mask without listing addresses) against their lane-by-lane way: every
  * engine must report exactly the same whether a memory instruction comes strided or with one
- * explicit address per lane (the form the fast paths never see). Random streams of loads, stores
+ * explicit address per lane (the form the strided fast paths never see; its own fast path, lanes
+ * of one word each read straight from the list (gpu_list_words), is thus checked against the
+ * strided form's lane-by-lane way). Random streams of loads, stores
  * and atomics of every width, strides that hit and miss each fast path (one word per lane, runs,
  * overlaps, negative and zero strides, misaligned bases, bases at a bitmap page edge, near 2^32
  * words and at the top of the address space), masks that are full, runs, sparse or one lane, and

@@ -216,6 +216,62 @@ test_kmodel_sigma (void **state)
                     "internal memory, more than sigma=64");
 }
 
+/* Ensure the sigma check's one-pass common case agrees with the word lists: random shared
+ * accesses (widths 1 to 16, any alignment, some lanes past sigma, some wrapping past the top of
+ * the address space, which touch no word) fail exactly when a listed word reaches sigma, naming
+ * the first one in group and lane order, as the lists do. */
+static void
+test_kmodel_sigma_random (void **state)
+{
+  static const guint widths[] = { 1, 2, 4, 8, 16 };
+  guint32 seed = test_seed (6464);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 400; round++)
+    {
+      g_autoptr (MdlEngine) e = mdl_engine_new ("kmodel:k=16,sigma=64,fuse=0", NULL);
+      GError *error = NULL;
+      guint64 addrs[32];
+      guint n = 0;
+      gint64 first_beyond = -1;
+      MdlWarpEvent w = { .active = g_rand_int (rand) | 1u, .op = MDL_WARP_LOAD, .space = SH,
+                         .width = (guint16) widths[g_rand_int_range (rand, 0, 5)] };
+      MdlEventBatch b = { .warp = &w, .n_warp = 1, .lane_addrs = addrs };
+      /* Lane order is group order here: 32 lanes, groups of 16. */
+      for (guint l = 0; l < 32; l++)
+        if (w.active >> l & 1)
+          {
+            guint64 a = round % 4 == 0 && g_rand_int_range (rand, 0, 8) == 0
+                        ? G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, 4)
+                        : (guint64) g_rand_int_range (rand, 0, round % 2 ? 256 : 262);
+            guint64 last = a + w.width - 1;
+            addrs[n++] = a;
+            if (last >= a && first_beyond < 0)
+              for (guint64 word = a / 4; word <= last / 4; word++)
+                if (word >= 64)
+                  {
+                    first_beyond = (gint64) word;
+                    break;
+                  }
+          }
+      b.n_lane_addrs = n;
+      if (first_beyond < 0)
+        {
+          if (!mdl_engine_consume (e, &b, &error))
+            fail_msg ("seed %u round %u: %s", seed, round, error->message);
+        }
+      else
+        {
+          g_autofree char *want = g_strdup_printf ("word %" G_GINT64_FORMAT ", beyond sigma=64",
+                                                   first_beyond);
+          assert_false (mdl_engine_consume (e, &b, &error));
+          if (strstr (error->message, want) == NULL)
+            fail_msg ("seed %u round %u: %s, not %s", seed, round, error->message, want);
+          g_error_free (error);
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -226,6 +282,7 @@ main (void)
     cmocka_unit_test (test_kmodel_class_split),
     cmocka_unit_test (test_kmodel_pending_load),
     cmocka_unit_test (test_kmodel_sigma),
+    cmocka_unit_test (test_kmodel_sigma_random),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

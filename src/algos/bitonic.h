@@ -87,6 +87,19 @@ mdl_bitonic_deposit (uint32_t x, uint32_t mask)
   return r;
 }
 
+/* @dep[t] = mdl_bitonic_deposit (t, @mask) for t < @n (@n >= 1), in O(1) each: the masked increment (the
+ * bits outside @mask set, so that the carry skips them) steps from one to the next. A tile
+ * kernel's thread t holds local keys t + i·n = t | i·n (n a power of two), whose bits deposit
+ * apart, so it needs deposit(t) once per mask and deposit(i·n) once per round: the loop over the
+ * mask's bits per thread and key was a third of a bitonic sort's simulated run. */
+MDL_BITONIC_FN void
+mdl_bitonic_deposits (uint32_t n, uint32_t mask, uint32_t *dep)
+{
+  dep[0] = 0;
+  for (uint32_t t = 1; t < n; t++)
+    dep[t] = ((dep[t - 1] | ~mask) + 1) & mask;
+}
+
 /* InsAt(N, x, c) of Algorithm 4: @j with bit @x inserted at position @c (InsAt(7, 0, 1) = 13). */
 MDL_BITONIC_FN uint32_t
 mdl_bitonic_ins_at (uint32_t j, uint32_t x, uint32_t c)

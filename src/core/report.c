@@ -32,6 +32,19 @@ mdl_report_new_values (const char *engine)
   return r;
 }
 
+gboolean
+mdl_report_keeps_names (const MdlReport *report)
+{
+  return report->index != NULL;
+}
+
+void
+mdl_report_values_clear (MdlReport *report)
+{
+  g_return_if_fail (report->index == NULL);
+  g_array_set_size (report->counters, 0);
+}
+
 MdlReport *
 mdl_report_new (const char *engine, const char *spec)
 {

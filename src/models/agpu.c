@@ -69,6 +69,7 @@ typedef struct {
   guint64 *charged_time;     /* NULL when none (block % k is a division per event otherwise) */
   /* per-instruction scratch */
   guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 list[MDL_WARP_MAX_LANES];   /* gpu_list_words() of the instruction */
   guint64 words[MAX_WORDS_PER_GROUP];
   guint bank_count[MAX_B];
 } Agpu;
@@ -269,16 +270,11 @@ shared_words (Agpu *a, guint32 block, guint n, gboolean store)
     }
 }
 
-/* Cost of one MP instruction: the lanes of @group of event @e. */
+/* Cost of one MP instruction: the lanes of @group of event @e, whose @n words (gpu_group_words())
+ * are in a->words. */
 static guint64
-group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
+group_cost_words (Agpu *a, const MdlWarpEvent *e, guint64 group, guint n)
 {
-  guint n;
-  if (!mdl_warp_is_memory (e))
-    return e->op == MDL_WARP_BARRIER ? 0 : 1;
-  if (e->space == MDL_SPACE_LOCAL)
-    return 1;
-  n = gpu_group_words (a->addrs, group, e->width, a->word_shift, a->words);
   /* Runs of lanes mostly share their 64-word bitmaps: one lookup per run. */
   if (e->space == MDL_SPACE_GLOBAL)
     {
@@ -320,6 +316,18 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
                   gpu_atomic_rounds (a->addrs, group, rounds));
     }
   return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
+}
+
+/* Cost of one MP instruction: the lanes of @group of event @e (lane addresses in a->addrs). */
+static guint64
+group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
+{
+  if (!mdl_warp_is_memory (e))
+    return e->op == MDL_WARP_BARRIER ? 0 : 1;
+  if (e->space == MDL_SPACE_LOCAL)
+    return 1;
+  return group_cost_words (a, e, group, gpu_group_words (a->addrs, group, e->width, a->word_shift,
+                                                         a->words));
 }
 
 /* Words row x 64 .. row x 64 + 63 of @block in the set @bits: marks them stored (@store), or
@@ -394,9 +402,28 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width, 0);
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
+        lanes = gpu_lane_words (e, a->word_shift, &word0)
+                && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
+      /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
+          && gpu_list_words (batch, e, a->word_shift, a->list))
         {
-          lanes = gpu_lane_words (e, a->word_shift, &word0)
-                  && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
+          guint at = 0;
+          for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+            {
+              guint64 group = e->active & (group_mask << g);
+              guint n = gpu_popcount (group);
+              if (group == 0)
+                continue;
+              memcpy (a->words, a->list + at, n * sizeof a->words[0]);
+              at += n;
+              cost += group_cost_words (a, e, group, n);
+            }
+          charge (a, e->block, cost);
+          continue;
+        }
+      if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
+        {
           if (!lanes)
             mdl_warp_addrs (batch, e, a->addrs);
           if (e->op == MDL_WARP_ATOMIC && e->space == MDL_SPACE_GLOBAL)

@@ -14,18 +14,23 @@
 
 #include <string.h>
 
+/* Why the flags are bits: the struct stays in malloc's size class of 96 bytes, so that adding
+ * the two reused snapshot buffers moved no CPU algorithm's arrays (the `heap-layout` counts of
+ * the docs follow where malloc puts them). */
 struct MdlEngine {
   const MdlEngineClass *klass;
   void *state;
   MdlParams *params;
   char *spec;
-  gboolean failed;
   MdlPhaseLedger *phases; /* marker phases and site phases, by counter in report order */
   MdlReport *layout;      /* the counter names and units, from the first snapshot */
-  gboolean by_site;       /* site phases on */
-  guint16 site;           /* the site of the run in progress; 0: none */
+  MdlReport *values;      /* the later snapshots' report, reused */
+  GArray *marked;         /* the counts of the latest phase marker, reused */
   GArray *site_begin;     /* counts at the start of that run */
   GHashTable *site_names; /* site id -> name, from MDL_MARK_SITE */
+  guint failed : 1;
+  guint by_site : 1;      /* site phases on */
+  guint16 site;           /* the site of the run in progress; 0: none */
 };
 
 static gboolean
@@ -118,6 +123,9 @@ mdl_engine_free (MdlEngine *engine)
   if (engine->site_names)
     g_hash_table_unref (engine->site_names);
   mdl_report_free (engine->layout);
+  mdl_report_free (engine->values);
+  if (engine->marked)
+    g_array_unref (engine->marked);
   g_free (engine);
 }
 
@@ -198,25 +206,32 @@ mdl_engine_consume (MdlEngine *engine, const MdlEventBatch *batch, GError **erro
                          : consume_all (engine, batch, error);
 }
 
-/* The engine's counts now, in report order; remembers the counter layout the first time. */
+/* The engine's counts now, in report order, into @counts (NULL: a new array); remembers the
+ * counter layout the first time. Returns @counts. */
 static GArray *
-snapshot (MdlEngine *e)
+snapshot (MdlEngine *e, GArray *counts)
 {
-  g_autoptr (MdlReport) r = e->layout ? mdl_report_new_values (e->klass->name)
-                                       : mdl_report_new (e->klass->name, e->spec);
+  MdlReport *r;
   guint n;
-  GArray *counts;
+  if (e->layout == NULL)
+    r = e->layout = mdl_report_new (e->klass->name, e->spec);
+  else if (e->values == NULL)
+    r = e->values = mdl_report_new_values (e->klass->name);
+  else
+    {
+      r = e->values;
+      mdl_report_values_clear (r);
+    }
   e->klass->report (e->state, r);
   n = mdl_report_n_counters (r);
-  counts = g_array_sized_new (FALSE, TRUE, sizeof (guint64), n);
+  if (counts == NULL)
+    counts = g_array_sized_new (FALSE, TRUE, sizeof (guint64), n);
+  g_array_set_size (counts, n);
   for (guint i = 0; i < n; i++)
     {
       const MdlCounter *c = mdl_report_counter (r, i);
-      guint64 v = c->is_real ? 0 : c->count;
-      g_array_append_val (counts, v);
+      g_array_index (counts, guint64, i) = c->is_real ? 0 : c->count;
     }
-  if (e->layout == NULL)
-    e->layout = g_steal_pointer (&r);
   return counts;
 }
 
@@ -262,7 +277,7 @@ site_switch (MdlEngine *e, guint16 site, GError **error)
     return TRUE;
   if (e->klass->flags & MDL_ENGINE_OWN_PHASES)
     return site_switch_owned (e, site, error);
-  now = snapshot (e);
+  now = snapshot (e, NULL);
   if (e->site != 0 && e->site_begin)
     {
       g_autofree char *name = site_phase_name (e, e->site);
@@ -284,7 +299,7 @@ mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
    * (no marker method) cannot break anything down. */
   if ((engine->klass->flags & MDL_ENGINE_OWN_PHASES) && engine->klass->marker == NULL)
     return;
-  engine->by_site = by_site;
+  engine->by_site = by_site != FALSE;
   if (by_site && engine->site_names == NULL)
     engine->site_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
@@ -294,10 +309,10 @@ mdl_engine_set_site_phases (MdlEngine *engine, gboolean by_site)
 static gboolean
 phase_mark (MdlEngine *e, gboolean begin, const char *name, GError **error)
 {
-  g_autoptr (GArray) now = NULL;
+  GArray *now;
   if (!mdl_phase_ledger_nest (e->phases, begin, name, error))
     return FALSE;
-  now = snapshot (e);
+  now = e->marked = snapshot (e, e->marked);
   mdl_phase_ledger_mark (e->phases, begin, name, (const guint64 *) (gpointer) now->data, now->len);
   return TRUE;
 }

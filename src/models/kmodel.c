@@ -73,6 +73,7 @@ typedef struct {
   guint warp_width;
   Pending pending[MAX_WARPS];
   guint64 addrs[MDL_WARP_MAX_LANES];
+  guint64 list[MDL_WARP_MAX_LANES];   /* gpu_list_words() of the instruction */
   GpuAtomicChain chain;      /* global atomics' chains and CAS lanes (counted, not charged) */
   guint64 chain_addrs[MDL_WARP_MAX_LANES];
   guint64 reqs[MAX_REQS];
@@ -236,7 +237,19 @@ check_sigma (Kmodel *m, const MdlWarpEvent *e, const guint64 *words, guint n, GE
 static gboolean
 sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
 {
-  guint64 group_mask = gpu_group_mask (m->span);
+  guint64 group_mask = gpu_group_mask (m->span), last = 0, wraps = 0;
+  guint width = MAX (e->width, 1u);
+  /* The common case in one pass over the lanes, with no list of words: no lane's bytes wrap past
+   * the top of the address space and the highest byte's word is below sigma. The lists below
+   * only name the first word beyond it (they were a fifth of the engine's time on the sorts). */
+  for (guint64 r = e->active; r; r &= r - 1)
+    {
+      guint64 addr = m->addrs[__builtin_ctzll (r)], end = addr + width - 1;
+      wraps |= end < addr;
+      last = MAX (last, end);
+    }
+  if (!wraps && last >> WORD_SHIFT < m->sigma)
+    return TRUE;
   for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
     {
       guint64 group = e->active & (group_mask << g);
@@ -245,6 +258,31 @@ sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+/* TRUE when every word of m->list (gpu_list_words() of the shared instruction @e) is below
+ * sigma: the list's own sigma check (sigma_ok() names the first word beyond). */
+static gboolean
+list_below_sigma (const Kmodel *m, const MdlWarpEvent *e)
+{
+  guint64 last = 0;
+  for (guint i = 0, n = gpu_popcount (e->active); i < n; i++)
+    last = MAX (last, m->list[i]);
+  return last < m->sigma;
+}
+
+/* The words of the lanes @group of @e into @out, as gpu_group_words() lists them from m->addrs;
+ * when @listed, the group's slice of m->list. Returns how many. */
+static guint
+group_words (const Kmodel *m, const MdlWarpEvent *e, guint64 group, gboolean listed, guint64 *out)
+{
+  guint below, n;
+  if (!listed)
+    return gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, out);
+  below = gpu_popcount (e->active & ((group & -group) - 1));
+  n = gpu_popcount (group);
+  memcpy (out, m->list + below, n * sizeof out[0]);
+  return n;
 }
 
 static InstrClass
@@ -272,7 +310,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
       guint64 word0 = 0;
-      gboolean lanes = FALSE;
+      gboolean lanes = FALSE, listed = FALSE;
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
         flush_pending (m, p);
@@ -290,7 +328,11 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               mdl_warp_addrs (batch, e, m->chain_addrs);
               gpu_atomic_chain_add (&m->chain, e, m->chain_addrs);
             }
-          if (!lanes)
+          /* Other lanes of one word each come straight from the list (an atomic's rounds need
+           * addresses by lane); the rest, and an instruction beyond sigma, by lane. */
+          listed = !lanes && e->op != MDL_WARP_ATOMIC && gpu_list_words (batch, e, WORD_SHIFT, m->list)
+                   && (e->space == MDL_SPACE_GLOBAL || list_below_sigma (m, e));
+          if (!lanes && !listed)
             {
               mdl_warp_addrs (batch, e, m->addrs);
               if (e->space == MDL_SPACE_SHARED && !sigma_ok (m, e, error))
@@ -339,7 +381,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                   continue;
                 }
               n = lanes ? lane_word_list (group, word0, slot + p->n[gi])
-                        : gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, slot + p->n[gi]);
+                        : group_words (m, e, group, listed, slot + p->n[gi]);
               p->n[gi] += n;
             }
           if (second)
@@ -360,7 +402,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
             {
               guint segs;
-              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
+              n = group_words (m, e, group, listed, m->reqs);
               for (guint j = 0; j < n; j++)
                 m->reqs[j] >>= m->k_shift;
               /* At least one: a group whose every access wraps past the top of the address
@@ -375,7 +417,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
-              n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, m->reqs);
+              n = group_words (m, e, group, listed, m->reqs);
               guint lat = bank_latency (m, m->reqs, n);
               /* An atomic's lanes on one word update it one after the other, whatever the
                * broadcast rule (docs/models/kmodel.md, "Warp primitives"). */

@@ -117,19 +117,21 @@ tile_kernel (MdlSimtBlock *blk, void *p)
   guint64 *idx = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
   guint64 *unit = mdl_simt_reg (blk, 1), *down = mdl_simt_reg (blk, 1);
   guint64 *v[MAX_REGS], *slot[MAX_REGS];
+  guint32 dep[MDL_SIMT_MAX_THREADS];
   for (guint x = 0; x < regs; x++)
     {
       v[x] = mdl_simt_reg (blk, 1);
       slot[x] = mdl_simt_reg (blk, 1);
     }
 
+  mdl_bitonic_deposits (b, gamma, dep);
   for (guint i = 0; i < a->tile / b; i++)
     {
+      guint32 round = base | mdl_bitonic_deposit (i * b, gamma);
       MDL_SIMT_EACH (blk, t)
         {
-          guint32 e = t + i * b;
-          idx[t] = base | mdl_bitonic_deposit (e, gamma);
-          at2[t] = 4 * (guint64) mdl_bitonic_slot (e, a->pad);
+          idx[t] = round | dep[t];
+          at2[t] = 4 * (guint64) mdl_bitonic_slot (t + i * b, a->pad);
         }
       load_keys (blk, a, idx, at, v[0]);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, v[0]);
@@ -138,15 +140,17 @@ tile_kernel (MdlSimtBlock *blk, void *p)
   for (guint gi = 0; gi < a->n_groups; gi++)
     {
       guint32 gm = a->group_mask[gi], others = (a->tile - 1) & ~gm;
+      mdl_bitonic_deposits (b, others, dep);
       for (guint i = 0; i < (a->tile >> a->log_regs) / b; i++)
         {
+          guint32 round = mdl_bitonic_deposit (i * b, others);
           MDL_SIMT_EACH (blk, t)
-            unit[t] = mdl_bitonic_deposit (t + i * b, others);
+            unit[t] = round | dep[t];
           for (guint x = 0; x < regs; x++)
             {
+              guint32 reg_bits = mdl_bitonic_deposit (x, gm);
               MDL_SIMT_EACH (blk, t)
-                slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t]
-                                                             | mdl_bitonic_deposit (x, gm), a->pad);
+                slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t] | reg_bits, a->pad);
               mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
             }
           for (guint k = st; k < st + a->group_steps[gi]; k++)
@@ -158,13 +162,15 @@ tile_kernel (MdlSimtBlock *blk, void *p)
               for (guint x = 0; x < regs; x++)
                 {
                   guint y = x | 1u << rc;
+                  guint32 reg_bits = mdl_bitonic_deposit (x, gm);
                   if (y == x)
                     continue;
-                  MDL_SIMT_EACH (blk, t)
-                    {
-                      guint32 local = (guint32) unit[t] | mdl_bitonic_deposit (x, gm);
-                      down[t] = s_local ? local >> ls & 1 : (guint64) base >> s & 1;
-                    }
+                  if (s_local)
+                    MDL_SIMT_EACH (blk, t)
+                      down[t] = ((guint32) unit[t] | reg_bits) >> ls & 1;
+                  else
+                    MDL_SIMT_EACH (blk, t)
+                      down[t] = (guint64) base >> s & 1;
                   compare_exchange (blk, v[x], v[y], down);
                 }
             }
@@ -174,13 +180,14 @@ tile_kernel (MdlSimtBlock *blk, void *p)
       st += a->group_steps[gi];
       mdl_simt_sync (blk);
     }
+  mdl_bitonic_deposits (b, gamma, dep);
   for (guint i = 0; i < a->tile / b; i++)
     {
+      guint64 round = a->dst + 4 * (guint64) (base | mdl_bitonic_deposit (i * b, gamma));
       MDL_SIMT_EACH (blk, t)
         {
-          guint32 e = t + i * b;
-          at[t] = 4 * (guint64) mdl_bitonic_slot (e, a->pad);
-          at2[t] = a->dst + 4 * (guint64) (base | mdl_bitonic_deposit (e, gamma));
+          at[t] = 4 * (guint64) mdl_bitonic_slot (t + i * b, a->pad);
+          at2[t] = round + 4 * (guint64) dep[t];
         }
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, v[0]);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at2, v[0]);

@@ -83,14 +83,16 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   gboolean wraps = FALSE;
   /* The common case first: all the words within one row of banks, so no bank holds two (one
    * wavefront, whatever the order and the repeats); the scans' conflict-free passes, 2x faster
-   * than the set. */
+   * than the set. The ends in bytes, shifted to words once (the shift keeps the order). */
   for (guint i = 0; i < n; i++)
     {
-      guint64 first = req[i] >> b->bank_shift, last = (req[i] + width - 1) >> b->bank_shift;
-      wraps |= last < first;
-      lo = MIN (lo, first);
-      hi = MAX (hi, last);
+      guint64 end = req[i] + width - 1;
+      wraps |= end < req[i];
+      lo = MIN (lo, req[i]);
+      hi = MAX (hi, end);
     }
+  lo >>= b->bank_shift;
+  hi >>= b->bank_shift;
   if (!wraps && hi - lo < b->banks)
     return 1;
   /* Next, words within two rows of banks: a bitmap of them from lo dedupes the repeats, and a
@@ -200,6 +202,20 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
   k->passes++;
 }
 
+/* TRUE when the rule makes the load or store @e one pass of all its lanes: the sm90 loads' first
+ * case in cut_sm90_load(), or one group of cut_groups() holding every active lane. */
+static gboolean
+one_pass (const Banks *b, const MdlWarpEvent *e)
+{
+  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
+  guint width = e->width, group;
+  if (b->rule == RULE_SM90 && e->op != MDL_WARP_STORE)
+    return gpu_popcount (e->active) * width <= b->row_bytes
+           && (last / 4 - first / 4 + 1) * 4 * width <= 2 * b->row_bytes;
+  group = b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+  return first / group == last / group;
+}
+
 /* A strided instruction that its rule makes one pass, and whose words lie within one row of
  * banks: one wavefront, known from its end lanes (pass_wavefronts()'s common case) with no lane
  * addresses. Counts it and returns TRUE; FALSE when it is not such an instruction. */
@@ -207,22 +223,10 @@ static gboolean
 strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
 {
   guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
-  guint width = e->width, group;
+  guint width = e->width;
   guint64 lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED))
+  if (!(e->flags & MDL_WARP_STRIDED) || !one_pass (b, e))
     return FALSE;
-  if (b->rule == RULE_SM90 && e->op != MDL_WARP_STORE)
-    {
-      if (gpu_popcount (e->active) * width > b->row_bytes
-          || (last / 4 - first / 4 + 1) * 4 * width > 2 * b->row_bytes)
-        return FALSE;
-    }
-  else
-    {
-      group = b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
-      if (first / group != last / group)
-        return FALSE;
-    }
   /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
   lo = e->base + (guint64) ((gint64) first * e->stride);
   hi = e->base + (guint64) ((gint64) last * e->stride);
@@ -286,6 +290,15 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       k->requests++;
       if (e->op != MDL_WARP_ATOMIC && strided_one_row (b, k, e))
         continue;
+      /* A one-pass load or store in the explicit form: its pass is the event's address list as
+       * it stands (active lanes in lane order), with no scatter by lane and gather back. */
+      if (e->op != MDL_WARP_ATOMIC && !(e->flags & MDL_WARP_STRIDED) && one_pass (b, e))
+        {
+          k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
+                                            gpu_popcount (e->active), e->width);
+          k->passes++;
+          continue;
+        }
       mdl_warp_addrs (batch, e, b->addrs);
       if (e->op == MDL_WARP_ATOMIC)
         {
@@ -334,7 +347,7 @@ banks_report (void *state, MdlReport *out)
       const char *p = kinds[i].prefix, *what = kinds[i].what;
       char m1[128], m2[128], m3[128];
       gboolean ncu = kinds[i].op != NULL && b->rule == RULE_SM90;
-      if (ncu)
+      if (ncu && mdl_report_keeps_names (out))   /* a phase snapshot needs no names */
         {
           mdl_gpu_concat (m1, sizeof m1, "smsp__inst_executed_op_shared_", kinds[i].op, ".sum",
                           NULL);

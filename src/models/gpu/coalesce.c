@@ -292,7 +292,7 @@ coalesce_report (void *state, MdlReport *out)
       char requests[128], sectors[128];
       if (i == K_LATOM && k->insts == 0)
         continue;   /* CUDA has no local atomics; shown only when a trace has some */
-      if (ncu)
+      if (ncu && mdl_report_keeps_names (out))   /* a phase snapshot needs no names */
         {
           mdl_gpu_concat (requests, sizeof requests, "l1tex__t_requests_pipe_lsu_mem_",
                           kinds[i].space, "_op_", kinds[i].op, ".sum", NULL);

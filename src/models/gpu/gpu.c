@@ -62,6 +62,11 @@ mdl_gpu_report_add (MdlReport *out, const char *prefix, const char *key, const c
                     const char *what, const char *text, const char *metric, guint64 value)
 {
   char name[64], desc[160];
+  if (!mdl_report_keeps_names (out))
+    {
+      mdl_report_add_count (out, key, unit, NULL, NULL, value);
+      return;
+    }
   mdl_gpu_concat (name, sizeof name, prefix, "_", key, NULL);
   mdl_gpu_concat (desc, sizeof desc, what, ": ", text, NULL);
   mdl_report_add_count (out, name, unit, desc, metric, value);

@@ -13,6 +13,7 @@
 #include <models/event.h>
 #include <models/report.h>
 
+#include "core/ledger.h"   /* mdl_report_keeps_names */
 #include "models/u64map.h"
 
 #include <string.h>
@@ -161,6 +162,39 @@ gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
     return FALSE;
   *word0 = e->base >> word_shift;
   return TRUE;
+}
+
+/* The common case of a memory instruction's general path: every active lane of @e touches one
+ * word of 2^@word_shift bytes alone (no wider than a word, not straddling two). Then @out[i] =
+ * the word of the i-th active lane, in lane order (for the explicit form read straight from the
+ * batch's list), and the words of a group of lanes are the slice of @out from the active lanes
+ * below it: what gpu_group_words() lists from lane-indexed addresses, without scattering them by
+ * lane and gathering them back (two passes per lane of every engine's general path). FALSE when
+ * some lane's bytes reach into a second word; @out is then undefined. */
+static inline gboolean
+gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out)
+{
+  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0;
+  guint n = 0;
+  /* A lane within one word: its last byte's offset in the word is at most the word's last. */
+  if (e->flags & MDL_WARP_STRIDED)
+    for (guint64 r = e->active; r; r &= r - 1)
+      {
+        guint64 addr = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
+        bad |= ((addr & low) + width) & ~low;
+        out[n++] = addr >> word_shift;
+      }
+  else
+    {
+      const guint64 *src = batch->lane_addrs + e->first_addr;
+      n = gpu_popcount (e->active);
+      for (guint i = 0; i < n; i++)
+        {
+          bad |= ((src[i] & low) + width) & ~low;
+          out[i] = src[i] >> word_shift;
+        }
+    }
+  return bad == 0;
 }
 
 /* How many distinct values (@offset + l) >> @chunk_shift take over the lanes l of @group (not 0),
