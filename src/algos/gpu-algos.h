@@ -27,6 +27,7 @@
 #include "gpu-sizes.h"
 #include "keys.h"
 #include "particles.h"
+#include "points.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -213,7 +214,11 @@
      "SIMT: Capannini's GPU decoder of VS-coded posting lists (3.3.4, approach ii, PPSUM_k)")      \
   X (postings_p4d, "postings/p4d", mdl_postings_p4d_params, cuda, 1 << 20, 16, "",                 \
      "dist=geometric|zipf,k=16|32,mean=16;dist=geometric,k=16,mean=2|256",                          \
-     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)")
+     "SIMT: Capannini's GPU decoder of P4D-coded posting lists (n-bar = 32, exceptions per block)") \
+  X (hull_msimd, "hull/msimd", mdl_hull_msimd_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,       \
+     "dist=" MDL_POINT_DIST_CHOICES ",prec=f32,P=480",                                             \
+     "SIMT: MSIMD 2D convex hull (Jurkiewicz & Danilewski A.3): primary quadrilateral, "           \
+     "collaborative lossy partitions by P warps, then each warp alone")
 
 /* The cases of the load balancers: every particle set (src/algos/particles.h). */
 #define MDL_GPU_BALANCE_CASES "dist=" MDL_PARTICLE_DIST_CHOICES
