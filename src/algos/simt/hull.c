@@ -374,16 +374,17 @@ copy_pass (MdlSimtBlock *blk, const Hull *h, guint src, guint dst, guint64 a, gu
     }
 }
 
-/* Lane 0 writes @m to slot @slot of both buffers. */
+/* Lane 0 writes @m to slot @slot of buffer @buf, or of both when @buf is 2. */
 static void
-put_vertex (MdlSimtBlock *blk, const Hull *h, guint64 slot, Pt m)
+put_vertex (MdlSimtBlock *blk, const Hull *h, guint buf, guint64 slot, Pt m)
 {
   guint64 *idx = mdl_simt_reg (blk, 1);
   Pt p[S];
   pred_range (blk, 0, 0, 1);
   idx[0] = slot, p[0] = m;
   for (guint k = 0; k < 2; k++)
-    st_pts (blk, h, h->buf[k], idx, p);
+    if (buf == 2 || buf == k)
+      st_pts (blk, h, h->buf[k], idx, p);
   mdl_simt_pred_end (blk);
 }
 
@@ -774,21 +775,23 @@ collab_copy_kernel (MdlSimtBlock *blk, void *args)
   pos_r = d[D_LO] + nl + 1 + v[1] - v[3];
   claim (d[D_LO], d[D_N], ps, d[D_RANK], &a, &b);
   copy_pass (blk, h, (guint) d[D_SRC], 1 - (guint) d[D_SRC], a, b, l, m, r, &pos_l, &pos_r);
+  if (d[D_RANK] == 0)
+    put_vertex (blk, h, 1 - (guint) d[D_SRC], d[D_LO] + nl, m);
 }
 
-/* A.3 step 6, after the copy (the copy still reads these slots of the source): m to its slot and
- * the empty marker to the slots no child uses, in both buffers; the counts come from the copy's
- * scan. */
+/* A.3 step 6, after the copy (the copy still reads these slots of the source): the empty marker
+ * to the slots no child uses, in both buffers, and m (which the copy put in the destination) to
+ * its slot of the source too; the counts come from the copy's scan. */
 static void
 collab_empty_kernel (MdlSimtBlock *blk, void *args)
 {
   const Hull *h = args;
-  guint64 d[DESC], a, b, m_slot, nl, nr, f, ps, *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
-  Pt l, m, r;
+  guint64 d[DESC], a, b, nl, nr, f, ps, *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
+  guint src;
   load_desc (blk, h, blk->idx_x, d);
   if (!d[D_ACTIVE])
     return;
-  f = d[D_FIRST], ps = d[D_PS];
+  f = d[D_FIRST], ps = d[D_PS], src = (guint) d[D_SRC];
   pred_range (blk, 0, 0, 3);
   MDL_SIMT_EACH (blk, t)
     idx[t] = 2 * f + t * ps;
@@ -797,8 +800,10 @@ collab_empty_kernel (MdlSimtBlock *blk, void *args)
   nl = v[1] - v[0], nr = v[2] - v[1];
   if (d[D_RANK] == 0)
     {
-      load_lmr (blk, h, d, &l, &m, &r, &m_slot);
-      put_vertex (blk, h, d[D_LO] + nl, m);
+      guint64 slot[1] = { d[D_LO] + nl };
+      Pt m;
+      ld_few (blk, h, 1 - src, 1, slot, &m);
+      put_vertex (blk, h, src, slot[0], m);
     }
   claim (d[D_LO] + nl + 1 + nr, d[D_N] - nl - 1 - nr, ps, d[D_RANK], &a, &b);
   fill_empty (blk, h, a, b);
@@ -891,7 +896,7 @@ independent_kernel (MdlSimtBlock *blk, void *args)
       pos_l = lo, pos_r = lo + nl + 1;
       copy_pass (blk, h, src, dst, lo, lo + n, e[0], m, e[1], &pos_l, &pos_r);
       g_assert (pos_l == lo + nl && pos_r == lo + nl + 1 + nr);
-      put_vertex (blk, h, lo + nl, m);
+      put_vertex (blk, h, 2, lo + nl, m);
       fill_empty (blk, h, lo + nl + 1 + nr, lo + n);
       {
         guint64 left[ENTRY] = { lo, nl, w[E_L], lo + nl, dst, 0 };
