@@ -249,6 +249,9 @@
   X (qsort_sort, "baseline/qsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                              \
      "libc qsort of n keys on the GPU machine's CPU, one core (host-timed)")                      \
   X (introsort_sort, "baseline/introsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                      \
-     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")
+     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")       \
+  X (quickhull, "baseline/quickhull", 1 << 20, "dist=" MDL_POINT_DIST_CHOICES,                    \
+     "quickhull from Thrust (max_element, copy_if) driven by the host, f32 points: hull/msimd's "  \
+     "baseline")
 
 #endif
