@@ -21,6 +21,13 @@
 
 #include "../core/splitmix.h"
 
+/* The orientation test runs in CUDA kernels too (baseline/quickhull's functors). */
+#ifdef __CUDACC__
+#define MDL_POINT_HD __host__ __device__
+#else
+#define MDL_POINT_HD
+#endif
+
 /* MDL_POINT_DISTS (X) calls X (NAME, DESCRIPTION) in the order of MdlPointDist. The paper's A.4
  * has the first three; line and equal are the degenerate inputs every hull must survive. */
 #define MDL_POINT_DISTS(X)                                                                         \
@@ -135,7 +142,7 @@ mdl_point_get (const void *pts, MdlPointPrec prec, uint64_t k, double *x, double
 
 /* The cross product (b − a) × (c − a): > 0 when c is left of the directed line a→b, 0 when the
  * three are collinear. Exact for grid points (see the top). */
-static inline double
+MDL_POINT_HD static inline double
 mdl_point_cross (double ax, double ay, double bx, double by, double cx, double cy)
 {
   return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
