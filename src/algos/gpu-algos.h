@@ -27,6 +27,7 @@
 #include "gpu-sizes.h"
 #include "keys.h"
 #include "particles.h"
+#include "points.h"
 
 /* The engines that predict what Nsight Compute counts. */
 #define MDL_GPU_HW_ENGINES "coalesce,banks,divergence"
@@ -227,7 +228,11 @@
   X (warpio_kpartition, "warpio/k-partition", mdl_warpio_kpartition_params, none, 1 << 14, 32,    \
      "", "k=2|4|8,c=8;k=4,c=4|16,dist=sorted|few",                                                 \
      "SIMT: the thesis's k-partition (Algorithm 10): a warp sorts a cache of c blocks and writes " \
-     "each block within one of k buckets")
+     "each block within one of k buckets")                                                         \
+  X (hull_msimd, "hull/msimd", mdl_hull_msimd_params, none, 1 << 20, 32, MDL_GPU_HW_ENGINES,       \
+     "dist=" MDL_POINT_DIST_CHOICES ",prec=f32,P=480",                                             \
+     "SIMT: MSIMD 2D convex hull (Jurkiewicz & Danilewski A.3): primary quadrilateral, "           \
+     "collaborative lossy partitions by P warps, then each warp alone")
 
 /* The cases of the load balancers: every particle set (src/algos/particles.h). */
 #define MDL_GPU_BALANCE_CASES "dist=" MDL_PARTICLE_DIST_CHOICES
@@ -258,6 +263,9 @@
   X (qsort_sort, "baseline/qsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                              \
      "libc qsort of n keys on the GPU machine's CPU, one core (host-timed)")                      \
   X (introsort_sort, "baseline/introsort-sort", 1 << 20, MDL_GPU_SORT_CASES,                      \
-     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")
+     "the tuned C introsort (src/algos/introsort.h) on the GPU machine's CPU, one core")       \
+  X (quickhull, "baseline/quickhull", 1 << 20, "dist=" MDL_POINT_DIST_CHOICES,                    \
+     "quickhull from Thrust (max_element, copy_if) driven by the host, f32 points: hull/msimd's "  \
+     "baseline")
 
 #endif
