@@ -103,9 +103,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_strfreev (names);
   g_key_file_free (file);
   /* The library keeps the parsed file until it changes. Left holding this input's, a run would
-   * end with more allocations than frees, and libFuzzer would run it again under LeakSanitizer
-   * (a fifth of the time), then after 1000 such runs turn leak detection off. An empty file
-   * parsed at the end of every input balances them. */
+   * end with more allocations than frees, which libFuzzer answers by running the input a second
+   * time (a fifth of the time went there). An empty file parsed at the end of every input
+   * balances them. */
   write_file (path, NULL, 0);
   g_strfreev (mdl_machine_names (NULL));
   return 0;
