@@ -98,7 +98,8 @@ make_room (WarpReader *k, gsize n_addrs)
     }
   while (k->n_addrs + n_addrs > k->cap_addrs)
     {
-      k->cap_addrs = MIN (MAX (2 * k->cap_addrs, (gsize) 4 * MDL_WARP_MAX_LANES), (gsize) OUT_ADDRS);
+      k->cap_addrs = MIN (MAX (2 * k->cap_addrs, (gsize) 4 * MDL_WARP_MAX_LANES),
+                          (gsize) OUT_ADDRS);
       k->addrs = g_renew (guint64, k->addrs, k->cap_addrs);
     }
 }
