@@ -60,6 +60,9 @@ mdl_vat_seen_init (VatSeen *seen, guint depth, guint k_bits)
   memset (seen, 0, sizeof *seen);
   seen->depth = depth;
   seen->k_bits = k_bits;
+  for (guint l = 0; l <= depth; l++)
+    if (layer_bits (seen, l) <= SEEN_DIRECT_BITS)
+      seen->direct[l] = bitmap_new (bitmap_bytes (seen, l));
   seen->mask = 63;
   seen->shift = 64 - 6;
   seen->slots = g_new (guint64, 2 * (seen->mask + 1));
@@ -175,24 +178,9 @@ add_path (VatSeen *seen, guint64 page, guint from)
     }
 }
 
-/* The bitmaps of the layers narrow enough for one, made at the first batch: an engine built and
- * run on no page (the fuzz targets build every engine on every input) maps no 16 MiB. */
-static void
-make_bitmaps (VatSeen *seen)
-{
-  for (guint l = 0; l <= seen->depth; l++)
-    if (layer_bits (seen, l) <= SEEN_DIRECT_BITS)
-      seen->direct[l] = bitmap_new (bitmap_bytes (seen, l));
-  seen->bitmaps_made = TRUE;
-}
-
 void
 mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
 {
-  if (n == 0)
-    return;
-  if (G_UNLIKELY (!seen->bitmaps_made))
-    make_bitmaps (seen);
   /* With bitmaps for the leaves and their parents, both are set without asking first (a parent
    * whose leaf was there already is there too): whether a leaf is new is a coin toss on random
    * pages, and only a new parent sends the path on up. */

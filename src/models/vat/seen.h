@@ -7,13 +7,12 @@
  * node already there). On random pages that is about one lookup per access, the leaf's.
  *
  * Layout: a layer whose node numbers fit in SEEN_DIRECT_BITS bits gets a plain bitmap over all of
- * them, allocated zeroed at the first batch so that only the pages of it that are written take
- * memory (at most 2^SEEN_DIRECT_BITS / 8 bytes). A wider layer keeps 512-bit chunks of
- * consecutive nodes, found through an open-addressing table keyed by the chunk (layer and node
- * number >> 9), key and chunk number side by side so that a probe touches one cache line: a dense
- * range costs a bit per node, a sparse one about 100 bytes per chunk. Only the guest tree is kept:
- * with vm=1 the host walk uses the same numbers in the second tree, which doubles the count
- * (vat.c). */
+ * them, allocated zeroed so that only the pages of it that are written take memory (at most
+ * 2^SEEN_DIRECT_BITS / 8 bytes). A wider layer keeps 512-bit chunks of consecutive nodes, found
+ * through an open-addressing table keyed by the chunk (layer and node number >> 9), key and chunk
+ * number side by side so that a probe touches one cache line: a dense range costs a bit per node,
+ * a sparse one about 100 bytes per chunk. Only the guest tree is kept: with vm=1 the host walk uses
+ * the same numbers in the second tree, which doubles the count (vat.c). */
 #ifndef MDL_VAT_SEEN_H
 #define MDL_VAT_SEEN_H
 
@@ -25,7 +24,6 @@
 
 typedef struct {
   guint64 *direct[VAT_MAX_DEPTH + 1];     /* per layer: its bitmap, or NULL for chunks */
-  gboolean bitmaps_made;                  /* direct[] is set (at the first batch of pages) */
   guint64 *slots;     /* [2 * (mask + 1)]: chunk key, chunk number; the key VAT_NO_NODE when free */
   guint64 *bits;      /* [8 * cap_chunks] */
   gsize mask;         /* table slots - 1 */
