@@ -146,6 +146,45 @@ test_simt_round_trip (void **state)
     }
 }
 
+/* Ensure a trace longer than one batch in both events (4096) and lane addresses (32768) reads
+ * back whole, lane by lane, through the arrays that grow to a batch: 3000 loads of 32 lanes at
+ * distinct addresses (96000 addresses), each followed by an ALU instruction (6000 events). */
+static void
+test_more_than_one_batch (void **state)
+{
+  enum { LOADS = 3000, LANES = 32 };
+  g_autoptr (GString) text = g_string_new ("launch 0 grid=1 block=32 shared=0\n");
+  g_autoptr (GError) error = NULL;
+  TestCollector *c;
+  MdlEventBatch b;
+  (void) state;
+  for (guint i = 0; i < LOADS; i++)
+    {
+      g_string_append_printf (text, "0 %u ld global 4 ffffffff", i % 4);
+      for (guint l = 0; l < LANES; l++)
+        g_string_append_printf (text, " %x", 0x1000 * i + 4 * l);
+      g_string_append_printf (text, "\n0 %u alu ffffffff\n", i % 4);
+    }
+  c = read_text (text->str, &error);
+  if (c == NULL)
+    fail_msg ("%s", error->message);
+  assert_int_equal (c->warp->len, 2 * LOADS);
+  b = (MdlEventBatch) { .lane_addrs = (const guint64 *) (void *) c->lane_addrs->data,
+                        .n_lane_addrs = c->lane_addrs->len };
+  for (guint i = 0; i < LOADS; i++)
+    {
+      const MdlWarpEvent *ld = &g_array_index (c->warp, MdlWarpEvent, 2 * i);
+      guint64 addrs[MDL_WARP_MAX_LANES];
+      assert_int_equal (ld->op, MDL_WARP_LOAD);
+      assert_int_equal (ld->warp, i % 4);
+      assert_int_equal (g_array_index (c->warp, MdlWarpEvent, 2 * i + 1).op, MDL_WARP_ALU);
+      mdl_warp_addrs (&b, ld, addrs);
+      for (guint l = 0; l < LANES; l++)
+        assert_int_equal (addrs[l], 0x1000 * i + 4 * l);
+    }
+  test_collector_free (c);
+}
+
 /* Ensure a bad line is MDL_ERROR_FORMAT "t.warp:LINE: why in \"line\"". */
 static void
 test_bad_lines_name_the_line (void **state)
@@ -209,6 +248,7 @@ main (void)
     cmocka_unit_test (test_machine_suffix_round_trip),
     cmocka_unit_test (test_bad_lines_name_the_line),
     cmocka_unit_test (test_writer_limits),
+    cmocka_unit_test (test_more_than_one_batch),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

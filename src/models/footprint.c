@@ -5,7 +5,9 @@
  * An access touches every page and line its bytes overlap (a straddling access counts both); each
  * active lane of a warp memory instruction is an access, in lane order. Distances are computed in
  * O(log n) with a Fenwick tree over access times holding a 1 at each page's latest touch; when the
- * tree fills up, the live times are renumbered 0..pages-1, so memory stays O(pages). */
+ * tree fills up, the live times are renumbered 0..pages-1, so memory stays O(pages). The tree
+ * starts small and doubles up to the span of the first renumbering (a short run, as each input
+ * of the fuzz targets is, never clears 512 KiB). */
 #include <models/error.h>
 
 #include "models/engines.h"
@@ -90,13 +92,34 @@ compact (Footprint *f)
   g_free (pairs);
 }
 
+/* Time slots of the tree at first, and before the first renumbering (powers of two). */
+#define FIRST_SLOTS 1024
+#define SPAN_SLOTS (1 << 16)
+
+/* Doubles the tree (its cap a power of two, every time slot used). The new nodes below 2 cap
+ * cover only times not used yet, so they are 0; node 2 cap covers all of them: the total. */
+static void
+grow (Footprint *f)
+{
+  guint64 total = fenwick_prefix (f, f->cap);
+  f->fenwick = g_renew (guint64, f->fenwick, 2 * f->cap + 1);
+  memset (f->fenwick + f->cap + 1, 0, f->cap * sizeof f->fenwick[0]);
+  f->cap *= 2;
+  f->fenwick[f->cap] = total;
+}
+
 static void
 touch_page (Footprint *f, guint64 page)
 {
   gboolean fresh;
   guint64 *last;
   if (G_UNLIKELY (f->now == f->cap))
-    compact (f);
+    {
+      if (f->cap < SPAN_SLOTS)
+        grow (f);
+      else
+        compact (f);
+    }
   last = mdl_u64map_upsert (&f->page_time, page, f->now, &fresh);
   f->page_accesses++;
   if (!fresh)
@@ -133,10 +156,10 @@ footprint_init (void *state, const MdlParams *params, GError **error)
   f->line_shift = (guint) __builtin_ctzll (mdl_params_uint (params, "line_bytes"));
   f->n_buckets = (guint) mdl_params_uint (params, "buckets");
   f->hist = g_new0 (guint64, f->n_buckets);
-  f->cap = 1 << 16;
+  f->cap = FIRST_SLOTS;
   f->fenwick = g_new0 (guint64, f->cap + 1);
-  mdl_u64map_init (&f->page_time, 1024);
-  mdl_u64map_init (&f->lines, 1024);
+  mdl_u64map_init (&f->page_time, 64);
+  mdl_u64map_init (&f->lines, 64);
   return TRUE;
 }
 

@@ -58,7 +58,9 @@ typedef struct {
   gboolean lanes;                   /* group i's words are word0 + its lanes, not in words */
   guint64 word0;
   guint n[MDL_WARP_MAX_LANES];      /* requests per group */
-  guint64 *words;                   /* MAX_REQS: group i's at i x span x 2 x LANE_WORDS */
+  guint64 *words;                   /* MAX_REQS: group i's at i x span x 2 x LANE_WORDS; NULL
+                                       until the warp's first fused load (64 of 17 KiB each
+                                       were most of building the engine) */
 } Pending;
 
 typedef struct {
@@ -104,8 +106,6 @@ kmodel_init (void *state, const MdlParams *params, GError **error)
   m->fuse = mdl_params_bool (params, "fuse");
   m->warp_width = 32;
   m->span = (guint) MIN (m->k, (guint64) m->warp_width);
-  for (guint i = 0; i < MAX_WARPS; i++)
-    m->pending[i].words = g_new (guint64, MAX_REQS);
   return TRUE;
 }
 
@@ -342,6 +342,8 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       if (shared_load && m->fuse)
         {
           gboolean second = p->used;
+          if (p->words == NULL)
+            p->words = g_new (guint64, MAX_REQS);
           if (!second)
             {
               p->used = TRUE;

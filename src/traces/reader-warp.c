@@ -20,11 +20,17 @@
 #include <stdlib.h>
 
 #define OUT_EVENTS 4096
+#define OUT_ADDRS (OUT_EVENTS * 8)
 #define MAX_TOKENS (8 + MDL_WARP_MAX_LANES)
 
+/* The batch's arrays grow by doubling up to OUT_EVENTS and OUT_ADDRS, where a batch is
+ * delivered: a short trace (a test's, a fuzz input's) neither allocates nor clears the 450 KiB of
+ * a full batch. */
 typedef struct {
-  MdlWarpEvent out[OUT_EVENTS];
-  guint64 addrs[OUT_EVENTS * 8];
+  MdlWarpEvent *out;
+  guint64 *addrs;
+  gsize cap_out;
+  gsize cap_addrs;
   gsize n_out;
   gsize n_addrs;
   guint64 line;
@@ -79,6 +85,31 @@ static gboolean
 parse_dec (const char *t, guint64 max, guint64 *v)
 {
   return g_ascii_string_to_unsigned (t, 10, 0, max, v, NULL);
+}
+
+/* Room for one more event with @n_addrs lane addresses, once the batch is not full. */
+static void
+make_room (WarpReader *k, gsize n_addrs)
+{
+  if (k->n_out == k->cap_out)
+    {
+      k->cap_out = MAX (2 * k->cap_out, (gsize) 64);
+      k->out = g_renew (MdlWarpEvent, k->out, k->cap_out);
+    }
+  while (k->n_addrs + n_addrs > k->cap_addrs)
+    {
+      k->cap_addrs = MIN (MAX (2 * k->cap_addrs, (gsize) 4 * MDL_WARP_MAX_LANES),
+                          (gsize) OUT_ADDRS);
+      k->addrs = g_renew (guint64, k->addrs, k->cap_addrs);
+    }
+}
+
+static void
+warp_finalize (MdlTraceReader *r)
+{
+  WarpReader *k = r->priv;
+  g_free (k->out);
+  g_free (k->addrs);
 }
 
 static gboolean
@@ -235,9 +266,10 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
       if (n - 6 != n_lanes)
         return line_error (r, error, s, len, "mask %s has %u active lanes but the line has %u "
                            "addresses", tok[5], n_lanes, n - 6);
-      if (k->n_out == OUT_EVENTS || k->n_addrs + MDL_WARP_MAX_LANES > (gsize) OUT_EVENTS * 8)
+      if (k->n_out == OUT_EVENTS || k->n_addrs + MDL_WARP_MAX_LANES > (gsize) OUT_ADDRS)
         if (!deliver (r, k, sink, error))
           return FALSE;
+      make_room (k, n_lanes);
       e.first_addr = (guint32) k->n_addrs;
       for (guint i = 0; i < n_lanes; i++)
         if ((why = parse_hex (tok[6 + i], &k->addrs[k->n_addrs + i])))
@@ -256,6 +288,7 @@ parse_line (MdlTraceReader *r, WarpReader *k, const MdlSink *sink, const char *s
         return line_error (r, error, s, len, "taken mask \"%s\": %s", tok[4], why);
       if (k->n_out == OUT_EVENTS && !deliver (r, k, sink, error))
         return FALSE;
+      make_room (k, 0);
     }
   view = (MdlEventBatch) { .warp = &e, .n_warp = 1, .lane_addrs = k->addrs,
                            .n_lane_addrs = k->n_addrs + (mdl_warp_is_memory (&e)
@@ -318,4 +351,5 @@ warp_pump (MdlTraceReader *r, const MdlSink *sink, guint64 budget, GError **erro
 const MdlTraceReaderClass mdl_trace_reader_warp_class = {
   .priv_bytes = sizeof (WarpReader),
   .pump = warp_pump,
+  .finalize = warp_finalize,
 };
