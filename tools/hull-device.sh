@@ -1,7 +1,7 @@
 #!/bin/bash
 # The device run of the hull (docs/models/hull.md, docs/experiments/hull.md), one call on the GPU
 # machine, results under $OUT. Only baseline/quickhull has CUDA so far (hull/msimd's row is
-# TWIN none): checks at n = 0..3, 1000, 2^20, 2^24 on every distribution against the monotone
+# TWIN none): checks at n = 1..3, 1000, 2^20, 2^24 on every distribution against the monotone
 # chain, compute-sanitizer memcheck and racecheck at small n, and timings 2^16..2^26 on every
 # distribution (ring stops at 2^22: one host round trip per hull vertex). At most about 110 s.
 # The harness is built beforehand from the merged tree:
