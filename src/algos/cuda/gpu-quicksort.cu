@@ -665,7 +665,13 @@ gqs_sort (const Case &c, Buffers &b)
   int launches = 0, cur = 0;
   if (n == 0)
     return 0;
-  CUDA_OK (cudaMemcpy (d, b.d_in, 4 * n, cudaMemcpyDeviceToDevice));
+  if (mdl_cuda_float_keys (c))
+    {
+      mdl_cuda_keys_order ((const unsigned *) b.d_in, d, n, false);
+      launches++;
+    }
+  else
+    CUDA_OK (cudaMemcpy (d, b.d_in, 4 * n, cudaMemcpyDeviceToDevice));
   {
     unsigned s[3];
     size_t at[3] = { 0, n / 2, n - 1 };
