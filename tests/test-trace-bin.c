@@ -289,7 +289,9 @@ cpu_record_valid (const guint8 *rec)
   guint64 addr = 0;
   for (guint i = 0; i < 8; i++)
     addr |= (guint64) rec[8 + i] << (8 * i);
-  return kind < MDL_CPU_N_KINDS && rec[1] == 0 && (size == 0) == (kind == MDL_CPU_OPS)
+  gboolean access = kind != MDL_CPU_OPS && kind != MDL_CPU_BRANCH;
+  gboolean flags_ok = rec[1] == 0 || (kind == MDL_CPU_BRANCH && rec[1] == MDL_CPU_FLAG_TAKEN);
+  return kind < MDL_CPU_N_KINDS && flags_ok && (size == 0) == !access
          && (size == 0 || addr <= G_MAXUINT64 - (size - 1));
 }
 
@@ -297,7 +299,7 @@ cpu_record_valid (const guint8 *rec)
  * SSE2) accepts exactly what the record rules accept: random runs of valid records, many of them
  * at addresses in the top 4 GiB that the fast test leaves to the exact one, with at most one
  * broken record (a bad kind, flags, a size that does not fit the kind, an access that wraps or
- * just fits) at a random place, are read up to that record and fail there, naming it. */
+ * just fits) at a random place (branch records, size 0 and taken or not, among the valid ones), are read up to that record and fail there, naming it. */
 static void
 test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
 {
@@ -319,7 +321,10 @@ test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
         {
           guint8 rec[16] = { 0 };
           guint kind = (guint) g_rand_int_range (rand, 0, MDL_CPU_N_KINDS);
-          guint size = kind == MDL_CPU_OPS ? 0 : (guint) g_rand_int_range (rand, 1, 65536);
+          gboolean access = kind != MDL_CPU_OPS && kind != MDL_CPU_BRANCH;
+          guint size = access ? (guint) g_rand_int_range (rand, 1, 65536) : 0;
+          if (kind == MDL_CPU_BRANCH && g_rand_boolean (rand))
+            rec[1] = MDL_CPU_FLAG_TAKEN;
           guint64 addr = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
           if (g_rand_int_range (rand, 0, 4) == 0)
             addr = G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, 1 << 20);   /* top 4 GiB */
@@ -330,7 +335,7 @@ test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
               {
               case 0: kind = (guint) g_rand_int_range (rand, MDL_CPU_N_KINDS, MDL_REC_WARP); break;
               case 1: rec[1] = (guint8) g_rand_int_range (rand, 1, 256); break;
-              case 2: size = kind == MDL_CPU_OPS ? 8 : 0; break;
+              case 2: size = access ? 0 : 8; break;
               case 3:
                 kind = MDL_CPU_READ;
                 size = (guint) g_rand_int_range (rand, 2, 65536);

@@ -173,8 +173,11 @@ random_shape (GRand *r, gboolean partition)
 static char *
 shape_spec (const char *algo, const Shape *s)
 {
-  static const char *const dists[] = { "uniform", "gaussian", "zero", "sorted", "bucket",
-                                       "staggered", "reverse", "few" };
+  static const char *const dists[] = {
+#define NAME_OF(name, what) name,
+    MDL_KEY_DISTS (NAME_OF)
+#undef NAME_OF
+  };
   return g_strdup_printf ("%s:k=%u,c=%u,S=%u,w=%u,warps=%u,dist=%s", algo, s->k, s->c, s->S, s->w,
                           s->warps, dists[s->dist]);
 }
