@@ -108,22 +108,25 @@ run_stats (const char *assignments, guint64 n, guint64 seed)
 }
 
 /* Ensure the twin gives the chain's hull (same vertices, same cyclic order) on every distribution,
- * both precisions, few and many processors, and the degenerate sizes 0..5 (line: the 2 ends;
- * equal: 1 point). */
+ * both precisions, few and many processors, both partitions of the independent stage, and the
+ * degenerate sizes 0..5 (line: the 2 ends; equal: 1 point); 64..200 give Algorithm 5's buffer
+ * of 2S = 64 points partial and full reads at both ends. */
 static void
 test_every_distribution (void **state)
 {
-  static const guint64 sizes[] = { 0, 1, 2, 3, 4, 5, 31, 33, 1000, 20000 };
+  static const guint64 sizes[] = { 0, 1, 2, 3, 4, 5, 31, 33, 64, 65, 200, 1000, 20000 };
   static const char *const dists[] = { "square", "disc", "ring", "line", "equal" };
   static const char *const procs[] = { "P=4", "P=16", "P=480" };
+  static const char *const parts[] = { "copy", "alg5" };
   (void) state;
   for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       for (guint p = 0; p < G_N_ELEMENTS (procs); p++)
-        for (guint prec = 0; prec < 2; prec++)
+        for (guint prec = 0; prec < 2 * G_N_ELEMENTS (parts); prec++)
           {
-            g_autofree char *a = g_strdup_printf ("dist=%s,%s,prec=%s", dists[d], procs[p],
-                                                  prec ? "f64" : "f32");
+            g_autofree char *a = g_strdup_printf ("dist=%s,%s,prec=%s,part=%s", dists[d],
+                                                  procs[p], prec % 2 ? "f64" : "f32",
+                                                  parts[prec / 2]);
             MdlHullStats st = run_stats (a, sizes[s], 11 + s);
             if (d == 3)
               assert_int_equal (st.h, MIN (sizes[s], 2));
@@ -133,20 +136,22 @@ test_every_distribution (void **state)
 }
 
 /* Ensure the instrumented run has no race under the msimd engine (the collaborative copy leaves
- * the source's slots alone until the next launch) and both entry points agree on the checksum. */
+ * the source's slots alone until the next launch; Algorithm 5 works in its processor's own
+ * range) and both entry points agree on the checksum, for both partitions. */
 static void
 test_no_races_and_same_checksum (void **state)
 {
   static const char *const dists[] = { "square", "disc", "ring" };
   (void) state;
-  for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
+  for (guint d = 0; d < 2 * G_N_ELEMENTS (dists); d++)
     {
-      g_autofree char *algo = g_strdup_printf ("hull/msimd:dist=%s,P=64", dists[d]);
+      const char *part = d % 2 ? "part=alg5" : "part=copy";
+      g_autofree char *algo = g_strdup_printf ("hull/msimd:dist=%s,P=64,%s", dists[d / 2], part);
       guint64 sum = 0, native = 0;
       g_autoptr (MdlReport) r = test_run_algo (algo, 30000, 5, "msimd:P=64", &sum);
       g_autoptr (GError) error = NULL;
-      g_autofree char *dist = g_strdup_printf ("dist=%s", dists[d]);
-      const char *kv[] = { dist, "P=64", NULL };
+      g_autofree char *dist = g_strdup_printf ("dist=%s", dists[d / 2]);
+      const char *kv[] = { dist, "P=64", part, NULL };
       g_autoptr (MdlParams) params = mdl_params_parse ("hull/msimd", mdl_hull_msimd_params, kv,
                                                        &error);
       assert_int_equal (test_report_count (r, "races"), 0);
@@ -272,6 +277,91 @@ test_v11_primary_quadrilateral (void **state)
   assert_true (run_stats ("dist=square", 100000, 3).quad_kept < 2000);
 }
 
+/* V13, part=alg5: every point of a partitioned problem is read exactly once by the loop (the
+ * pivot pass reads it once more, as in the copy partition); every storeChunk inside the loop
+ * stores between ⌊S/2⌋ = 16 and S = 32 points (pair pruning drops at most one of each pair), the
+ * final ones at most S; each partition finds a new vertex, so the iterations that were not
+ * retries number at most h (the stack's O(h) operations); and the output is the chain's (checked
+ * by every run). P = 4 leaves big problems to the independent stage: thousands of stores. */
+static void
+test_v13_alg5_invariants (void **state)
+{
+  static const char *const dists[] = { "dist=square", "dist=disc", "dist=ring" };
+  (void) state;
+  for (guint d = 0; d < 2 * G_N_ELEMENTS (dists); d++)
+    {
+      g_autofree char *a = g_strdup_printf ("%s,part=alg5,P=%u", dists[d / 2], d % 2 ? 4 : 480);
+      MdlHullStats st = run_stats (a, 100000, 4);
+      if (st.parted == 0 || st.loop_reads != st.parted)
+        fail_msg ("%s: the loops read %" G_GUINT64_FORMAT " points of %" G_GUINT64_FORMAT, a,
+                  st.loop_reads, st.parted);
+      if (d / 2 == 2 && st.stores == 0)
+        fail_msg ("%s: no storeChunk inside the loop", a);
+      if (st.stores && (st.store_min < 16 || st.store_max > 32))
+        fail_msg ("%s: storeChunks of %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " points", a,
+                  st.store_min, st.store_max);
+      assert_true (st.flush_max <= 32);
+      assert_true (st.indep_total - st.indep_retries <= st.h);
+      assert_true (st.max_stack <= (guint64) log2 (100000.0) + 2);
+    }
+}
+
+/* Ensure Algorithm 5 reads less than the copy partition under the msimd engine where the
+ * independent stage does most of the work (the ring: a point is read twice per iteration instead
+ * of three times), and that the copy partition's counts do not depend on the new parameter: an
+ * explicit part=copy equals the default. */
+static void
+test_alg5_reads_less (void **state)
+{
+  g_autoptr (MdlReport) def = test_run_algo ("hull/msimd:dist=ring,P=16", 20000, 3, "msimd:P=16",
+                                             NULL);
+  g_autoptr (MdlReport) copy = test_run_algo ("hull/msimd:dist=ring,P=16,part=copy", 20000, 3,
+                                              "msimd:P=16", NULL);
+  g_autoptr (MdlReport) alg5 = test_run_algo ("hull/msimd:dist=ring,P=16,part=alg5", 20000, 3,
+                                              "msimd:P=16", NULL);
+  (void) state;
+  assert_int_equal (test_report_count (def, "reads"), test_report_count (copy, "reads"));
+  assert_int_equal (test_report_count (def, "writes"), test_report_count (copy, "writes"));
+  assert_true (test_report_count (alg5, "reads") < test_report_count (copy, "reads"));
+}
+
+/* V12, Lemma 2 by Monte Carlo: over seeded runs, the share of partitions on a random pair (of
+ * problems of >= 8 points) that leave both children at most 7/8 of the problem, and the share
+ * that leave the left child at most 3/4 (§3.2), must not contradict the paper's "at least 1/2".
+ * Tolerance from the sample: with T trials the estimate of a probability of 1/2 has standard
+ * deviation sqrt(1/(4T)); the test fails when the estimate lies more than z = 3.09 of those below
+ * 1/2 (a one-sided binomial bound at 0.1%, were the trials independent). Seeds are added until
+ * a distribution has 400 trials (the square's problems are few: about 8 a run), so the bound is
+ * within 0.078 of 1/2. */
+static void
+test_v12_lemma2_monte_carlo (void **state)
+{
+  static const char *const dists[] = { "square", "disc", "ring" };
+  const double z = 3.09;
+  guint32 seed = test_seed (1);
+  (void) state;
+  for (guint d = 0; d < G_N_ELEMENTS (dists); d++)
+    for (guint part = 0; part < 2; part++)
+      {
+        guint64 trials = 0, both = 0, left = 0;
+        double margin;
+        g_autofree char *a = g_strdup_printf ("dist=%s,P=16,part=%s", dists[d],
+                                              part ? "alg5" : "copy");
+        for (guint k = 0; k < 100 && trials < 400; k++)
+          {
+            MdlHullStats st = run_stats (a, 20000, seed + k);
+            trials += st.lemma_trials, both += st.lemma_78, left += st.lemma_left_34;
+          }
+        if (trials < 400)
+          fail_msg ("%s seed %u: only %" G_GUINT64_FORMAT " trials", a, seed, trials);
+        margin = z * sqrt (0.25 / (double) trials);
+        if ((double) both / trials < 0.5 - margin || (double) left / trials < 0.5 - margin)
+          fail_msg ("%s seed %u: of %" G_GUINT64_FORMAT " partitions %" G_GUINT64_FORMAT
+                    " kept both children <= 7/8 and %" G_GUINT64_FORMAT " the left <= 3/4: "
+                    "below 1/2 - %.3f", a, seed, trials, both, left, margin);
+      }
+}
+
 int
 main (void)
 {
@@ -285,6 +375,9 @@ main (void)
     cmocka_unit_test (test_v9_hull_sizes),
     cmocka_unit_test (test_v10_v13_v14_stage_statistics),
     cmocka_unit_test (test_v11_primary_quadrilateral),
+    cmocka_unit_test (test_v12_lemma2_monte_carlo),
+    cmocka_unit_test (test_v13_alg5_invariants),
+    cmocka_unit_test (test_alg5_reads_less),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -48,6 +48,10 @@ const MdlParamSpec mdl_hull_msimd_params[] = {
     "points: " MDL_POINT_DIST_CHOICES " (src/algos/points.h)" },
   { "prec", MDL_PARAM_CHOICE, "f32", NULL, 0, 0, MDL_POINT_PREC_CHOICES, 0,
     "coordinates: f32 (8-byte points, the paper's) or f64 (16-byte points)" },
+  { "part", MDL_PARAM_CHOICE, "copy", NULL, 0, 0, "copy|alg5", 0,
+    "the independent stage's partition: copy: classify and count, then copy the survivors to the "
+    "other buffer (three reads a point); alg5: Algorithm 5, in place from both ends through a "
+    "2S-point register buffer (two reads a point)" },
   { NULL }
 };
 
@@ -77,6 +81,7 @@ typedef struct {
   guint64 n, P, seed, slots;
   MdlPointPrec prec;
   guint pb;                 /* bytes per point */
+  gboolean alg5;            /* part=alg5 */
   guint64 in, buf[2], out;  /* device addresses */
   guint64 desc, cand, cnt, piv, quad;
   guint64 scan_words;       /* scan_kernel: words of cnt */
@@ -87,41 +92,16 @@ typedef struct {
 
 /* ---- lanes ---- */
 
+/* The active lanes load point @idx[t] of the array at @base[t] of @space (one 8- or 16-byte
+ * load). */
 static void
-pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
-{
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t >= lo && first + t < hi;
-  mdl_simt_pred_begin (blk);
-}
-
-static void
-ld_words (MdlSimtBlock *blk, guint64 base, const guint64 *idx, guint64 *dst)
-{
-  guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
-  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, dst);
-}
-
-static void
-st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const guint64 *idx, const guint64 *src)
-{
-  guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
-  mdl_simt_st (blk, space, 4, at, src);
-}
-
-/* The active lanes load point @idx[t] of the buffer at @base[t] (one 8- or 16-byte load). */
-static void
-ld_pts (MdlSimtBlock *blk, const Hull *h, const guint64 *base, const guint64 *idx, Pt *p)
+ld_pts_in (MdlSimtBlock *blk, const Hull *h, MdlSpace space, const guint64 *base,
+           const guint64 *idx, Pt *p)
 {
   guint64 *at = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 2);
   MDL_SIMT_EACH (blk, t)
     at[t] = base[t] + h->pb * idx[t];
-  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, h->pb, at, v);
+  mdl_simt_ld (blk, space, h->pb, at, v);
   MDL_SIMT_EACH (blk, t)
     {
       if (h->prec == MDL_POINTS_F32)
@@ -137,7 +117,14 @@ ld_pts (MdlSimtBlock *blk, const Hull *h, const guint64 *base, const guint64 *id
 }
 
 static void
-st_pts (MdlSimtBlock *blk, const Hull *h, guint64 base, const guint64 *idx, const Pt *p)
+ld_pts (MdlSimtBlock *blk, const Hull *h, const guint64 *base, const guint64 *idx, Pt *p)
+{
+  ld_pts_in (blk, h, MDL_SPACE_GLOBAL, base, idx, p);
+}
+
+static void
+st_pts_in (MdlSimtBlock *blk, const Hull *h, MdlSpace space, guint64 base, const guint64 *idx,
+           const Pt *p)
 {
   guint64 *at = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 2);
   MDL_SIMT_EACH (blk, t)
@@ -153,7 +140,13 @@ st_pts (MdlSimtBlock *blk, const Hull *h, guint64 base, const guint64 *idx, cons
       else
         memcpy (v + 2 * t, &p[t], sizeof (Pt));
     }
-  mdl_simt_st (blk, MDL_SPACE_GLOBAL, h->pb, at, v);
+  mdl_simt_st (blk, space, h->pb, at, v);
+}
+
+static void
+st_pts (MdlSimtBlock *blk, const Hull *h, guint64 base, const guint64 *idx, const Pt *p)
+{
+  st_pts_in (blk, h, MDL_SPACE_GLOBAL, base, idx, p);
 }
 
 static guint64 *
@@ -171,7 +164,7 @@ ld_few (MdlSimtBlock *blk, const Hull *h, guint src, guint k, const guint64 *slo
 {
   guint64 *idx = mdl_simt_reg (blk, 1);
   Pt p[S];
-  pred_range (blk, 0, 0, k);
+  mdl_simt_algo_pred_range (blk, 0, 0, k);
   MDL_SIMT_EACH (blk, t)
     idx[t] = slot[t];
   ld_pts (blk, h, same (blk, h->buf[src]), idx, p);
@@ -184,10 +177,10 @@ static void
 load_desc (MdlSimtBlock *blk, const Hull *h, guint64 p, guint64 d[DESC])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
-  pred_range (blk, 0, 0, DESC);
+  mdl_simt_algo_pred_range (blk, 0, 0, DESC);
   MDL_SIMT_EACH (blk, t)
     idx[t] = p * DESC + t;
-  ld_words (blk, h->desc, idx, v);
+  mdl_simt_algo_ld_words (blk, h->desc, idx, v);
   mdl_simt_pred_end (blk);
   memcpy (d, v, DESC * sizeof (guint64));
 }
@@ -262,7 +255,7 @@ pivot_pass (MdlSimtBlock *blk, const Hull *h, guint src, guint64 a, guint64 b, c
   Pt p[S];
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->buf[src]), idx, p);
@@ -290,7 +283,7 @@ count_pass (MdlSimtBlock *blk, Hull *h, guint src, guint64 a, guint64 b, Pt l, P
     {
       guint cls[S], rank_of[2][S], n_cls[2] = { 0, 0 }, dropped = 0;
       gboolean drop[S] = { FALSE };
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->buf[src]), idx, p);
@@ -349,7 +342,7 @@ copy_pass (MdlSimtBlock *blk, const Hull *h, guint src, guint dst, guint64 a, gu
     {
       guint cls[S], count[3] = { 0, 0, 0 };
       guint64 *pos[2] = { pos_l, pos_r };
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->buf[src]), idx, p);
@@ -380,7 +373,7 @@ put_vertex (MdlSimtBlock *blk, const Hull *h, guint buf, guint64 slot, Pt m)
 {
   guint64 *idx = mdl_simt_reg (blk, 1);
   Pt p[S];
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = slot, p[0] = m;
   for (guint k = 0; k < 2; k++)
     if (buf == 2 || buf == k)
@@ -398,7 +391,7 @@ fill_empty (MdlSimtBlock *blk, const Hull *h, guint64 a, guint64 b)
     p[t] = (Pt) { NAN, NAN };
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       for (guint k = 0; k < 2; k++)
@@ -426,10 +419,10 @@ scan_kernel (MdlSimtBlock *blk, void *args)
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), carry = 0;
   for (guint64 c = 0; c * S < h->scan_words; c++)
     {
-      pred_range (blk, c * S, 0, h->scan_words);
+      mdl_simt_algo_pred_range (blk, c * S, 0, h->scan_words);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
-      ld_words (blk, h->cnt, idx, v);
+      mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
       mdl_simt_alu (blk, 5 * 2 + 2);
       MDL_SIMT_EACH (blk, t)
         {
@@ -437,12 +430,12 @@ scan_kernel (MdlSimtBlock *blk, void *args)
           v[t] = carry;
           carry += x;
         }
-      st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
       mdl_simt_pred_end (blk);
     }
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = h->scan_words, v[0] = carry;
-  st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -456,10 +449,10 @@ quad_consult_kernel (MdlSimtBlock *blk, void *args)
   for (guint64 c = 0; c * S < 4 * h->P; c++)
     {
       guint8 *cond;
-      pred_range (blk, c * S, 0, 4 * h->P);
+      mdl_simt_algo_pred_range (blk, c * S, 0, 4 * h->P);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
-      ld_words (blk, h->cand, idx, v);
+      mdl_simt_algo_ld_words (blk, h->cand, idx, v);
       cond = mdl_simt_cond (blk);
       MDL_SIMT_EACH (blk, t)
         cond[t] = v[t] != NONE;
@@ -475,10 +468,10 @@ quad_consult_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_pred_end (blk);
       mdl_simt_pred_end (blk);
     }
-  pred_range (blk, 0, 0, 4);
+  mdl_simt_algo_pred_range (blk, 0, 0, 4);
   MDL_SIMT_EACH (blk, t)
     idx[t] = t, v[t] = best[t];
-  st_words (blk, MDL_SPACE_GLOBAL, h->quad, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->quad, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -494,10 +487,10 @@ pivot_consult_kernel (MdlSimtBlock *blk, void *args)
   for (guint64 c = 0; c * S < h->P; c++)
     {
       guint8 *cond;
-      pred_range (blk, c * S, 0, h->P);
+      mdl_simt_algo_pred_range (blk, c * S, 0, h->P);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
-      ld_words (blk, h->cand, idx, v);
+      mdl_simt_algo_ld_words (blk, h->cand, idx, v);
       cond = mdl_simt_cond (blk);
       MDL_SIMT_EACH (blk, t)
         {
@@ -524,7 +517,7 @@ pivot_consult_kernel (MdlSimtBlock *blk, void *args)
             }
         }
       mdl_simt_pred_begin (blk);
-      st_words (blk, MDL_SPACE_GLOBAL, h->piv, idx, v);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->piv, idx, v);
       mdl_simt_pred_end (blk);
       mdl_simt_pred_end (blk);
     }
@@ -542,7 +535,7 @@ quad_kernel (MdlSimtBlock *blk, void *args)
   claim (0, h->n, h->P, blk->idx_x, &a, &b);
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->in), idx, p);
@@ -554,10 +547,10 @@ quad_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_pred_end (blk);
     }
   mdl_simt_alu (blk, 5 * 4 * 6);
-  pred_range (blk, 0, 0, 4);
+  mdl_simt_algo_pred_range (blk, 0, 0, 4);
   MDL_SIMT_EACH (blk, t)
     idx[t] = 4 * blk->idx_x + t, v[t] = best[t];
-  st_words (blk, MDL_SPACE_GLOBAL, h->cand, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cand, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -578,10 +571,10 @@ load_quad (MdlSimtBlock *blk, const Hull *h, Pt q[4])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
   Pt p[S];
-  pred_range (blk, 0, 0, 4);
+  mdl_simt_algo_pred_range (blk, 0, 0, 4);
   MDL_SIMT_EACH (blk, t)
     idx[t] = t;
-  ld_words (blk, h->quad, idx, v);
+  mdl_simt_algo_ld_words (blk, h->quad, idx, v);
   ld_pts (blk, h, same (blk, h->in), v, p);
   mdl_simt_pred_end (blk);
   mdl_simt_alu (blk, 8);
@@ -599,7 +592,7 @@ bin_count_kernel (MdlSimtBlock *blk, void *args)
   claim (0, h->n, h->P, blk->idx_x, &a, &b);
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->in), idx, p);
@@ -609,10 +602,10 @@ bin_count_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_pred_end (blk);
     }
   mdl_simt_alu (blk, 4 * 5 * 2);
-  pred_range (blk, 0, 0, 4);
+  mdl_simt_algo_pred_range (blk, 0, 0, 4);
   MDL_SIMT_EACH (blk, t)
     idx[t] = t * h->P + blk->idx_x, v[t] = count[t];
-  st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -627,10 +620,10 @@ bin_copy_kernel (MdlSimtBlock *blk, void *args)
   Pt q[4], p[S];
   load_quad (blk, h, q);
   /* Lanes 0..7 gather the scanned counts: this processor's and each bin's first. */
-  pred_range (blk, 0, 0, 8);
+  mdl_simt_algo_pred_range (blk, 0, 0, 8);
   MDL_SIMT_EACH (blk, t)
     idx[t] = (t % 4) * h->P + (t < 4 ? blk->idx_x : 0);
-  ld_words (blk, h->cnt, idx, v);
+  mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
   for (guint e = 0; e < 4; e++)
     start[e] = v[4 + e], pos[e] = 1 + e + v[e];
@@ -638,7 +631,7 @@ bin_copy_kernel (MdlSimtBlock *blk, void *args)
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
       guint cls[S], count[5] = { 0 };
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->in), idx, p);
@@ -665,7 +658,7 @@ bin_copy_kernel (MdlSimtBlock *blk, void *args)
   if (blk->idx_x == 0)
     {
       Pt w[S];
-      pred_range (blk, 0, 0, 4);
+      mdl_simt_algo_pred_range (blk, 0, 0, 4);
       MDL_SIMT_EACH (blk, t)
         {
           gboolean dup = FALSE;
@@ -706,9 +699,9 @@ collab_pivot_kernel (MdlSimtBlock *blk, void *args)
   mdl_simt_alu (blk, 8);
   claim (d[D_LO], d[D_N], d[D_PS], d[D_RANK], &a, &b);
   v[0] = pivot_pass (blk, h, (guint) d[D_SRC], a, b, &dir, &best);
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = blk->idx_x;
-  st_words (blk, MDL_SPACE_GLOBAL, h->cand, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cand, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -719,9 +712,9 @@ load_lmr (MdlSimtBlock *blk, const Hull *h, const guint64 d[DESC], Pt *l, Pt *m,
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), slot[3];
   Pt e[3];
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = d[D_FIRST] + d[D_PS] - 1;
-  ld_words (blk, h->piv, idx, v);
+  mdl_simt_algo_ld_words (blk, h->piv, idx, v);
   mdl_simt_pred_end (blk);
   *m_slot = v[0];
   slot[0] = d[D_L], slot[1] = *m_slot, slot[2] = d[D_R];
@@ -742,10 +735,10 @@ collab_count_kernel (MdlSimtBlock *blk, void *args)
   claim (d[D_LO], d[D_N], d[D_PS], d[D_RANK], &a, &b);
   count_pass (blk, h, (guint) d[D_SRC], a, b, l, m, r, kept);
   /* Class-major counters: cnt[2 f + c P_s + rank]. */
-  pred_range (blk, 0, 0, 2);
+  mdl_simt_algo_pred_range (blk, 0, 0, 2);
   MDL_SIMT_EACH (blk, t)
     idx[t] = 2 * d[D_FIRST] + t * d[D_PS] + d[D_RANK], v[t] = kept[t];
-  st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -762,13 +755,13 @@ collab_copy_kernel (MdlSimtBlock *blk, void *args)
   load_lmr (blk, h, d, &l, &m, &r, &m_slot);
   f = d[D_FIRST], ps = d[D_PS];
   /* Lanes 0..4 gather the scanned counters: own left, own right, the problem's three bounds. */
-  pred_range (blk, 0, 0, 5);
+  mdl_simt_algo_pred_range (blk, 0, 0, 5);
   {
     guint64 at[5] = { 2 * f + d[D_RANK], 2 * f + ps + d[D_RANK], 2 * f, 2 * f + ps, 2 * f + 2 * ps };
     MDL_SIMT_EACH (blk, t)
       idx[t] = at[t];
   }
-  ld_words (blk, h->cnt, idx, v);
+  mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
   nl = v[3] - v[2];
   pos_l = d[D_LO] + v[0] - v[2];
@@ -792,10 +785,10 @@ collab_empty_kernel (MdlSimtBlock *blk, void *args)
   if (!d[D_ACTIVE])
     return;
   f = d[D_FIRST], ps = d[D_PS], src = (guint) d[D_SRC];
-  pred_range (blk, 0, 0, 3);
+  mdl_simt_algo_pred_range (blk, 0, 0, 3);
   MDL_SIMT_EACH (blk, t)
     idx[t] = 2 * f + t * ps;
-  ld_words (blk, h->cnt, idx, v);
+  mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
   nl = v[1] - v[0], nr = v[2] - v[1];
   if (d[D_RANK] == 0)
@@ -809,6 +802,233 @@ collab_empty_kernel (MdlSimtBlock *blk, void *args)
   fill_empty (blk, h, a, b);
 }
 
+/* ---- Algorithm 5: the independent stage's partition in place (part=alg5) ---- */
+
+/* Shared bytes of the counting sort's 2S points, after the stack. */
+#define SORT_AT (4 * ENTRY * STACK)
+#define SORT_BYTES (2 * S * 16)
+
+enum { LEFT, RIGHT, FREE };
+
+/* The 2S-point register buffer (③): lane t holds slots t and t + S. The sort (⑥) packs it as
+ * [left][free][right]; 'discard' is free, its point never stored. */
+typedef struct {
+  Pt p[2 * S];
+  guint cls[2 * S];
+  guint n[2];               /* live points of each class */
+} Regs;
+
+/* One partition (Algorithm 5 lines 6–31) of the @n slots at @lo of buffer @src for pivot @m of
+ * (l, r): reads each point once from both ends, stores the left child's survivors at the front
+ * and the right child's at the back, and returns their sizes in @kept. */
+typedef struct {
+  const Hull *h;
+  guint src;
+  Pt l, m, r;
+  guint64 lo, n;
+  guint64 rf, rb;           /* unread slots: [rf, rb) */
+  guint64 wf, wb;           /* next front store at wf, back stores end at wb */
+  Regs regs;
+} Alg5;
+
+/* Reads @k points into slots [@first, @first + k) (distinct lanes: k <= S) from the front or
+ * the back of the unread range, and classifies them (④). */
+static void
+alg5_read (MdlSimtBlock *blk, Alg5 *a, gboolean front, guint first, guint k)
+{
+  guint64 *idx = mdl_simt_reg (blk, 1), from = front ? a->rf : a->rb - k;
+  guint8 *cond = mdl_simt_cond (blk);
+  guint slot_of[S];
+  Pt p[S];
+  for (guint j = 0; j < k; j++)
+    slot_of[(first + j) % S] = first + j;
+  MDL_SIMT_EACH (blk, t)
+    {
+      cond[t] = (t + S - first % S) % S < k;
+      idx[t] = from + (slot_of[t] - first);
+    }
+  mdl_simt_pred_begin (blk);
+  ld_pts (blk, a->h, same (blk, a->h->buf[a->src]), idx, p);
+  mdl_simt_alu (blk, 10);
+  MDL_SIMT_EACH (blk, t)
+    {
+      guint s = slot_of[t];
+      g_assert (a->regs.cls[s] == FREE);
+      a->regs.p[s] = p[t];
+      a->regs.cls[s] = side_of (a->l, a->m, a->r, p[t]);
+      if (a->regs.cls[s] != FREE)
+        a->regs.n[a->regs.cls[s]]++;
+    }
+  mdl_simt_pred_end (blk);
+  if (front)
+    a->rf += k;
+  else
+    a->rb -= k;
+  a->h->st->loop_reads += k;
+}
+
+/* ⑥: the 3-key counting sort of the 2S slots, left first, right last: ranks by ballots and
+ * popcounts, then each lane's live points through shared memory (2 stores, 2 loads). */
+static void
+alg5_sort (MdlSimtBlock *blk, Alg5 *a)
+{
+  guint64 *idx = mdl_simt_reg (blk, 1), *zero = same (blk, SORT_AT);
+  guint next[2] = { 0, 2 * S - a->regs.n[RIGHT] }, dest[2 * S];
+  Regs *g = &a->regs;
+  Pt p[S];
+  mdl_simt_alu (blk, 2 * 2 * 3);
+  for (guint s = 0; s < 2 * S; s++)
+    if (g->cls[s] != FREE)
+      dest[s] = next[g->cls[s]]++;
+  for (guint half = 0; half < 2; half++)
+    {
+      guint8 *cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        {
+          cond[t] = g->cls[half * S + t] != FREE;
+          idx[t] = dest[half * S + t];
+          p[t] = g->p[half * S + t];
+        }
+      mdl_simt_pred_begin (blk);
+      st_pts_in (blk, a->h, MDL_SPACE_SHARED, SORT_AT, idx, p);
+      mdl_simt_pred_end (blk);
+    }
+  for (guint s = 0; s < 2 * S; s++)
+    g->cls[s] = s < g->n[LEFT] ? LEFT : s >= 2 * S - g->n[RIGHT] ? RIGHT : FREE;
+  for (guint half = 0; half < 2; half++)
+    {
+      guint8 *cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        {
+          cond[t] = g->cls[half * S + t] != FREE;
+          idx[t] = half * S + t;
+        }
+      mdl_simt_pred_begin (blk);
+      ld_pts_in (blk, a->h, MDL_SPACE_SHARED, zero, idx, p);
+      MDL_SIMT_EACH (blk, t)
+        g->p[half * S + t] = p[t];
+      mdl_simt_pred_end (blk);
+    }
+}
+
+/* ⑦ and ⑧: connectInPairsAndDiscardSome on the points of class @c in slots [@first, @first +
+ * @k) (partners s and s ^ 1, both in the range), then storeChunk: the survivors to the front
+ * (left) or the back (right) of the problem, in one store; a child that ends with one point (a
+ * vertex: no problem is pushed for it) goes to the other buffer too. Returns the points stored. */
+static guint
+alg5_store (MdlSimtBlock *blk, Alg5 *a, guint c, guint first, guint k, gboolean last)
+{
+  guint64 *idx = mdl_simt_reg (blk, 1);
+  Regs *g = &a->regs;
+  gboolean drop[2 * S] = { FALSE };
+  Pt base_a = c == LEFT ? a->l : a->m, base_c = c == LEFT ? a->m : a->r, p[S];
+  guint kept = 0, rank[2 * S];
+  guint64 at;
+  gboolean alone;
+  guint8 *cond;
+  mdl_simt_alu (blk, 3 + 8);
+  for (guint s = first; s < first + k; s++)
+    {
+      guint q = s ^ 1;
+      g_assert (g->cls[s] == c);
+      if (q < s || q >= first + k)
+        continue;
+      if (covered (base_a, base_c, g->p[s], g->p[q]))
+        drop[q] = TRUE;
+      else if (covered (base_a, base_c, g->p[q], g->p[s]))
+        drop[s] = TRUE;
+    }
+  mdl_simt_alu (blk, 4);
+  for (guint s = first; s < first + k; s++)
+    if (!drop[s])
+      rank[s] = kept++;
+  a->h->st->pruned += k - kept;
+  at = c == LEFT ? a->wf : a->wb - kept;
+  alone = kept == 1 && (c == LEFT ? a->wf == a->lo : a->wb == a->lo + a->n);
+  g_assert (c == LEFT ? a->wf + kept <= a->rf || a->rf == a->rb
+                      : a->wb - kept >= a->rb || a->rf == a->rb);
+  cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    {
+      guint s = first + (t + S - first % S) % S;
+      cond[t] = s < first + k && !drop[s];
+      if (cond[t])
+        idx[t] = at + rank[s], p[t] = g->p[s];
+    }
+  mdl_simt_pred_begin (blk);
+  for (guint b = 0; b < (alone ? 2u : 1u); b++)
+    st_pts (blk, a->h, a->h->buf[b == 0 ? a->src : 1 - a->src], idx, p);
+  mdl_simt_pred_end (blk);
+  for (guint s = first; s < first + k; s++)
+    g->cls[s] = FREE;
+  g->n[c] -= k;
+  if (c == LEFT)
+    a->wf += kept;
+  else
+    a->wb -= kept;
+  if (last)
+    a->h->st->flush_max = MAX (a->h->st->flush_max, kept);
+  else
+    {
+      a->h->st->stores++;
+      a->h->st->store_min = MIN (a->h->st->store_min, kept);
+      a->h->st->store_max = MAX (a->h->st->store_max, kept);
+    }
+  return kept;
+}
+
+/* Lines 6–30: the loop reads into the half the last store emptied, from that store's end (the
+ * first time from the back, ⑤); when no half filled up ([D] gap i) into the free slots, from
+ * the same end as before. At most one half is stored per read ([D] gap ii: an else-if), so a
+ * full read refills each end before it is written again: at least S read slots always lie ahead
+ * of each end's stores (⑧). */
+static void
+alg5_partition (MdlSimtBlock *blk, Alg5 *a, guint64 kept[2])
+{
+  Regs *g = &a->regs;
+  gboolean front = FALSE;
+  guint first = S, room = S;
+  memset (g, 0, sizeof *g);
+  for (guint s = 0; s < 2 * S; s++)
+    g->cls[s] = FREE;
+  a->rf = a->wf = a->lo, a->rb = a->wb = a->lo + a->n;
+  a->h->st->parted += a->n;
+  alg5_read (blk, a, TRUE, 0, (guint) MIN (S, a->n));
+  while (a->rf < a->rb)
+    {
+      alg5_read (blk, a, front, first, (guint) MIN (MIN (room, S), a->rb - a->rf));
+      alg5_sort (blk, a);
+      mdl_simt_alu (blk, 4);
+      room = S;
+      if (g->n[LEFT] >= S)
+        alg5_store (blk, a, LEFT, 0, S, FALSE), front = TRUE, first = 0;
+      else if (g->n[RIGHT] >= S)
+        alg5_store (blk, a, RIGHT, S, S, FALSE), front = FALSE, first = S;
+      else
+        first = g->n[LEFT], room = 2 * S - g->n[LEFT] - g->n[RIGHT];
+    }
+  alg5_sort (blk, a);
+  if (g->n[LEFT])
+    alg5_store (blk, a, LEFT, 0, g->n[LEFT], TRUE);
+  if (g->n[RIGHT])
+    alg5_store (blk, a, RIGHT, 2 * S - g->n[RIGHT], g->n[RIGHT], TRUE);
+  kept[0] = a->wf - a->lo, kept[1] = a->lo + a->n - a->wb;
+  /* m is read and dropped, so a slot is left between the children for it. */
+  g_assert (kept[0] + kept[1] < a->n);
+}
+
+/* V12: one partition of a problem of @n points on a random pair into children of @nl and @nr
+ * points (@split FALSE: the pivot came out as l or r). */
+static void
+lemma_trial (MdlHullStats *st, guint64 n, gboolean split, guint64 nl, guint64 nr)
+{
+  if (n < 8)
+    return;
+  st->lemma_trials++;
+  st->lemma_78 += split && 8 * MAX (nl, nr) <= 7 * n;
+  st->lemma_left_34 += split && 4 * nl <= 3 * n;
+}
+
 /* ---- the independent stage ---- */
 
 static void
@@ -816,10 +1036,10 @@ push (MdlSimtBlock *blk, guint64 *depth, const guint64 w[ENTRY])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
   g_assert (*depth < STACK);
-  pred_range (blk, 0, 0, ENTRY);
+  mdl_simt_algo_pred_range (blk, 0, 0, ENTRY);
   MDL_SIMT_EACH (blk, t)
     idx[t] = ENTRY * *depth + t, v[t] = w[t];
-  st_words (blk, MDL_SPACE_SHARED, 0, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, v);
   mdl_simt_pred_end (blk);
   (*depth)++;
 }
@@ -829,7 +1049,7 @@ pop (MdlSimtBlock *blk, guint64 *depth, guint64 w[ENTRY])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
   (*depth)--;
-  pred_range (blk, 0, 0, ENTRY);
+  mdl_simt_algo_pred_range (blk, 0, 0, ENTRY);
   MDL_SIMT_EACH (blk, t)
     idx[t] = ENTRY * *depth + t;
   {
@@ -885,27 +1105,47 @@ independent_kernel (MdlSimtBlock *blk, void *args)
       if (beats (&dir, e[0], m) || beats (&dir, e[1], m))
         {
           /* m would be l or r: retry on lr's normal, which always finds a vertex. */
+          if (!w[E_PERP])
+            lemma_trial (h->st, n, FALSE, 0, 0);
           h->st->indep_retries++;
           w[E_PERP] = 1;
           push (blk, &depth, w);
           continue;
         }
       (void) m_slot;
-      count_pass (blk, h, src, lo, lo + n, e[0], m, e[1], kept);
-      nl = kept[0], nr = kept[1];
-      pos_l = lo, pos_r = lo + nl + 1;
-      copy_pass (blk, h, src, dst, lo, lo + n, e[0], m, e[1], &pos_l, &pos_r);
-      g_assert (pos_l == lo + nl && pos_r == lo + nl + 1 + nr);
-      put_vertex (blk, h, 2, lo + nl, m);
-      fill_empty (blk, h, lo + nl + 1 + nr, lo + n);
+      if (h->alg5)
+        {
+          /* In place: the left child at the front, the right one at the back, m after the left
+             child and the empty marker between (cleanEmptySpace). */
+          Alg5 a = { .h = h, .src = src, .l = e[0], .m = m, .r = e[1], .lo = lo, .n = n };
+          alg5_partition (blk, &a, kept);
+          nl = kept[0], nr = kept[1], dst = src;
+          put_vertex (blk, h, 2, lo + nl, m);
+          fill_empty (blk, h, lo + nl + 1, lo + n - nr);
+        }
+      else
+        {
+          count_pass (blk, h, src, lo, lo + n, e[0], m, e[1], kept);
+          nl = kept[0], nr = kept[1];
+          pos_l = lo, pos_r = lo + nl + 1;
+          copy_pass (blk, h, src, dst, lo, lo + n, e[0], m, e[1], &pos_l, &pos_r);
+          g_assert (pos_l == lo + nl && pos_r == lo + nl + 1 + nr);
+          put_vertex (blk, h, 2, lo + nl, m);
+          fill_empty (blk, h, lo + nl + 1 + nr, lo + n);
+        }
+      if (!w[E_PERP])
+        lemma_trial (h->st, n, TRUE, nl, nr);
       {
         guint64 left[ENTRY] = { lo, nl, w[E_L], lo + nl, dst, 0 };
-        guint64 right[ENTRY] = { lo + nl + 1, nr, lo + nl, w[E_R], dst, 0 };
+        guint64 right[ENTRY] = { h->alg5 ? lo + n - nr : lo + nl + 1, nr, lo + nl, w[E_R], dst, 0 };
         const guint64 *big = nl >= nr ? left : right, *small = nl >= nr ? right : left;
+        /* Algorithm 5 pushes only problems of two or more points (lines 32–33): its one-point
+           child is a vertex, already in both buffers. */
+        guint64 least = h->alg5 ? 2 : 1;
         mdl_simt_alu (blk, 4);
-        if (big[E_N])
+        if (big[E_N] >= least)
           push (blk, &depth, big);
-        if (small[E_N])
+        if (small[E_N] >= least)
           push (blk, &depth, small);
       }
     }
@@ -928,7 +1168,7 @@ final_count_kernel (MdlSimtBlock *blk, void *args)
   claim (0, h->slots, h->P, blk->idx_x, &a, &b);
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->buf[0]), idx, p);
@@ -938,9 +1178,9 @@ final_count_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_pred_end (blk);
     }
   mdl_simt_alu (blk, 5 * 2);
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = blk->idx_x, v[0] = count;
-  st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -951,9 +1191,9 @@ final_copy_kernel (MdlSimtBlock *blk, void *args)
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), *out = mdl_simt_reg (blk, 1);
   guint64 a, b, pos;
   Pt p[S];
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = blk->idx_x;
-  ld_words (blk, h->cnt, idx, v);
+  mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
   mdl_simt_pred_end (blk);
   pos = v[0];
   claim (0, h->slots, h->P, blk->idx_x, &a, &b);
@@ -961,7 +1201,7 @@ final_copy_kernel (MdlSimtBlock *blk, void *args)
     {
       guint8 *cond;
       guint kept = 0;
-      pred_range (blk, c * S, a, b);
+      mdl_simt_algo_pred_range (blk, c * S, a, b);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
       ld_pts (blk, h, same (blk, h->buf[0]), idx, p);
@@ -990,10 +1230,17 @@ typedef struct {
 } Prob;
 
 static gboolean
+launch_shared (MdlSimt *gpu, Hull *h, guint32 grid, guint32 shared_bytes, MdlSimtKernel kernel,
+               GError **error)
+{
+  MdlSimtLaunch shape = { .grid_x = grid, .block_x = S, .shared_bytes = shared_bytes };
+  return mdl_simt_launch (gpu, &shape, kernel, h, error);
+}
+
+static gboolean
 launch (MdlSimt *gpu, Hull *h, guint32 grid, MdlSimtKernel kernel, GError **error)
 {
-  MdlSimtLaunch shape = { .grid_x = grid, .block_x = S, .shared_bytes = 4 * ENTRY * STACK };
-  return mdl_simt_launch (gpu, &shape, kernel, h, error);
+  return launch_shared (gpu, h, grid, 4 * ENTRY * STACK, kernel, error);
 }
 
 static void
@@ -1126,6 +1373,9 @@ hull_collab (MdlSimt *gpu, Hull *h, GArray *shared, GArray *own, GError **error)
         {
           Prob u = g_array_index (shared, Prob, i);
           guint64 base = 2 * u.first, p[2], nl, nr, m_slot;
+          nl = cnt[base + u.ps] - cnt[base], nr = cnt[base + 2 * u.ps] - cnt[base + u.ps];
+          if (!u.perp)
+            lemma_trial (h->st, u.n, won[i], nl, nr);
           if (!won[i])
             {
               h->st->collab_failed++;
@@ -1133,7 +1383,6 @@ hull_collab (MdlSimt *gpu, Hull *h, GArray *shared, GArray *own, GError **error)
               g_array_append_val (next, u);
               continue;
             }
-          nl = cnt[base + u.ps] - cnt[base], nr = cnt[base + 2 * u.ps] - cnt[base + u.ps];
           /* A bin that got its one processor by the at-least-one rule may hold more than ps·g
              points; Lemma 1 then needs this problem's own g. */
           if (!mdl_mqs_assign (MDL_MQS_SPARE, nl / g + nr / g > u.ps ? (u.n + u.ps - 1) / u.ps : g,
@@ -1217,6 +1466,8 @@ mdl_hull_msimd_run_stats (const MdlParams *params, guint64 n, guint64 seed, MdlR
   h.P = mdl_params_uint (params, "P");
   h.prec = (MdlPointPrec) mdl_params_choice (params, "prec");
   h.pb = mdl_point_bytes (h.prec);
+  h.alg5 = mdl_params_choice (params, "part") == 1;
+  st->store_min = G_MAXUINT64;
   h.procs = procs = g_new0 (Proc, h.P);
   h.iters = iters = g_new0 (guint64, h.P);
   room = h.pb * (n + 4);
@@ -1245,7 +1496,9 @@ mdl_hull_msimd_run_stats (const MdlParams *params, guint64 n, guint64 seed, MdlR
           st->max_share = MAX (st->max_share, u->n);
           set_desc (desc, u->first, u, 0, 0, 0);
         }
-      if (!launch (gpu, &h, (guint32) h.P, independent_kernel, error)
+      /* Algorithm 5's counting sort needs its 2S points of shared memory after the stack. */
+      if (!launch_shared (gpu, &h, (guint32) h.P, SORT_AT + (h.alg5 ? SORT_BYTES : 0),
+                          independent_kernel, error)
           || !launch (gpu, &h, (guint32) h.P, final_count_kernel, error))
         return FALSE;
       h.scan_words = h.P;
@@ -1261,6 +1514,8 @@ mdl_hull_msimd_run_stats (const MdlParams *params, guint64 n, guint64 seed, MdlR
       st->indep_min = MIN (st->indep_min, iters[p]);
       st->indep_max = MAX (st->indep_max, iters[p]);
     }
+  if (!st->stores)
+    st->store_min = 0;
   if (!hull_check (gpu, &h, st->h, error))
     return FALSE;
   *checksum = mdl_simt_algo_checksum (mdl_simt_host (gpu, h.out), h.pb * MAX (st->h, 1));

@@ -85,35 +85,6 @@ other_buf (guint src)
 
 /* ---- lanes ---- */
 
-/* Predicates the lanes t with @lo <= @first + t < @hi (no branch: nvcc predicates these). */
-static void
-pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
-{
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t >= lo && first + t < hi;
-  mdl_simt_pred_begin (blk);
-}
-
-/* Global 4-byte load of word @idx[t] of the array at @base for the active lanes. */
-static void
-ld_words (MdlSimtBlock *blk, guint64 base, const guint64 *idx, guint64 *dst)
-{
-  guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
-  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, dst);
-}
-
-static void
-st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const guint64 *idx, const guint64 *src)
-{
-  guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
-  mdl_simt_st (blk, space, 4, at, src);
-}
-
 static void
 ld_shared (MdlSimtBlock *blk, const guint64 *idx, guint64 *dst)
 {
@@ -128,10 +99,10 @@ static void
 load_desc (MdlSimtBlock *blk, const Sort *s, guint64 p, guint64 d[DESC])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
-  pred_range (blk, 0, 0, DESC);
+  mdl_simt_algo_pred_range (blk, 0, 0, DESC);
   MDL_SIMT_EACH (blk, t)
     idx[t] = p * DESC + t;
-  ld_words (blk, s->desc, idx, v);
+  mdl_simt_algo_ld_words (blk, s->desc, idx, v);
   mdl_simt_pred_end (blk);
   for (guint i = 0; i < DESC; i++)
     d[i] = v[i];
@@ -142,9 +113,9 @@ static guint64
 load_pivot (MdlSimtBlock *blk, const Sort *s, guint src, guint64 i)
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
-  pred_range (blk, 0, 0, 1);
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
   idx[0] = i;
-  ld_words (blk, s->buf[src], idx, v);
+  mdl_simt_algo_ld_words (blk, s->buf[src], idx, v);
   mdl_simt_pred_end (blk);
   mdl_simt_alu (blk, 1);
   return v[0];
@@ -156,10 +127,10 @@ static guint64
 load_chunk (MdlSimtBlock *blk, guint64 base, guint64 c, guint64 a, guint64 b, guint64 *key)
 {
   guint64 *idx = mdl_simt_reg (blk, 1);
-  pred_range (blk, c * S, a, b);
+  mdl_simt_algo_pred_range (blk, c * S, a, b);
   MDL_SIMT_EACH (blk, t)
     idx[t] = c * S + t;
-  ld_words (blk, base, idx, key);
+  mdl_simt_algo_ld_words (blk, base, idx, key);
   return c * S;
 }
 
@@ -216,13 +187,13 @@ static void
 flush (MdlSimtBlock *blk, Out *o, guint d, guint64 k)
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), *oi = mdl_simt_reg (blk, 1);
-  pred_range (blk, 0, 0, k);
+  mdl_simt_algo_pred_range (blk, 0, 0, k);
   MDL_SIMT_EACH (blk, t)
     idx[t] = d * RING + (o->head + t) % RING;
   ld_shared (blk, idx, v);
   MDL_SIMT_EACH (blk, t)
     oi[t] = o->pos + t;
-  st_words (blk, MDL_SPACE_GLOBAL, o->dst, oi, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, o->dst, oi, v);
   mdl_simt_pred_end (blk);
   o->pos += k;
   o->head = (o->head + k) % RING;
@@ -258,7 +229,7 @@ commit_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b,
               mdl_simt_pred_begin (blk);
               MDL_SIMT_EACH (blk, t)
                 idx[t] = o[d].pos + rank[t];
-              st_words (blk, MDL_SPACE_GLOBAL, o[d].dst, idx, key);
+              mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, o[d].dst, idx, key);
               mdl_simt_pred_end (blk);
               o[d].pos += count[d];
             }
@@ -269,7 +240,7 @@ commit_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b,
       MDL_SIMT_EACH (blk, t)
         idx[t] = cls[t] * RING + (o[cls[t]].head + o[cls[t]].fill + rank[t]) % RING;
       mdl_simt_alu (blk, 2);
-      st_words (blk, MDL_SPACE_SHARED, 0, idx, key);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, key);
       mdl_simt_pred_end (blk);
       for (guint d = 0; d < 3; d++)
         {
@@ -308,13 +279,13 @@ collect_kernel (MdlSimtBlock *blk, void *args)
   claim (d[D_LO], d[D_N], d[D_PS], d[D_RANK], &a, &b);
   collect_range (blk, s, (guint) d[D_SRC], a, b, pivot, count);
   /* The three counters in one store: lane c to cnt[3 f + c P_s + r]. */
-  pred_range (blk, 0, 0, 3);
+  mdl_simt_algo_pred_range (blk, 0, 0, 3);
   MDL_SIMT_EACH (blk, t)
     {
       idx[t] = 3 * d[D_FIRST] + t * d[D_PS] + d[D_RANK];
       v[t] = count[t];
     }
-  st_words (blk, MDL_SPACE_GLOBAL, s->cnt, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, s->cnt, idx, v);
   mdl_simt_pred_end (blk);
 }
 
@@ -328,10 +299,10 @@ consult_kernel (MdlSimtBlock *blk, void *args)
   guint64 words = 3 * s->P;
   for (guint64 c = 0; c * S < words; c++)
     {
-      pred_range (blk, c * S, 0, words);
+      mdl_simt_algo_pred_range (blk, c * S, 0, words);
       MDL_SIMT_EACH (blk, t)
         idx[t] = c * S + t;
-      ld_words (blk, s->cnt, idx, v);
+      mdl_simt_algo_ld_words (blk, s->cnt, idx, v);
       mdl_simt_alu (blk, 5 * 2 + 2);
       MDL_SIMT_EACH (blk, t)
         {
@@ -339,7 +310,7 @@ consult_kernel (MdlSimtBlock *blk, void *args)
           v[t] = carry;
           carry += x;
         }
-      st_words (blk, MDL_SPACE_GLOBAL, s->cnt, idx, v);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, s->cnt, idx, v);
       mdl_simt_pred_end (blk);
     }
 }
@@ -358,10 +329,10 @@ commit_kernel (MdlSimtBlock *blk, void *args)
   src = (guint) d[D_SRC];
   pivot = load_pivot (blk, s, src, d[D_PIVOT]);
   /* Lanes 0..2: its three scanned counters; lane 3: the segment's first (one load). */
-  pred_range (blk, 0, 0, 4);
+  mdl_simt_algo_pred_range (blk, 0, 0, 4);
   MDL_SIMT_EACH (blk, t)
     idx[t] = t < 3 ? 3 * d[D_FIRST] + t * d[D_PS] + d[D_RANK] : 3 * d[D_FIRST];
-  ld_words (blk, s->cnt, idx, v);
+  mdl_simt_algo_ld_words (blk, s->cnt, idx, v);
   mdl_simt_pred_end (blk);
   for (guint c = 0; c < 3; c++)
     start[c] = d[D_LO] + v[c] - v[3];
@@ -392,10 +363,10 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
       /* Lane t takes key lo + i + t (one load: one or two chunks), or the padding. */
       if (i < n)
         {
-          pred_range (blk, i, 0, n);
+          mdl_simt_algo_pred_range (blk, i, 0, n);
           MDL_SIMT_EACH (blk, t)
             idx[t] = lo + i + t;
-          ld_words (blk, s->buf[src], idx, key);
+          mdl_simt_algo_ld_words (blk, s->buf[src], idx, key);
           mdl_simt_pred_end (blk);
         }
       mdl_simt_alu (blk, 1);
@@ -405,14 +376,14 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
             key[t] = G_MAXUINT32;
           idx[t] = at + i + t;
         }
-      st_words (blk, MDL_SPACE_SHARED, 0, idx, key);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, key);
     }
   for (guint64 k = 2; k <= m; k *= 2)
     for (guint64 j = k / 2; j > 0; j /= 2)
       for (guint64 r = 0; r < m / 2; r += S)
         {
           /* Pair r + t: element i = its low index, partner i + j; ascending when i & k == 0. */
-          pred_range (blk, r, 0, m / 2);
+          mdl_simt_algo_pred_range (blk, r, 0, m / 2);
           MDL_SIMT_EACH (blk, t)
             {
               guint64 p = r + t;
@@ -433,19 +404,19 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
                   y[t] = tmp;
                 }
             }
-          st_words (blk, MDL_SPACE_SHARED, 0, ix, x);
-          st_words (blk, MDL_SPACE_SHARED, 0, idx, y);
+          mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, ix, x);
+          mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, y);
           mdl_simt_pred_end (blk);
         }
   for (guint64 i = 0; i < n; i += S)
     {
-      pred_range (blk, 0, 0, MIN (S, n - i));
+      mdl_simt_algo_pred_range (blk, 0, 0, MIN (S, n - i));
       MDL_SIMT_EACH (blk, t)
         idx[t] = at + i + t;
       ld_shared (blk, idx, key);
       MDL_SIMT_EACH (blk, t)
         idx[t] = lo + i + t;
-      st_words (blk, MDL_SPACE_GLOBAL, s->out, idx, key);
+      mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, s->out, idx, key);
       mdl_simt_pred_end (blk);
     }
 }
@@ -460,13 +431,13 @@ push (MdlSimtBlock *blk, guint64 *depth, guint64 lo, guint64 n, guint64 src)
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
   guint64 w[3] = { lo, n, src };
   g_assert (*depth < STACK);
-  pred_range (blk, 0, 0, 3);
+  mdl_simt_algo_pred_range (blk, 0, 0, 3);
   MDL_SIMT_EACH (blk, t)
     {
       idx[t] = STACK_AT + 3 * *depth + t;
       v[t] = w[t];
     }
-  st_words (blk, MDL_SPACE_SHARED, 0, idx, v);
+  mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, v);
   mdl_simt_pred_end (blk);
   (*depth)++;
 }
@@ -476,7 +447,7 @@ pop (MdlSimtBlock *blk, guint64 *depth, guint64 w[3])
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
   (*depth)--;
-  pred_range (blk, 0, 0, 3);
+  mdl_simt_algo_pred_range (blk, 0, 0, 3);
   MDL_SIMT_EACH (blk, t)
     idx[t] = STACK_AT + 3 * *depth + t;
   ld_shared (blk, idx, v);

@@ -83,6 +83,39 @@ mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
   mdl_simt_pred_begin (blk);
 }
 
+/* Narrows the mask to the lanes t with @lo <= @first + t < @hi by predication (no branch: nvcc
+ * predicates these), closed by mdl_simt_pred_end(). */
+static inline void
+mdl_simt_algo_pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
+{
+  guint8 *cond = mdl_simt_cond (blk);
+  MDL_SIMT_EACH (blk, t)
+    cond[t] = first + t >= lo && first + t < hi;
+  mdl_simt_pred_begin (blk);
+}
+
+/* The active lanes load 4-byte word @idx[t] of the global array at @base into @dst[t]. */
+static inline void
+mdl_simt_algo_ld_words (MdlSimtBlock *blk, guint64 base, const guint64 *idx, guint64 *dst)
+{
+  guint64 *at = mdl_simt_reg (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    at[t] = base + 4 * idx[t];
+  mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, dst);
+}
+
+/* The active lanes store @src[t] to 4-byte word @idx[t] of the array at @base of @space (global:
+ * a device address; shared: a byte offset). */
+static inline void
+mdl_simt_algo_st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const guint64 *idx,
+                        const guint64 *src)
+{
+  guint64 *at = mdl_simt_reg (blk, 1);
+  MDL_SIMT_EACH (blk, t)
+    at[t] = base + 4 * idx[t];
+  mdl_simt_st (blk, space, 4, at, src);
+}
+
 /* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
  * then @dst = @a + @b mod 2^32 on the active lanes (@dst may be @a or @b). */
 static inline void
