@@ -20,17 +20,19 @@
  *            counts; one processor scans them; Lemma 1 assigns the children their processors
  *            (mdl_mqs_assign, shared with sort/msimd-quicksort); each processor copies its share's
  *            survivors to the other buffer (left child, m, right child, empties);
- *   indep    (1 launch) each processor solves the problems it owns alone with the same three
- *            passes (pivot, count, copy) and a stack of problems in shared memory, the larger child
- *            pushed first (depth <= log2 n);
+ *   indep    (1 launch) each processor solves the problems it owns alone with a stack of problems
+ *            in shared memory, the larger child pushed first (depth <= log2 n): part=copy with the
+ *            same three passes (pivot, count, copy to the other buffer), part=alg5 with Algorithm 5
+ *            (pivot, then one in-place pass from both ends through a 2S-point register buffer);
  *   final    (3 launches) count the non-empty slots per processor, scan, copy them to the output.
  *
  * Decisions where the paper is unclear (docs/models/hull.md): exact predicates on the grid of
  * src/algos/points.h; ties of the pivot broken along the pair's direction (so m is a strict vertex);
  * of a pair within one class, q is pruned when it lies in the closed triangle (a, p, c) of the
- * child's base a→c, else p when in (a, q, c), so a duplicate loses one copy, never both; the copy
+ * child's base a→c, else p when in (a, q, c), so a duplicate loses one copy, never both; part=copy
  * is not in place (two buffers, as the collaborative stage's U), so the independent stage reads a
- * point three times per iteration (pivot, count, copy) where Algorithm 5 reads it twice.
+ * point three times per iteration (pivot, count, copy) where part=alg5 reads it twice; Algorithm
+ * 5's gaps (neither half full, both full, unaligned stores) are filled as its section says.
  * The driver's work between launches (assignments, descriptors) is host code, unpriced.
  * Spec: msimd-jurkiewicz-danilewski.md §4–5, V8–V14. */
 #include "algos/simt/simt-algo.h"
@@ -818,9 +820,9 @@ typedef struct {
   guint n[2];               /* live points of each class */
 } Regs;
 
-/* One partition (Algorithm 5 lines 6–31) of the @n slots at @lo of buffer @src for pivot @m of
- * (l, r): reads each point once from both ends, stores the left child's survivors at the front
- * and the right child's at the back, and returns their sizes in @kept. */
+/* One partition (Algorithm 5 lines 6–30) of the @n slots at @lo of buffer @src for pivot @m of
+ * (l, r): each point is read once, from one end or the other; the left child's survivors are
+ * stored from the front on, the right child's from the back down. */
 typedef struct {
   const Hull *h;
   guint src;
@@ -845,7 +847,8 @@ alg5_read (MdlSimtBlock *blk, Alg5 *a, gboolean front, guint first, guint k)
   MDL_SIMT_EACH (blk, t)
     {
       cond[t] = (t + S - first % S) % S < k;
-      idx[t] = from + (slot_of[t] - first);
+      if (cond[t])
+        idx[t] = from + (slot_of[t] - first);
     }
   mdl_simt_pred_begin (blk);
   ld_pts (blk, a->h, same (blk, a->h->buf[a->src]), idx, p);
@@ -872,7 +875,7 @@ alg5_read (MdlSimtBlock *blk, Alg5 *a, gboolean front, guint first, guint k)
 static void
 alg5_sort (MdlSimtBlock *blk, Alg5 *a)
 {
-  guint64 *idx = mdl_simt_reg (blk, 1), *zero = same (blk, SORT_AT);
+  guint64 *idx = mdl_simt_reg (blk, 1), *sort_base = same (blk, SORT_AT);
   guint next[2] = { 0, 2 * S - a->regs.n[RIGHT] }, dest[2 * S];
   Regs *g = &a->regs;
   Pt p[S];
@@ -886,8 +889,8 @@ alg5_sort (MdlSimtBlock *blk, Alg5 *a)
       MDL_SIMT_EACH (blk, t)
         {
           cond[t] = g->cls[half * S + t] != FREE;
-          idx[t] = dest[half * S + t];
-          p[t] = g->p[half * S + t];
+          if (cond[t])
+            idx[t] = dest[half * S + t], p[t] = g->p[half * S + t];
         }
       mdl_simt_pred_begin (blk);
       st_pts_in (blk, a->h, MDL_SPACE_SHARED, SORT_AT, idx, p);
@@ -904,7 +907,7 @@ alg5_sort (MdlSimtBlock *blk, Alg5 *a)
           idx[t] = half * S + t;
         }
       mdl_simt_pred_begin (blk);
-      ld_pts_in (blk, a->h, MDL_SPACE_SHARED, zero, idx, p);
+      ld_pts_in (blk, a->h, MDL_SPACE_SHARED, sort_base, idx, p);
       MDL_SIMT_EACH (blk, t)
         g->p[half * S + t] = p[t];
       mdl_simt_pred_end (blk);
@@ -914,8 +917,9 @@ alg5_sort (MdlSimtBlock *blk, Alg5 *a)
 /* ⑦ and ⑧: connectInPairsAndDiscardSome on the points of class @c in slots [@first, @first +
  * @k) (partners s and s ^ 1, both in the range), then storeChunk: the survivors to the front
  * (left) or the back (right) of the problem, in one store; a child that ends with one point (a
- * vertex: no problem is pushed for it) goes to the other buffer too. Returns the points stored. */
-static guint
+ * vertex: no problem is pushed for it) goes to the other buffer too. @last: a final store
+ * (lines 27 and 30) rather than one inside the loop (lines 18 and 22). */
+static void
 alg5_store (MdlSimtBlock *blk, Alg5 *a, guint c, guint first, guint k, gboolean last)
 {
   guint64 *idx = mdl_simt_reg (blk, 1);
@@ -974,7 +978,6 @@ alg5_store (MdlSimtBlock *blk, Alg5 *a, guint c, guint first, guint k, gboolean 
       a->h->st->store_min = MIN (a->h->st->store_min, kept);
       a->h->st->store_max = MAX (a->h->st->store_max, kept);
     }
-  return kept;
 }
 
 /* Lines 6–30: the loop reads into the half the last store emptied, from that store's end (the
