@@ -9,10 +9,6 @@
  *   tagged `sh` are shell examples, anything else (`text`, `json`, `c`) is not run.
  * - `<!-- not-run: REASON -->` on the last non-blank line before a block keeps it from running;
  *   the test counts and lists every such block with its reason.
- * - `<!-- heap-layout -->` there marks a block whose counts depend on where the allocator puts the
- *   algorithm's arrays (a tree or a cache sees the addresses): under the sanitizers (CFLAGS holds
- *   -fsanitize), whose allocator places them elsewhere, its commands run and their exit status is
- *   checked, but their output is not compared; the test lists them.
  * - A block with lines starting with "$ " is a transcript: each "$ " line is a command, the lines
  *   after it are its output (stdout and stderr together), matched in order, each against a whole
  *   line of the output with "..." standing for any text; "[status N]" gives the exit status
@@ -61,7 +57,6 @@ typedef struct {
   GPtrArray *want;  /* expected output lines (char *), empty when the page shows none */
   int status;       /* expected exit status */
   gboolean shown;   /* the page shows its output: no shrinking */
-  gboolean layout;  /* <!-- heap-layout -->: its counts follow the allocator */
 } DocCommand;
 
 typedef struct {
@@ -150,7 +145,6 @@ doc_page_parse (const char *name, const char *text)
   g_autofree char *lang = NULL, *reason = NULL;
   const char *last = "";
   guint indent = 0, start = 0;
-  gboolean layout = FALSE;
   page->commands = g_ptr_array_new_with_free_func (doc_command_free);
   page->not_run = g_ptr_array_new_with_free_func (g_free);
   page->errors = g_string_new (NULL);
@@ -162,7 +156,6 @@ doc_page_parse (const char *name, const char *text)
       if (block == NULL && g_str_has_prefix (s, "```"))
         {
           const char *tag = strstr (last, "<!-- not-run:");
-          layout = strstr (last, "<!-- heap-layout -->") != NULL;
           indent = (guint) (s - l);
           start = i + 1;
           g_free (lang);
@@ -185,12 +178,7 @@ doc_page_parse (const char *name, const char *text)
           if (strcmp (lang, "sh") == 0 && reason)
             g_ptr_array_add (page->not_run, g_strdup_printf ("%s:%u (%s)", name, start, reason));
           else if (strcmp (lang, "sh") == 0)
-            {
-              guint first = page->commands->len;
-              block_commands (page, block, start + 1);
-              for (guint c = first; layout && c < page->commands->len; c++)
-                ((DocCommand *) page->commands->pdata[c])->layout = TRUE;
-            }
+            block_commands (page, block, start + 1);
           g_clear_pointer (&block, g_ptr_array_unref);
         }
       else if (block)
@@ -324,15 +312,6 @@ first_unmatched (const GPtrArray *want, const char *output)
 
 /* ---- running ---- */
 
-/* TRUE in the sanitizer build (make asan passes its CFLAGS down), whose allocator places the
- * algorithms' arrays elsewhere than glibc's. */
-static gboolean
-sanitized (void)
-{
-  const char *cflags = g_getenv ("CFLAGS");
-  return cflags && strstr (cflags, "-fsanitize") != NULL;
-}
-
 static char *
 absolute (const char *path)
 {
@@ -378,7 +357,6 @@ run_page (const char *name, const DocPage *page)
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) failures = g_string_new (NULL);
   g_autoptr (GString) script = NULL;
-  guint n_layout = 0;
   b = absolute (g_getenv ("B") ? g_getenv ("B") : "build");
   dir = g_dir_make_tmp ("models-docs-XXXXXX", &error);
   assert_non_null (dir);
@@ -392,8 +370,7 @@ run_page (const char *name, const DocPage *page)
       const DocCommand *c = page->commands->pdata[i];
       g_autofree char *cmd = shrink (c), *out = NULL;
       int status = sh_run (dir, cmd, &out);
-      const char *missing = c->layout && sanitized () ? NULL : first_unmatched (c->want, out);
-      n_layout += c->layout && sanitized ();
+      const char *missing = first_unmatched (c->want, out);
       if (status != c->status || missing)
         {
           g_autofree char *t = tail_lines (out, 15);
@@ -408,9 +385,6 @@ run_page (const char *name, const DocPage *page)
     }
   print_message ("docs: %s: %u commands run, %u blocks not run\n", name, page->commands->len,
                  page->not_run->len);
-  if (n_layout)
-    print_message ("docs:   %u commands of heap-layout blocks: output not compared under the "
-                   "sanitizers\n", n_layout);
   for (guint i = 0; i < page->not_run->len; i++)
     print_message ("docs:   not run: %s\n", (const char *) page->not_run->pdata[i]);
   {

@@ -44,6 +44,41 @@ cpu_at (const TestCollector *c, guint i)
   return &g_array_index (c->cpu, MdlCpuEvent, i);
 }
 
+/* Ensure mapped regions are recorded from MDL_RECORDER_MAP_BASE, one after the other at 2 MiB
+ * boundaries in mapping order, accesses outside them unchanged, and a region mapped over an earlier
+ * one's bytes replacing it (worked out by hand). */
+static void
+test_map_moves_accesses_to_simulated_addresses (void **state)
+{
+  Fixture *f = *state;
+  MdlRecorder *rec = recorder_for (f, 4);
+  const guint64 base = MDL_RECORDER_MAP_BASE, huge = 2u << 20;
+  static guint8 a[100], b[3 << 20];
+  guint64 outside = (guint64) (uintptr_t) &f->got;
+  mdl_recorder_map (rec, a, sizeof a);
+  mdl_recorder_map (rec, b, sizeof b);
+  mdl_recorder_access (rec, MDL_CPU_READ, (guint64) (uintptr_t) &a[0], 8);
+  mdl_recorder_access (rec, MDL_CPU_WRITE, (guint64) (uintptr_t) &b[5], 1);
+  mdl_recorder_access (rec, MDL_CPU_READ, (guint64) (uintptr_t) &a[99], 1);
+  mdl_recorder_access (rec, MDL_CPU_MODIFY, (guint64) (uintptr_t) &b[sizeof b - 1], 1);
+  mdl_recorder_access (rec, MDL_CPU_READ, outside, 8);
+  mdl_recorder_ops (rec, 7);
+  mdl_recorder_map (rec, a + 50, 10);   /* replaces a: its other bytes are unmapped now */
+  mdl_recorder_access (rec, MDL_CPU_READ, (guint64) (uintptr_t) &a[52], 1);
+  mdl_recorder_access (rec, MDL_CPU_READ, (guint64) (uintptr_t) &a[0], 1);
+  assert_true (mdl_recorder_finish (rec, NULL));
+  assert_int_equal (f->got->cpu->len, 8);
+  assert_int_equal (cpu_at (f->got, 0)->addr, base);
+  assert_int_equal (cpu_at (f->got, 1)->addr, base + huge + 5);
+  assert_int_equal (cpu_at (f->got, 2)->addr, base + 99);
+  assert_int_equal (cpu_at (f->got, 3)->addr, base + huge + sizeof b - 1);
+  assert_int_equal (cpu_at (f->got, 4)->addr, outside);
+  assert_int_equal (cpu_at (f->got, 5)->kind, MDL_CPU_OPS);
+  assert_int_equal (cpu_at (f->got, 5)->addr, 7);   /* a count, not an address */
+  assert_int_equal (cpu_at (f->got, 6)->addr, base + 3 * huge + 2);   /* b took two huge pages */
+  assert_int_equal (cpu_at (f->got, 7)->addr, (guint64) (uintptr_t) &a[0]);
+}
+
 /* Ensure a recorder of 3 events per batch delivers 10 accesses as batches of 3, 3, 3 while
  * recording and the last 1 at finish, in order, with the event count including pending ones. */
 static void
@@ -445,6 +480,8 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_batches_of_three, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown (test_default_batch_is_4096, fixture_setup, fixture_teardown),
+    cmocka_unit_test_setup_teardown (test_map_moves_accesses_to_simulated_addresses, fixture_setup,
+                                     fixture_teardown),
     cmocka_unit_test_setup_teardown (test_op_counts_merge, fixture_setup, fixture_teardown),
     cmocka_unit_test_setup_teardown (test_markers_flush_pending_events_first, fixture_setup,
                                      fixture_teardown),

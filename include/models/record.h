@@ -51,6 +51,22 @@ MDL_API MdlRecorder *mdl_recorder_new (const MdlSink *sink, guint batch_events);
 MDL_API void mdl_recorder_free (MdlRecorder *rec);
 
 /**
+ * MDL_RECORDER_MAP_BASE: the simulated address of the first region given to mdl_recorder_map().
+ */
+#define MDL_RECORDER_MAP_BASE (G_GUINT64_CONSTANT (1) << 40)
+
+/**
+ * mdl_recorder_map: records accesses inside [@base, @base + @bytes) at simulated addresses, so
+ * that what the engines count does not depend on where the allocator put the memory (the build,
+ * the sanitizers, earlier allocations). The regions of one recorder lie one after the other from
+ * MDL_RECORDER_MAP_BASE, each at a 2 MiB boundary, in the order they were mapped; a region mapped
+ * over bytes of an earlier one (memory freed and allocated again) replaces it. Accesses
+ * outside every region keep their addresses. The translation is made when a batch is delivered,
+ * out of line: the inline append is unchanged.
+ */
+MDL_API void mdl_recorder_map (MdlRecorder *rec, const void *base, gsize bytes);
+
+/**
  * mdl_recorder_flush: delivers the pending events to the sink. Called by the inline append when the
  * buffer is full. After a sink failure the recorder drops every later event and keeps the first
  * error for mdl_recorder_finish().

@@ -74,7 +74,7 @@ mdl_algo_lookup (const char *name, GError **error)
 }
 
 void *
-mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error)
+mdl_algo_alloc (MdlRecorder *rec, guint64 n, gsize elem_bytes, const char *what, GError **error)
 {
   gsize bytes;
   void *p = NULL;
@@ -84,6 +84,8 @@ mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error)
     g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "n=%" G_GUINT64_FORMAT ": cannot allocate the "
                  "%s (%" G_GUINT64_FORMAT " elements of %" G_GSIZE_FORMAT " bytes)%s", n, what, n,
                  elem_bytes, n == 0 ? "; n must be at least 1" : "");
+  else if (rec)
+    mdl_recorder_map (rec, p, bytes);
   return p;
 }
 

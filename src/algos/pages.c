@@ -24,18 +24,18 @@ mdl_algo_size_error (guint64 n, gsize elem_bytes, const char *what, GError **err
 }
 
 void *
-mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, const char *what,
-                      GError **error)
+mdl_algo_alloc_pages (MdlRecorder *rec, const MdlParams *params, guint64 n, gsize elem_bytes,
+                      const char *what, GError **error)
 {
   guint pages = params ? mdl_params_choice (params, "pages") : PAGES_DEFAULT;
   gsize bytes, align = pages == PAGES_HUGE ? HUGE_BYTES : SMALL_BYTES;
   void *p = NULL;
 
   if (pages == PAGES_DEFAULT)
-    return mdl_algo_alloc (n, elem_bytes, what, error);
+    return mdl_algo_alloc (rec, n, elem_bytes, what, error);
   if (n == 0 || n > G_MAXSIZE / elem_bytes || !g_size_checked_mul (&bytes, (gsize) n, elem_bytes)
       || bytes > G_MAXSIZE - align)
-    return mdl_algo_alloc (n, elem_bytes, what, error);   /* the same message for a bad size */
+    return mdl_algo_alloc (rec, n, elem_bytes, what, error);   /* the same message for a bad size */
   bytes = (bytes + align - 1) & ~(align - 1);
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
   if (posix_memalign (&p, align, bytes) != 0)
@@ -55,6 +55,8 @@ mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, cons
                    "failed for the %s; this kernel has no transparent huge pages", what);
       return NULL;
     }
+  if (rec)
+    mdl_recorder_map (rec, p, bytes);
   return p;
 #else
   (void) bytes, (void) p;

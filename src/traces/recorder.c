@@ -3,13 +3,22 @@
  * public struct is the first member of the private one, so the inline code needs no call. Before
  * each batch it names the code sites (sites.h) of the batch that it has not named yet, so that a
  * sink sees a site's MDL_MARK_SITE marker before the site's first event; a recorder whose caller
- * sets sites itself names none, as its ids are not the code-site table's. */
+ * sets sites itself names none, as its ids are not the code-site table's. It also moves the
+ * accesses inside mapped regions to their simulated addresses (mdl_recorder_map()). */
 #include <models/error.h>
 #include <models/record.h>
 
 #include <string.h>
 
 #define DEFAULT_BATCH 4096
+#define MAP_ALIGN (G_GUINT64_CONSTANT (2) << 20)   /* a huge page: a region never shares one */
+
+/* A region of mdl_recorder_map(): real addresses [real, real + bytes) recorded from sim. */
+typedef struct {
+  guint64 real;
+  guint64 bytes;
+  guint64 sim;
+} MapRegion;
 
 typedef struct {
   MdlRecorder pub;
@@ -18,6 +27,8 @@ typedef struct {
   GError *error;        /* the first sink error; later events are dropped */
   guint8 *named;        /* bit per code site that has had its marker; NULL until one has */
   gboolean own_sites;   /* the caller has set a site: names no code site */
+  GArray *regions;      /* MapRegion, in mapping order; NULL until one is mapped */
+  guint64 next_sim;     /* where the next region's simulated addresses start */
 } Recorder;
 
 MdlRecorder *
@@ -50,6 +61,8 @@ mdl_recorder_free (MdlRecorder *rec)
                r->error->message);
   g_free (rec->buf);
   g_free (r->named);
+  if (r->regions)
+    g_array_unref (r->regions);
   g_clear_error (&r->error);
   g_free (r);
 }
@@ -81,6 +94,68 @@ name_new_sites (Recorder *r)
 }
 
 void
+mdl_recorder_map (MdlRecorder *rec, const void *base, gsize bytes)
+{
+  Recorder *r = (Recorder *) rec;
+  MapRegion region = { (guint64) (uintptr_t) base, bytes, 0 };
+  g_return_if_fail (rec != NULL && base != NULL);
+  if (bytes == 0)
+    return;
+  mdl_recorder_flush (rec);   /* the pending events were made under the old regions */
+  if (r->regions == NULL)
+    {
+      r->regions = g_array_new (FALSE, FALSE, sizeof (MapRegion));
+      r->next_sim = MDL_RECORDER_MAP_BASE;
+    }
+  /* Memory freed and allocated again: the old region's bytes belong to the new one, and no two
+   * regions overlap (so the last region found in map_pending() is the only one). */
+  for (guint i = r->regions->len; i-- > 0;)
+    {
+      const MapRegion *m = &g_array_index (r->regions, MapRegion, i);
+      if (m->real < region.real + bytes && region.real < m->real + m->bytes)
+        g_array_remove_index (r->regions, i);
+    }
+  region.sim = r->next_sim;
+  r->next_sim += (bytes + MAP_ALIGN - 1) & ~(MAP_ALIGN - 1);
+  g_array_append_val (r->regions, region);
+}
+
+/* The region that holds @addr, or NULL. */
+static const MapRegion *
+find_region (const GArray *regions, guint64 addr)
+{
+  for (guint i = regions->len; i-- > 0;)
+    {
+      const MapRegion *m = &g_array_index (regions, MapRegion, i);
+      if (addr - m->real < m->bytes)
+        return m;
+    }
+  return NULL;
+}
+
+/* Moves the pending accesses inside mapped regions to their simulated addresses. Consecutive
+ * accesses mostly stay in one region, so the last one found is tried first. */
+static void
+map_pending (Recorder *r)
+{
+  const MapRegion *last = NULL;
+  for (guint32 i = 0; i < r->pub.len; i++)
+    {
+      MdlCpuEvent *e = &r->pub.buf[i];
+      if (!mdl_cpu_is_access (e->kind))
+        continue;
+      if (last == NULL || e->addr - last->real >= last->bytes)
+        {
+          const MapRegion *m = find_region (r->regions, e->addr);
+          if (m == NULL)
+            continue;
+          last = m;
+        }
+      e->addr = last->sim + (e->addr - last->real);
+    }
+}
+
+void
 mdl_recorder_set_site (MdlRecorder *rec, guint16 site)
 {
   Recorder *r = (Recorder *) rec;
@@ -97,6 +172,8 @@ mdl_recorder_flush (MdlRecorder *rec)
   g_return_if_fail (rec != NULL);
   if (rec->len == 0)
     return;
+  if (r->regions)
+    map_pending (r);
   if (r->error == NULL && !r->own_sites)
     name_new_sites (r);
   r->n_delivered += rec->len;

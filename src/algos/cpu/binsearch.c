@@ -168,7 +168,7 @@ static gboolean
 binsearch_sorted (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
                   MdlAlgoTimer *timer, guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  g_autofree guint64 *a = mdl_algo_alloc_pages (rec, params, n, sizeof *a, "array", error);
   if (a == NULL)
     return FALSE;
   for (guint64 i = 0; i < n; i++)
@@ -192,7 +192,7 @@ binsearch_veb (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *re
       mdl_algo_size_error (n, sizeof *a, "array", error);
       return FALSE;
     }
-  a = mdl_algo_alloc_pages (params, n ? slots : 0, sizeof *a, "array", error);
+  a = mdl_algo_alloc_pages (rec, params, n ? slots : 0, sizeof *a, "array", error);
   if (a == NULL)
     return FALSE;
   veb_split (&t, 0, height);

@@ -237,19 +237,22 @@ void mdl_algo_size_error (guint64 n, gsize elem_bytes, const char *what, GError 
 
 /* Allocates @n elements of @elem_bytes for algorithm @params (its `pages` row says how), or sets
  * MDL_ERROR_PARAM naming the size (MDL_ERROR_UNSUPPORTED when pages=huge or 4k cannot be had on
- * this system). Free with g_free(). src/algos/pages.c. */
-void *mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, const char *what,
-                            GError **error);
+ * this system), and maps the array in @rec (NULL in the native build: mdl_recorder_map()), so that
+ * its recorded addresses do not depend on the allocator. Free with g_free(). src/algos/pages.c. */
+void *mdl_algo_alloc_pages (MdlRecorder *rec, const MdlParams *params, guint64 n, gsize elem_bytes,
+                            const char *what, GError **error);
 
-/* Allocates @n elements of @elem_bytes, or sets MDL_ERROR_PARAM naming the size. */
-void *mdl_algo_alloc (guint64 n, gsize elem_bytes, const char *what, GError **error);
+/* Allocates @n elements of @elem_bytes, mapped in @rec as above, or sets MDL_ERROR_PARAM naming
+ * the size. */
+void *mdl_algo_alloc (MdlRecorder *rec, guint64 n, gsize elem_bytes, const char *what,
+                      GError **error);
 
 /* One of the @count N x N matrices of a matrix algorithm, N = floor(sqrt(n)), allocated for
  * algorithm @params; NULL with @error set when @count such matrices could not be indexed or this
  * one cannot be had. */
 static inline guint64 *
-mdl_algo_alloc_matrix (const MdlParams *params, guint64 n, guint count, const char *what,
-                       GError **error)
+mdl_algo_alloc_matrix (MdlRecorder *rec, const MdlParams *params, guint64 n, guint count,
+                       const char *what, GError **error)
 {
   guint64 side = mdl_algo_isqrt (n);
   if (n > G_MAXSIZE / (count * sizeof (guint64)))
@@ -257,17 +260,17 @@ mdl_algo_alloc_matrix (const MdlParams *params, guint64 n, guint count, const ch
       mdl_algo_size_error (n, sizeof (guint64), "array", error);
       return NULL;
     }
-  return mdl_algo_alloc_pages (params, side * side, sizeof (guint64), what, error);
+  return mdl_algo_alloc_pages (rec, params, side * side, sizeof (guint64), what, error);
 }
 
 /* The input of the sorts and heaps: @n seeded random elements (mdl_algo_fill_random) in an array
  * allocated for algorithm @params, with their multiset fingerprint in *fingerprint; NULL with
  * @error set when the array cannot be had. */
 static inline guint64 *
-mdl_algo_random_input (const MdlParams *params, guint64 n, guint64 seed, guint64 *fingerprint,
-                       GError **error)
+mdl_algo_random_input (MdlRecorder *rec, const MdlParams *params, guint64 n, guint64 seed,
+                       guint64 *fingerprint, GError **error)
 {
-  guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  guint64 *a = mdl_algo_alloc_pages (rec, params, n, sizeof *a, "array", error);
   if (a)
     {
       mdl_algo_fill_random (a, n, seed);
@@ -295,7 +298,7 @@ mdl_algo_in_place (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder
                    GError **error)
 {
   guint64 fingerprint = 0;
-  g_autofree guint64 *a = mdl_algo_random_input (params, n, seed, &fingerprint, error);
+  g_autofree guint64 *a = mdl_algo_random_input (rec, params, n, seed, &fingerprint, error);
   if (a == NULL)
     return FALSE;
   MDL_ALGO_ESCAPE (a);

@@ -119,9 +119,9 @@ matmul (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlA
   guint64 side = mdl_algo_isqrt (n), cells = side * side, bad;
   g_autofree guint64 *a = NULL, *b = NULL, *c = NULL;
   Matmul m;
-  a = mdl_algo_alloc_matrix (params, n, 3, "array", error);
-  b = a ? mdl_algo_alloc_matrix (params, n, 3, "array B", error) : NULL;
-  c = b ? mdl_algo_alloc_matrix (params, n, 3, "array C", error) : NULL;
+  a = mdl_algo_alloc_matrix (rec, params, n, 3, "array", error);
+  b = a ? mdl_algo_alloc_matrix (rec, params, n, 3, "array B", error) : NULL;
+  c = b ? mdl_algo_alloc_matrix (rec, params, n, 3, "array C", error) : NULL;
   if (c == NULL)
     return FALSE;
   m = (Matmul) { .a = a, .b = b, .c = c, .side = side, .rec = rec };

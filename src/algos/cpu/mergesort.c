@@ -64,8 +64,8 @@ mergesort_bottom_up (const MdlParams *params, guint64 n, guint64 seed, MdlRecord
                      MdlAlgoTimer *timer, guint64 *checksum, GError **error)
 {
   guint64 fingerprint = 0;
-  g_autofree guint64 *a = mdl_algo_random_input (params, n, seed, &fingerprint, error);
-  g_autofree guint64 *tmp = a ? mdl_algo_alloc_pages (params, n, sizeof *tmp, "second array",
+  g_autofree guint64 *a = mdl_algo_random_input (rec, params, n, seed, &fingerprint, error);
+  g_autofree guint64 *tmp = a ? mdl_algo_alloc_pages (rec, params, n, sizeof *tmp, "second array",
                                                       error) : NULL;
   guint64 *src, *dst;
   if (tmp == NULL)

@@ -35,7 +35,7 @@ static gboolean
 permute (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlAlgoTimer *timer,
          guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  g_autofree guint64 *a = mdl_algo_alloc_pages (rec, params, n, sizeof *a, "array", error);
   guint64 state = seed;
   (void) rec;
   if (a == NULL)

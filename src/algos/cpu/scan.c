@@ -6,9 +6,9 @@
 #include "algos/cpu/cpu-algo.h"
 
 static guint64 *
-make_input (const MdlParams *params, guint64 n, guint64 seed, GError **error)
+make_input (MdlRecorder *rec, const MdlParams *params, guint64 n, guint64 seed, GError **error)
 {
-  guint64 *a = mdl_algo_alloc_pages (params, n, sizeof *a, "array", error);
+  guint64 *a = mdl_algo_alloc_pages (rec, params, n, sizeof *a, "array", error);
   guint64 state = seed;
   for (guint64 i = 0; a && i < n; i++)
     a[i] = mdl_splitmix64 (&state) >> 16;
@@ -32,7 +32,7 @@ static gboolean
 scan_seq (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, MdlAlgoTimer *timer,
           guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = make_input (params, n, seed, error);
+  g_autofree guint64 *a = make_input (rec, params, n, seed, error);
   guint64 sum = 0;
   (void) rec;
   if (a == NULL)
@@ -58,8 +58,8 @@ static gboolean
 scan_random (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
              MdlAlgoTimer *timer, guint64 *checksum, GError **error)
 {
-  g_autofree guint64 *a = make_input (params, n, seed, error);
-  g_autofree guint64 *perm = a ? mdl_algo_alloc_pages (params, n, sizeof *perm, "permutation",
+  g_autofree guint64 *a = make_input (rec, params, n, seed, error);
+  g_autofree guint64 *perm = a ? mdl_algo_alloc_pages (rec, params, n, sizeof *perm, "permutation",
                                                        error) : NULL;
   guint64 state = seed ^ 0x5DEECE66Dull, sum = 0;
   (void) rec;

@@ -83,9 +83,9 @@ sort_body (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec,
                    "the array (more than 2^32 keys, the distributions' limit)", name, n);
       return FALSE;
     }
-  if (!(keys = mdl_algo_alloc_pages (params, n, sizeof *keys, "array", error)))
+  if (!(keys = mdl_algo_alloc_pages (rec, params, n, sizeof *keys, "array", error)))
     return FALSE;
-  if (!(in = mdl_algo_alloc (n, sizeof *in, "input copy", error)))
+  if (!(in = mdl_algo_alloc (rec, n, sizeof *in, "input copy", error)))
     return FALSE;
   if (!mdl_keys_fill (in, n, dist, seed))
     {

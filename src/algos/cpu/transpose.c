@@ -69,8 +69,8 @@ transpose (const MdlParams *params, guint64 n, guint64 seed, MdlRecorder *rec, M
   guint64 side = mdl_algo_isqrt (n), cells = side * side;
   g_autofree guint64 *a = NULL, *b = NULL;
   Transpose t;
-  a = mdl_algo_alloc_matrix (params, n, 2, "array", error);
-  b = a ? mdl_algo_alloc_matrix (params, n, 2, "transposed array", error) : NULL;
+  a = mdl_algo_alloc_matrix (rec, params, n, 2, "array", error);
+  b = a ? mdl_algo_alloc_matrix (rec, params, n, 2, "transposed array", error) : NULL;
   if (b == NULL)
     return FALSE;
   t = (Transpose) { .a = a, .b = b, .side = side, .rec = rec };

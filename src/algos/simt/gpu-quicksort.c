@@ -654,30 +654,50 @@ gqsort_kernel (MdlSimtBlock *blk, void *p)
   mdl_simt_endif (blk);
 }
 
+/* phase1=host: what kernels 1 and 2 share: the block's part of its sequence, and its slices of
+ * the offset array (2T words: every thread's left offset, then its right one) and of the block
+ * sums. */
+typedef struct {
+  Pass pass;
+  guint32 start, end;
+  guint64 off, hb;
+} HostBlock;
+
+static void
+host_block (MdlSimtBlock *blk, Args *a, Regs *r, HostBlock *h)
+{
+  h->off = a->off + 4 * 2 * (guint64) blk->n_threads * blk->idx_x;
+  h->hb = a->hb + 4 * HB_WORDS * (guint64) blk->idx_x;
+  h->pass = p1_pass (a);
+  regs_init (blk, r);
+  p1_block (blk, a, &h->pass, r, &h->start, &h->end);
+}
+
+/* The addresses of every thread's left (@side 0) or right (@side 1) offset word. */
+static void
+offset_words (MdlSimtBlock *blk, const HostBlock *h, guint side, Regs *r)
+{
+  MDL_SIMT_EACH (blk, t)
+    r->at[t] = h->off + 4 * (side * (guint64) blk->n_threads + t);
+}
+
 /* phase1=host, kernel 1 of 3: pass 1 and the block's sum; every thread stores its two offsets
- * (off: 2T words a block, left ones first) and thread 0 the block's totals. */
+ * and thread 0 the block's totals. */
 static void
 p1_count_kernel (MdlSimtBlock *blk, void *p)
 {
   Args *a = p;
-  guint T = blk->n_threads;
-  guint64 off = a->off + 4 * 2 * (guint64) T * blk->idx_x;
-  guint64 hb = a->hb + 4 * HB_WORDS * (guint64) blk->idx_x;
   Regs r;
-  Pass pass = p1_pass (a);
-  guint32 start, end;
-  regs_init (blk, &r);
-  p1_block (blk, a, &pass, &r, &start, &end);
-  p1_count (blk, a, &pass, &r, start, end);
-  MDL_SIMT_EACH (blk, t)
-    r.at[t] = off + 4 * t;
+  HostBlock h;
+  host_block (blk, a, &r, &h);
+  p1_count (blk, a, &h.pass, &r, h.start, h.end);
+  offset_words (blk, &h, 0, &r);
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, r.at, r.olt);
-  MDL_SIMT_EACH (blk, t)
-    r.at[t] = off + 4 * (T + t);
+  offset_words (blk, &h, 1, &r);
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, r.at, r.ogt);
   if_thread0 (blk);
-  st_lane0 (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_LT, r.tlt[0], &r);
-  st_lane0 (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_GT, r.tgt[0], &r);
+  st_lane0 (blk, MDL_SPACE_GLOBAL, h.hb + 4 * HB_LT, r.tlt[0], &r);
+  st_lane0 (blk, MDL_SPACE_GLOBAL, h.hb + 4 * HB_GT, r.tgt[0], &r);
   mdl_simt_endif (blk);
 }
 
@@ -687,23 +707,16 @@ static void
 p1_scatter_kernel (MdlSimtBlock *blk, void *p)
 {
   Args *a = p;
-  guint T = blk->n_threads;
-  guint64 off = a->off + 4 * 2 * (guint64) T * blk->idx_x;
-  guint64 hb = a->hb + 4 * HB_WORDS * (guint64) blk->idx_x;
   Regs r;
-  Pass pass = p1_pass (a);
-  guint32 start, end;
-  regs_init (blk, &r);
-  p1_block (blk, a, &pass, &r, &start, &end);
-  MDL_SIMT_EACH (blk, t)
-    r.at[t] = off + 4 * t;
+  HostBlock h;
+  host_block (blk, a, &r, &h);
+  offset_words (blk, &h, 0, &r);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r.at, r.olt);
-  MDL_SIMT_EACH (blk, t)
-    r.at[t] = off + 4 * (T + t);
+  offset_words (blk, &h, 1, &r);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r.at, r.ogt);
-  ld_uniform (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_LBEG, r.at, r.x);
-  ld_uniform (blk, MDL_SPACE_GLOBAL, hb + 4 * HB_GBEG, r.at, r.y);
-  p1_scatter (blk, &pass, &r, start, end);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, h.hb + 4 * HB_LBEG, r.at, r.x);
+  ld_uniform (blk, MDL_SPACE_GLOBAL, h.hb + 4 * HB_GBEG, r.at, r.y);
+  p1_scatter (blk, &h.pass, &r, h.start, h.end);
 }
 
 /* phase1=host, kernel 3 of 3: block s finishes sequence s (the launch is the barrier the atomic
