@@ -202,7 +202,8 @@ test_split_adds_up_to_the_flat_counts (void **state)
       for (guint l = 0; l < 3; l++)
         {
           p.dependent_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
-          p.random_misses[l] = p.dependent_misses[l] + (guint64) g_rand_int_range (rand, 0, 1 << 20);
+          p.random_misses[l] = p.dependent_misses[l]
+                               + (guint64) g_rand_int_range (rand, 0, 1 << 20);
           p.cache_misses[l] = p.random_misses[l] + (guint64) g_rand_int_range (rand, 0, 1 << 20);
         }
       for (guint l = 0; l < 3; l++)

@@ -9,9 +9,9 @@
  * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency) and independent ones (which
  * overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
  * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on
- * ns per operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
- * predict the large; each coefficient of the hierarchy model is set beside the latency the probe
- * (probe.c) measured for the same event. */
+ * ns per operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small
+ * sizes to predict the large; each coefficient of the hierarchy model is set beside the latency
+ * the probe (probe.c) measured for the same event. */
 #include "experiments/cv.h"
 #include "experiments/fit.h"
 #include "experiments/vat-private.h"
@@ -296,7 +296,8 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
         for (guint t = 0; t < cm->n_terms; t++)
           x[r * cm->n_terms + t]
             = mdl_vat_cpu_term_value (exp, &g_array_index (exp->points, MdlVatPoint,
-                                               g_array_index (rows, guint, r)), cm->terms[t]);
+                                                           g_array_index (rows, guint, r)),
+                                      cm->terms[t]);
       for (guint t = 0; t < VAT_CPU_TERMS; t++)
         cm->coef[t] = NAN;
       cm->r2_fit = cm->r2_loao = cm->r2_split = cm->loao_median = cm->loao_max = NAN;

@@ -2,8 +2,8 @@
  * (Sattolo's shuffle: one cycle through every node) defeats the prefetchers and serializes the
  * loads, so its time per step is the load-to-use latency of the level the buffer lives in. The
  * same buffer read at independent random places measures what a miss costs when misses overlap
- * (memory-level parallelism), and read in order what a prefetched stream costs per line. Times are the minimum of a few runs, as the
- * experiment's are. */
+ * (memory-level parallelism), and read in order what a prefetched stream costs per line. Times
+ * are the minimum of a few runs, as the experiment's are. */
 #include "experiments/probe.h"
 #include "core/splitmix.h"
 
