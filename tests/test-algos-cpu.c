@@ -379,7 +379,7 @@ test_size_zero_is_an_error (void **state)
 
 /* The collected stream as text: "[name" and "]name" for phases, "O<k>" for k operations, and
  * "R<i>"/"W<i>"/"M<i>" for an 8-byte access to element i of the array whose element 0 is at
- * @base. Branch records are left out: the memory stream is the claim here, and test-branch.c
+ * @base, "D<i>" for a read flagged dependent (MDL_CPU_FLAG_DEPENDENT). Branch records are left out: the memory stream is the claim here, and test-branch.c
  * counts the branches exactly. */
 static char *
 stream_text (const TestCollector *c, guint64 base)
@@ -416,7 +416,9 @@ stream_text (const TestCollector *c, guint64 base)
           else
             {
               assert_int_equal (e->size, 8);
-              g_string_append_printf (s, "%c%" G_GINT64_FORMAT, "RWMO"[e->kind],
+              gboolean dependent = e->flags == MDL_CPU_FLAG_DEPENDENT;
+              assert_true (e->flags == 0 || (dependent && e->kind == MDL_CPU_READ));
+              g_string_append_printf (s, "%c%" G_GINT64_FORMAT, dependent ? 'D' : "RWMO"[e->kind],
                                       (gint64) (e->addr - base) / 8);
             }
         }
@@ -463,7 +465,8 @@ static const char *const veb15[] = {
 };
 
 /* The expected stream of @searches searches over @n keys: one operation per query, then a read and
- * an operation per probe. The last probe's operation and the next query's stay two records: the
+ * an operation per probe; every probe but a search's first is a dependent read (the last probe's
+ * compare chose it). The last probe's operation and the next query's stay two records: the
  * recorder merges op counts of one call site only, so that each line keeps its own. */
 static char *
 expected_search_stream (const char *const *probes, guint64 n, guint64 searches, guint64 seed)
@@ -476,7 +479,7 @@ expected_search_stream (const char *const *probes, guint64 n, guint64 searches, 
       g_auto (GStrv) idx = g_strsplit (probes[ref_rank (&st, n)], " ", -1);
       g_string_append (s, pending ? " O1 O1" : " O1");
       for (guint i = 0; idx[i]; i++)
-        g_string_append_printf (s, " R%s%s", idx[i], idx[i + 1] ? " O1" : "");
+        g_string_append_printf (s, " %c%s%s", i ? 'D' : 'R', idx[i], idx[i + 1] ? " O1" : "");
       pending = TRUE;
     }
   if (pending)
@@ -514,6 +517,56 @@ test_binsearch_streams (void **state)
         if (strcmp (got, want) != 0)
           fail_msg ("%s n=%" G_GUINT64_FORMAT " seed %" G_GUINT64_FORMAT ":\n  got  %s\n  want %s",
                     rows[r].name, rows[r].n, seed, got, want);
+        test_collector_free (c);
+      }
+}
+
+/* Ensure heap/heapify flags exactly the loads a sift's compares chose: each sift reads its start
+ * S (a plain read; S = n/2 - 1, then one lower each), then per level the children of the node it
+ * moved to. The children of S come from the loop's index (plain reads); those of any deeper node
+ * are dependent reads, and that node is a child read earlier in the same sift. Checked on the whole stream of several sizes and
+ * seeds, which must hold dependent reads at all. */
+static void
+test_heapify_flags_the_chosen_children (void **state)
+{
+  (void) state;
+  for (guint64 n = 7; n <= 300; n = n * 3 + 1)
+    for (guint64 seed = 1; seed <= 3; seed++)
+      {
+        TestCollector *c = test_collector_new ();
+        MdlSink sink = test_collector_sink (c);
+        g_autofree char *text = NULL;
+        g_auto (GStrv) words = NULL;
+        g_autoptr (GHashTable) read = g_hash_table_new (g_direct_hash, g_direct_equal);
+        guint64 start = G_MAXUINT64, n_dependent = 0;
+        run_into ("heap/heapify", n, seed, NULL, &sink);
+        text = stream_text (c, first_access (c) - 8 * (n / 2 - 1));
+        words = g_strsplit (text, " ", -1);
+        for (char **w = words; *w; w++)
+          {
+            guint64 i;
+            if (**w != 'R' && **w != 'D')
+              continue;
+            i = g_ascii_strtoull (*w + 1, NULL, 10);
+            if (**w == 'R' && i != 2 * start + 1 && i != 2 * start + 2)
+              {
+                /* a new sift, which starts where the loop is: n/2 - 1, then one lower each */
+                if (i != (start == G_MAXUINT64 ? n / 2 - 1 : start - 1))
+                  fail_msg ("n=%" G_GUINT64_FORMAT " seed %" G_GUINT64_FORMAT ": plain read %s "
+                            "is neither a child of %" G_GUINT64_FORMAT " nor the next sift's "
+                            "start", n, seed, *w, start);
+                start = i;
+                g_hash_table_remove_all (read);
+              }
+            else if (**w == 'D' && (i == 2 * start + 1 || i == 2 * start + 2
+                                    || !g_hash_table_contains (read, GSIZE_TO_POINTER ((i - 1) / 2))))
+              fail_msg ("n=%" G_GUINT64_FORMAT " seed %" G_GUINT64_FORMAT ": %s in the sift from "
+                        "%" G_GUINT64_FORMAT ": its parent is the start or was not read",
+                        n, seed, *w, start);
+            n_dependent += **w == 'D';
+            g_hash_table_add (read, GSIZE_TO_POINTER (i));
+          }
+        assert_true (n_dependent > 0);
         test_collector_free (c);
       }
 }
@@ -732,6 +785,7 @@ main (void)
     cmocka_unit_test (test_size_zero_is_an_error),
     cmocka_unit_test (test_scan_seq_stream),
     cmocka_unit_test (test_binsearch_streams),
+    cmocka_unit_test (test_heapify_flags_the_chosen_children),
     cmocka_unit_test (test_phases_are_named),
     cmocka_unit_test (test_pages_align_the_arrays),
     cmocka_unit_test (test_streams_do_not_depend_on_the_heap),

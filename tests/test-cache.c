@@ -9,8 +9,8 @@
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
-/* Parses a micro-trace "R0 W3 M1 F2 R12+8 ..." into events: kind letter (R read, W write,
- * M modify, F fetch), then the address in units of @unit bytes, optionally "+SIZE" in bytes
+/* Parses a micro-trace "R0 W3 M1 F2 D4 R12+8 ..." into events: kind letter (R read, W write,
+ * M modify, F fetch, D read flagged dependent), then the address in units of @unit bytes, optionally "+SIZE" in bytes
  * (default 1). */
 static GArray *
 parse_trace (const char *text, guint unit)
@@ -29,6 +29,7 @@ parse_trace (const char *text, guint unit)
         case 'W': e.kind = MDL_CPU_WRITE; break;
         case 'M': e.kind = MDL_CPU_MODIFY; break;
         case 'F': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_FETCH; break;
+        case 'D': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_DEPENDENT; break;
         default: fail_msg ("bad trace word %s", *w);
         }
       e.addr = g_ascii_strtoull (*w + 1, &end, 10) * unit;
@@ -126,6 +127,19 @@ static const struct {
     "refs", "MM" },
   /* Fetch records without icache are ignored: no reference at all. */
   { "fetches ignored without icache", "cache:size=64,assoc=4,line=16", "F0 F1", "refs", "HH" },
+  /* Dependent reads' misses, counted apart, one set of 2 ways: D0 misses (dependent); R1 misses
+   * but is independent; D0 hits; D2 misses and evicts 1; R1 misses (independent); D1 hits. */
+  { "dependent misses apart", "cache:size=32,assoc=2,line=16", "D0 R1 D0 D2 R1 D1",
+    "dependent_misses", "MHHMHH" },
+  /* ... while misses counts all of them. */
+  { "dependent misses are misses", "cache:size=32,assoc=2,line=16", "D0 R1 D0 D2 R1 D1",
+    "misses", "MMHMMH" },
+  /* A dependent read straddling two lines misses twice; a write or modify is never dependent. */
+  { "dependent straddle", "cache:size=64,assoc=4,line=16", "D12+8 W32 M48 D16+4",
+    "dependent_misses", "2HHH" },
+  /* cachegrind=1: the straddling dependent read is one access, one dependent miss. */
+  { "cachegrind dependent straddle", "cache:size=64,assoc=4,line=16,cachegrind=1",
+    "D12+8 D16+4", "dependent_misses", "MH" },
 };
 
 static void
@@ -454,11 +468,12 @@ compare_level (MdlEngine *e, const RefCache *ref, guint i, const char *prefix, g
 {
   static const char *const names[] = { "read_refs", "write_refs", "fetch_refs", "read_misses",
                                        "write_misses", "fetch_misses", "evictions", "compulsory",
-                                       "capacity", "conflict", "back_invalidations" };
+                                       "capacity", "conflict", "back_invalidations",
+                                       "dependent_misses" };
   const RefLevelCounts *c = ref_cache_level (ref, i);
   guint64 want[] = { c->refs[0], c->refs[1], c->refs[2], c->misses[0], c->misses[1], c->misses[2],
                      c->evictions, c->compulsory, c->capacity, c->conflict,
-                     c->back_invalidations };
+                     c->back_invalidations, c->dependent_misses };
   g_autoptr (MdlReport) r = mdl_engine_report (e);
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
@@ -478,7 +493,8 @@ compare_level (MdlEngine *e, const RefCache *ref, guint i, const char *prefix, g
 
 /* Ensure the engine and the slow reference agree on every counter of every level, over hundreds
  * of random configurations (levels, policies, geometry, inclusion, write allocation, icache,
- * cachegrind mode, classification) and random traces with straddling accesses and fetches. */
+ * cachegrind mode, classification) and random traces with straddling accesses, fetches and
+ * dependent reads. */
 static void
 test_agrees_with_reference (void **state)
 {
@@ -517,7 +533,10 @@ test_agrees_with_reference (void **state)
               x->flags = MDL_CPU_FLAG_FETCH;
               x->size = (guint16) g_rand_int_range (rand, 1, 16);
             }
-          ref_cache_access (ref, x->kind, x->flags != 0, x->addr, x->size);
+          else if (r < 2)
+            x->flags = MDL_CPU_FLAG_DEPENDENT;
+          ref_cache_access (ref, x->kind, x->flags == MDL_CPU_FLAG_FETCH,
+                            x->flags == MDL_CPU_FLAG_DEPENDENT, x->addr, x->size);
         }
       /* Batches of random length, to cross batch boundaries anywhere. */
       for (guint k = 0; k < n;)
@@ -547,8 +566,8 @@ test_agrees_with_reference (void **state)
  * slow reference on every counter, for every policy, with and without write allocation, over
  * traces made of the patterns that path sees and those that leave it: streams of small
  * accesses along a line and across its end, returns to lines of a few streams, straddling and
- * wrapping accesses, modifies, fetches (ignored without an icache) and op records between them,
- * fed in batches of random length. */
+ * wrapping accesses, modifies, dependent reads, fetches (ignored without an icache) and op records
+ * between them, fed in batches of random length. */
 static void
 test_one_level_loop_agrees_with_reference (void **state)
 {
@@ -580,6 +599,7 @@ test_one_level_loop_agrees_with_reference (void **state)
           guint r = (guint) g_rand_int_range (rand, 0, 20), s = (guint) g_rand_int_range (rand, 0, (gint32) n_streams);
           MdlCpuEvent *x = &ev[k];
           x->kind = r < 10 ? MDL_CPU_READ : r < 15 ? MDL_CPU_WRITE : MDL_CPU_MODIFY;
+          x->flags = r < 4 ? MDL_CPU_FLAG_DEPENDENT : 0;
           x->size = (guint16) (1u << g_rand_int_range (rand, 0, 4));
           x->addr = stream[s];
           stream[s] += x->size;   /* along the line, and on into the next */
@@ -602,7 +622,8 @@ test_one_level_loop_agrees_with_reference (void **state)
                 x->flags = MDL_CPU_FLAG_FETCH;
               continue;   /* neither is a data access: the reference sees nothing */
             }
-          ref_cache_access (ref, x->kind, FALSE, x->addr, x->size);
+          ref_cache_access (ref, x->kind, FALSE, x->flags == MDL_CPU_FLAG_DEPENDENT, x->addr,
+                            x->size);
         }
       for (guint k = 0; k < n;)
         {

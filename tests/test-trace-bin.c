@@ -152,8 +152,12 @@ static const struct {
   { "unknown record type", "HDR CPU 42 Z:15 END:2",
     "trace.bin: record 2 (byte 32): unknown record type 0x42" },
   /* CPU records */
-  { "CPU flags", "HDR CPU 0001080000000000 0010000000000000 END:2",
-    "record 2 (byte 32): read record has nonzero flags 0x01" },
+  { "CPU flags", "HDR CPU 0101080000000000 0010000000000000 END:2",
+    "record 2 (byte 32): write record has nonzero flags 0x01" },
+  { "read with a fetch flag", "HDR CPU 0001080000000000 0010000000000000 END:2",
+    "record 2 (byte 32): read record has flags 0x01 (only the dependent flag 0x04 is valid)" },
+  { "dependent modify", "HDR 0204080000000000 0010000000000000 END:1",
+    "record 1 (byte 16): modify record has nonzero flags 0x04" },
   { "CPU size 0", "HDR CPU CPU 0100000000000000 0010000000000000 END:3",
     "record 3 (byte 48): write record has size 0 (accesses are 1..65535 bytes)" },
   { "ops with a size", "HDR 0300080000000000 0500000000000000 END:1",
@@ -290,7 +294,8 @@ cpu_record_valid (const guint8 *rec)
   for (guint i = 0; i < 8; i++)
     addr |= (guint64) rec[8 + i] << (8 * i);
   gboolean access = kind != MDL_CPU_OPS && kind != MDL_CPU_BRANCH;
-  gboolean flags_ok = rec[1] == 0 || (kind == MDL_CPU_BRANCH && rec[1] == MDL_CPU_FLAG_TAKEN);
+  gboolean flags_ok = rec[1] == 0 || (kind == MDL_CPU_BRANCH && rec[1] == MDL_CPU_FLAG_TAKEN)
+                     || (kind == MDL_CPU_READ && rec[1] == MDL_CPU_FLAG_DEPENDENT);
   return kind < MDL_CPU_N_KINDS && flags_ok && (size == 0) == !access
          && (size == 0 || addr <= G_MAXUINT64 - (size - 1));
 }
@@ -299,7 +304,8 @@ cpu_record_valid (const guint8 *rec)
  * SSE2) accepts exactly what the record rules accept: random runs of valid records, many of them
  * at addresses in the top 4 GiB that the fast test leaves to the exact one, with at most one
  * broken record (a bad kind, flags, a size that does not fit the kind, an access that wraps or
- * just fits) at a random place (branch records, size 0 and taken or not, among the valid ones), are read up to that record and fail there, naming it. */
+ * just fits) at a random place (branch records, size 0 and taken or not, and reads flagged
+ * dependent or not, among the valid ones), are read up to that record and fail there, naming it. */
 static void
 test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
 {
@@ -325,6 +331,8 @@ test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
           guint size = access ? (guint) g_rand_int_range (rand, 1, 65536) : 0;
           if (kind == MDL_CPU_BRANCH && g_rand_boolean (rand))
             rec[1] = MDL_CPU_FLAG_TAKEN;
+          if (kind == MDL_CPU_READ && g_rand_boolean (rand))
+            rec[1] = MDL_CPU_FLAG_DEPENDENT;
           guint64 addr = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
           if (g_rand_int_range (rand, 0, 4) == 0)
             addr = G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, 1 << 20);   /* top 4 GiB */
@@ -678,6 +686,10 @@ test_bin_writer_rejects_invalid_events (void **state)
     { "branch with size", { .kind = MDL_CPU_BRANCH, .size = 1 }, "branch record has size 1" },
     { "branch with fetch flag", { .kind = MDL_CPU_BRANCH, .flags = MDL_CPU_FLAG_FETCH },
       "branch record has flags 0x01" },
+    { "read with fetch flag", { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 1 },
+      "read record has flags 0x01 (only the dependent flag 0x04 is valid)" },
+    { "write flagged dependent", { .kind = MDL_CPU_WRITE, .flags = MDL_CPU_FLAG_DEPENDENT,
+      .size = 1 }, "write record has nonzero flags 0x04" },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)

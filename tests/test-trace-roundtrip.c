@@ -674,6 +674,8 @@ random_stream (guint32 seed)
                   {
                     e[i].size = (guint16) g_rand_int_range (rand, 1, 65536);
                     e[i].addr = rand64 (rand) >> g_rand_int_range (rand, 0, 64);
+                    if (kind == MDL_CPU_READ && g_rand_boolean (rand))
+                      e[i].flags = MDL_CPU_FLAG_DEPENDENT;
                   }
               }
             assert_true (sink.batch (sink.data, &(MdlEventBatch) { .cpu = e, .n_cpu = k }, &error));
@@ -724,7 +726,8 @@ random_stream (guint32 seed)
 
 /* What each format carries, from docs/trace-format.md:
  *  - bin: everything;
- *  - lackey: CPU accesses with kind, address and size (no thread, no site), and op counts as
+ *  - lackey: CPU accesses with kind, address and size (no thread, no site, no dependent flag:
+ *    such a read is written as a plain one), and op counts as
  *    instruction lines, so consecutive counts read back as their sum and a count of 0 vanishes;
  *    no markers and no branch records (dropped and counted by the writer), no warp instructions
  *    (refused, so the writer is not given them);
@@ -773,6 +776,7 @@ project (const TestCollector *orig, const Carries *f, TestCollector **input, Tes
           if (f->format != MDL_TRACE_BIN)
             {
               e.thread = e.site = 0;
+              e.flags &= (guint8) ~MDL_CPU_FLAG_DEPENDENT;   /* a text line has no place for it */
               if (e.kind == MDL_CPU_OPS)
                 {
                   ops += e.addr;

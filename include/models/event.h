@@ -67,11 +67,23 @@ mdl_cpu_is_access (guint kind)
  * source names held); the only flag a branch record carries, and binary trace files store it.
  */
 #define MDL_CPU_FLAG_TAKEN 0x02
+/**
+ * MDL_CPU_FLAG_DEPENDENT: flag of an MDL_CPU_READ whose address was computed from a value an
+ * earlier load of the same chain returned: the next node of a pointer chase, a binary search's
+ * next probe (chosen by the compare of the last one), a sift's child (chosen by the compare of
+ * the last children). A core cannot issue such a load before the one it depends on completes, so
+ * their misses do not overlap; unflagged loads (a scan, indices from an array or a generator not
+ * fed by loaded data) can all be in flight at once. Cache engines count the misses of flagged
+ * reads apart (memory-level parallelism, docs/experiments/cpu-model.md); binary trace files store
+ * the flag, Lackey and din lines cannot and write such a read as a plain one.
+ */
+#define MDL_CPU_FLAG_DEPENDENT 0x04
 
 /**
  * MdlCpuEvent: one CPU access (or operation count), little-endian on disk.
  * @kind: an MdlCpuKind.
- * @flags: 0, MDL_CPU_FLAG_FETCH on a read, or MDL_CPU_FLAG_TAKEN on a branch.
+ * @flags: 0, MDL_CPU_FLAG_FETCH or MDL_CPU_FLAG_DEPENDENT on a read (never both), or
+ *   MDL_CPU_FLAG_TAKEN on a branch.
  * @size: bytes accessed (1..65535); 0 for MDL_CPU_OPS and MDL_CPU_BRANCH.
  * @thread: the thread that issued it (0 for single-threaded sources).
  * @site: the site (source line or phase) that issued it; 0 means none. Names of sites travel as

@@ -124,6 +124,8 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @walks: its page walks (second-level TLB misses).
  * @branches: data-dependent branches the algorithm reported (MDL_BRANCH).
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
+ * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
+ *   earlier load's value chose the address), which a core cannot overlap with the load before.
  */
 typedef struct {
   const char *algorithm;
@@ -148,6 +150,7 @@ typedef struct {
   guint64 walks;
   guint64 branches;
   guint64 mispredicts;
+  guint64 dependent_misses[3];
 } MdlVatPoint;
 
 /**

@@ -117,25 +117,34 @@ mdl_recorder_site_or (const MdlRecorder *rec, guint16 code_site)
 }
 
 /**
- * mdl_recorder_access_at: appends one access issued by site @site.
+ * mdl_recorder_flagged_at: appends one access issued by site @site, with flags.
  * @kind: MDL_CPU_READ, MDL_CPU_WRITE or MDL_CPU_MODIFY.
+ * @flags: 0, or MDL_CPU_FLAG_DEPENDENT on a read (event.h says which reads).
  * @addr: the byte address.
  * @size: bytes, 1..65535.
  * @site: the site id (0: none).
  * Cost: a store of 16 bytes; one out-of-line flush every batch.
  */
 static inline void
-mdl_recorder_access_at (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size, guint16 site)
+mdl_recorder_flagged_at (MdlRecorder *rec, MdlCpuKind kind, guint flags, guint64 addr, guint size,
+                         guint16 site)
 {
   MdlCpuEvent *e = &rec->buf[rec->len];
   e->kind = (guint8) kind;
-  e->flags = 0;
+  e->flags = (guint8) flags;
   e->size = (guint16) size;
   e->thread = rec->thread;
   e->site = site;
   e->addr = addr;
   if (G_UNLIKELY (++rec->len == rec->cap))
     mdl_recorder_flush (rec);
+}
+
+/** mdl_recorder_access_at: mdl_recorder_flagged_at() without flags. */
+static inline void
+mdl_recorder_access_at (MdlRecorder *rec, MdlCpuKind kind, guint64 addr, guint size, guint16 site)
+{
+  mdl_recorder_flagged_at (rec, kind, 0, addr, size, site);
 }
 
 /** mdl_recorder_access: mdl_recorder_access_at() with the site set by mdl_recorder_set_site(). */
@@ -203,10 +212,14 @@ mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
  * MDL_BRANCH (REC, COND) is COND (0 or 1) and records it as the outcome of the data-dependent branch
  * written there, for the `branch` engine: wrap the conditions of the branches whose direction
  * depends on the data (a search's compare), not loop control, which a predictor learns. In the
- * native build it is just (COND) != 0. */
+ * native build it is just (COND) != 0.
+ * MDL_READ_DEP (REC, PTR, DEP) is MDL_READ, flagged MDL_CPU_FLAG_DEPENDENT when DEP is nonzero:
+ * write it where the address may come from a value loaded just before (a search's probe, a sift's
+ * children), with DEP saying whether it did this time (not on a search's first probe). */
 #ifdef MDL_NATIVE
 #define MDL_BRANCH(REC, COND) ((COND) != 0)
 #define MDL_READ(REC, PTR) ((void) 0)
+#define MDL_READ_DEP(REC, PTR, DEP) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)
 #define MDL_MODIFY(REC, PTR) ((void) 0)
 #define MDL_OPS(REC, N) ((void) 0)
@@ -216,6 +229,10 @@ mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
 #define MDL_READ(REC, PTR)                                                                       \
   mdl_recorder_access_at ((REC), MDL_CPU_READ, (guint64) (uintptr_t) (PTR), sizeof *(PTR),        \
                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_READ_DEP(REC, PTR, DEP)                                                              \
+  mdl_recorder_flagged_at ((REC), MDL_CPU_READ, (DEP) ? MDL_CPU_FLAG_DEPENDENT : 0,                \
+                           (guint64) (uintptr_t) (PTR), sizeof *(PTR),                           \
+                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_WRITE(REC, PTR)                                                                      \
   mdl_recorder_access_at ((REC), MDL_CPU_WRITE, (guint64) (uintptr_t) (PTR), sizeof *(PTR),       \
                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))

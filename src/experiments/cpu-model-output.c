@@ -20,7 +20,7 @@ static const char *const thesis_programs[] = {
 };
 
 static const char *const model_colors[VAT_CPU_MODELS] = {
-  "#7f7f7f", "#d62728", "#1f77b4", "#9467bd", "#2ca02c",
+  "#7f7f7f", "#d62728", "#1f77b4", "#9467bd", "#ff7f0e", "#2ca02c",
 };
 
 static void
@@ -33,19 +33,27 @@ cell (GString *out, const char *format, double v)
     g_string_append_printf (out, format, v);
 }
 
-/* The mispredictions per RAM operation of algorithm @name over its 4 KiB points: what the
- * hierarchy model's mispredict term multiplies, per operation. */
-static double
-mispredicts_per_op (const MdlVatExperiment *exp, const char *name)
+/* Per RAM operation of algorithm @name over its 4 KiB points: its mispredictions (what the
+ * hierarchy model's mispredict term multiplies) in @mispredicts, and the share of the misses
+ * no stream continues that are dependent loads', per level, in @dependent (NaN: no such miss). */
+static void
+per_algo_counts (const MdlVatExperiment *exp, const char *name, double *mispredicts,
+                 double dependent[VAT_EM_LEVELS])
 {
-  guint64 mispredicts = 0, ops = 0;
+  guint64 n_mispredicts = 0, ops = 0, misses[VAT_EM_LEVELS] = { 0 }, dep[VAT_EM_LEVELS] = { 0 };
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
-      if (!p->huge_pages && strcmp (p->algorithm, name) == 0)
-        mispredicts += p->mispredicts, ops += p->ram_ops;
+      if (p->huge_pages || strcmp (p->algorithm, name) != 0)
+        continue;
+      n_mispredicts += p->mispredicts;
+      ops += p->ram_ops;
+      for (guint l = 0; l < VAT_EM_LEVELS; l++)
+        misses[l] += p->random_misses[l], dep[l] += p->dependent_misses[l];
     }
-  return ops ? (double) mispredicts / (double) ops : NAN;
+  *mispredicts = ops ? (double) n_mispredicts / (double) ops : NAN;
+  for (guint l = 0; l < VAT_EM_LEVELS; l++)
+    dependent[l] = misses[l] ? (double) dep[l] / (double) misses[l] : NAN;
 }
 
 void
@@ -78,8 +86,8 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     g_string_append_printf (out, " | %s", exp->cpu[m].name);
   g_string_append (out, " | hierarchy split | hierarchy: unexplained ns/op within L2 | "
-                   "mispredicts per op |\n|---");
-  for (guint m = 0; m <= VAT_CPU_MODELS + 2; m++)
+                   "mispredicts per op | dependent share of L1 / L2 / L3 random misses |\n|---");
+  for (guint m = 0; m <= VAT_CPU_MODELS + 3; m++)
     g_string_append (out, "|---");
   g_string_append (out, "|\n");
   for (guint a = 0; a < exp->n_algos; a++)
@@ -101,8 +109,21 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
       else
         g_string_append_printf (out, "%.0f%% / %.0f%%", 100 * h->algos[a].split_median,
                                 100 * h->algos[a].split_max);
-      cell (out, "%+.3f", h->algos[a].unexplained_op_ns);
-      cell (out, "%.3f", mispredicts_per_op (exp, exp->algo_names[a]));
+      {
+        double mispredicts, dependent[VAT_EM_LEVELS];
+        per_algo_counts (exp, exp->algo_names[a], &mispredicts, dependent);
+        cell (out, "%+.3f", h->algos[a].unexplained_op_ns);
+        cell (out, "%.3f", mispredicts);
+        g_string_append (out, " |");
+        for (guint l = 0; l < VAT_EM_LEVELS; l++)
+          {
+            g_string_append (out, l ? " / " : " ");
+            if (isnan (dependent[l]))
+              g_string_append (out, "-");
+            else
+              g_string_append_printf (out, "%.2f", dependent[l]);
+          }
+      }
       g_string_append (out, " |\n");
     }
   g_string_append (out, "\nThe hierarchy model's coefficients (fit on every point) beside what "
@@ -129,9 +150,12 @@ mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out)
         g_string_append_printf (out, "%s %.2f ns (%s, %s)", i ? "," : "", exp->probe.chase_ns[i],
                                 where[i], size);
       }
-    g_string_append_printf (out, "; independent random loads %.2f ns; sequential read %.2f ns "
-                            "per line; branch misprediction %.2f ns\n", exp->probe.random_ns,
-                            exp->probe.stream_ns, exp->probe.mispredict_ns);
+    g_string_append (out, "; independent random loads (same buffers):");
+    for (guint i = 0; i < 5; i++)
+      g_string_append_printf (out, "%s %.2f ns (%s)", i ? "," : "", exp->probe.random_ns[i],
+                              where[i]);
+    g_string_append_printf (out, "; sequential read %.2f ns per line; branch misprediction "
+                            "%.2f ns\n", exp->probe.stream_ns, exp->probe.mispredict_ns);
   }
   g_string_append (out, "\nSlopes of normalized time (ns per op per doubling of n) beyond the "
                    "TLB reach, measured and as the hierarchy model predicts it (LOAO):\n\n"
@@ -169,9 +193,13 @@ mdl_vat_cpu_write_json (const MdlVatExperiment *exp, GString *out)
   for (guint i = 0; i < 5; i++)
     g_string_append_printf (out, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
                             exp->probe.chase_bytes[i]);
+  g_string_append (out, "], \"random_ns\": [");
+  for (guint i = 0; i < 5; i++)
+    {
+      g_string_append (out, i ? ", " : "");
+      mdl_experiment_append_real (out, exp->probe.random_ns[i], "null");
+    }
   g_string_append (out, "], ");
-  json_real (out, "random_ns", exp->probe.random_ns);
-  g_string_append (out, ", ");
   json_real (out, "stream_ns", exp->probe.stream_ns);
   g_string_append (out, ", ");
   json_real (out, "mispredict_ns", exp->probe.mispredict_ns);

@@ -5,11 +5,13 @@
  * algorithm left out must be predicted from its counts alone). The counts come from the one
  * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
  * model the misses of this machine's set-associative caches split into those a stream
- * prefetcher hides and the rest, L1 DTLB misses, page walks, and the mispredictions of the
- * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on ns per
- * operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small sizes to
- * predict the large; each coefficient of the hierarchy model is set beside the latency the probe
- * (probe.c) measured for the same event. */
+ * prefetcher hides and the rest, and the rest into dependent misses (of loads whose address an
+ * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency) and independent ones (which
+ * overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
+ * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on
+ * ns per operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small
+ * sizes to predict the large; each coefficient of the hierarchy model is set beside the latency
+ * the probe (probe.c) measured for the same event. */
 #include "experiments/cv.h"
 #include "experiments/fit.h"
 #include "experiments/vat-private.h"
@@ -23,7 +25,7 @@ static const struct {
   const char *name;
   const char *description;
   guint n_terms;
-  VatCpuTerm terms[8];
+  VatCpuTerm terms[11];
 } models[VAT_CPU_MODELS] = {
   { "ram", "RAM: one cost per operation", 1, { TERM_OPS } },
   { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC } },
@@ -31,10 +33,15 @@ static const struct {
     { TERM_OPS, TERM_EM1, TERM_EM2, TERM_EM3 } },
   { "vat+em", "VAT and EM: per operation, TC miss, ideal-cache miss per level", 5,
     { TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3 } },
-  { "hierarchy", "this machine's caches, TLBs and branch predictor: per operation, L1 and L2 "
-    "miss, L3 miss (random, prefetched stream), L1 DTLB miss, page walk, branch misprediction", 8,
+  { "hierarchy-flat", "as hierarchy, but one cost per miss at each level whether or not the "
+    "load waited for another (no memory-level parallelism)", 8,
     { TERM_OPS, TERM_L1, TERM_L2, TERM_L3_RANDOM, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
       TERM_MISPREDICT } },
+  { "hierarchy", "this machine's caches, TLBs and branch predictor: per operation, L1, L2 and L3 "
+    "miss of dependent and of independent loads, L3 miss of a prefetched stream, L1 DTLB miss, "
+    "page walk, branch misprediction", 11,
+    { TERM_OPS, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP, TERM_L3_INDEP,
+      TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT } },
 };
 
 const char *
@@ -42,7 +49,8 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
 {
   static const char *const names[VAT_CPU_TERMS] = {
     "op", "tc_miss", "em_l1_miss", "em_l2_miss", "em_l3_miss", "l1_miss", "l2_miss",
-    "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict",
+    "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
+    "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
   };
   return names[t];
 }
@@ -57,17 +65,29 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       *what = "L1 hit (chase)";
       return p->chase_ns[0];
     case TERM_L1:
+    case TERM_L1_DEP:
     case TERM_EM1:
       *what = "L2 - L1 hit (chase)";
       return p->chase_ns[1] - p->chase_ns[0];
     case TERM_L2:
+    case TERM_L2_DEP:
     case TERM_EM2:
       *what = "L3 - L2 hit (chase)";
       return p->chase_ns[2] - p->chase_ns[1];
     case TERM_L3_RANDOM:
+    case TERM_L3_DEP:
     case TERM_EM3:
       *what = "memory - L3 (chase)";
       return p->chase_ns[3] - p->chase_ns[2];
+    case TERM_L1_INDEP:
+      *what = "L2 - L1 (independent loads)";
+      return p->random_ns[1] - p->random_ns[0];
+    case TERM_L2_INDEP:
+      *what = "L3 - L2 (independent loads)";
+      return p->random_ns[2] - p->random_ns[1];
+    case TERM_L3_INDEP:
+      *what = "memory - L3 (independent loads)";
+      return p->random_ns[3] - p->random_ns[2];
     case TERM_L3_STREAM:
       *what = "sequential read per line";
       return p->stream_ns;
@@ -95,9 +115,21 @@ beyond_warm (guint64 misses, guint64 lines, guint64 level_bytes)
   return misses > warm ? (double) (misses - warm) : 0;
 }
 
-/* Count @t of point @p per element. */
+/* The dependent misses of level @l beyond the warm first touches: the random-only cache's misses
+ * of dependent loads, less their share of the first touches (which the counts do not tell apart
+ * by dependence, so they are shared in proportion to the misses). */
 static double
-term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
+dependent_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+{
+  guint64 all = p->random_misses[l];
+  if (all == 0)
+    return 0;
+  return (double) p->dependent_misses[l] * beyond_warm (all, p->lines, exp->cache_bytes[l])
+         / (double) all;
+}
+
+double
+mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
 {
   double n = (double) p->n;
   const guint64 *cb = exp->cache_bytes;
@@ -125,6 +157,18 @@ term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
       return (double) p->walks / n;
     case TERM_MISPREDICT:
       return (double) p->mispredicts / n;
+    case TERM_L1_DEP:
+    case TERM_L2_DEP:
+    case TERM_L3_DEP:
+      return dependent_beyond_warm (exp, p, t - TERM_L1_DEP) / n;
+    case TERM_L1_INDEP:
+    case TERM_L2_INDEP:
+      return MAX (0.0, beyond_warm (p->cache_misses[t - TERM_L1_INDEP], p->lines,
+                                    cb[t - TERM_L1_INDEP])
+                         - dependent_beyond_warm (exp, p, t - TERM_L1_INDEP)) / n;
+    case TERM_L3_INDEP:
+      return MAX (0.0, beyond_warm (p->random_misses[2], p->lines, cb[2])
+                         - dependent_beyond_warm (exp, p, 2)) / n;
     case VAT_CPU_TERMS:
     default:
       return 0;
@@ -251,8 +295,9 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
       for (guint r = 0; r < rows->len; r++)
         for (guint t = 0; t < cm->n_terms; t++)
           x[r * cm->n_terms + t]
-            = term_value (exp, &g_array_index (exp->points, MdlVatPoint,
-                                               g_array_index (rows, guint, r)), cm->terms[t]);
+            = mdl_vat_cpu_term_value (exp, &g_array_index (exp->points, MdlVatPoint,
+                                                           g_array_index (rows, guint, r)),
+                                      cm->terms[t]);
       for (guint t = 0; t < VAT_CPU_TERMS; t++)
         cm->coef[t] = NAN;
       cm->r2_fit = cm->r2_loao = cm->r2_split = cm->loao_median = cm->loao_max = NAN;

@@ -1,9 +1,9 @@
 /* The latency probes of probe.h. A pointer chase over a random cyclic permutation of 64-byte nodes
  * (Sattolo's shuffle: one cycle through every node) defeats the prefetchers and serializes the
  * loads, so its time per step is the load-to-use latency of the level the buffer lives in. The
- * same buffer read at independent random places measures what overlapping misses cost, and read
- * in order what a prefetched stream costs per line. Times are the minimum of a few runs, as the
- * experiment's are. */
+ * same buffer read at independent random places measures what a miss costs when misses overlap
+ * (memory-level parallelism), and read in order what a prefetched stream costs per line. Times
+ * are the minimum of a few runs, as the experiment's are. */
 #include "experiments/probe.h"
 #include "core/splitmix.h"
 
@@ -46,20 +46,15 @@ buffer_new (gsize bytes, gboolean huge)
   return p;
 }
 
-/* ns per step of a chase over @bytes. */
-static double
-chase (gsize bytes, gboolean huge, guint64 *seed)
+/* A random cyclic order of @n nodes (Sattolo's shuffle: j < i, so the permutation is one cycle)
+ * linked into @nodes. */
+static void
+link_cycle (Node *nodes, gsize n, guint64 *seed)
 {
-  gsize n = MAX (bytes / NODE_BYTES, 2);
-  Node *nodes = buffer_new (n * NODE_BYTES, huge);
   g_autofree guint32 *order = g_new (guint32, n);
-  double best = INFINITY;
-  void *volatile sink;
-  if (nodes == NULL)
-    return NAN;
   for (gsize i = 0; i < n; i++)
     order[i] = (guint32) i;
-  for (gsize i = n - 1; i > 0; i--)   /* Sattolo: j < i, so the permutation is one cycle */
+  for (gsize i = n - 1; i > 0; i--)
     {
       gsize j = mdl_splitmix64 (seed) % i;
       guint32 t = order[i];
@@ -68,6 +63,14 @@ chase (gsize bytes, gboolean huge, guint64 *seed)
     }
   for (gsize i = 0; i < n; i++)
     nodes[order[i]].next = &nodes[order[(i + 1) % n]];
+}
+
+/* ns per step of a chase through @nodes. */
+static double
+chase (Node *nodes)
+{
+  double best = INFINITY;
+  void *volatile sink;
   for (guint run = 0; run < PROBE_RUNS; run++)
     {
       void *p = &nodes[0];
@@ -78,41 +81,66 @@ chase (gsize bytes, gboolean huge, guint64 *seed)
       sink = p;
     }
   (void) sink;
-  free (nodes);
   return best;
 }
 
-/* ns per independent random load, and per line of a sequential read, over @bytes (4 KiB pages). */
-static void
-loads (gsize bytes, guint64 *seed, double *random_ns, double *stream_ns)
+/* ns per load of @n_idx independent loads of the nodes @idx names: no load's address waits for
+ * another's value, so their misses overlap. */
+static double
+independent_loads (const Node *nodes, const guint32 *idx, gsize n_idx)
 {
-  gsize n = bytes / sizeof (guint64), n_idx = CHASE_STEPS;
-  guint64 *a = buffer_new (bytes, FALSE);
-  g_autofree guint32 *idx = g_new (guint32, n_idx);
+  double best = INFINITY;
   volatile guint64 sink;
-  *random_ns = *stream_ns = INFINITY;
-  if (a == NULL)
-    {
-      *random_ns = *stream_ns = NAN;
-      return;
-    }
-  for (gsize i = 0; i < n_idx; i++)
-    idx[i] = (guint32) (mdl_splitmix64 (seed) % n);
   for (guint run = 0; run < PROBE_RUNS; run++)
     {
       guint64 sum = 0;
       double t0 = now_ns ();
       for (gsize i = 0; i < n_idx; i++)
-        sum += a[idx[i]];
-      *random_ns = MIN (*random_ns, (now_ns () - t0) / (double) n_idx);
-      t0 = now_ns ();
-      for (gsize i = 0; i < n; i++)
-        sum += a[i];
-      *stream_ns = MIN (*stream_ns, (now_ns () - t0) / (double) (bytes / NODE_BYTES));
+        sum += (guintptr) nodes[idx[i]].next;
+      best = MIN (best, (now_ns () - t0) / (double) n_idx);
       sink = sum;
     }
   (void) sink;
-  free (a);
+  return best;
+}
+
+/* ns per node of a sequential read of the first word of each of @n nodes (one per line). */
+static double
+stream (const Node *nodes, gsize n)
+{
+  double best = INFINITY;
+  volatile guint64 sink;
+  for (guint run = 0; run < PROBE_RUNS; run++)
+    {
+      guint64 sum = 0;
+      double t0 = now_ns ();
+      for (gsize i = 0; i < n; i++)
+        sum += (guintptr) nodes[i].next;
+      best = MIN (best, (now_ns () - t0) / (double) n);
+      sink = sum;
+    }
+  (void) sink;
+  return best;
+}
+
+/* The probes of one buffer of @bytes: the dependent chase and the independent loads over the
+ * same lines and pages, and, when @stream_ns is not NULL, the sequential read. */
+static void
+probe_buffer (gsize bytes, gboolean huge, guint64 *seed, guint32 *idx, double *chase_ns,
+              double *random_ns, double *stream_ns)
+{
+  gsize n = MAX (bytes / NODE_BYTES, 2);
+  Node *nodes = buffer_new (n * NODE_BYTES, huge);
+  if (nodes == NULL)
+    return;
+  link_cycle (nodes, n, seed);
+  *chase_ns = chase (nodes);
+  for (gsize i = 0; i < CHASE_STEPS; i++)
+    idx[i] = (guint32) (mdl_splitmix64 (seed) % n);
+  *random_ns = independent_loads (nodes, idx, CHASE_STEPS);
+  if (stream_ns)
+    *stream_ns = stream (nodes, n);
+  free (nodes);
 }
 
 #define BRANCH_BYTES ((gsize) 1 << 20)
@@ -166,12 +194,15 @@ mdl_probe_run (const guint64 cache_bytes[3], guint64 max_bytes, MdlProbe *out)
   /* Half a level's size stays in it; a quarter past the level below is out of that one. */
   const guint64 sizes[5] = { l1 / 2, MAX (l2 / 2, 2 * l1),
                              MAX (MIN (l3 / 2, (guint64) 16 << 20), 2 * l2), big, big };
+  g_autofree guint32 *idx = g_new (guint32, CHASE_STEPS);
   memset (out, 0, sizeof *out);
+  out->stream_ns = NAN;
   for (guint i = 0; i < 5; i++)
     {
       out->chase_bytes[i] = sizes[i];
-      out->chase_ns[i] = chase (sizes[i], i < 4, &seed);
+      out->chase_ns[i] = out->random_ns[i] = NAN;
+      probe_buffer (sizes[i], i < 4, &seed, idx, &out->chase_ns[i], &out->random_ns[i],
+                    i == 4 ? &out->stream_ns : NULL);
     }
-  loads (sizes[4], &seed, &out->random_ns, &out->stream_ns);
   out->mispredict_ns = mispredict (&seed);
 }

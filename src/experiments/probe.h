@@ -13,9 +13,11 @@
  *   L2, [2] L3, [3] exceeds L3 (all with 2 MiB pages asked for (madvise), so no walks),
  *   [4] the same as [3] on 4 KiB pages (a walk per access on top). [3] exceeds L3 only when
  *   the memory bound lets it (see mdl_probe_run).
- * @random_ns: independent random 8-byte loads over @chase_bytes[4] on 4 KiB pages: the addresses
- *   are known ahead, so misses overlap (memory-level parallelism).
- * @stream_ns: a sequential read of @chase_bytes[4], per 64-byte line (the prefetcher's rate).
+ * @random_ns: independent random 8-byte loads over the same buffers as @chase_ns (same sizes and
+ *   pages): the addresses come from an array, not from loaded values, so the core issues many at
+ *   once and their misses overlap (memory-level parallelism); the price of an independent miss.
+ * @stream_ns: a sequential read of the buffer of @chase_bytes[4], per 64-byte line (the
+ *   prefetcher's rate).
  * @mispredict_ns: the cost of one mispredicted branch: a loop over 1 MiB of bytes branching on
  *   each, once with coin-flip outcomes (half of them mispredicted) and once with the same number
  *   of taken ones alternating (all predicted), twice the difference per byte.
@@ -23,7 +25,7 @@
 typedef struct {
   double chase_ns[5];
   guint64 chase_bytes[5];
-  double random_ns;
+  double random_ns[5];
   double stream_ns;
   double mispredict_ns;
 } MdlProbe;

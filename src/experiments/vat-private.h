@@ -11,10 +11,14 @@
 #define VAT_EM_LEVELS 3
 
 /* The cost models set side by side by cross-validation (cpu-model.c), and their terms. */
-#define VAT_CPU_MODELS 5
+#define VAT_CPU_MODELS 6
+/* TERM_L*_DEP: misses of dependent loads (MDL_CPU_FLAG_DEPENDENT) that no stream prefetcher
+ * hides; TERM_L*_INDEP: the other misses of the level but the streams' (L3) or with them (L1,
+ * L2), which a core overlaps. */
 typedef enum {
   TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3, TERM_L1, TERM_L2, TERM_L3_RANDOM,
-  TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT, VAT_CPU_TERMS
+  TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT, TERM_L1_DEP, TERM_L2_DEP, TERM_L3_DEP,
+  TERM_L1_INDEP, TERM_L2_INDEP, TERM_L3_INDEP, VAT_CPU_TERMS
 } VatCpuTerm;
 
 /* Per algorithm, one model's relative errors (|predicted - measured| / measured) and slopes of
@@ -79,6 +83,10 @@ void mdl_vat_cpu_models_clear (MdlVatExperiment *exp);
 void mdl_vat_cpu_write_table (const MdlVatExperiment *exp, GString *out);
 void mdl_vat_cpu_write_json (const MdlVatExperiment *exp, GString *out);
 gboolean mdl_vat_cpu_write_files (const MdlVatExperiment *exp, const char *dir, GError **error);
+
+/* The count of term @t of point @p per element, as the fits see it (first touches of lines a
+ * warm cache holds left out). */
+double mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t);
 
 /* The names of the cost terms, and what the probe measured for each (NaN: no probe). */
 const char *mdl_vat_cpu_term_name (VatCpuTerm t);

@@ -217,12 +217,15 @@ counter (const MdlReport *r, const char *name)
 }
 
 /* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
- * the non-sequential accesses. */
+ * the non-sequential accesses (with their misses of dependent loads). */
 static void
 cost_model_counts (const MdlReport *cache, const MdlReport *tlb, MdlPipeline *random_only,
                    MdlVatPoint *pt)
 {
   static const char *const misses[VAT_EM_LEVELS] = { "l1_misses", "l2_misses", "l3_misses" };
+  static const char *const dependent[VAT_EM_LEVELS] = { "l1_dependent_misses",
+                                                        "l2_dependent_misses",
+                                                        "l3_dependent_misses" };
   MdlReport **r;
   guint n;
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
@@ -231,7 +234,10 @@ cost_model_counts (const MdlReport *cache, const MdlReport *tlb, MdlPipeline *ra
   pt->walks = counter (tlb, "walks");
   r = mdl_pipeline_reports (random_only, &n);
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    pt->random_misses[l] = counter (r[0], misses[l]);
+    {
+      pt->random_misses[l] = counter (r[0], misses[l]);
+      pt->dependent_misses[l] = counter (r[0], dependent[l]);
+    }
   for (guint i = 0; i < n; i++)
     mdl_report_free (r[i]);
   g_free (r);

@@ -11,6 +11,8 @@
  *    inclusive makes an eviction from a level >= 2 remove the line from every level above.
  *  - Fetch records (MDL_CPU_FLAG_FETCH) go to the instruction cache, whose misses go to level 2;
  *    without icache= they are ignored and counted.
+ *  - The misses of reads flagged MDL_CPU_FLAG_DEPENDENT (loads whose address came from an earlier
+ *    load) are also counted apart at each level: the misses a core cannot overlap.
  *  - cachegrind=1 counts as Cachegrind's cg_sim does: an access is one reference that misses when
  *    any of its (at most two) lines misses, and then the whole access goes on to the next level;
  *    sizes are clipped to the smallest line size; a modify is a single read.
@@ -39,6 +41,7 @@ typedef struct {
   guint64 last_line;          /* resident line of the previous reference, for the fast path */
   guint64 refs[N_REF_KINDS];
   guint64 misses[N_REF_KINDS];
+  guint64 dependent_misses;   /* read misses of MDL_CPU_FLAG_DEPENDENT records */
   guint64 evictions;
   guint64 compulsory;
   guint64 capacity;
@@ -401,6 +404,7 @@ cache_reset (void *state)
       memset (l->refs, 0, sizeof l->refs);
       memset (l->misses, 0, sizeof l->misses);
       l->evictions = l->compulsory = l->capacity = l->conflict = l->back_invalidations = 0;
+      l->dependent_misses = 0;
       l->last_line = CACHE_INVALID;
     }
   c->accesses = c->fetches = c->fetches_ignored = 0;
@@ -494,9 +498,10 @@ level_lookup (Cache *c, guint i, guint64 line, gboolean allocate, gboolean fill)
   return FALSE;
 }
 
-/* One reference of @line (in level @i's line units) of @kind, and what its miss sends below. */
+/* One reference of @line (in level @i's line units) of @kind, and what its miss sends below;
+ * @dependent: it is a dependent read's. */
 static void
-level_access (Cache *c, guint i, guint64 line, guint kind)
+level_access (Cache *c, guint i, guint64 line, guint kind, gboolean dependent)
 {
   gboolean allocate = kind != REF_WRITE || c->write_allocate;
   for (;;)
@@ -507,12 +512,14 @@ level_access (Cache *c, guint i, guint64 line, guint kind)
       if (level_lookup (c, i, line, allocate, !c->inclusive))
         return;
       l->misses[kind]++;
+      l->dependent_misses += dependent;
       if (c->inclusive)
         {
           /* The line comes from below before it is placed here: the level below may evict, and
            * so back-invalidate, lines of this level first, as an inclusive hierarchy does. */
           if (next != NO_LEVEL)
-            level_access (c, next, line >> (c->levels[next].line_shift - l->line_shift), kind);
+            level_access (c, next, line >> (c->levels[next].line_shift - l->line_shift), kind,
+                          dependent);
           if (allocate)
             level_fill (c, i, line);
           return;
@@ -526,7 +533,7 @@ level_access (Cache *c, guint i, guint64 line, guint kind)
 
 /* An access of @size bytes at @addr, starting at level @i. */
 static inline void
-access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind)
+access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind, gboolean dependent)
 {
   guint shift = c->levels[i].line_shift;
   guint64 last_byte = addr + size - 1;
@@ -539,13 +546,13 @@ access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind)
       if (line == c->levels[i].last_line)
         c->levels[i].refs[kind]++;
       else
-        level_access (c, i, line, kind);
+        level_access (c, i, line, kind, dependent);
     }
 }
 
 /* Cachegrind's rule: the access (at most two lines after clipping) is one reference per level. */
 static void
-access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind)
+access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind, gboolean dependent)
 {
   gboolean allocate = kind != REF_WRITE || c->write_allocate;
   size = MIN (size, c->clip_bytes);
@@ -565,6 +572,7 @@ access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind)
       if (!miss)
         return;
       l->misses[kind]++;
+      l->dependent_misses += dependent;
       i = l->next;
     }
 }
@@ -577,6 +585,7 @@ consume_general (Cache *c, const MdlEventBatch *b)
     {
       const MdlCpuEvent *e = &b->cpu[k];
       guint kind;
+      gboolean dependent;
       if (!mdl_cpu_is_access (e->kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
@@ -585,20 +594,21 @@ consume_general (Cache *c, const MdlEventBatch *b)
           if (c->icache == NO_LEVEL)
             c->fetches_ignored++;
           else if (c->cachegrind)
-            access_cachegrind (c, c->icache, e->addr, e->size, REF_FETCH);
+            access_cachegrind (c, c->icache, e->addr, e->size, REF_FETCH, FALSE);
           else
-            access_lines (c, c->icache, e->addr, e->size, REF_FETCH);
+            access_lines (c, c->icache, e->addr, e->size, REF_FETCH, FALSE);
           continue;
         }
       c->accesses++;
       kind = e->kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+      dependent = e->kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
       if (c->cachegrind)
-        access_cachegrind (c, 0, e->addr, e->size, kind);
+        access_cachegrind (c, 0, e->addr, e->size, kind, dependent);
       else
         {
-          access_lines (c, 0, e->addr, e->size, kind);
+          access_lines (c, 0, e->addr, e->size, kind, dependent);
           if (e->kind == MDL_CPU_MODIFY)
-            access_lines (c, 0, e->addr, e->size, REF_WRITE);
+            access_lines (c, 0, e->addr, e->size, REF_WRITE, FALSE);
         }
     }
 }
@@ -612,8 +622,8 @@ consume_general (Cache *c, const MdlEventBatch *b)
  * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
  * stack. */
 static inline __attribute__ ((always_inline)) guint64
-one_level_lines (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
-                 guint64 last_line, gboolean lru)
+one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                 gboolean write_allocate, guint64 last_line, gboolean lru)
 {
   guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
   guint ref = kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
@@ -634,6 +644,7 @@ one_level_lines (Level *l, guint kind, guint64 first, guint64 last, gboolean wri
             continue;
           }
         l->misses[ref]++;
+        l->dependent_misses += dependent;
         last_line = allocate ? line : CACHE_INVALID;
         l->evictions += allocate && evicted != CACHE_INVALID;
       }
@@ -641,17 +652,17 @@ one_level_lines (Level *l, guint kind, guint64 first, guint64 last, gboolean wri
 }
 
 static __attribute__ ((noinline)) guint64
-one_level_lines_lru (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
-                     guint64 last_line)
+one_level_lines_lru (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                     gboolean write_allocate, guint64 last_line)
 {
-  return one_level_lines (l, kind, first, last, write_allocate, last_line, TRUE);
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE);
 }
 
 static __attribute__ ((noinline)) guint64
-one_level_lines_any (Level *l, guint kind, guint64 first, guint64 last, gboolean write_allocate,
-                     guint64 last_line)
+one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                     gboolean write_allocate, guint64 last_line)
 {
-  return one_level_lines (l, kind, first, last, write_allocate, last_line, FALSE);
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -667,6 +678,7 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       const MdlCpuEvent *e = &b->cpu[k];
       guint kind = e->kind;
       guint64 first, last;
+      gboolean dependent;
       if (!mdl_cpu_is_access (kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
@@ -691,8 +703,11 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
         }
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
-      last_line = lru ? one_level_lines_lru (l, kind, first, last, write_allocate, last_line)
-                      : one_level_lines_any (l, kind, first, last, write_allocate, last_line);
+      dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
+      last_line = lru ? one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
+                                             last_line)
+                      : one_level_lines_any (l, kind, dependent, first, last, write_allocate,
+                                             last_line);
     }
   l->last_line = last_line;
   l->refs[REF_READ] += reads;
@@ -768,6 +783,10 @@ level_report (const Cache *c, const Level *l, guint i, MdlReport *out)
   add_count (out, prefix, "write_misses", "write references that missed", m_wm, l->misses[1]);
   if (c->icache != NO_LEVEL)
     add_count (out, prefix, "fetch_misses", "fetch references that missed", m_fm, l->misses[2]);
+  if (!l->is_icache)
+    add_count (out, prefix, "dependent_misses", "read misses of dependent loads (each one's "
+               "address came from an earlier load: they cannot overlap)", NULL,
+               l->dependent_misses);
   add_count (out, prefix, "evictions", "valid lines replaced", NULL, l->evictions);
   if (c->classify)
     {

@@ -73,7 +73,8 @@ MDL_LE_FIELD (16)
 MDL_LE_FIELD (32)
 MDL_LE_FIELD (64)
 
-/* TRUE when the 16 bytes of a CPU record obey its rules (flags 0, but a branch's taken flag;
+/* TRUE when the 16 bytes of a CPU record obey its rules (flags 0, but a branch's taken flag and a
+ * read's dependent flag;
  * size 1..65535 for accesses, 0 for op counts and branches); @head is the record's first 32-bit
  * word, @kind already known to be < MDL_CPU_N_KINDS. Inline, without a branch on the kind, because
  * the reader's and writer's hot loops run it once per record. */
@@ -82,7 +83,8 @@ mdl_cpu_head_ok (guint32 head)
 {
   guint kind = head & 0xff;
   guint size = head >> 16;
-  guint32 flags_allowed = (guint32) (kind == MDL_CPU_BRANCH) * (MDL_CPU_FLAG_TAKEN << 8);
+  guint32 flags_allowed = (guint32) (kind == MDL_CPU_BRANCH) * (MDL_CPU_FLAG_TAKEN << 8)
+                          | (guint32) (kind == MDL_CPU_READ) * (MDL_CPU_FLAG_DEPENDENT << 8);
   return (head & 0xff00 & ~flags_allowed) == 0 && (size == 0) == !mdl_cpu_is_access (kind);
 }
 

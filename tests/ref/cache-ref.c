@@ -156,6 +156,7 @@ struct RefCache {
   RefLevel level[5];
   guint n_levels;
   guint64 min_line;
+  gboolean dependent;   /* the access being made is a dependent read's */
 };
 
 static void
@@ -303,6 +304,7 @@ level_ref (RefCache *c, guint i, guint64 line, guint kind)
   if (lookup (c, i, line, allocate, !c->config.inclusive))
     return;
   l->counts.misses[kind]++;
+  l->counts.dependent_misses += c->dependent;
   if (l->next >= 0)
     level_ref (c, (guint) l->next, line * l->line / c->level[l->next].line, kind);
   if (c->config.inclusive && allocate)
@@ -339,13 +341,16 @@ cachegrind (RefCache *c, int i, guint64 addr, guint size, guint kind)
       if (hit)
         return;
       l->counts.misses[kind]++;
+      l->counts.dependent_misses += c->dependent;
       i = l->next;
     }
 }
 
 void
-ref_cache_access (RefCache *c, guint kind, gboolean fetch, guint64 addr, guint size)
+ref_cache_access (RefCache *c, guint kind, gboolean fetch, gboolean dependent, guint64 addr,
+                  guint size)
 {
+  c->dependent = dependent && kind == 0 && !fetch;
   if (fetch)
     {
       if (!c->config.has_icache)
@@ -362,6 +367,7 @@ ref_cache_access (RefCache *c, guint kind, gboolean fetch, guint64 addr, guint s
       return;
     }
   natural (c, 0, addr, size, kind == 1 ? 1 : 0);
+  c->dependent = FALSE;
   if (kind == 2)
     natural (c, 0, addr, size, 1);
 }

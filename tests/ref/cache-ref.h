@@ -70,6 +70,7 @@ typedef struct {
 typedef struct {
   guint64 refs[3];     /* read, write, fetch */
   guint64 misses[3];
+  guint64 dependent_misses;   /* misses of dependent reads, at this level */
   guint64 evictions;
   guint64 compulsory;
   guint64 capacity;
@@ -81,8 +82,10 @@ typedef struct RefCache RefCache;
 
 RefCache *ref_cache_new (const RefCacheConfig *config);
 void ref_cache_free (RefCache *c);
-/* One CPU record: @kind 0 read, 1 write, 2 modify; @fetch for a fetch record (a read). */
-void ref_cache_access (RefCache *c, guint kind, gboolean fetch, guint64 addr, guint size);
+/* One CPU record: @kind 0 read, 1 write, 2 modify; @fetch for a fetch record (a read);
+ * @dependent for a read flagged dependent (its misses are also counted apart). */
+void ref_cache_access (RefCache *c, guint kind, gboolean fetch, gboolean dependent, guint64 addr,
+                       guint size);
 /* Level @i: data levels 0..n_data-1, then the instruction cache. */
 const RefLevelCounts *ref_cache_level (const RefCache *c, guint i);
 /* The engine spec that describes @config ("cache:levels=...,..."). (transfer full) */

@@ -7,7 +7,8 @@
  *    search, log_P n + log_K n ln log_P m faults (Theorem 2.32).
  * Both run the same `searches` queries (default n), each for a key that is present, drawn from the
  * same seeded sequence. Key k (0-based rank) is 2k+1, so a query is made without touching memory.
- * One RAM operation per query (the draw) and one per probe. */
+ * One RAM operation per query (the draw) and one per probe. Every probe after a search's first
+ * is a dependent load (MDL_CPU_FLAG_DEPENDENT): the last probe's value chose its address. */
 #include "algos/cpu/cpu-algo.h"
 
 #define VEB_MAX_DEPTH 64
@@ -29,7 +30,8 @@ search_sorted (const guint64 *a, guint64 n, guint64 key, MdlRecorder *rec)
     {
       guint64 mid = (lo + hi - 1) / 2; /* floor((lo + last) / 2), last = hi - 1 */
       guint64 v = a[mid];
-      MDL_READ (rec, &a[mid]);
+      /* Every probe but the first was chosen by the compare of the last one's value. */
+      MDL_READ_DEP (rec, &a[mid], lo != 0 || hi != n);
       MDL_OPS (rec, 1);
       if (MDL_BRANCH (rec, v == key))
         return mid;
@@ -120,7 +122,7 @@ search_veb (const VebTables *t, guint64 *pos, const guint64 *a, guint64 n, guint
       guint64 p = veb_pos (t, pos, depth, i);
       guint64 v = a[p];
       pos[depth] = p;
-      MDL_READ (rec, &a[p]);
+      MDL_READ_DEP (rec, &a[p], depth > 0);   /* below the root: chosen by the last compare */
       MDL_OPS (rec, 1);
       if (MDL_BRANCH (rec, v == key))
         return p;

@@ -10,12 +10,16 @@
  * and a write. */
 #include "algos/cpu/cpu-algo.h"
 
-/* Sifts a[i] down a min-heap of @n elements (less = TRUE) or a max-heap (less = FALSE). */
+/* Sifts a[i] down a min-heap of @n elements (less = TRUE) or a max-heap (less = FALSE). The
+ * children of every level below the first are dependent loads: the compares of the last level's
+ * values chose them. */
 static inline void
 sift (guint64 *a, guint64 n, guint64 i, gboolean less, MdlRecorder *rec)
 {
+  const guint64 top = i;
   guint64 v = a[i];
   (void) rec;
+  (void) top;
   MDL_READ (rec, &a[i]);
   for (;;)
     {
@@ -23,10 +27,10 @@ sift (guint64 *a, guint64 n, guint64 i, gboolean less, MdlRecorder *rec)
       if (c >= n)
         break;
       MDL_OPS (rec, 1);
-      MDL_READ (rec, &a[c]);
+      MDL_READ_DEP (rec, &a[c], i != top);
       if (c + 1 < n)
         {
-          MDL_READ (rec, &a[c + 1]);
+          MDL_READ_DEP (rec, &a[c + 1], i != top);
           if (MDL_BRANCH (rec, less ? a[c + 1] < a[c] : a[c + 1] > a[c]))
             c++;
         }

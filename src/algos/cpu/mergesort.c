@@ -26,7 +26,8 @@ copy_rest (const guint64 *src, guint64 *dst, guint64 i, guint64 end, guint64 k, 
 }
 
 /* Merges src[lo..mid-1] and src[mid..hi-1] into dst[lo..hi-1]; each element is read once, when it
- * becomes the head of its run. */
+ * becomes the head of its run. A head read after a compare is a dependent load (the compare of
+ * the two heads' values chose which run moves on), though a stream prefetcher has it in cache. */
 static void
 merge (const guint64 *src, guint64 *dst, guint64 lo, guint64 mid, guint64 hi, MdlRecorder *rec)
 {
@@ -43,13 +44,13 @@ merge (const guint64 *src, guint64 *dst, guint64 lo, guint64 mid, guint64 hi, Md
         {
           dst[k] = src[j++];
           if (j < hi)
-            MDL_READ (rec, &src[j]);
+            MDL_READ_DEP (rec, &src[j], TRUE);
         }
       else
         {
           dst[k] = src[i++];
           if (i < mid)
-            MDL_READ (rec, &src[i]);
+            MDL_READ_DEP (rec, &src[i], TRUE);
         }
       MDL_WRITE (rec, &dst[k]);
       k++;

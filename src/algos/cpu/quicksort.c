@@ -22,20 +22,23 @@ swap_cells (guint64 *a, guint64 i, guint64 j, MdlRecorder *rec)
   MDL_WRITE (rec, &a[j]);
 }
 
-/* The fallback: heapsort of a[lo..hi-1] with a max-heap (never taken on random inputs). */
+/* The fallback: heapsort of a[lo..hi-1] with a max-heap (never taken on random inputs); children
+ * below the first level are dependent loads, as in heap.c. */
 static void
 sift_max (guint64 *a, guint64 n, guint64 i, MdlRecorder *rec)
 {
+  const guint64 top = i;
   guint64 v = a[i];
   (void) rec;
+  (void) top;
   MDL_READ (rec, &a[i]);
   for (guint64 c; (c = 2 * i + 1) < n; i = c)
     {
       MDL_OPS (rec, 1);
-      MDL_READ (rec, &a[c]);
+      MDL_READ_DEP (rec, &a[c], i != top);
       if (c + 1 < n)
         {
-          MDL_READ (rec, &a[c + 1]);
+          MDL_READ_DEP (rec, &a[c + 1], i != top);
           c += a[c + 1] > a[c];
         }
       if (MDL_BRANCH (rec, a[c] <= v))

@@ -1,0 +1,232 @@
+/* Tests of the CPU cost models (src/experiments/cpu-model.c) on synthetic experiments: points whose
+ * times are made from known costs per event are fitted back, so that each term's count (dependent
+ * and independent misses per level, the prefetched stream, TLB, walks, mispredictions) is shown
+ * to reach the column its coefficient multiplies, and the fit to recover the costs. */
+#include "helpers.h"
+
+#include "experiments/vat-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#define N_ALGOS 6
+#define N_SIZES 8
+
+/* The costs the synthetic times are made of, ns per event, in the hierarchy model's term order:
+ * op, l1 independent, l1 dependent, l2 independent, l2 dependent, l3 independent, l3 dependent,
+ * l3 stream, dtlb miss, walk, misprediction. Dependent misses cost far more than independent ones
+ * of the same level, as on a real core. */
+static const double true_ns[] = { 1.0, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5, 20.0, 7.0 };
+static const VatCpuTerm true_terms[] = {
+  TERM_OPS, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
+  TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
+};
+
+static const char *const algo_names[N_ALGOS] = { "a", "b", "c", "d", "e", "f" };
+
+/* A count of about @scale per element of @n, drawn from @rand. */
+static guint64
+draw (GRand *rand, guint64 n, double scale)
+{
+  return (guint64) (g_rand_double_range (rand, 0.05, 1.0) * scale * (double) n);
+}
+
+/* An experiment of N_ALGOS algorithms at N_SIZES sizes with random counts and times made exactly
+ * of true_ns. No line counts as a warm first touch (lines = 0), so every miss is charged. */
+static MdlVatExperiment *
+synthetic_experiment (guint32 seed)
+{
+  MdlVatExperiment *exp = g_new0 (MdlVatExperiment, 1);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  exp->points = g_array_new (FALSE, TRUE, sizeof (MdlVatPoint));
+  exp->n_algos = N_ALGOS;
+  exp->algo_names = g_new (const char *, N_ALGOS);
+  memcpy (exp->algo_names, algo_names, sizeof algo_names);
+  exp->cache_bytes[0] = 32 << 10;
+  exp->cache_bytes[1] = 1 << 20;
+  exp->cache_bytes[2] = 32 << 20;
+  exp->page_bytes = 4096;
+  exp->tc_cells = 64;
+  exp->split_bytes = (guint64) 1 << 20;
+  for (guint a = 0; a < N_ALGOS; a++)
+    for (guint s = 0; s < N_SIZES; s++)
+      {
+        guint64 n = (guint64) 1024 << s, dep[3], indep[3], stream;
+        double ns = 0;
+        MdlVatPoint p = { .algorithm = algo_names[a], .n = n, .bytes = 8 * n };
+        p.ram_ops = n + draw (rand, n, 20);
+        for (guint l = 0; l < 3; l++)
+          {
+            dep[l] = draw (rand, n, 1.0 / (1 + l));
+            indep[l] = draw (rand, n, 2.0 / (1 + l));
+            p.dependent_misses[l] = dep[l];
+            p.random_misses[l] = dep[l] + indep[l];
+            p.cache_misses[l] = dep[l] + indep[l];
+          }
+        stream = draw (rand, n, 0.5);
+        p.cache_misses[2] += stream;   /* at L3 the random-only cache lacks the streams' misses */
+        p.tlb_misses = draw (rand, n, 0.3);
+        p.walks = draw (rand, n, 0.1);
+        p.mispredicts = draw (rand, n, 0.5);
+        {
+          const guint64 counts[] = { p.ram_ops, indep[0], dep[0], indep[1], dep[1], indep[2],
+                                     dep[2], stream, p.tlb_misses, p.walks, p.mispredicts };
+          G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
+          for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
+            ns += true_ns[t] * (double) counts[t];
+        }
+        p.seconds = ns * 1e-9;
+        g_array_append_val (exp->points, p);
+      }
+  return exp;
+}
+
+static void
+experiment_free (MdlVatExperiment *exp)
+{
+  mdl_vat_cpu_models_clear (exp);
+  g_array_unref (exp->points);
+  g_free (exp);
+}
+
+static const VatCpuModel *
+model_named (const MdlVatExperiment *exp, const char *name)
+{
+  for (guint m = 0; m < VAT_CPU_MODELS; m++)
+    if (strcmp (exp->cpu[m].name, name) == 0)
+      return &exp->cpu[m];
+  fail_msg ("no cost model %s", name);
+  return NULL;
+}
+
+/* Ensure the hierarchy model's fit gives back every cost the times were made of, each beside the
+ * term named for it, and predicts every algorithm it left out exactly (LOAO R^2 = 1). */
+static void
+test_hierarchy_recovers_known_costs (void **state)
+{
+  guint32 seed = test_seed (20261127);
+  (void) state;
+  for (guint k = 0; k < 5; k++)
+    {
+      MdlVatExperiment *exp = synthetic_experiment (seed + k);
+      const VatCpuModel *h;
+      mdl_vat_cpu_models (exp);
+      h = model_named (exp, "hierarchy");
+      assert_int_equal (h->n_terms, G_N_ELEMENTS (true_terms));
+      for (guint t = 0; t < h->n_terms; t++)
+        {
+          if (h->terms[t] != true_terms[t])
+            fail_msg ("seed %u: term %u is %s, expected %s", seed + k, t,
+                      mdl_vat_cpu_term_name (h->terms[t]), mdl_vat_cpu_term_name (true_terms[t]));
+          if (fabs (h->coef[t] - true_ns[t]) > 1e-6 * true_ns[t])
+            fail_msg ("seed %u: %s fitted %.9f ns, made with %.3f", seed + k,
+                      mdl_vat_cpu_term_name (h->terms[t]), h->coef[t], true_ns[t]);
+        }
+      assert_float_equal (h->r2_fit, 1, 1e-9);
+      assert_float_equal (h->r2_loao, 1, 1e-9);
+      assert_float_equal (h->loao_max, 0, 1e-6);
+      experiment_free (exp);
+    }
+}
+
+/* Ensure the same data defeat the model with one cost per miss per level: a dependent miss costs
+ * 8 to 15 times an independent one there, and no single cost fits both. */
+static void
+test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
+{
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127));
+  const VatCpuModel *flat;
+  (void) state;
+  mdl_vat_cpu_models (exp);
+  flat = model_named (exp, "hierarchy-flat");
+  assert_true (flat->r2_fit < 0.999);
+  assert_true (flat->loao_max > 0.01);
+  for (guint t = 0; t < flat->n_terms; t++)
+    assert_true (flat->coef[t] >= 0);
+  experiment_free (exp);
+}
+
+/* Ensure the counts per element by hand: the first touches of lines a warm cache holds are not
+ * misses, and since the counts do not say which of them were dependent loads', they are taken
+ * from the dependent and the other misses in proportion. n = 1000 elements over 20000 lines:
+ *  - L1 (512 lines): 600 misses, 512 warm: 88 independent, none dependent (no random-only miss);
+ *  - L2 (16384 lines): 40000 misses, 32768 of them random-only, 3/4 of those (24576) dependent.
+ *    Beyond the 16384 warm lines: 16384 random-only, so 12288 dependent; 40000 - 16384 = 23616
+ *    in all, so 11328 independent;
+ *  - L3 (524288 lines, all 20000 warm): 50000 misses, 30000 random-only, 10000 dependent: 10000
+ *    random-only beyond warm, a third dependent (3333.3), 6666.7 independent, and the 20000 more
+ *    of the full cache are the streams'. */
+static void
+test_term_counts_by_hand (void **state)
+{
+  MdlVatExperiment *exp = synthetic_experiment (1);
+  MdlVatPoint p = { .algorithm = "a", .n = 1000, .ram_ops = 3000, .lines = 20000,
+                    .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
+                    .dependent_misses = { 0, 24576, 10000 }, .tlb_misses = 7, .walks = 5,
+                    .mispredicts = 11 };
+  static const struct {
+    VatCpuTerm term;
+    double per_elem;
+  } want[] = {
+    { TERM_OPS, 3.0 }, { TERM_L1_INDEP, 0.088 }, { TERM_L1_DEP, 0 }, { TERM_L2_INDEP, 11.328 },
+    { TERM_L2_DEP, 12.288 }, { TERM_L3_INDEP, 20.0 / 3 }, { TERM_L3_DEP, 10.0 / 3 },
+    { TERM_L3_STREAM, 20.0 }, { TERM_L1, 0.088 }, { TERM_L2, 23.616 }, { TERM_L3_RANDOM, 10.0 },
+    { TERM_TLB, 0.007 }, { TERM_WALK, 0.005 }, { TERM_MISPREDICT, 0.011 },
+  };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      double got = mdl_vat_cpu_term_value (exp, &p, want[i].term);
+      if (fabs (got - want[i].per_elem) > 1e-9)
+        fail_msg ("%s: %.9f per element, expected %.9f", mdl_vat_cpu_term_name (want[i].term),
+                  got, want[i].per_elem);
+    }
+  experiment_free (exp);
+}
+
+/* Ensure the split loses nothing and invents nothing: on random points with warm lines, the
+ * dependent and independent misses of L1 and L2 add up to the level's misses (flat model's count),
+ * and those of L3 to its random-only misses, every count non-negative. */
+static void
+test_split_adds_up_to_the_flat_counts (void **state)
+{
+  guint32 seed = test_seed (20261127);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  MdlVatExperiment *exp = synthetic_experiment (seed);
+  static const VatCpuTerm whole[3] = { TERM_L1, TERM_L2, TERM_L3_RANDOM };
+  (void) state;
+  for (guint k = 0; k < 1000; k++)
+    {
+      MdlVatPoint p = { .n = (guint64) g_rand_int_range (rand, 1, 1 << 20) };
+      p.lines = (guint64) g_rand_int_range (rand, 0, 1 << 20);
+      for (guint l = 0; l < 3; l++)
+        {
+          p.dependent_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
+          p.random_misses[l] = p.dependent_misses[l]
+                               + (guint64) g_rand_int_range (rand, 0, 1 << 20);
+          p.cache_misses[l] = p.random_misses[l] + (guint64) g_rand_int_range (rand, 0, 1 << 20);
+        }
+      for (guint l = 0; l < 3; l++)
+        {
+          double dep = mdl_vat_cpu_term_value (exp, &p, TERM_L1_DEP + l);
+          double indep = mdl_vat_cpu_term_value (exp, &p, TERM_L1_INDEP + l);
+          double all = mdl_vat_cpu_term_value (exp, &p, whole[l]);
+          if (dep < 0 || indep < 0 || fabs (dep + indep - all) > 1e-9 * MAX (1, all))
+            fail_msg ("seed %u, point %u, level %u: dependent %.6f + independent %.6f, whole "
+                      "%.6f", seed, k, l + 1, dep, indep, all);
+        }
+    }
+  experiment_free (exp);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_hierarchy_recovers_known_costs),
+    cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
+    cmocka_unit_test (test_term_counts_by_hand),
+    cmocka_unit_test (test_split_adds_up_to_the_flat_counts),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
