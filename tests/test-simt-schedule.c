@@ -1,5 +1,5 @@
 /* Tests of the SIMT layer's interleaved schedule (MdlSimtLaunch.resident, src/simt/schedule.c):
- * blocks resident at once switch after every memory instruction, round robin, so a spin lock's
+ * blocks resident at once switch after every global memory instruction, round robin, so a spin lock's
  * failed CASes between blocks are exact; the schedule is deterministic; a launch of blocks that do
  * not share words gives every block the events it has under the sequential default. */
 #include "helpers.h"

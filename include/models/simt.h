@@ -79,8 +79,8 @@ typedef void (*MdlSimtKernel) (MdlSimtBlock *block, void *args);
  * @local_bytes: local memory per thread, zero-filled at the start of each block.
  * @resident: the blocks resident at once. 0 or 1 (the default): one block at a time, each to its
  *   end, in order. R ≥ 2: the first R blocks start together and the layer switches from one
- *   resident block to the next, round robin in slot order, after every memory instruction (load,
- *   store, atomic) of a block, so that blocks that spin on each other's words (a lock, a
+ *   resident block to the next, round robin in slot order, after every global memory instruction
+ *   (load, store, atomic) of a block, so that blocks that spin on each other's words (a lock, a
  *   persistent kernel's queue) see each other's updates as on the hardware; a block that ends
  *   frees its slot for the next block of the grid. The schedule is deterministic: the same
  *   launch gives the same event stream. Each resident block runs on a thread of its own, one at a

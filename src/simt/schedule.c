@@ -1,5 +1,6 @@
 /* The interleaved schedule of the SIMT layer (MdlSimtLaunch.resident >= 2): up to R blocks of a
- * launch resident at once, switched round robin after every memory instruction.
+ * launch resident at once, switched round robin after every global memory instruction (the only
+ * instructions through which blocks see each other; simt.c's memory_op() calls the switch).
  *
  * Why threads: a kernel is a plain C function that keeps its state on its stack, so a block that
  * has to stop in the middle (a spin on a lock another block holds) needs a stack of its own. Each

@@ -116,7 +116,7 @@ void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel,
 /* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
 void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
                                MdlSimtKernel kernel, void *args);
-/* schedule.c: after a memory instruction of @blk in an interleaved launch: hands the baton to
+/* schedule.c: after a global memory instruction of @blk in an interleaved launch: hands the baton to
  * the next resident block and returns when it comes back. */
 void mdl_simt_yield (SimtBlock *blk);
 

@@ -725,7 +725,9 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                window ? warp_addr : lane_addr, strided, stride);
       blk->cas_failed = 0;
     }
-  if (blk->gpu->n_slots_running)
+  /* Blocks see each other only through global memory: a switch anywhere else changes nothing
+   * another block can observe, and a shared access takes a fraction of a global one's latency. */
+  if (blk->gpu->n_slots_running && space == MDL_SPACE_GLOBAL)
     mdl_simt_yield (blk);
 }
 
