@@ -168,11 +168,12 @@ test_reference_agrees_with_brute_force (void **state)
       }
 }
 
-/* Builds @n particles of @dist under @bal on a simulated GPU (no sink), asserts that the build
- * succeeded and that its leaves equal the reference's, and returns its counters. */
+/* Builds @n particles of @dist under @bal on a simulated GPU (no sink) with @blocks blocks, of
+ * which @resident at once (0: all), asserts that the build succeeded and that its leaves equal the
+ * reference's, and returns its counters. */
 static MdlOctreeStats
 build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, guint blocks,
-       guint threshold)
+       guint resident, guint threshold)
 {
   g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
   g_autofree MdlOctreeLeaf *leaves = NULL, *want = NULL;
@@ -183,10 +184,10 @@ build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, g
   assert_true (addr != 0);
   mdl_particles_fill (mdl_simt_host (gpu, addr), n, dist, 1);
   want = reference (mdl_simt_host (gpu, addr), n, threshold, &n_want, &shape);
-  if (!mdl_octree_build (gpu, bal, addr, n, threads, blocks, threshold, 4, &leaves, &nl, &st,
-                         &error))
-    fail_msg ("%s dist %d n=%" G_GUINT64_FORMAT " T=%u B=%u: %s", bal->name, dist, n, threads,
-              blocks, error->message);
+  if (!mdl_octree_build (gpu, bal, addr, n, threads, blocks, resident, threshold, 4, &leaves, &nl,
+                         &st, &error))
+    fail_msg ("%s dist %d n=%" G_GUINT64_FORMAT " T=%u B=%u R=%u: %s", bal->name, dist, n,
+              threads, blocks, resident, error->message);
   assert_int_equal (nl, n_want);
   assert_memory_equal (leaves, want, nl * sizeof *want);
   for (guint64 l = 0; l < nl; l++)
@@ -201,19 +202,21 @@ build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, g
 }
 
 /* Ensure all four balancers build the reference's tree (§5.4 item 20) on every set, at sizes
- * around the threshold and larger, with several block shapes: same leaves (path, first particle,
- * count), Σ counts = n, every leaf ≤ threshold, the termination counter reaching n exactly once. */
+ * around the threshold and larger, with several shapes (threads, blocks, resident blocks: all,
+ * one at a time, some): same leaves (path, first particle, count), Σ counts = n, every leaf ≤
+ * threshold, the termination counter reaching n exactly once. */
 static void
 test_every_balancer_builds_the_reference_tree (void **state)
 {
   static const guint64 sizes[] = { 1, 20, 21, 200, 5000 };
-  static const guint shapes[][2] = { { 8, 1 }, { 32, 3 }, { 72, 32 } };
+  static const guint shapes[][3] = { { 8, 1, 0 }, { 32, 3, 0 }, { 32, 3, 1 }, { 72, 32, 5 },
+                                     { 72, 32, 0 } };
   (void) state;
   for (gsize b = 0; b < G_N_ELEMENTS (balancers); b++)
     for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
       for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
         for (gsize k = 0; k < G_N_ELEMENTS (shapes); k++)
-          build (balancers[b], dist, sizes[s], shapes[k][0], shapes[k][1], 20);
+          build (balancers[b], dist, sizes[s], shapes[k][0], shapes[k][1], shapes[k][2], 20);
 }
 
 /* Ensure the static list needs one launch per level: on the thesis's case, tube with 500,000
@@ -238,7 +241,7 @@ test_static_list_tube_500k_takes_7_iterations (void **state)
   assert_true (fabs (log ((double) n / 20) / log (8) - 4.87) < 0.005);
   b = reference (uniform, n, 20, &nl, &shape);
   assert_int_equal (shape.levels, 6);
-  st = build (&mdl_balancer_static, MDL_PARTICLES_TUBE, n, 32, 1, 20);
+  st = build (&mdl_balancer_static, MDL_PARTICLES_TUBE, n, 32, 1, 0, 20);
   assert_int_equal (st.rounds + 1, 7);
 }
 
@@ -267,23 +270,41 @@ test_tube_makes_more_tasks_than_uniform_at_500k (void **state)
     }
 }
 
-/* Ensure the dynamic balancers share the work under the round-robin schedule: with 8 blocks on
- * 20,000 tube particles, ABP steals, no block of a queue does all the tasks, and the lock and the
- * slots' CASes never fail (a turn takes and releases the lock within itself). */
+/* Ensure the persistent kernels contend when their blocks are resident at once (8 blocks on
+ * 20,000 tube particles): the blocking queue's waiters fail CASes on the lock, the lock-free
+ * queue's dequeues lose slots to each other, ABP steals, and no block does all the tasks; with one
+ * block resident at a time, block 0 does every task and no CAS fails. */
 static void
-test_dynamic_balancers_share_the_work (void **state)
+test_persistent_balancers_contend_when_resident_together (void **state)
 {
   MdlOctreeStats st;
   (void) state;
-  st = build (&mdl_balancer_abp, MDL_PARTICLES_TUBE, 20000, 32, 8, 20);
-  assert_true (st.steals > 0);
-  assert_true (st.max_tasks_block < st.tasks);
-  for (gsize b = 1; b < 3; b++)
+  for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
     {
-      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 20);
+      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 0, 20);
       assert_true (st.max_tasks_block < st.tasks);
-      assert_true (st.cas_attempts > 0);
+      if (balancers[b] == &mdl_balancer_abp)
+        assert_true (st.steals > 0);
+      else
+        assert_true (st.cas_failures > 0);
+      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 1, 20);
+      assert_int_equal (st.max_tasks_block, st.tasks);
       assert_int_equal (st.cas_failures, 0);
+      assert_int_equal (st.steals, 0);
+    }
+}
+
+/* Ensure a build under the interleaved schedule is deterministic: the same counters (CAS
+ * failures, idle turns, steals, the busiest block's tasks) twice. */
+static void
+test_interleaved_builds_are_deterministic (void **state)
+{
+  (void) state;
+  for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
+    {
+      MdlOctreeStats x = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, 20);
+      MdlOctreeStats y = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, 20);
+      assert_memory_equal (&x, &y, sizeof x);
     }
 }
 
@@ -297,11 +318,11 @@ test_bad_parameters_are_param_errors (void **state)
   GError *error = NULL;
   guint64 addr = mdl_simt_alloc (gpu, 16 * 64, &error), nl;
   (void) state;
-  assert_false (mdl_octree_build (gpu, &mdl_balancer_abp, addr, 64, 4, 2, 20, 1, &leaves, &nl,
-                                  &st, &error));
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_abp, addr, 64, 4, 2, 0, 20, 1, &leaves,
+                                  &nl, &st, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "balance/abp: threads must be 8..1024");
-  assert_false (mdl_octree_build (gpu, &mdl_balancer_static, addr, 64, 32, 1, 0, 1, &leaves, &nl,
-                                  &st, &error));
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_static, addr, 64, 32, 1, 0, 0, 1, &leaves,
+                                  &nl, &st, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "threshold and lazy at least 1");
 }
 
@@ -316,7 +337,8 @@ main (void)
     cmocka_unit_test (test_every_balancer_builds_the_reference_tree),
     cmocka_unit_test (test_static_list_tube_500k_takes_7_iterations),
     cmocka_unit_test (test_tube_makes_more_tasks_than_uniform_at_500k),
-    cmocka_unit_test (test_dynamic_balancers_share_the_work),
+    cmocka_unit_test (test_persistent_balancers_contend_when_resident_together),
+    cmocka_unit_test (test_interleaved_builds_are_deterministic),
     cmocka_unit_test (test_bad_parameters_are_param_errors),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -185,6 +185,18 @@ test_rounds (void **state)
   assert_true (fabs (test_engine_real (e, "latency_rounds") - (1.5 + 2)) < 1e-12);
   assert_true (fabs (test_engine_real (e, "waves") - (2.0 / 4224 + 2)) < 1e-12);
   assert_int_equal (test_engine_count (e, "launches"), 2);
+  /* Launch 3: 2 blocks of one warp whose events interleave (the SIMT layer's resident blocks):
+   * block 0: ld ld ld, block 1's events between them -> 1 round; block 1: ld alu ld -> 2. */
+  launch (e, 2, 2, 32, 0);
+  GLD (e, 0, 0);
+  GLD (e, 1, 0);
+  GLD (e, 0, 0);
+  ALU (e, 1, 0);
+  GLD (e, 0, 0);
+  GLD (e, 1, 0);
+  sync_all (e);
+  assert_int_equal (test_engine_count (e, "load_rounds"), 6 + 8448 + 3);
+  assert_true (fabs (test_engine_real (e, "latency_rounds") - (1.5 + 2 + 1.5)) < 1e-12);
 }
 
 /* Cederman's octree kernel on the 8800 GT (thesis §3.7, notes §5.4 item 28): resident blocks per

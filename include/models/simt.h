@@ -77,6 +77,15 @@ typedef void (*MdlSimtKernel) (MdlSimtBlock *block, void *args);
  * @block_y: threads per block along y (0 is taken as 1).
  * @shared_bytes: shared memory per block, zero-filled at the start of each block.
  * @local_bytes: local memory per thread, zero-filled at the start of each block.
+ * @resident: the blocks resident at once. 0 or 1 (the default): one block at a time, each to its
+ *   end, in order. R ≥ 2: the first R blocks start together and the layer switches from one
+ *   resident block to the next, round robin in slot order, after every global memory instruction
+ *   (load, store, atomic) of a block, so that blocks that spin on each other's words (a lock, a
+ *   persistent kernel's queue) see each other's updates as on the hardware; a block that ends
+ *   frees its slot for the next block of the grid. The schedule is deterministic: the same
+ *   launch gives the same event stream. Each resident block runs on a thread of its own, one at a
+ *   time; the kernel must not keep per-launch state in thread-local storage. Take R from the
+ *   occupancy calculator (SMs × blocks per SM, the `occupancy` engine's resident_blocks_max).
  */
 typedef struct {
   guint32 grid_x;
@@ -85,12 +94,15 @@ typedef struct {
   guint32 block_y;
   guint32 shared_bytes;
   guint32 local_bytes;
+  guint32 resident;
 } MdlSimtLaunch;
 
 /** MDL_SIMT_MAX_THREADS: the most threads a block may have. */
 #define MDL_SIMT_MAX_THREADS 1024
 /** MDL_SIMT_MAX_SHARED: the most shared memory a block may have (bytes). */
 #define MDL_SIMT_MAX_SHARED (1u << 20)
+/** MDL_SIMT_MAX_RESIDENT: the most blocks a launch may hold resident at once (a thread each). */
+#define MDL_SIMT_MAX_RESIDENT 2048
 /** MDL_SIMT_GLOBAL_BASE: the device address of the first global allocation. */
 #define MDL_SIMT_GLOBAL_BASE G_GUINT64_CONSTANT (0x700000000000)
 /** MDL_SIMT_LOCAL_BASE: the device address where the interleaved local memory window starts. */
@@ -128,7 +140,8 @@ MDL_API void *mdl_simt_host (MdlSimt *gpu, guint64 addr);
 
 /**
  * mdl_simt_launch: runs @kernel over the grid: a launch marker, every block in order (block
- * y-major, then x), and a global sync marker at the end (the kernel boundary).
+ * y-major, then x; interleaved when @shape's resident is 2 or more), and a global sync marker at
+ * the end (the kernel boundary).
  * @shape: the launch shape.
  * @args: passed to every call of @kernel.
  * @error: MDL_ERROR_PARAM for a bad shape; MDL_ERROR_MODEL for a kernel that touched memory out of

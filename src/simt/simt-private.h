@@ -25,6 +25,11 @@ typedef struct {
 } SimtFrame;
 
 typedef struct {
+  guint8 *data;
+  gsize cap;
+} SimtChunk;
+
+typedef struct {
   MdlSimtBlock pub;
   MdlSimt *gpu;
   guint32 launch;
@@ -49,6 +54,14 @@ typedef struct {
   guint64 launch_threads;   /* threads in the whole launch, for the local interleave */
   guint cap_warps;
   guint cap_threads;
+  GArray *arena;            /* SimtChunk: lane vectors, reset at every block */
+  guint arena_chunk;
+  gsize arena_used;
+  /* Interleaved launches (resident >= 2) only: */
+  guint slot;               /* its index among the resident blocks */
+  gboolean live;            /* its thread still has blocks to run */
+  GCond turn;               /* signalled when the baton comes to this slot */
+  GThread *thread;
 } SimtBlock;
 
 typedef struct {
@@ -57,10 +70,18 @@ typedef struct {
   guint8 *data;
 } SimtBuffer;
 
+/* An interleaved launch: the kernel, and the baton that lets one resident block run at a time
+ * (the holder of @baton whose slot is @turn runs; the others wait on their GCond). */
 typedef struct {
-  guint8 *data;
-  gsize cap;
-} SimtChunk;
+  GMutex baton;
+  GCond done;               /* signalled when the last slot's thread has no block left */
+  guint turn;
+  guint n_live;
+  guint32 next_block;       /* the next block of the grid to start */
+  guint32 n_blocks;
+  MdlSimtKernel kernel;
+  void *args;
+} SimtSchedule;
 
 struct MdlSimt {
   MdlSink sink;
@@ -72,9 +93,6 @@ struct MdlSimt {
   GArray *bufs;             /* SimtBuffer, in address order */
   guint last_buf;
   guint64 next_addr;
-  GArray *arena;            /* SimtChunk: lane vectors, reset at every block */
-  guint arena_chunk;
-  gsize arena_used;
   MdlWarpEvent *events;     /* the pending batch */
   gsize n_events_pending;
   guint64 *lane_addrs;
@@ -82,7 +100,24 @@ struct MdlSimt {
   gsize lane_cap;
   GError *error;            /* the kernel's first fault */
   GError *sink_error;       /* the sink's first failure */
-  SimtBlock blk;
+  SimtBlock blk;             /* the block of a sequential launch */
+  SimtBlock *cur;           /* the block running now (errors name it) */
+  SimtBlock **slots;        /* an interleaved launch's resident blocks, kept between launches */
+  guint n_slots;
+  guint n_slots_running;    /* resident blocks of the interleaved launch running now (0: none) */
+  SimtSchedule sched;
 };
+
+/* simt.c: sizes @blk's arrays for @shape (kept from launch to launch; @blk->arena exists). */
+void mdl_simt_block_setup (MdlSimt *gpu, SimtBlock *blk, const MdlSimtLaunch *shape);
+/* simt.c: runs block @block_id of the launch @blk was set up for, from its start to its end. */
+void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel, void *args);
+
+/* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
+void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
+                               MdlSimtKernel kernel, void *args);
+/* schedule.c: after a global memory instruction of @blk in an interleaved launch: hands the baton to
+ * the next resident block and returns when it comes back. */
+void mdl_simt_yield (SimtBlock *blk);
 
 #endif

@@ -88,8 +88,26 @@ mdl_simt_new (const MdlSink *sink, guint warp_width)
   gpu->warp_width = warp_width;
   gpu->bufs = g_array_new (FALSE, FALSE, sizeof (SimtBuffer));
   gpu->next_addr = MDL_SIMT_GLOBAL_BASE;
-  gpu->arena = g_array_new (FALSE, FALSE, sizeof (SimtChunk));
+  gpu->blk.arena = g_array_new (FALSE, FALSE, sizeof (SimtChunk));
+  gpu->cur = &gpu->blk;
+  g_mutex_init (&gpu->sched.baton);
+  g_cond_init (&gpu->sched.done);
   return gpu;
+}
+
+/* Frees what a block's arrays and arena hold (not @blk itself). */
+static void
+block_clear (SimtBlock *blk)
+{
+  for (guint i = 0; i < blk->arena->len; i++)
+    g_free (g_array_index (blk->arena, SimtChunk, i).data);
+  g_array_free (blk->arena, TRUE);
+  g_free (blk->mask);
+  g_free (blk->issue);
+  g_free (blk->frame_masks);
+  g_free (blk->cond);
+  g_free (blk->pub.shared);
+  g_free (blk->local);
 }
 
 void
@@ -100,18 +118,19 @@ mdl_simt_free (MdlSimt *gpu)
   for (guint i = 0; i < gpu->bufs->len; i++)
     global_bytes_free (&g_array_index (gpu->bufs, SimtBuffer, i));
   g_array_free (gpu->bufs, TRUE);
-  for (guint i = 0; i < gpu->arena->len; i++)
-    g_free (g_array_index (gpu->arena, SimtChunk, i).data);
-  g_array_free (gpu->arena, TRUE);
   g_clear_error (&gpu->error);
   g_free (gpu->events);
   g_free (gpu->lane_addrs);
-  g_free (gpu->blk.mask);
-  g_free (gpu->blk.issue);
-  g_free (gpu->blk.frame_masks);
-  g_free (gpu->blk.cond);
-  g_free (gpu->blk.pub.shared);
-  g_free (gpu->blk.local);
+  block_clear (&gpu->blk);
+  for (guint i = 0; i < gpu->n_slots; i++)
+    {
+      block_clear (gpu->slots[i]);
+      g_cond_clear (&gpu->slots[i]->turn);
+      g_free (gpu->slots[i]);
+    }
+  g_free (gpu->slots);
+  g_mutex_clear (&gpu->sched.baton);
+  g_cond_clear (&gpu->sched.done);
   g_free (gpu);
 }
 
@@ -202,7 +221,7 @@ fail (MdlSimt *gpu, const char *format, ...)
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (&gpu->error, MDL_ERROR, MDL_ERROR_MODEL, "simt: launch %u, block %u: %s",
-               gpu->blk.launch, gpu->blk.block_id, msg);
+               gpu->cur->launch, gpu->cur->block_id, msg);
   g_free (msg);
 }
 
@@ -366,26 +385,26 @@ mdl_simt_active (const MdlSimtBlock *b, guint t)
 guint64 *
 mdl_simt_reg (MdlSimtBlock *b, guint words)
 {
-  MdlSimt *gpu = block_of (b)->gpu;
+  SimtBlock *blk = block_of (b);
   gsize bytes = (gsize) b->n_threads * MAX (words, 1) * sizeof (guint64);
   guint8 *p;
   for (;;)
     {
-      if (gpu->arena_chunk < gpu->arena->len)
+      if (blk->arena_chunk < blk->arena->len)
         {
-          SimtChunk *c = &g_array_index (gpu->arena, SimtChunk, gpu->arena_chunk);
-          if (gpu->arena_used + bytes <= c->cap)
+          SimtChunk *c = &g_array_index (blk->arena, SimtChunk, blk->arena_chunk);
+          if (blk->arena_used + bytes <= c->cap)
             {
-              p = c->data + gpu->arena_used;
-              gpu->arena_used += bytes;
+              p = c->data + blk->arena_used;
+              blk->arena_used += bytes;
               break;
             }
-          gpu->arena_chunk++;
-          gpu->arena_used = 0;
+          blk->arena_chunk++;
+          blk->arena_used = 0;
           continue;
         }
       SimtChunk c = { g_malloc (MAX (ARENA_CHUNK, bytes)), MAX (ARENA_CHUNK, bytes) };
-      g_array_append_val (gpu->arena, c);
+      g_array_append_val (blk->arena, c);
     }
   memset (p, 0, bytes);
   return (guint64 *) p;
@@ -706,6 +725,10 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                window ? warp_addr : lane_addr, strided, stride);
       blk->cas_failed = 0;
     }
+  /* Blocks see each other only through global memory: a switch anywhere else changes nothing
+   * another block can observe, and a shared access takes a fraction of a global one's latency. */
+  if (blk->gpu->n_slots_running && space == MDL_SPACE_GLOBAL)
+    mdl_simt_yield (blk);
 }
 
 void
@@ -1136,22 +1159,22 @@ shape_ok (const MdlSimtLaunch *s, MdlSimtLaunch *norm, GError **error)
   norm->block_y = MAX (norm->block_y, 1);
   if (s->grid_x == 0 || s->block_x == 0
       || (guint64) norm->block_x * norm->block_y > MDL_SIMT_MAX_THREADS
-      || s->shared_bytes > MDL_SIMT_MAX_SHARED || s->local_bytes > MDL_SIMT_MAX_SHARED)
+      || s->shared_bytes > MDL_SIMT_MAX_SHARED || s->local_bytes > MDL_SIMT_MAX_SHARED
+      || s->resident > MDL_SIMT_MAX_RESIDENT)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "simt: bad launch shape: grid %ux%u, block "
-                   "%ux%u, %u shared bytes, %u local bytes (blocks of 1..%d threads, memory up to "
-                   "%u bytes)", s->grid_x, s->grid_y, s->block_x, s->block_y, s->shared_bytes,
-                   s->local_bytes, MDL_SIMT_MAX_THREADS, MDL_SIMT_MAX_SHARED);
+                   "%ux%u, %u shared bytes, %u local bytes, %u resident blocks (blocks of 1..%d "
+                   "threads, memory up to %u bytes, at most %d resident)", s->grid_x, s->grid_y,
+                   s->block_x, s->block_y, s->shared_bytes, s->local_bytes, s->resident,
+                   MDL_SIMT_MAX_THREADS, MDL_SIMT_MAX_SHARED, MDL_SIMT_MAX_RESIDENT);
       return FALSE;
     }
   return TRUE;
 }
 
-/* Sizes the block's arrays for @shape (they are kept from launch to launch). */
-static void
-block_setup (MdlSimt *gpu, const MdlSimtLaunch *shape)
+void
+mdl_simt_block_setup (MdlSimt *gpu, SimtBlock *blk, const MdlSimtLaunch *shape)
 {
-  SimtBlock *blk = &gpu->blk;
   guint threads = shape->block_x * shape->block_y;
   guint warps = (threads + gpu->warp_width - 1) / gpu->warp_width;
   if (warps > blk->cap_warps)
@@ -1182,13 +1205,41 @@ block_setup (MdlSimt *gpu, const MdlSimtLaunch *shape)
   blk->pub.warp_width = gpu->warp_width;
 }
 
+void
+mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel, void *args)
+{
+  MdlSimt *gpu = blk->gpu;
+  guint rest = blk->pub.n_threads % gpu->warp_width;
+  blk->pub.idx_x = block_id % blk->pub.grid_x;
+  blk->pub.idx_y = block_id / blk->pub.grid_x;
+  blk->block_id = block_id;
+  blk->depth = 0;
+  blk->bssy_pending = FALSE;
+  blk->join_pending = FALSE;
+  blk->machine = 0;
+  for (guint w = 0; w < blk->n_warps; w++)
+    blk->mask[w] = gpu->warp_width == 64 ? G_MAXUINT64 : (((guint64) 1 << gpu->warp_width) - 1);
+  if (rest)
+    blk->mask[blk->n_warps - 1] = ((guint64) 1 << rest) - 1;
+  memcpy (blk->issue, blk->mask, blk->n_warps * sizeof (guint64));
+  memset (blk->pub.shared, 0, blk->shared_bytes);
+  memset (blk->local, 0, (gsize) blk->local_bytes * blk->pub.n_threads);
+  blk->arena_chunk = 0;
+  blk->arena_used = 0;
+  kernel (&blk->pub, args);
+  if (blk->depth != 0)
+    fail (gpu, "the kernel returned with %u if, loop or predicate frames open", blk->depth);
+  else if (blk->machine != 0)
+    fail (gpu, "the kernel returned with %u machine scopes open", blk->machine);
+}
+
 gboolean
 mdl_simt_launch (MdlSimt *gpu, const MdlSimtLaunch *shape, MdlSimtKernel kernel, void *args,
                  GError **error)
 {
-  SimtBlock *blk = &gpu->blk;
   MdlSimtLaunch s;
   MdlMarker m;
+  guint32 launch, n_blocks;
 
   g_return_val_if_fail (gpu != NULL && shape != NULL && kernel != NULL, FALSE);
   if (gpu->error || gpu->sink_error)
@@ -1199,38 +1250,22 @@ mdl_simt_launch (MdlSimt *gpu, const MdlSimtLaunch *shape, MdlSimtKernel kernel,
     }
   if (!shape_ok (shape, &s, error))
     return FALSE;
-  block_setup (gpu, &s);
-  blk->launch = gpu->n_launches++;
-  m = (MdlMarker) { .kind = MDL_MARK_LAUNCH, .launch = blk->launch,
-                    .grid_blocks = s.grid_x * s.grid_y, .block_threads = blk->pub.n_threads,
-                    .shared_bytes = s.shared_bytes, .warp_width = gpu->warp_width };
+  launch = gpu->n_launches++;
+  n_blocks = s.grid_x * s.grid_y;
+  m = (MdlMarker) { .kind = MDL_MARK_LAUNCH, .launch = launch, .grid_blocks = n_blocks,
+                    .block_threads = s.block_x * s.block_y, .shared_bytes = s.shared_bytes,
+                    .warp_width = gpu->warp_width };
   marker (gpu, &m);
-  for (guint32 y = 0; y < s.grid_y && !gpu->error; y++)
-    for (guint32 x = 0; x < s.grid_x && !gpu->error; x++)
-      {
-        guint rest = blk->pub.n_threads % gpu->warp_width;
-        blk->pub.idx_x = x;
-        blk->pub.idx_y = y;
-        blk->block_id = y * s.grid_x + x;
-        blk->depth = 0;
-        blk->bssy_pending = FALSE;
-        blk->join_pending = FALSE;
-        blk->machine = 0;
-        for (guint w = 0; w < blk->n_warps; w++)
-          blk->mask[w] = gpu->warp_width == 64 ? G_MAXUINT64 : (((guint64) 1 << gpu->warp_width) - 1);
-        if (rest)
-          blk->mask[blk->n_warps - 1] = ((guint64) 1 << rest) - 1;
-        memcpy (blk->issue, blk->mask, blk->n_warps * sizeof (guint64));
-        memset (blk->pub.shared, 0, s.shared_bytes);
-        memset (blk->local, 0, (gsize) s.local_bytes * blk->pub.n_threads);
-        gpu->arena_chunk = 0;
-        gpu->arena_used = 0;
-        kernel (&blk->pub, args);
-        if (blk->depth != 0)
-          fail (gpu, "the kernel returned with %u if, loop or predicate frames open", blk->depth);
-        else if (blk->machine != 0)
-          fail (gpu, "the kernel returned with %u machine scopes open", blk->machine);
-      }
+  if (s.resident >= 2 && n_blocks >= 2)
+    mdl_simt_run_interleaved (gpu, &s, launch, kernel, args);
+  else
+    {
+      gpu->cur = &gpu->blk;
+      mdl_simt_block_setup (gpu, &gpu->blk, &s);
+      gpu->blk.launch = launch;
+      for (guint32 id = 0; id < n_blocks && !gpu->error; id++)
+        mdl_simt_block_run (&gpu->blk, id, kernel, args);
+    }
   m = (MdlMarker) { .kind = MDL_MARK_SYNC };
   marker (gpu, &m);
   if (gpu->has_sink)

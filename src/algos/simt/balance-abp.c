@@ -104,7 +104,7 @@ abp_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 }
 
 const MdlBalancer mdl_balancer_abp = {
-  "balance/abp", TRUE, FALSE, abp_words, abp_seed, abp_get, abp_put, mdl_octree_next_persistent
+  "balance/abp", TRUE, FALSE, abp_words, abp_seed, abp_get, abp_put, NULL
 };
 
 const MdlParamSpec mdl_balance_abp_params[] = {

@@ -63,8 +63,7 @@ blocking_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 }
 
 const MdlBalancer mdl_balancer_blocking = {
-  "balance/blocking", TRUE, FALSE, blocking_words, blocking_seed, blocking_get, blocking_put,
-  mdl_octree_next_persistent
+  "balance/blocking", TRUE, FALSE, blocking_words, blocking_seed, blocking_get, blocking_put, NULL
 };
 
 const MdlParamSpec mdl_balance_blocking_params[] = {

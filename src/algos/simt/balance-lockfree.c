@@ -108,8 +108,7 @@ lockfree_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
 }
 
 const MdlBalancer mdl_balancer_lockfree = {
-  "balance/lockfree", TRUE, TRUE, lockfree_words, lockfree_seed, lockfree_get, lockfree_put,
-  mdl_octree_next_persistent
+  "balance/lockfree", TRUE, TRUE, lockfree_words, lockfree_seed, lockfree_get, lockfree_put, NULL
 };
 
 const MdlParamSpec mdl_balance_lockfree_params[] = {

@@ -1,6 +1,7 @@
 /* The octree partitioning of Cederman's load-balancing benchmark (thesis §3.6) in SIMT C: the split
- * of one task, the turn of a block (get a task, split it, put its children) that every balancer
- * shares, and the host loop that launches turns until the termination counter reaches n.
+ * of one task, the blocks' loop (get a task, split it, put its children) that every balancer
+ * shares, and the host's launches (the root's turn, then the static list's levels or the
+ * persistent kernel, until the termination counter reaches n).
  *
  * Splitting a task (the released benchmark's scheme, notes §3.6): every thread loads the task's
  * record; pass 1 reads the task's particles (16 bytes, coalesced, thread i taking i, i + T, ...) and
@@ -30,41 +31,37 @@ typedef struct {
   Regs r;
 } Turn;
 
-enum { T0_AT, T0_V, T0_CMP, T0_OLD, T0_REGS };
-
+/* Thread 0's instructions read and write lane 0 only (the only lane active), so one-word locals
+ * serve as their lane vectors: on the block's own stack, which matters when blocks interleave. */
 guint32
 mdl_octree_t0_ld (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr)
 {
-  guint64 **r = run->t0;
-  r[T0_AT][0] = addr;
-  mdl_simt_ld (blk, space, 4, r[T0_AT], r[T0_V]);
-  return (guint32) r[T0_V][0];
+  guint64 v = 0;
+  (void) run;
+  mdl_simt_ld (blk, space, 4, &addr, &v);
+  return (guint32) v;
 }
 
 void
 mdl_octree_t0_st (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSpace space, guint64 addr, guint32 v)
 {
-  guint64 **r = run->t0;
-  r[T0_AT][0] = addr;
-  r[T0_V][0] = v;
-  mdl_simt_st (blk, space, 4, r[T0_AT], r[T0_V]);
+  guint64 value = v;
+  (void) run;
+  mdl_simt_st (blk, space, 4, &addr, &value);
 }
 
 guint32
 mdl_octree_t0_atom (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSimtAtomOp op, guint64 addr,
                     guint32 v, guint32 compare)
 {
-  guint64 **r = run->t0;
-  r[T0_AT][0] = addr;
-  r[T0_V][0] = v;
-  r[T0_CMP][0] = compare;
-  mdl_simt_atom (blk, MDL_SPACE_GLOBAL, op, 4, r[T0_AT], r[T0_V], r[T0_CMP], r[T0_OLD]);
+  guint64 operand = v, cmp = compare, old = 0;
+  mdl_simt_atom (blk, MDL_SPACE_GLOBAL, op, 4, &addr, &operand, &cmp, &old);
   if (op == MDL_SIMT_ATOM_CAS)
     {
       run->st->cas_attempts++;
-      run->st->cas_failures += (guint32) r[T0_OLD][0] != compare;
+      run->st->cas_failures += (guint32) old != compare;
     }
-  return (guint32) r[T0_OLD][0];
+  return (guint32) old;
 }
 
 gboolean
@@ -279,66 +276,70 @@ split (MdlSimtBlock *blk, Turn *turn, guint32 task)
   run->per_block[blk->idx_x]++;
 }
 
-/* A turn of one block: get a task, split it, put its children; a block that gets none reads the
- * termination counter (the persistent loop's exit test). */
+/* What thread 0 hands its block when the build is over for it. */
+#define TASK_EXIT 0xffffffffu
+
+/* The blocks' loop (the CUDA twin's run_turns): thread 0 gets a task (when it finds none and the
+ * termination counter is at n, or the launch's one turn is done: exit), the block splits it and
+ * thread 0 puts the children; a block that got no task goes round again. run->turns = 0 loops
+ * until the counter reaches n (the persistent kernel), 1 makes one turn (the root's launch, the
+ * static list's launches). */
 static void
-turn_kernel (MdlSimtBlock *blk, void *args)
+turns_kernel (MdlSimtBlock *blk, void *args)
 {
   Turn turn = { .run = args };
   MdlOctreeRun *run = turn.run;
-  guint64 *t0[T0_REGS];
-  guint32 task;
+  guint32 task, turns = 0;
+  guint8 *cond;
   turn.r = (Regs) { mdl_simt_reg (blk, 1), mdl_simt_reg (blk, 1), mdl_simt_reg (blk, 1),
                     mdl_simt_reg (blk, 2), mdl_simt_reg (blk, 2), mdl_simt_reg (blk, 1),
                     mdl_simt_reg (blk, 1) };
-  for (guint i = 0; i < T0_REGS; i++)
-    t0[i] = mdl_simt_reg (blk, 1);
-  run->t0 = t0;
-
-  mdl_simt_algo_if_thread0 (blk);
-  mdl_octree_t0_st (blk, run, MDL_SPACE_SHARED, SH_TASK, run->bal->get (blk, run));
-  mdl_simt_endif (blk);
-  mdl_simt_sync (blk);
-  ld_shared_uniform (blk, &turn.r, SH_TASK, turn.r.v);
-  task = (guint32) turn.r.v[0];
-  {
-    guint8 *cond = mdl_simt_cond (blk);
-    MDL_SIMT_EACH (blk, t)
-      cond[t] = task == 0;
-  }
-  mdl_simt_if (blk);
-  if (task == 0)
+  mdl_simt_loop_begin (blk);
+  do
     {
-      run->st->idle_turns++;
-      mdl_simt_algo_pred_below (blk, 1);
-      mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->ctl + 4 * CTL_DONE);
-      mdl_simt_pred_end (blk);
-    }
-  mdl_simt_else (blk);
-  if (task != 0)
-    {
-      split (blk, &turn, task - 1);
       mdl_simt_algo_if_thread0 (blk);
-      for (guint c = 0; c < 8; c++)
+      task = run->bal->get (blk, run);
+      mdl_simt_alu (blk, 1);
+      if (task == 0)
         {
-          guint32 kid = mdl_octree_t0_ld (blk, run, MDL_SPACE_SHARED, SH_KIDS + 4 * c);
-          if (kid)
-            run->bal->put (blk, run, kid - 1);
+          run->st->idle_turns++;
+          if (run->turns
+              || mdl_octree_t0_ld (blk, run, MDL_SPACE_GLOBAL, run->ctl + 4 * CTL_DONE) == run->n)
+            task = TASK_EXIT;
+        }
+      mdl_octree_t0_st (blk, run, MDL_SPACE_SHARED, SH_TASK, task);
+      mdl_simt_endif (blk);
+      mdl_simt_sync (blk);
+      ld_shared_uniform (blk, &turn.r, SH_TASK, turn.r.v);
+      task = (guint32) turn.r.v[0];
+      mdl_simt_sync (blk);
+      mdl_simt_alu (blk, 2);
+      cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        cond[t] = task != 0 && task != TASK_EXIT;
+      mdl_simt_if (blk);
+      if (task != 0 && task != TASK_EXIT)
+        {
+          split (blk, &turn, task - 1);
+          mdl_simt_algo_if_thread0 (blk);
+          for (guint c = 0; c < 8; c++)
+            {
+              guint32 kid = mdl_octree_t0_ld (blk, run, MDL_SPACE_SHARED, SH_KIDS + 4 * c);
+              if (kid)
+                run->bal->put (blk, run, kid - 1);
+            }
+          mdl_simt_endif (blk);
         }
       mdl_simt_endif (blk);
+      turns++;
+      cond = mdl_simt_cond (blk);
+      MDL_SIMT_EACH (blk, t)
+        cond[t] = task != TASK_EXIT && (run->turns == 0 || turns < run->turns);
     }
-  mdl_simt_endif (blk);
-  run->t0 = NULL;
+  while (mdl_simt_loop_test (blk));
 }
 
 /* ---- the host ---- */
-
-guint32
-mdl_octree_next_persistent (MdlOctreeRun *run, guint32 *q)
-{
-  (void) q;
-  return run->blocks;
-}
 
 static gboolean
 fail (GError **error, GQuark domain, int code, const char *name, const char *what)
@@ -384,7 +385,7 @@ check_leaves (MdlSimt *gpu, const MdlOctreeRun *run, const MdlOctreeLeaf *leaves
 
 gboolean
 mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint64 n,
-                  guint threads, guint blocks, guint threshold, guint lazy,
+                  guint threads, guint blocks, guint resident, guint threshold, guint lazy,
                   MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st, GError **error)
 {
   MdlOctreeRun run = { .bal = bal, .threads = threads, .blocks = blocks, .threshold = threshold,
@@ -400,6 +401,12 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
   if (blocks < 1 || blocks > 65535 || threshold < 1 || lazy < 1)
     return fail (error, MDL_ERROR, MDL_ERROR_PARAM, bal->name,
                  "blocks must be 1..65535, threshold and lazy at least 1");
+  if (resident == 0)
+    resident = blocks;
+  if (resident > MDL_SIMT_MAX_RESIDENT)
+    return fail (error, MDL_ERROR, MDL_ERROR_PARAM, bal->name,
+                 "more blocks than can be resident at once (" G_STRINGIFY (MDL_SIMT_MAX_RESIDENT)
+                 "): give resident");
   if (n < 1 || n > (G_GUINT64_CONSTANT (1) << 26))
     return fail (error, MDL_ERROR, MDL_ERROR_PARAM, bal->name, "n must be 1..2^26");
   run.per_block = per_block = g_new0 (guint64, MAX (blocks, mdl_octree_level_bound (n, threshold)));
@@ -432,12 +439,15 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
       root[TASK_PATH_LO] = 1;
       run.host_ctl[CTL_TASKS] = 1;
       bal->seed (&run, q);
-      /* The first launch is the root's, one block (the thesis's single initial iteration). */
+      /* The first launch is the root's turn on one block (the thesis's single initial
+       * iteration); then the static list's launches, or the persistent kernel's one. */
+      run.turns = 1;
       while (grid > 0)
         {
-          MdlSimtLaunch shape = { .grid_x = grid, .block_x = threads, .shared_bytes = SH_BYTES };
+          MdlSimtLaunch shape = { .grid_x = grid, .block_x = threads, .shared_bytes = SH_BYTES,
+                                  .resident = run.turns ? 1 : resident };
           guint64 before = st->tasks;
-          if (!mdl_simt_launch (gpu, &shape, turn_kernel, &run, error))
+          if (!mdl_simt_launch (gpu, &shape, turns_kernel, &run, error))
             return FALSE;
           st->rounds++;
           if (st->tasks == before)
@@ -446,7 +456,18 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
           if (run.host_ctl[CTL_TASKS] > task_cap || run.overflow)
             return fail (error, MDL_ERROR, MDL_ERROR_MODEL, bal->name,
                          "the task pool or a deque overflowed");
-          grid = run.host_ctl[CTL_DONE] == n ? 0 : bal->next (&run, q);
+          if (run.host_ctl[CTL_DONE] == n)
+            break;
+          if (!bal->dynamic)
+            grid = bal->next (&run, q);
+          else if (run.turns)
+            {
+              grid = blocks;
+              run.turns = 0;
+            }
+          else
+            return fail (error, MDL_ERROR, MDL_ERROR_MODEL, bal->name,
+                         "the persistent kernel ended before the counter reached n");
         }
       st->rounds--;
     }
@@ -483,6 +504,7 @@ mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint64 n, gui
   guint threshold = (guint) mdl_params_uint (params, "threshold");
   guint blocks = bal->dynamic ? (guint) mdl_params_uint (params, "blocks") : 1;
   guint lazy = bal->lazy ? (guint) mdl_params_uint (params, "lazy") : 1;
+  guint resident = bal->dynamic ? (guint) mdl_params_uint (params, "resident") : 1;
   gboolean same;
   if (!mdl_simt_algo_size_ok (bal->name, n, G_GUINT64_CONSTANT (1) << 26, error))
     return FALSE;
@@ -494,7 +516,7 @@ mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint64 n, gui
   if (!mdl_octree_reference (mdl_simt_host (gpu, addr), n, threshold, &want, &n_want, &shape))
     return fail (error, MDL_ERROR, MDL_ERROR_PARAM, bal->name, "out of memory");
   if (!mdl_octree_build (gpu, bal, addr, n, (guint) mdl_params_uint (params, "threads"), blocks,
-                         threshold, lazy, &leaves, &nl, &st, error))
+                         resident, threshold, lazy, &leaves, &nl, &st, error))
     {
       free (want);
       return FALSE;

@@ -4,14 +4,14 @@
  * balance-abp.c). The split of one task, the same under every balancer, is in octree.c; a
  * balancer says only how a block gets its next task and how it hands over the children.
  *
- * Schedule. The SIMT layer runs the blocks of a launch one after the other, so a persistent
- * kernel (every block looping "get a task, split it, put its children" until the particles are
- * all placed) would leave all the work to block 0. The dynamic balancers therefore run in rounds:
- * one launch of B blocks is one turn of every block through that loop's body, in block order,
- * and the host launches rounds until the termination counter reaches n. This is the round-robin
- * interleaving of the persistent kernel at task granularity (its CUDA twin loops inside one
- * launch); the memory instructions of a turn are the loop body's. The static list is launch-based
- * in the thesis already: one launch of one block per task per level. */
+ * Schedule. The dynamic balancers run as their CUDA twins do: after the root's launch (one block,
+ * one turn), one persistent launch of `blocks` blocks, each looping "get a task, split it, put its
+ * children" until a get finds no task with the termination counter at n. The launch holds
+ * `resident` blocks at once (MdlSimtLaunch.resident: the layer switches blocks after every memory
+ * instruction), so a block spins on a lock another holds and CASes fail between blocks as on the
+ * hardware; blocks beyond the resident ones start as resident ones exit, and find the work done.
+ * The static list is launch-based in the thesis already: one launch of one block per task per
+ * level, one turn each. */
 #ifndef MDL_SIMT_OCTREE_H
 #define MDL_SIMT_OCTREE_H
 
@@ -45,6 +45,7 @@ typedef struct MdlBalancer MdlBalancer;
 typedef struct {
   const MdlBalancer *bal;
   guint threads, blocks, threshold, lazy;
+  guint turns;             /* turns a block makes in this launch; 0: until the counter is at n */
   guint64 n;
   guint64 buf[2];          /* particle buffers (device addresses) */
   guint64 tasks, leaves, ctl;
@@ -55,8 +56,6 @@ typedef struct {
   gboolean overflow;       /* a bounded structure (an ABP deque) ran out of slots */
   MdlOctreeStats *st;
   guint64 *per_block;      /* tasks split by each block */
-  guint64 **t0;            /* the running block's lane vectors for thread 0's instructions:
-                            * address, value, compare, old */
 } MdlOctreeRun;
 
 /* A balancer (Cederman's §3.2-3.5). Its kernel parts run with thread 0 alone active (the thesis:
@@ -69,7 +68,8 @@ typedef struct {
  * @seed: puts the root task (number 0) in the zeroed structure, from the host.
  * @get: thread 0's dequeue: returns the task number + 1, or 0 when it found none.
  * @put: thread 0's enqueue of task number @task.
- * @next: the host, after a launch: the blocks of the next launch (0: the build is over). */
+ * @next: the static list's host, after a launch: the blocks of the next launch (0: the build is
+ *   over); NULL for the dynamic ones (one persistent launch). */
 struct MdlBalancer {
   const char *name;
   gboolean dynamic, lazy;
@@ -92,23 +92,21 @@ guint32 mdl_octree_t0_atom (MdlSimtBlock *blk, MdlOctreeRun *run, MdlSimtAtomOp 
 gboolean mdl_octree_t0_loop (MdlSimtBlock *blk, gboolean again);
 
 /* The build: @n particles (filled in @gpu at @particles, MDL_PARTICLE_WORDS words each) split
- * under @bal with @threads threads per block, @blocks blocks (the dynamic balancers), leaf
- * threshold @threshold and lazy pointer step @lazy (the lock-free queue); returns the leaves
+ * under @bal with @threads threads per block, @blocks blocks of which @resident at once (0: all;
+ * the dynamic balancers), leaf threshold @threshold and lazy pointer step @lazy (the lock-free
+ * queue); returns the leaves
  * sorted by path in *@leaves (g_free) and the counters in @st. Errors: MDL_ERROR_PARAM for a bad
  * parameter, MDL_ERROR_MODEL when the tree breaks a rule (a leaf above the threshold whose cell
  * could split, a particle outside its leaf, the counter not reaching n exactly once). */
 gboolean mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint64 n,
-                           guint threads, guint blocks, guint threshold, guint lazy,
-                           MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st,
+                           guint threads, guint blocks, guint resident, guint threshold,
+                           guint lazy, MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st,
                            GError **error);
 
 /* The body both entry points of a balancer's row share: particles of the `dist` parameter for
  * @seed, the build, its leaves checked against the reference, the checksum over the leaves. */
 gboolean mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint64 n, guint64 seed,
                           MdlRecorder *rec, guint64 *checksum, GError **error);
-
-/* The next launch of a persistent kernel's balancer: all its blocks again. */
-guint32 mdl_octree_next_persistent (MdlOctreeRun *run, guint32 *q);
 
 /* Both entry points of balancer row SYM, whose MdlBalancer is BAL. */
 #define MDL_OCTREE_ENTRY_POINTS(sym, bal)                                                          \
@@ -123,8 +121,8 @@ guint32 mdl_octree_next_persistent (MdlOctreeRun *run, guint32 *q);
 extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balancer_lockfree,
   mdl_balancer_abp;
 
-/* The parameter rows every balancer has (dist, threads, threshold), and blocks for the dynamic
- * ones. */
+/* The parameter rows every balancer has (dist, threads, threshold), and blocks and resident for
+ * the dynamic ones. */
 #define MDL_OCTREE_COMMON_ROWS                                                                     \
   { "dist", MDL_PARAM_CHOICE, "uniform", NULL, 0, 0, MDL_PARTICLE_DIST_CHOICES, 0,                 \
     "particle set: " MDL_PARTICLE_DIST_CHOICES " (docs/models/balance-octree.md)" },              \
@@ -133,6 +131,9 @@ extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balance
     "the most particles a leaf holds (the thesis's 20)" }
 #define MDL_OCTREE_BLOCKS_ROW                                                                      \
   { "blocks", MDL_PARAM_UINT, "32", NULL, 1, 65535, NULL, 0,                                       \
-    "thread blocks of the persistent kernel" }
+    "thread blocks of the persistent kernel" },                                                    \
+  { "resident", MDL_PARAM_UINT, "0", NULL, 0, MDL_SIMT_MAX_RESIDENT, NULL, 0,                      \
+    "blocks resident at once, interleaved (0: all of them; the occupancy engine's "              \
+    "resident_blocks_max)" }
 
 #endif

@@ -25,6 +25,7 @@
 #include <models/error.h>
 
 #include "models/engines.h"
+#include "models/u64map.h"
 
 #include <math.h>
 
@@ -53,6 +54,7 @@ typedef struct {
   guint64 open_rounds, open_resident_warps;
   WarpSlot *slots;
   guint n_slots;
+  MdlU64Map runs;            /* (block << 16 | warp) -> in_run, for blocks whose events interleave */
 } Occupancy;
 
 static const MdlParamSpec occupancy_params[] = {
@@ -100,6 +102,7 @@ occupancy_init (void *state, const MdlParams *params, GError **error)
   o->reg_per_block = mdl_params_choice (params, "reg_alloc") == 1;
   o->reg_warps = mdl_params_uint (params, "reg_warp_alloc");
   o->regs = mdl_params_uint (params, "regs");
+  mdl_u64map_init (&o->runs, 64);
   return TRUE;
 }
 
@@ -200,6 +203,7 @@ occupancy_marker (void *state, const MdlMarker *m, GError **error)
       o->n_slots = (guint) warps;
     }
   memset (o->slots, 0, o->n_slots * sizeof *o->slots);
+  mdl_u64map_clear (&o->runs);
   return TRUE;
 }
 
@@ -219,7 +223,19 @@ occupancy_consume (void *state, const MdlEventBatch *b, GError **error)
         continue;
       s = &o->slots[e->warp];
       if (!s->seen || s->block != e->block)
-        *s = (WarpSlot) { .block = e->block, .seen = TRUE };
+        {
+          /* Another block on this warp index: the old one's run is parked, the new one's comes
+           * back (a block that has not run yet has none). Blocks whose events interleave
+           * (MdlSimtLaunch.resident) keep their runs apart; one after another, nothing changes. */
+          gboolean inserted;
+          if (s->seen)
+            *mdl_u64map_upsert (&o->runs, (guint64) s->block << 16 | e->warp, 0, &inserted) =
+              s->in_run;
+          *s = (WarpSlot) { .block = e->block, .seen = TRUE,
+                            .in_run = *mdl_u64map_upsert (&o->runs,
+                                                          (guint64) e->block << 16 | e->warp, 0,
+                                                          &inserted) != 0 };
+        }
       o->open_rounds += load && !s->in_run;
       s->in_run = load;
     }
@@ -276,6 +292,7 @@ occupancy_finalize (void *state)
 {
   Occupancy *o = state;
   g_free (o->slots);
+  mdl_u64map_destroy (&o->runs);
 }
 
 const MdlEngineClass mdl_occupancy_class = {

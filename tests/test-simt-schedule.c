@@ -1,0 +1,280 @@
+/* Tests of the SIMT layer's interleaved schedule (MdlSimtLaunch.resident, src/simt/schedule.c):
+ * blocks resident at once switch after every global memory instruction, round robin, so a spin lock's
+ * failed CASes between blocks are exact; the schedule is deterministic; a launch of blocks that do
+ * not share words gives every block the events it has under the sequential default. */
+#include "helpers.h"
+
+#include <string.h>
+
+typedef struct {
+  guint64 lock, counter;   /* device addresses of two words */
+  guint64 data;            /* the independent kernel's words: 80 per block */
+  guint32 bad_block;       /* the lock kernel: block bad_block - 1 reads its counter out of
+                            * bounds (0: none) */
+} Args;
+
+/* Thread 0 of a one-thread block: while (atomicCAS (lock, 0, 1) == 1) {} counter++ (a load and
+ * a store); lock = 0 (a store). Four memory instructions when the lock is free. */
+static void
+lock_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1), *cmp = mdl_simt_reg (b, 1);
+  guint64 *old = mdl_simt_reg (b, 1);
+  mdl_simt_loop_begin (b);
+  do
+    {
+      at[0] = a->lock;
+      v[0] = 1;
+      cmp[0] = 0;
+      mdl_simt_atom (b, MDL_SPACE_GLOBAL, MDL_SIMT_ATOM_CAS, 4, at, v, cmp, old);
+      mdl_simt_cond (b)[0] = old[0] == 1;
+    }
+  while (mdl_simt_loop_test (b));
+  at[0] = a->bad_block == b->idx_x + 1 ? 8 : a->counter;
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+  v[0]++;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  at[0] = a->lock;
+  v[0] = 0;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+}
+
+/* The blocks of the memory events of @c, one digit each, and the failed CAS lanes. */
+static char *
+memory_order (const TestCollector *c, guint64 *failed)
+{
+  GString *s = g_string_new (NULL);
+  *failed = 0;
+  for (guint i = 0; i < c->warp->len; i++)
+    {
+      const MdlWarpEvent *e = &g_array_index (c->warp, MdlWarpEvent, i);
+      if (e->op != MDL_WARP_LOAD && e->op != MDL_WARP_STORE && e->op != MDL_WARP_ATOMIC)
+        continue;
+      g_string_append_c (s, (char) ('0' + e->block));
+      if (e->op == MDL_WARP_ATOMIC && (e->flags & MDL_WARP_ATOM_CAS))
+        *failed += (guint64) __builtin_popcountll (e->taken);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Runs the lock kernel over @grid one-thread blocks with @resident of them at once; returns the
+ * collector (test_collector_free) and the counter's final value in *@counter. */
+static TestCollector *
+run_lock (guint grid, guint resident, guint32 *counter)
+{
+  TestCollector *c = test_collector_new ();
+  MdlSink sink = test_collector_sink (c);
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (&sink, 32);
+  g_autoptr (GError) error = NULL;
+  Args a = { .lock = mdl_simt_alloc (gpu, 4, NULL), .counter = mdl_simt_alloc (gpu, 4, NULL) };
+  MdlSimtLaunch shape = { .grid_x = grid, .block_x = 1, .resident = resident };
+  if (!mdl_simt_launch (gpu, &shape, lock_kernel, &a, &error))
+    fail_msg ("grid %u, resident %u: %s", grid, resident, error->message);
+  *counter = *(guint32 *) mdl_simt_host (gpu, a.counter);
+  return c;
+}
+
+/* Ensure two or three resident blocks contending for a spin lock fail exactly the CASes a
+ * hand-run of the round robin gives. The holder needs 3 more memory instructions (load, store,
+ * release) after its CAS, and every waiter fails one CAS per instruction of the holder, so with
+ * two resident blocks each later block fails 3 times; with three, block 2 also waits through
+ * block 1's critical section (3 + 3 failures) and fails once more between the release and block
+ * 1's winning CAS. A finished block's slot takes the next block of the grid: with 3 blocks and 2
+ * slots, block 2 starts in slot 0 right after block 0 ends, while block 1 holds the lock. */
+static void
+test_spin_lock_fails_hand_derived_cases (void **state)
+{
+  static const struct {
+    guint grid, resident;
+    const char *order;   /* the block of each memory event */
+    guint64 failed;
+  } rows[] = {
+    { 3, 0, "000011112222", 0 },               /* the sequential default */
+    { 3, 1, "000011112222", 0 },               /* one resident block: the same */
+    { 2, 2, "01010101111", 3 },
+    { 3, 2, "010101012121212222", 6 },
+    { 3, 3, "012012012012121212222", 9 },
+    { 2, 5, "01010101111", 3 },                /* resident above the grid: the grid */
+  };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      guint32 counter;
+      guint64 failed;
+      TestCollector *c = run_lock (rows[r].grid, rows[r].resident, &counter);
+      g_autofree char *order = memory_order (c, &failed);
+      if (strcmp (order, rows[r].order) != 0 || failed != rows[r].failed)
+        fail_msg ("grid %u, resident %u: order %s, %" G_GUINT64_FORMAT " failed; expected %s, %"
+                  G_GUINT64_FORMAT, rows[r].grid, rows[r].resident, order, failed, rows[r].order,
+                  rows[r].failed);
+      assert_int_equal (counter, rows[r].grid);   /* the lock kept the increments apart */
+      test_collector_free (c);
+    }
+}
+
+/* Ensure the interleaved schedule is deterministic: the same launch twice gives the same events
+ * and markers in the same order. */
+static void
+test_interleaved_launch_is_deterministic (void **state)
+{
+  guint32 c1, c2;
+  TestCollector *a, *b;
+  (void) state;
+  a = run_lock (7, 4, &c1);
+  b = run_lock (7, 4, &c2);
+  test_collector_assert_equal (a, b);
+  assert_int_equal (c1, 7);
+  assert_int_equal (c2, 7);
+  test_collector_free (a);
+  test_collector_free (b);
+}
+
+/* Each block of 40 threads (two warps, the second partial) on its own 80 words: a load, a branch
+ * on odd values, a store of v + 1 or 2v, a shared store and load across a barrier, a store back. */
+static void
+independent_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 base = a->data + 4 * 80 * (guint64) b->idx_x;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  guint8 *cond;
+  MDL_SIMT_EACH (b, t)
+    at[t] = base + 4 * t;
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+  cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    cond[t] = v[t] & 1;
+  mdl_simt_if (b);
+  MDL_SIMT_EACH (b, t)
+    v[t] += 1;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_else (b);
+  MDL_SIMT_EACH (b, t)
+    v[t] *= 2;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_endif (b);
+  MDL_SIMT_EACH (b, t)
+    at[t] = 4 * (b->n_threads - 1 - t);
+  mdl_simt_st (b, MDL_SPACE_SHARED, 4, at, v);
+  mdl_simt_sync (b);
+  mdl_simt_ld (b, MDL_SPACE_SHARED, 4, at, v);
+  mdl_simt_alu (b, 2);
+  MDL_SIMT_EACH (b, t)
+    at[t] = base + 4 * (t + 40);
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+}
+
+/* The independent kernel over 5 blocks with @resident at once: its events, and the words. */
+static TestCollector *
+run_independent (guint resident, guint32 *words)
+{
+  TestCollector *c = test_collector_new ();
+  MdlSink sink = test_collector_sink (c);
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (&sink, 32);
+  g_autoptr (GError) error = NULL;
+  Args a = { .data = mdl_simt_alloc (gpu, 4 * 80 * 5, NULL) };
+  MdlSimtLaunch shape = { .grid_x = 5, .block_x = 40, .shared_bytes = 160, .resident = resident };
+  guint32 *w = mdl_simt_host (gpu, a.data);
+  for (guint i = 0; i < 80 * 5; i++)
+    w[i] = i * 7 + 3;
+  if (!mdl_simt_launch (gpu, &shape, independent_kernel, &a, &error))
+    fail_msg ("resident %u: %s", resident, error->message);
+  memcpy (words, w, 4 * 80 * 5);
+  return c;
+}
+
+/* The events of block @block in @c, in order; a memory event's lane addresses, which lie at
+ * another index of the collected addresses when blocks interleave, are folded into its base. */
+static GArray *
+events_of_block (const TestCollector *c, guint block)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (MdlWarpEvent));
+  for (guint i = 0; i < c->warp->len; i++)
+    {
+      MdlWarpEvent e = g_array_index (c->warp, MdlWarpEvent, i);
+      if (e.block != block)
+        continue;
+      if ((e.op == MDL_WARP_LOAD || e.op == MDL_WARP_STORE || e.op == MDL_WARP_ATOMIC)
+          && !(e.flags & MDL_WARP_STRIDED))
+        {
+          for (guint l = 0; l < (guint) __builtin_popcountll (e.active); l++)
+            e.base = e.base * 1000003 + g_array_index (c->lane_addrs, guint64, e.first_addr + l);
+          e.first_addr = 0;
+        }
+      g_array_append_val (out, e);
+    }
+  return out;
+}
+
+/* Ensure blocks that share no words see the same thing under the interleaved schedule as under
+ * the sequential default: the same results, and for every block the same events in the same
+ * order (only the order between blocks changes); and that the sequential default is resident 0
+ * or 1 alike. */
+static void
+test_independent_blocks_keep_their_events (void **state)
+{
+  guint32 w0[80 * 5], w1[80 * 5], w3[80 * 5];
+  TestCollector *seq, *one, *inter;
+  (void) state;
+  seq = run_independent (0, w0);
+  one = run_independent (1, w1);
+  inter = run_independent (3, w3);
+  test_collector_assert_equal (seq, one);
+  assert_memory_equal (w0, w3, sizeof w0);
+  assert_int_equal (seq->warp->len, inter->warp->len);
+  assert_int_equal (seq->markers->len, inter->markers->len);
+  for (guint b = 0; b < 5; b++)
+    {
+      g_autoptr (GArray) x = events_of_block (seq, b), y = events_of_block (inter, b);
+      assert_int_equal (x->len, y->len);
+      assert_memory_equal (x->data, y->data, x->len * sizeof (MdlWarpEvent));
+    }
+  /* Interleaved: block 1's first load comes right after block 0's. */
+  assert_int_equal (g_array_index (inter->warp, MdlWarpEvent, 0).block, 0);
+  assert_int_equal (g_array_index (inter->warp, MdlWarpEvent, 2).block, 1);
+  test_collector_free (seq);
+  test_collector_free (one);
+  test_collector_free (inter);
+}
+
+/* Ensure a fault in one resident block fails the launch naming that block, without hanging the
+ * blocks that spin on the lock it would have released. */
+static void
+test_fault_in_a_resident_block_ends_the_launch (void **state)
+{
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  GError *error = NULL;
+  Args a = { .lock = mdl_simt_alloc (gpu, 4, NULL), .counter = mdl_simt_alloc (gpu, 4, NULL) };
+  MdlSimtLaunch shape = { .grid_x = 6, .block_x = 1, .resident = 3 };
+  (void) state;
+  a.bad_block = 2;
+  assert_false (mdl_simt_launch (gpu, &shape, lock_kernel, &a, &error));
+  assert_mdl_error (error, MDL_ERROR_MODEL, "launch 0, block 1: thread 0: global load");
+}
+
+/* Ensure a resident count above the limit is a shape error that says so. */
+static void
+test_too_many_resident_blocks_is_a_param_error (void **state)
+{
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  GError *error = NULL;
+  Args a = { 0 };
+  MdlSimtLaunch shape = { .grid_x = 4, .block_x = 1, .resident = MDL_SIMT_MAX_RESIDENT + 1 };
+  (void) state;
+  assert_false (mdl_simt_launch (gpu, &shape, lock_kernel, &a, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "2049 resident blocks");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_spin_lock_fails_hand_derived_cases),
+    cmocka_unit_test (test_interleaved_launch_is_deterministic),
+    cmocka_unit_test (test_independent_blocks_keep_their_events),
+    cmocka_unit_test (test_fault_in_a_resident_block_ends_the_launch),
+    cmocka_unit_test (test_too_many_resident_blocks_is_a_param_error),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
