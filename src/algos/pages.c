@@ -5,6 +5,7 @@
  * block, before the first touch so that the faults can allocate huge pages. Whether the kernel
  * grants them is its decision; the experiment checks /proc/self/smaps (docs/experiments/vat.md).
  * This file is compiled once: it is not an algorithm. */
+#include "algos/alloc-watch.h"
 #include "algos/cpu/cpu-algo.h"
 
 #include <stdlib.h>
@@ -14,6 +15,25 @@
 #define SMALL_BYTES ((gsize) 4096)
 
 enum { PAGES_DEFAULT, PAGES_4K, PAGES_HUGE };
+
+/* Per thread: one experiment's worker must not see another's arrays. */
+static _Thread_local MdlAllocWatchFunc watch_func;
+static _Thread_local void *watch_data;
+
+void
+mdl_algo_watch_allocations (MdlAllocWatchFunc func, void *data)
+{
+  watch_func = func;
+  watch_data = data;
+}
+
+static void *
+watched (void *p, gsize bytes, gsize align)
+{
+  if (p && watch_func)
+    watch_func (watch_data, p, bytes, align);
+  return p;
+}
 
 void
 mdl_algo_size_error (guint64 n, gsize elem_bytes, const char *what, GError **error)
@@ -32,7 +52,7 @@ mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, cons
   void *p = NULL;
 
   if (pages == PAGES_DEFAULT)
-    return mdl_algo_alloc (n, elem_bytes, what, error);
+    return watched (mdl_algo_alloc (n, elem_bytes, what, error), (gsize) n * elem_bytes, 16);
   if (n == 0 || n > G_MAXSIZE / elem_bytes || !g_size_checked_mul (&bytes, (gsize) n, elem_bytes)
       || bytes > G_MAXSIZE - align)
     return mdl_algo_alloc (n, elem_bytes, what, error);   /* the same message for a bad size */
@@ -55,7 +75,7 @@ mdl_algo_alloc_pages (const MdlParams *params, guint64 n, gsize elem_bytes, cons
                    "failed for the %s; this kernel has no transparent huge pages", what);
       return NULL;
     }
-  return p;
+  return watched (p, bytes, align);
 #else
   (void) bytes, (void) p;
   g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "pages=%s: this system has no "
