@@ -1045,10 +1045,12 @@ model_passes (Ctx *c, GArray *timings, GError **error)
           c->step++;
         }
       c->running = MIN (c->cfg->jobs, timings->len - done);
-      c->work_done = work_start + (done_work + running_work (pending, done_work > 0
-                                                                      ? done_seconds / done_work
-                                                                      : SECONDS_PER_WORK, now))
-                                  / c->cfg->jobs;
+      /* Never backwards: a share that went down would read as an ETA that lies. */
+      c->work_done = MAX (c->work_done,
+                          work_start + (done_work + running_work (pending, done_work > 0
+                                                                           ? done_seconds / done_work
+                                                                           : SECONDS_PER_WORK, now))
+                                       / c->cfg->jobs);
       events = shared.events;
       g_mutex_unlock (&shared.lock);
       report_progress (c, last->timing->plan->algo->name, last->timing->n, "model", events);
