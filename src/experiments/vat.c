@@ -151,13 +151,25 @@ typedef struct {
   guint64 events;         /* of every run so far */
 } ModelShared;
 
-/* One instrumented run on a worker: the relay between the algorithm and the engines, which
- * places the arrays (placement.h) so that what the engines count cannot depend on the thread. */
+/* The reports of one point's engines, gathered from the runs that share them (a large point is
+ * run once per group of its engines, on several workers); under the shared lock. Slot i is the
+ * main pipeline's engine i, the slot after them the random-only caches. */
+typedef struct {
+  MdlReport **reports;
+  guint n_slots;
+  guint runs_left;
+} PointReports;
+
+/* One instrumented run on a worker: the relay between the algorithm and the engines of its group
+ * (slot i belongs to group i mod n_groups), which places the arrays (placement.h) so that what
+ * the engines count cannot depend on the thread. */
 typedef struct {
   MdlVatExperiment *exp;
   guint64 seed;
   ModelShared *shared;
-  MdlSink next;
+  PointReports *point;
+  guint group, n_groups;
+  MdlPipeline *pipeline;  /* every engine of the point; the relay feeds its group's */
   MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
   MdlStreams streams;
   MdlPlacement placement;
@@ -165,6 +177,57 @@ typedef struct {
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
+
+static gboolean
+in_group (const ModelRun *run, guint slot)
+{
+  return slot % run->n_groups == run->group;
+}
+
+/* Hands @batch, or when it is NULL @marker, to the engines of the run's group; an engine's error
+ * is prefixed with its spec, as a pipeline does. */
+static gboolean
+feed_group (ModelRun *run, const MdlEventBatch *batch, const MdlMarker *marker, GError **error)
+{
+  for (guint i = run->group; i < mdl_pipeline_n_engines (run->pipeline); i += run->n_groups)
+    {
+      MdlEngine *e = mdl_pipeline_engine (run->pipeline, i);
+      if (!(batch ? mdl_engine_consume (e, batch, error) : mdl_engine_marker (e, marker, error)))
+        {
+          g_prefix_error (error, "%s: ", mdl_engine_spec (e));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Adds the reports of the run's group to its point's; returns the whole set (borrowed) to the
+ * last run of the point, which reads the counts, and NULL to the others. */
+static MdlReport **
+gather_reports (ModelRun *run, MdlPipeline *random_only)
+{
+  PointReports *pr = run->point;
+  guint n_main = mdl_pipeline_n_engines (run->pipeline);
+  gboolean last;
+  g_mutex_lock (&run->shared->lock);
+  if (pr->reports == NULL)
+    {
+      pr->n_slots = n_main + 1;
+      pr->reports = g_new0 (MdlReport *, pr->n_slots);
+    }
+  g_assert (pr->n_slots == n_main + 1);
+  g_mutex_unlock (&run->shared->lock);
+  for (guint i = run->group; i < pr->n_slots; i += run->n_groups)
+    {
+      MdlEngine *e = i < n_main ? mdl_pipeline_engine (run->pipeline, i)
+                                : random_only ? mdl_pipeline_engine (random_only, 0) : NULL;
+      pr->reports[i] = e ? mdl_engine_report (e) : NULL;   /* slot i is this run's alone */
+    }
+  g_mutex_lock (&run->shared->lock);
+  last = --pr->runs_left == 0;
+  g_mutex_unlock (&run->shared->lock);
+  return last ? pr->reports : NULL;
+}
 
 static gboolean
 relay_batch (void *data, const MdlEventBatch *batch, GError **error)
@@ -200,7 +263,7 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
       if (!run->random_only.batch (run->random_only.data, &kept, error))
         return FALSE;
     }
-  return run->next.batch (run->next.data, batch, error);
+  return feed_group (run, batch, NULL, error);
 }
 
 static gboolean
@@ -209,7 +272,7 @@ relay_marker (void *data, const MdlMarker *marker, GError **error)
   ModelRun *run = data;
   if (run->random_only.marker && !run->random_only.marker (run->random_only.data, marker, error))
     return FALSE;
-  return run->next.marker (run->next.data, marker, error);
+  return feed_group (run, NULL, marker, error);
 }
 
 /* The estimated RAM operations of a run, for the ETA only. */
@@ -262,25 +325,20 @@ counter (const MdlReport *r, const char *name)
 /* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
  * the non-sequential accesses. */
 static void
-cost_model_counts (const MdlReport *cache, const MdlReport *tlb, MdlPipeline *random_only,
+cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport *random_only,
                    MdlVatPoint *pt)
 {
   static const char *const misses[VAT_EM_LEVELS] = { "l1_misses", "l2_misses", "l3_misses" };
-  MdlReport **r;
-  guint n;
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     pt->cache_misses[l] = counter (cache, misses[l]);
   pt->tlb_misses = counter (tlb, "l1_misses");
   pt->walks = counter (tlb, "walks");
-  r = mdl_pipeline_reports (random_only, &n);
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
-    pt->random_misses[l] = counter (r[0], misses[l]);
-  for (guint i = 0; i < n; i++)
-    mdl_report_free (r[i]);
-  g_free (r);
+    pt->random_misses[l] = counter (random_only, misses[l]);
 }
 
-/* The instrumented run of one point through the engines. */
+/* The instrumented run of one point through the engines of the run's group; the point's last run
+ * reads every group's reports into it. */
 static gboolean
 model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
              GError **error)
@@ -297,7 +355,6 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   g_autoptr (MdlPipeline) random_only = NULL;
   MdlReport **reports;
   MdlSink sink;
-  guint n_reports;
   gboolean ok;
 
   if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
@@ -333,8 +390,9 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
         return FALSE;
     }
 
-  run->next = mdl_pipeline_sink (pipeline);
-  run->random_only = random_only ? mdl_pipeline_sink (random_only) : (MdlSink) { 0 };
+  run->pipeline = pipeline;
+  run->random_only = random_only && in_group (run, n_engines) ? mdl_pipeline_sink (random_only)
+                                                              : (MdlSink) { 0 };
   mdl_streams_init (&run->streams);
   sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = run };
   mdl_algo_watch_allocations (mdl_placement_add, &run->placement);
@@ -344,8 +402,9 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   if (!ok)
     return FALSE;
 
-  reports = mdl_pipeline_reports (pipeline, &n_reports);
-  g_assert (n_reports == n_engines);
+  g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
+  if ((reports = gather_reports (run, random_only)) == NULL)
+    return TRUE;   /* another group's run reads them */
   pt->ram_ops = counter (reports[0], "ram_ops");
   pt->accesses = counter (reports[0], "accesses");
   pt->tc_misses = counter (reports[0], "tc_misses");
@@ -363,13 +422,10 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
           }
         else if (exp->cache_bytes[l])
           pt->em_misses[l] = first_touch;
-      cost_model_counts (reports[hier_engine], reports[hier_engine + 1], random_only, pt);
+      cost_model_counts (reports[hier_engine], reports[hier_engine + 1], reports[n_engines], pt);
       pt->branches = counter (reports[hier_engine + 2], "branches");
       pt->mispredicts = counter (reports[hier_engine + 2], "mispredicts");
     }
-  for (guint i = 0; i < n_reports; i++)
-    mdl_report_free (reports[i]);
-  g_free (reports);
   return TRUE;
 }
 
@@ -910,11 +966,14 @@ later_passes (Ctx *c, GArray *timings, GError **error)
 
 /* ---- the instrumented runs ----------------------------------------------------------------- */
 
-/* The instrumented run of one point, a task of the pool. */
+/* The instrumented run of one point for one group of its engines, a task of the pool. */
 typedef struct {
   const Timing *timing;
-  MdlVatPoint *pt;        /* its point, which only this task writes while the pool runs */
-  double work;            /* estimated CPU work (ops_estimate x the model's weight) */
+  MdlVatPoint *pt;        /* its point, which only its last run writes while the pool runs */
+  PointReports *reports;  /* its point's */
+  guint point;            /* the index of both */
+  guint group, n_groups;
+  double work;            /* estimated CPU work (ops_estimate x the model's weight / groups) */
   gint64 start_us;        /* 0 until a worker takes it (under the shared lock) */
   double cpu_seconds;     /* the worker's CPU time for it */
   guint64 checksum;       /* the instrumented build's */
@@ -935,6 +994,7 @@ model_task_run (gpointer data, gpointer user_data)
   ModelTask *task = data;
   ModelShared *shared = user_data;
   ModelRun run = { .exp = shared->exp, .seed = shared->seed, .shared = shared,
+                   .point = task->reports, .group = task->group, .n_groups = task->n_groups,
                    .placed = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent)),
                    .random_events = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent)) };
   const Timing *t = task->timing;
@@ -994,41 +1054,76 @@ running_work (GPtrArray *running, double seconds_per_work, gint64 now)
   return done;
 }
 
+/* Groups of engines a point's run is split into: one, unless the run would take more than half
+ * of a worker's share of all the runs; then as many as bring each part under it, at most
+ * MAX_GROUPS (a 4 KiB point has 7 to 9 engines). Each group runs the algorithm again, which
+ * costs about a fifteenth of a whole run's engines (heap/sort, 2^21: 2.3 s of 37 s of CPU). The
+ * huge series feeds one engine. */
+#define MAX_GROUPS 8
+
+static guint
+groups_of (double work, double total, guint jobs, gboolean huge)
+{
+  if (jobs == 1 || huge)
+    return 1;
+  return (guint) CLAMP (ceil (2 * work * jobs / total), 1, MAX_GROUPS);
+}
+
 /* The instrumented run of every timed point, cfg->jobs at once on a pool of threads, the largest
- * first so that the long runs start early and the short ones fill the gaps. They run after every
- * timing: a run on another core still shares the L3 and the memory bandwidth with a timed one.
- * What a point counts cannot depend on the threads: each run places its arrays canonically and
- * has engines of its own. On a failure the queued runs are dropped, those in flight finish, and
- * the error of the earliest point that failed is returned. */
+ * first so that the long runs start early and the short ones fill the gaps; a large point runs
+ * once per group of its engines, on several workers, so that it does not outlast the rest. They
+ * run after every timing: a run on another core still shares the L3 and the memory bandwidth
+ * with a timed one. What a point counts cannot depend on the threads: each run places its arrays
+ * canonically, and each engine sees the whole stream in one run. On a failure the queued runs are
+ * dropped, those in flight finish, and the error of the earliest point that failed is returned. */
 static gboolean
 model_passes (Ctx *c, GArray *timings, GError **error)
 {
   ModelShared shared = { .exp = c->exp, .seed = c->cfg->seed, .finished = g_async_queue_new () };
   g_autoptr (GPtrArray) pending = g_ptr_array_new ();   /* queued or running */
-  g_autofree ModelTask *tasks = g_new0 (ModelTask, MAX (timings->len, 1));
-  double work_start = c->work_done, done_work = 0, done_seconds = 0;
+  g_autofree PointReports *reports = g_new0 (PointReports, MAX (timings->len, 1));
+  g_autofree guint *groups = g_new0 (guint, MAX (timings->len, 1));
+  g_autofree ModelTask *tasks = NULL;
+  double work_start = c->work_done, done_work = 0, done_seconds = 0, total = 0, cpu_seconds = 0;
   const ModelTask *last;  /* the last to end; the largest before any ends */
   GError *first_error = NULL;
   gboolean failed = FALSE;
   GThreadPool *pool;
-  guint done = 0;
+  guint n_tasks = 0, done = 0;
   gint64 start_us = g_get_monotonic_time ();
-  double cpu_seconds = 0;
 
   g_mutex_init (&shared.lock);
   for (guint i = 0; i < timings->len; i++)
     {
       const Timing *t = &g_array_index (timings, Timing, i);
-      tasks[i] = (ModelTask) { .timing = t, .pt = &g_array_index (c->exp->points, MdlVatPoint, i),
-                               .work = ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT };
-      g_ptr_array_add (pending, &tasks[i]);
+      total += ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT;
     }
+  for (guint i = 0; i < timings->len; i++)
+    {
+      const Timing *t = &g_array_index (timings, Timing, i);
+      groups[i] = groups_of (ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT, total,
+                             c->cfg->jobs, t->huge);
+      reports[i].runs_left = groups[i];
+      n_tasks += groups[i];
+    }
+  tasks = g_new0 (ModelTask, MAX (n_tasks, 1));
+  for (guint i = 0, k = 0; i < timings->len; i++)
+    for (guint g = 0; g < groups[i]; g++, k++)
+      {
+        const Timing *t = &g_array_index (timings, Timing, i);
+        tasks[k] = (ModelTask) { .timing = t, .pt = &g_array_index (c->exp->points, MdlVatPoint, i),
+                                 .reports = &reports[i], .point = i, .group = g,
+                                 .n_groups = groups[i],
+                                 .work = ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT
+                                         / groups[i] };
+        g_ptr_array_add (pending, &tasks[k]);
+      }
   g_ptr_array_sort (pending, more_work_first);
   last = g_ptr_array_index (pending, 0);
   pool = g_thread_pool_new (model_task_run, &shared, (gint) c->cfg->jobs, FALSE, NULL);
   for (guint i = 0; i < pending->len; i++)
     g_thread_pool_push (pool, g_ptr_array_index (pending, i), NULL);
-  while (done < timings->len && !failed)
+  while (done < n_tasks && !failed)
     {
       ModelTask *task = g_async_queue_timeout_pop (shared.finished, G_USEC_PER_SEC / 4);
       gint64 now = g_get_monotonic_time ();
@@ -1042,9 +1137,9 @@ model_passes (Ctx *c, GArray *timings, GError **error)
           done_work += task->work;
           done_seconds += (double) (now - task->start_us) / G_USEC_PER_SEC;
           last = task;
-          c->step++;
+          c->step += --groups[task->point] == 0;   /* a step per point */
         }
-      c->running = MIN (c->cfg->jobs, timings->len - done);
+      c->running = MIN (c->cfg->jobs, n_tasks - done);
       /* Never backwards: a share that went down would read as an ETA that lies. */
       c->work_done = MAX (c->work_done,
                           work_start + (done_work + running_work (pending, done_work > 0
@@ -1061,16 +1156,23 @@ model_passes (Ctx *c, GArray *timings, GError **error)
   g_mutex_clear (&shared.lock);
   c->running = 0;
   for (guint i = 0; i < timings->len; i++)
-    cpu_seconds += tasks[i].cpu_seconds;
-  g_string_append_printf (c->exp->notes, "instrumented runs: %.1f s on %u threads, %.1f s of CPU "
-                          "time; the largest %.1f s\n",
+    {
+      for (guint r = 0; reports[i].reports && r < reports[i].n_slots; r++)
+        mdl_report_free (reports[i].reports[r]);
+      g_free (reports[i].reports);
+    }
+  for (guint k = 0; k < n_tasks; k++)
+    cpu_seconds += tasks[k].cpu_seconds;
+  g_string_append_printf (c->exp->notes, "instrumented runs: %.1f s on %u threads, %u runs for "
+                          "%u points, %.1f s of CPU time; the longest run %.1f s\n",
                           (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC,
-                          c->cfg->jobs, cpu_seconds, tasks_max_cpu (tasks, timings->len));
-  for (guint i = 0; i < timings->len; i++)
-    if (tasks[i].error && first_error == NULL)
-      first_error = tasks[i].error;
-    else if (tasks[i].error)
-      g_error_free (tasks[i].error);
+                          c->cfg->jobs, n_tasks, timings->len, cpu_seconds,
+                          tasks_max_cpu (tasks, n_tasks));
+  for (guint k = 0; k < n_tasks; k++)
+    if (tasks[k].error && first_error == NULL)
+      first_error = tasks[k].error;
+    else if (tasks[k].error)
+      g_error_free (tasks[k].error);
   if (first_error)
     g_propagate_error (error, first_error);
   return !failed;
