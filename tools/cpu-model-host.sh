@@ -19,9 +19,9 @@
 # Estimated wall time on the 16-core Xeon (from the measurements in cpu-model.md, "Where the
 # time goes"): 8M about 40 s (timings 20 s, instrumented runs 230 s of CPU on 16 cores); 256M
 # about 360 s with REPS_LARGE=1 (timings about 160 s: binary search and heapsort on 2^25
-# elements take 38 s and 19 s a run; instrumented runs about 2800 s of CPU, 200 s on 16 cores,
-# the largest points split into 4 runs of about 100 s). Three repetitions at 256M would add about
-# 320 s of timings and not fit. 4G does not fit a call: its instrumented runs are about 16 times
+# elements take 38 s and 19 s a run on the EPYC; instrumented runs about 2800 s of CPU, 200 s on
+# 16 cores, the three largest points split into 4 runs of about 100 s): about 400 s for both.
+# Three repetitions at 256M would add about 320 s of timings and not fit. 4G does not fit a call: its instrumented runs are about 16 times
 # 256M's (12 hours of CPU, 45 minutes on 16 cores).
 set -u
 OUT=${OUT:-cpu-out}

@@ -33,6 +33,11 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "before anything runs, and a warning when the bound is too small for the fits to mean\n"
     "anything (arrays under twice the TLB reach, a negative miss cost, negative predictions).\n"
     "\n"
+    "Every point is timed first, alone; the instrumented runs follow, --jobs at once on as many\n"
+    "threads (they take most of the time; the results do not depend on --jobs: each run places\n"
+    "its arrays at canonical addresses). --progress writes a progress line every 15 s even into a\n"
+    "log.\n"
+    "\n"
     "--output-dir writes vat.txt, vat.csv, vat-fits.csv, vat-slopes.csv, vat.json, the gnuplot\n"
     "data and script, and vat.png and vat.svg when gnuplot is installed (tools/deps.sh --plot).\n"
     "\n"
@@ -41,7 +46,8 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "Examples:\n"
     "  models experiment vat --max-bytes 64M --output-dir vat-out\n"
     "  models experiment vat --algos scan/random,permute/fisher-yates,binsearch/sorted --reps 5\n"
-    "  models experiment vat --max-bytes 16M --format csv > vat.csv",
+    "  models experiment vat --max-bytes 16M --format csv > vat.csv\n"
+    "  models experiment vat --max-bytes 256M --growth 2 --jobs 16 --progress -o vat-out",
   .main = experiment_main,
   .subcommands = subcommands,
 };
