@@ -1056,10 +1056,11 @@ running_work (GPtrArray *running, double seconds_per_work, gint64 now)
 
 /* Groups of engines a point's run is split into: one, unless the run would take more than half
  * of a worker's share of all the runs; then as many as bring each part under it, at most
- * MAX_GROUPS (a 4 KiB point has 7 to 9 engines). Each group runs the algorithm again, which
+ * MAX_GROUPS (a 4 KiB point has 7 to 9 engine slots, the random-only caches' included, so no
+ * group is empty). Each group runs the algorithm again, which
  * costs about a fifteenth of a whole run's engines (heap/sort, 2^21: 2.3 s of 37 s of CPU). The
  * huge series feeds one engine. */
-#define MAX_GROUPS 8
+#define MAX_GROUPS 7
 
 static guint
 groups_of (double work, double total, guint jobs, gboolean huge)
