@@ -20,9 +20,9 @@
 #include <models/pipeline.h>
 #include <models/record.h>
 
+#include "algos/alloc-watch.h"
 #include "core/bytes.h"
 #include "experiments/fit.h"
-#include "algos/alloc-watch.h"
 #include "experiments/host.h"
 #include "experiments/placement.h"
 #include "experiments/probe.h"
@@ -118,8 +118,9 @@ typedef struct {
   GArray *sizes;          /* guint64 */
 } Plan;
 
-/* The run as the calling thread sees it. Work is counted in estimated seconds of wall time: a
- * point's timed stage, plus its instrumented stage divided by the workers that share them. */
+/* The run as the calling thread sees it. Work is counted as wall time, in units of estimated CPU
+ * work (ops_estimate x stage_weight): a point's timed stage, plus its instrumented stage divided
+ * by the workers that share them. */
 typedef struct {
   const MdlVatExperimentConfig *cfg;
   MdlVatExperiment *exp;
@@ -292,20 +293,26 @@ ops_estimate (const VatAlgoInfo *info, guint64 n)
     }
 }
 
-/* Relative cost of the stages per estimated operation, in CPU time: MODEL_WEIGHT, XXX. */
-#define MODEL_WEIGHT 10
+/* Relative cost of the stages per estimated operation, in CPU time: an instrumented run through
+ * the engines against 2 per timed repetition (each builds its input, about as long as the run).
+ * At --max-bytes 4M the instrumented runs took 73.8 s of CPU, the three repetitions 52.6 s of
+ * wall time at a load of 8 on two cores, about 18 s of CPU (docs/experiments/cpu-model.md,
+ * "Where the time goes"): 4 to 1, where a single heap/sort point is 70 to 1. */
+#define MODEL_WEIGHT 24
 /* Seconds per unit of estimated work (ops_estimate x stage_weight) and per timed point (the
  * min_seconds floor), from the runs on the reference machine, two cores of a shared virtual
  * machine: `--max-bytes 256M` with all thirteen algorithms took 34 minutes, the demo's short run
- * about a minute. A faster machine takes less; the estimate is for the order of magnitude. */
-#define SECONDS_PER_WORK 1.14e-8
+ * about a minute (with a model weight of 10, 1.14e-8 s; rescaled to the weight of 24 so that one
+ * thread's estimates stay the same: x 16 / 30). A faster machine takes less; the estimate is for
+ * the order of magnitude. */
+#define SECONDS_PER_WORK 6.1e-9
 
 static double
 stage_weight (const char *stage, guint reps)
 {
   if (strcmp (stage, "model") == 0)
     return MODEL_WEIGHT;
-  return 2.0 * reps;   /* each repetition builds its input, about as long as the run */
+  return 2.0 * reps;
 }
 
 static MdlParams *
