@@ -457,6 +457,8 @@ static const struct {
     "experiment: reps=0 is out of range (valid: 1..1000)" },
   { "too many repetitions", "experiment vat --reps 1001", 1, "reps=1001 is out of range" },
   { "repetitions not a number", "experiment vat --reps x", 1, "bad value \"x\" for reps" },
+  { "zero instrumented runs at once", "experiment vat --jobs 0", 1,
+    "experiment: jobs=0 is out of range (valid: 1..4096)" },
   { "zero jobs", "experiment gpu --predict-only --cases c --predictions p --jobs 0", 1,
     "experiment gpu: jobs=0 is out of range (valid: 1..4096)" },
   { "cache tables over the memory budget",

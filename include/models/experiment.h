@@ -30,13 +30,15 @@ G_BEGIN_DECLS
  * MdlVatProgress: where a running experiment is; borrowed for the callback.
  * @algorithm: the algorithm being run.
  * @n: its size.
- * @stage: "model" (the instrumented run through the engines), "time" (native repetitions) or
- *   "huge" (the huge-page series).
+ * @stage: "time" (native repetitions, every point first, one at a time) or "model" (the
+ *   instrumented runs through the engines, after every timing, @running at once).
  * @step: steps done so far (one step = one stage of one size of one algorithm).
  * @n_steps: all steps.
  * @work_done: estimated share of the whole work done, 0..1 (for an ETA; RAM operations weighted
  *   by stage, so it is rough).
- * @events: events of the instrumented run so far (stage "model" and "huge"), else 0.
+ * @events: events of the instrumented runs so far (stage "model"), else 0.
+ * @running: instrumented runs in flight (stage "model", where @algorithm and @n are the last run
+ *   that ended, or the first to start before any ends), else 0.
  */
 typedef struct {
   const char *algorithm;
@@ -46,6 +48,7 @@ typedef struct {
   guint n_steps;
   double work_done;
   guint64 events;
+  guint running;
 } MdlVatProgress;
 
 /** MdlVatProgressFunc: called at every step and every few million events; must not block. */
@@ -70,6 +73,10 @@ typedef void (*MdlVatProgressFunc) (const MdlVatProgress *progress, void *data);
  * @progress: (nullable) progress callback; @progress_data is passed to it.
  * @cache_bytes: sizes of the L1, L2 and L3 caches for the EM prediction; 0 takes the size this
  *   machine reports (sysfs), or for L1 and L2 the preset's where it reports none.
+ * @jobs: instrumented runs at once, one thread each, 1 to 4096 (default 1). They start once every
+ *   timing is done, so the timings see an idle machine whatever @jobs; the results do not depend
+ *   on it (each run places its arrays at canonical addresses, docs/experiments/vat.md). Memory
+ *   grows with it: each run holds its arrays and its engines.
  */
 typedef struct {
   const char *machine;
@@ -85,6 +92,7 @@ typedef struct {
   MdlVatProgressFunc progress;
   void *progress_data;
   guint64 cache_bytes[3];
+  guint jobs;
 } MdlVatExperimentConfig;
 
 /** mdl_vat_experiment_config_init: fills @config with the defaults listed above. */

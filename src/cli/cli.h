@@ -201,6 +201,7 @@ typedef struct {
   gint64 start_us;
   gint64 next_draw_us;
   int drawn_len;
+  gboolean log_lines;   /* whole lines every few seconds (--progress), not one redrawn line */
 } MdlCliVatProgress;
 void mdl_cli_vat_progress_init (MdlCliVatProgress *p);
 /* An MdlVatProgressFunc; @data is an MdlCliVatProgress. */

@@ -33,6 +33,11 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "before anything runs, and a warning when the bound is too small for the fits to mean\n"
     "anything (arrays under twice the TLB reach, a negative miss cost, negative predictions).\n"
     "\n"
+    "Every point is timed first, alone; the instrumented runs follow, --jobs at once on as many\n"
+    "threads (they take most of the time; the results do not depend on --jobs: each run places\n"
+    "its arrays at canonical addresses). --progress writes a progress line every 15 s even into a\n"
+    "log.\n"
+    "\n"
     "--output-dir writes vat.txt, vat.csv, vat-fits.csv, vat-slopes.csv, vat.json, the gnuplot\n"
     "data and script, and vat.png and vat.svg when gnuplot is installed (tools/deps.sh --plot).\n"
     "\n"
@@ -41,7 +46,8 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "Examples:\n"
     "  models experiment vat --max-bytes 64M --output-dir vat-out\n"
     "  models experiment vat --algos scan/random,permute/fisher-yates,binsearch/sorted --reps 5\n"
-    "  models experiment vat --max-bytes 16M --format csv > vat.csv",
+    "  models experiment vat --max-bytes 16M --format csv > vat.csv\n"
+    "  models experiment vat --max-bytes 256M --growth 2 --jobs 16 --progress -o vat-out",
   .main = experiment_main,
   .subcommands = subcommands,
 };
@@ -83,9 +89,12 @@ static const MdlCliCommand gpu_command = {
   .main = gpu_main,
 };
 
-/* The progress line: the step, what runs, the share of the estimated work and an ETA. Drawn on
- * stderr only when it is a terminal, after a second, at most four times a second, and erased at
- * the end. */
+/* The progress line: the step, what runs, the time elapsed, the share of the estimated work and
+ * an ETA. Drawn on stderr only when it is a terminal, after a second, at most four times a
+ * second, and erased at the end; or, for the log of a long run, written as a line of its own
+ * every LOG_SECONDS (--progress). */
+#define LOG_SECONDS 15
+
 void
 mdl_cli_vat_progress_init (MdlCliVatProgress *pr)
 {
@@ -93,6 +102,16 @@ mdl_cli_vat_progress_init (MdlCliVatProgress *pr)
   pr->start_us = g_get_monotonic_time ();
   pr->next_draw_us = pr->start_us + G_USEC_PER_SEC;
   pr->drawn_len = 0;
+  pr->log_lines = FALSE;
+}
+
+/* Writes the progress as lines of a log, whether or not stderr is a terminal. */
+static void
+progress_log_lines (MdlCliVatProgress *pr)
+{
+  pr->enabled = TRUE;
+  pr->log_lines = TRUE;
+  pr->next_draw_us = pr->start_us + LOG_SECONDS * G_USEC_PER_SEC;
 }
 
 /* Draws @line, with the share @work_done and an ETA, when a draw is due. */
@@ -100,13 +119,20 @@ static void
 progress_draw (MdlCliVatProgress *pr, GString *line, double work_done)
 {
   gint64 now = g_get_monotonic_time ();
+  double elapsed = (double) (now - pr->start_us) / G_USEC_PER_SEC;
   int len;
+  g_string_append_printf (line, ", %d:%02d elapsed", (int) elapsed / 60, (int) elapsed % 60);
   if (work_done > 0.001)
     {
-      double elapsed = (double) (now - pr->start_us) / G_USEC_PER_SEC;
       double left = elapsed * (1 - work_done) / work_done;
       g_string_append_printf (line, ", %.0f%%, ETA %d:%02d", 100 * work_done, (int) left / 60,
                               (int) left % 60);
+    }
+  if (pr->log_lines)
+    {
+      fprintf (stderr, "%s\n", line->str);
+      fflush (stderr);
+      return;
     }
   len = (int) line->len;
   fprintf (stderr, "\r%s%*s", line->str, MAX (0, pr->drawn_len - len), "");
@@ -121,7 +147,7 @@ progress_due (MdlCliVatProgress *pr)
   gint64 now = g_get_monotonic_time ();
   if (!pr->enabled || now < pr->next_draw_us)
     return FALSE;
-  pr->next_draw_us = now + G_USEC_PER_SEC / 4;
+  pr->next_draw_us = now + (pr->log_lines ? LOG_SECONDS * G_USEC_PER_SEC : G_USEC_PER_SEC / 4);
   return TRUE;
 }
 
@@ -133,10 +159,13 @@ mdl_cli_vat_progress (const MdlVatProgress *p, void *data)
   if (p->algorithm == NULL || !progress_due (pr))
     return;
   line = g_string_new (NULL);
-  g_string_append_printf (line, "models: experiment vat: %u/%u %s n=2^%.1f %s", p->step + 1,
-                          p->n_steps, p->algorithm, log2 ((double) p->n), p->stage);
-  if (p->events)
-    g_string_append_printf (line, " %.1fM events", (double) p->events / 1e6);
+  if (p->running)
+    g_string_append_printf (line, "models: experiment vat: %u/%u model, %u running, %.0fM events, "
+                            "last %s n=2^%.1f", p->step, p->n_steps, p->running,
+                            (double) p->events / 1e6, p->algorithm, log2 ((double) p->n));
+  else
+    g_string_append_printf (line, "models: experiment vat: %u/%u %s n=2^%.1f %s", p->step + 1,
+                            p->n_steps, p->algorithm, log2 ((double) p->n), p->stage);
   progress_draw (pr, line, p->work_done);
 }
 
@@ -257,10 +286,10 @@ announce_plan (const MdlVatExperimentConfig *cfg, GError **error)
 static int
 experiment_main (int argc, char **argv)
 {
-  gboolean help = FALSE, no_huge = FALSE;
+  gboolean help = FALSE, no_huge = FALSE, log_progress = FALSE;
   g_autofree char *machine = NULL, *max_bytes = NULL, *algos = NULL, *format_name = NULL;
   g_autofree char *output_dir = NULL, *tc_cells = NULL, *caches = NULL, *reps = NULL;
-  g_autofree char *growth = NULL;
+  g_autofree char *growth = NULL, *jobs = NULL;
   const GOptionEntry entries[] = {
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset for P, K, d and the TLB "
       "sizes (default x86-64)", "NAME" },
@@ -281,6 +310,10 @@ experiment_main (int argc, char **argv)
     { "no-huge", 0, 0, G_OPTION_ARG_NONE, &no_huge, "Skip the huge-page series", NULL },
     { "growth", 0, 0, G_OPTION_ARG_STRING, &growth, "Factor between sizes, 1.05 to 16 (default "
       "1.4, the thesis's; 2 halves the points)", "X" },
+    { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs, "Instrumented runs at once, after the timings, 1 "
+      "to " G_STRINGIFY (MAX_JOBS) " (default 1; the results do not depend on it)", "N" },
+    { "progress", 0, 0, G_OPTION_ARG_NONE, &log_progress, "Write a progress line every "
+      G_STRINGIFY (LOG_SECONDS) " s even when stderr is not a terminal (for a log)", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_experiment, entries, &help);
@@ -343,6 +376,13 @@ experiment_main (int argc, char **argv)
         return mdl_cli_fail (g_steal_pointer (&error));
       cfg.reps = (guint) value;
     }
+  if (jobs)
+    {
+      guint64 value;
+      if (!mdl_params_parse_uint ("experiment", "jobs", jobs, 1, MAX_JOBS, 0, &value, &error))
+        return mdl_cli_fail (g_steal_pointer (&error));
+      cfg.jobs = (guint) value;
+    }
   if (algos)
     {
       algo_list = g_strsplit (algos, ",", -1);
@@ -354,6 +394,8 @@ experiment_main (int argc, char **argv)
   if (!announce_plan (&cfg, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   mdl_cli_vat_progress_init (&progress);
+  if (log_progress)
+    progress_log_lines (&progress);
   cfg.progress = mdl_cli_vat_progress;
   cfg.progress_data = &progress;
 

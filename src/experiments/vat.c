@@ -7,7 +7,8 @@
  *   - vat with W = the L1 DTLB alone,
  *   - an ideal cache (fully associative LRU over 64-byte lines) per cache level: the vat engine
  *     with P = 64 and d = 1 is exactly that, the root being always the most recent node,
- * and then natively, timed, the minimum of the repetitions kept. Normalized time is time / RAM
+ * natively, timed, the minimum of the repetitions kept: every point is timed first, one at a time,
+ * and the instrumented runs follow on a pool of threads (model_passes). Normalized time is time / RAM
  * operations. Least squares over all algorithms and sizes fit the per-operation cost and the cost
  * of a TC miss (tau = their ratio), and the same for the cache levels; the slopes of normalized
  * time against log2 n come from the measured points and from each fitted model. The arrays use
@@ -28,6 +29,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 /* Paging-structure caches (Intel SDM vol. 3A, 4.10.3) hold upper nodes of the translation tree:
  * PML4, PDPT and PD entries. Intel documents them but not their sizes; microbenchmarks of recent
@@ -35,6 +37,8 @@
 #define PSC_CELLS 38
 /* Repetitions at most, however fast a run (small sizes are repeated until min_seconds). */
 #define MAX_REPS 1000
+/* Instrumented runs at once, at most. */
+#define MAX_JOBS 4096
 /* The size split of the cost models' validation: fit on arrays below it, predict the rest. */
 #define VAT_SPLIT_BYTES ((guint64) 32 << 20)
 /* Events between progress calls during an instrumented run. */
@@ -100,6 +104,7 @@ mdl_vat_experiment_config_init (MdlVatExperimentConfig *config)
     .huge = TRUE,
     .tc_cells = 0,
     .seed = 1,
+    .jobs = 1,
   };
 }
 
@@ -111,22 +116,17 @@ typedef struct {
   GArray *sizes;          /* guint64 */
 } Plan;
 
+/* The run as the calling thread sees it. Work is counted as wall time, in units of estimated CPU
+ * work (ops_estimate x stage_weight): a point's timed stage, plus its instrumented stage divided
+ * by the workers that share them. */
 typedef struct {
   const MdlVatExperimentConfig *cfg;
   MdlVatExperiment *exp;
   GArray *plans;          /* Plan */
   guint step, n_steps;
+  guint running;          /* instrumented runs in flight */
   double work_done, work_total;
   guint64 clock_overhead_ns;
-  /* progress relay of the current instrumented run */
-  MdlSink next;
-  MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
-  MdlStreams streams;
-  GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
-  guint64 events, next_report;
-  const char *cur_algorithm;
-  guint64 cur_n;
-  const char *cur_stage;
 } Ctx;
 
 static void
@@ -135,44 +135,132 @@ report_progress (Ctx *c, const char *algorithm, guint64 n, const char *stage, gu
   MdlVatProgress p = {
     .algorithm = algorithm, .n = n, .stage = stage, .step = c->step, .n_steps = c->n_steps,
     .work_done = c->work_total > 0 ? MIN (1.0, c->work_done / c->work_total) : 0, .events = events,
+    .running = c->running,
   };
   if (c->cfg->progress)
     c->cfg->progress (&p, c->cfg->progress_data);
 }
 
+/* What the instrumented runs on the workers share with the calling thread, under the lock. */
+typedef struct {
+  MdlVatExperiment *exp;  /* read-only while the runs go on */
+  guint64 seed;
+  GAsyncQueue *finished;  /* ModelTask, as they end */
+  GMutex lock;
+  guint64 events;         /* of every run so far */
+} ModelShared;
+
+/* The reports of one point's engines, gathered from the runs that share them (a large point is
+ * run once per group of its engines, on several workers); under the shared lock. Slot i is the
+ * main pipeline's engine i, the slot after them the random-only caches. */
+typedef struct {
+  MdlReport **reports;
+  guint n_slots;
+  guint runs_left;
+} PointReports;
+
+/* One instrumented run on a worker: the relay between the algorithm and the engines of its group
+ * (slot i belongs to group i mod n_groups). What the engines count cannot depend on the thread:
+ * the recorder gives the algorithm's arrays simulated addresses (mdl_recorder_map()). */
+typedef struct {
+  MdlVatExperiment *exp;
+  guint64 seed;
+  ModelShared *shared;
+  PointReports *point;
+  guint group, n_groups;
+  MdlPipeline *pipeline;  /* every engine of the point; the relay feeds its group's */
+  MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
+  MdlStreams streams;
+  GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
+  guint64 unreported;     /* events not yet added to shared->events */
+} ModelRun;
+
+static gboolean
+in_group (const ModelRun *run, guint slot)
+{
+  return slot % run->n_groups == run->group;
+}
+
+/* Hands @batch, or when it is NULL @marker, to the engines of the run's group; an engine's error
+ * is prefixed with its spec, as a pipeline does. */
+static gboolean
+feed_group (ModelRun *run, const MdlEventBatch *batch, const MdlMarker *marker, GError **error)
+{
+  for (guint i = run->group; i < mdl_pipeline_n_engines (run->pipeline); i += run->n_groups)
+    {
+      MdlEngine *e = mdl_pipeline_engine (run->pipeline, i);
+      if (!(batch ? mdl_engine_consume (e, batch, error) : mdl_engine_marker (e, marker, error)))
+        {
+          g_prefix_error (error, "%s: ", mdl_engine_spec (e));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Adds the reports of the run's group to its point's; returns the whole set (borrowed) to the
+ * last run of the point, which reads the counts, and NULL to the others. */
+static MdlReport **
+gather_reports (ModelRun *run, MdlPipeline *random_only)
+{
+  PointReports *pr = run->point;
+  guint n_main = mdl_pipeline_n_engines (run->pipeline);
+  gboolean last;
+  g_mutex_lock (&run->shared->lock);
+  if (pr->reports == NULL)
+    {
+      pr->n_slots = n_main + 1;
+      pr->reports = g_new0 (MdlReport *, pr->n_slots);
+    }
+  g_assert (pr->n_slots == n_main + 1);
+  g_mutex_unlock (&run->shared->lock);
+  for (guint i = run->group; i < pr->n_slots; i += run->n_groups)
+    {
+      MdlEngine *e = i < n_main ? mdl_pipeline_engine (run->pipeline, i)
+                                : random_only ? mdl_pipeline_engine (random_only, 0) : NULL;
+      pr->reports[i] = e ? mdl_engine_report (e) : NULL;   /* slot i is this run's alone */
+    }
+  g_mutex_lock (&run->shared->lock);
+  last = --pr->runs_left == 0;
+  g_mutex_unlock (&run->shared->lock);
+  return last ? pr->reports : NULL;
+}
+
 static gboolean
 relay_batch (void *data, const MdlEventBatch *batch, GError **error)
 {
-  Ctx *c = data;
-  c->events += batch->n_cpu;
-  if (c->events >= c->next_report)
+  ModelRun *run = data;
+  run->unreported += batch->n_cpu;
+  if (run->unreported >= PROGRESS_EVENTS)
     {
-      c->next_report = c->events + PROGRESS_EVENTS;
-      report_progress (c, c->cur_algorithm, c->cur_n, c->cur_stage, c->events);
+      g_mutex_lock (&run->shared->lock);
+      run->shared->events += run->unreported;
+      g_mutex_unlock (&run->shared->lock);
+      run->unreported = 0;
     }
-  if (c->random_only.batch && batch->n_cpu)
+  if (run->random_only.batch && batch->n_cpu)
     {
       MdlEventBatch kept = { 0 };
-      g_array_set_size (c->random_events, 0);
+      g_array_set_size (run->random_events, 0);
       for (gsize i = 0; i < batch->n_cpu; i++)
         if (!mdl_cpu_is_access (batch->cpu[i].kind)
-            || !mdl_streams_follow (&c->streams, batch->cpu[i].addr / LINE_BYTES))
-          g_array_append_val (c->random_events, batch->cpu[i]);
-      kept.cpu = (const MdlCpuEvent *) (void *) c->random_events->data;
-      kept.n_cpu = c->random_events->len;
-      if (!c->random_only.batch (c->random_only.data, &kept, error))
+            || !mdl_streams_follow (&run->streams, batch->cpu[i].addr / LINE_BYTES))
+          g_array_append_val (run->random_events, batch->cpu[i]);
+      kept.cpu = (const MdlCpuEvent *) (void *) run->random_events->data;
+      kept.n_cpu = run->random_events->len;
+      if (!run->random_only.batch (run->random_only.data, &kept, error))
         return FALSE;
     }
-  return c->next.batch (c->next.data, batch, error);
+  return feed_group (run, batch, NULL, error);
 }
 
 static gboolean
 relay_marker (void *data, const MdlMarker *marker, GError **error)
 {
-  Ctx *c = data;
-  if (c->random_only.marker && !c->random_only.marker (c->random_only.data, marker, error))
+  ModelRun *run = data;
+  if (run->random_only.marker && !run->random_only.marker (run->random_only.data, marker, error))
     return FALSE;
-  return c->next.marker (c->next.data, marker, error);
+  return feed_group (run, NULL, marker, error);
 }
 
 /* The estimated RAM operations of a run, for the ETA only. */
@@ -192,14 +280,26 @@ ops_estimate (const VatAlgoInfo *info, guint64 n)
     }
 }
 
-/* Relative cost of the stages per estimated operation: an instrumented run through five engines
- * takes about 10 times the native one (bench/bench-vat-overhead.c). */
+/* Relative cost of the stages per estimated operation, in CPU time: an instrumented run through
+ * the engines against 2 per timed repetition (each builds its input, about as long as the run).
+ * At --max-bytes 4M the instrumented runs took 73.8 s of CPU, the three repetitions 52.6 s of
+ * wall time at a load of 8 on two cores, about 18 s of CPU (docs/experiments/cpu-model.md,
+ * "Where the time goes"): 4 to 1, where a single heap/sort point is 70 to 1. */
+#define MODEL_WEIGHT 24
+/* Seconds per unit of estimated work (ops_estimate x stage_weight) and per timed point (the
+ * min_seconds floor), from the runs on the reference machine, two cores of a shared virtual
+ * machine: `--max-bytes 256M` with all thirteen algorithms took 34 minutes, the demo's short run
+ * about a minute (with a model weight of 10, 1.14e-8 s; rescaled to the weight of 24 so that one
+ * thread's estimates stay the same: x 16 / 30). A faster machine takes less; the estimate is for
+ * the order of magnitude. */
+#define SECONDS_PER_WORK 6.1e-9
+
 static double
 stage_weight (const char *stage, guint reps)
 {
   if (strcmp (stage, "model") == 0)
-    return 10;
-  return 2.0 * reps;   /* each repetition builds its input, about as long as the run */
+    return MODEL_WEIGHT;
+  return 2.0 * reps;
 }
 
 static MdlParams *
@@ -219,36 +319,31 @@ counter (const MdlReport *r, const char *name)
 /* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
  * the non-sequential accesses (with their misses of dependent loads). */
 static void
-cost_model_counts (const MdlReport *cache, const MdlReport *tlb, MdlPipeline *random_only,
+cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport *random_only,
                    MdlVatPoint *pt)
 {
   static const char *const misses[VAT_EM_LEVELS] = { "l1_misses", "l2_misses", "l3_misses" };
   static const char *const dependent[VAT_EM_LEVELS] = { "l1_dependent_misses",
                                                         "l2_dependent_misses",
                                                         "l3_dependent_misses" };
-  MdlReport **r;
-  guint n;
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     pt->cache_misses[l] = counter (cache, misses[l]);
   pt->tlb_misses = counter (tlb, "l1_misses");
   pt->walks = counter (tlb, "walks");
-  r = mdl_pipeline_reports (random_only, &n);
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     {
-      pt->random_misses[l] = counter (r[0], misses[l]);
-      pt->dependent_misses[l] = counter (r[0], dependent[l]);
+      pt->random_misses[l] = counter (random_only, misses[l]);
+      pt->dependent_misses[l] = counter (random_only, dependent[l]);
     }
-  for (guint i = 0; i < n; i++)
-    mdl_report_free (r[i]);
-  g_free (r);
 }
 
-/* The instrumented run of one point through the engines. */
+/* The instrumented run of one point through the engines of the run's group; the point's last run
+ * reads every group's reports into it. */
 static gboolean
-model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
+model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
              GError **error)
 {
-  MdlVatExperiment *exp = c->exp;
+  MdlVatExperiment *exp = run->exp;
   g_autoptr (MdlParams) params = algo_params (plan->algo, huge, error);
   g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
   g_autofree char *main_spec = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
@@ -260,7 +355,6 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
   g_autoptr (MdlPipeline) random_only = NULL;
   MdlReport **reports;
   MdlSink sink;
-  guint n_reports;
   gboolean ok;
 
   if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
@@ -296,22 +390,19 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
         return FALSE;
     }
 
-  c->next = mdl_pipeline_sink (pipeline);
-  c->events = 0;
-  c->next_report = PROGRESS_EVENTS;
-  c->cur_algorithm = plan->algo->name;
-  c->cur_n = pt->n;
-  c->cur_stage = huge ? "huge" : "model";
-  c->random_only = random_only ? mdl_pipeline_sink (random_only) : (MdlSink) { 0 };
-  mdl_streams_init (&c->streams);
-  sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = c };
-  ok = mdl_algo_run_into (plan->algo, params, pt->n, c->cfg->seed, &sink, checksum, error);
-  c->random_only = (MdlSink) { 0 };
+  run->pipeline = pipeline;
+  run->random_only = random_only && in_group (run, n_engines) ? mdl_pipeline_sink (random_only)
+                                                              : (MdlSink) { 0 };
+  mdl_streams_init (&run->streams);
+  sink = (MdlSink) { .batch = relay_batch, .marker = relay_marker, .data = run };
+  ok = mdl_algo_run_into (plan->algo, params, pt->n, run->seed, &sink, checksum, error);
+  run->random_only = (MdlSink) { 0 };
   if (!ok)
     return FALSE;
 
-  reports = mdl_pipeline_reports (pipeline, &n_reports);
-  g_assert (n_reports == n_engines);
+  g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
+  if ((reports = gather_reports (run, random_only)) == NULL)
+    return TRUE;   /* another group's run reads them */
   pt->ram_ops = counter (reports[0], "ram_ops");
   pt->accesses = counter (reports[0], "accesses");
   pt->tc_misses = counter (reports[0], "tc_misses");
@@ -329,13 +420,10 @@ model_point (Ctx *c, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *
           }
         else if (exp->cache_bytes[l])
           pt->em_misses[l] = first_touch;
-      cost_model_counts (reports[hier_engine], reports[hier_engine + 1], random_only, pt);
+      cost_model_counts (reports[hier_engine], reports[hier_engine + 1], reports[n_engines], pt);
       pt->branches = counter (reports[hier_engine + 2], "branches");
       pt->mispredicts = counter (reports[hier_engine + 2], "mispredicts");
     }
-  for (guint i = 0; i < n_reports; i++)
-    mdl_report_free (reports[i]);
-  g_free (reports);
   return TRUE;
 }
 
@@ -353,7 +441,7 @@ typedef struct {
   const Plan *plan;
   guint64 n;
   gboolean huge;
-  guint64 checksum;   /* of the instrumented run */
+  guint64 checksum;   /* of the first native run */
   guint per_pass;     /* repetitions in each pass (more for small sizes) */
   GArray *times;      /* double seconds */
 } Timing;
@@ -364,7 +452,8 @@ timing_clear (Timing *t)
   g_clear_pointer (&t->times, g_array_unref);
 }
 
-/* @count native repetitions of a point; checks each against the instrumented checksum. */
+/* @count native repetitions of a point; checks each against the first one's checksum (and the
+ * instrumented run's checks that one, model_passes). */
 static gboolean
 time_reps (Ctx *c, Timing *t, guint count, GError **error)
 {
@@ -377,11 +466,13 @@ time_reps (Ctx *c, Timing *t, guint count, GError **error)
       double seconds = 0;
       if (!t->plan->algo->run_timed (params, t->n, c->cfg->seed, &sum, &seconds, error))
         return FALSE;
-      if (sum != t->checksum)
+      if (t->times->len == 0)
+        t->checksum = sum;
+      else if (sum != t->checksum)
         {
           g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s n=%" G_GUINT64_FORMAT ": the native "
-                       "build's checksum %" G_GUINT64_FORMAT " differs from the instrumented "
-                       "build's %" G_GUINT64_FORMAT, t->plan->algo->name, t->n, sum, t->checksum);
+                       "build's checksum %" G_GUINT64_FORMAT " differs from its first run's %"
+                       G_GUINT64_FORMAT, t->plan->algo->name, t->n, sum, t->checksum);
           return FALSE;
         }
       seconds = MAX (seconds - (double) c->clock_overhead_ns * 1e-9, 1e-9);
@@ -390,9 +481,8 @@ time_reps (Ctx *c, Timing *t, guint count, GError **error)
   return TRUE;
 }
 
-/* Pass 0 of a point: the instrumented run, then a first repetition, which sets how many each pass
- * does: small sizes repeat until min_seconds of timed work in all, their minimum needing many
- * draws. */
+/* Pass 0 of a point: a first repetition, which sets how many each pass does: small sizes repeat
+ * until min_seconds of timed work in all, their minimum needing many draws. */
 static gboolean
 first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GError **error)
 {
@@ -402,12 +492,7 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
   guint total;
 
   pt.bytes = n * plan->info->bytes_per_elem;
-  report_progress (c, plan->algo->name, n, huge ? "huge" : "model", 0);
-  if (!model_point (c, plan, huge, &pt, &t->checksum, error))
-    return FALSE;
-  c->step++;
-  c->work_done += ops * stage_weight ("model", c->cfg->reps);
-  *t = (Timing) { .plan = plan, .n = n, .huge = huge, .checksum = t->checksum, .per_pass = 1,
+  *t = (Timing) { .plan = plan, .n = n, .huge = huge, .per_pass = 1,
                   .times = g_array_new (FALSE, FALSE, sizeof (double)) };
   report_progress (c, plan->algo->name, n, "time", 0);
   if (!time_reps (c, t, 1, error))
@@ -491,6 +576,12 @@ check_config (const MdlVatExperimentConfig *cfg, GError **error)
                    " leaves no size to run (the smallest run, %" G_GUINT64_FORMAT " elements, "
                    "needs up to %" G_GUINT64_FORMAT " bytes)", cfg->max_bytes, cfg->min_n,
                    cfg->min_n * 24);
+      return FALSE;
+    }
+  if (cfg->jobs < 1 || cfg->jobs > MAX_JOBS)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: jobs=%u is out of range "
+                   "(1..%d)", cfg->jobs, MAX_JOBS);
       return FALSE;
     }
   if (!(cfg->min_seconds >= 0) || cfg->min_seconds > 60)
@@ -747,6 +838,7 @@ plan_sizes (Ctx *c, Plan *plan, gboolean huge)
         g_array_append_val (plan->sizes, n);
         c->n_steps += (both ? 2 : 1) * (1 + cfg->reps);
         c->work_total += ops_estimate (plan->info, n) * (stage_weight ("model", cfg->reps)
+                                                         / cfg->jobs
                                                          + stage_weight ("time", cfg->reps))
                          * (both ? 2 : 1);
       }
@@ -819,9 +911,9 @@ write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Set
 
 /* ---- the passes --------------------------------------------------------------------------- */
 
-/* Pass 0: every point of every plan runs instrumented and is timed once, which appends it to the
- * experiment; returns the timings, one per point, in the points' order. The two page sizes of one
- * n run back to back, so that both see the same machine. */
+/* Pass 0: every point of every plan is timed once, which appends it to the experiment; returns
+ * the timings, one per point, in the points' order. The two page sizes of one n run back to back,
+ * so that both see the same machine. */
 static GArray *
 first_passes (Ctx *c, GArray *plans, gboolean huge, GError **error)
 {
@@ -857,7 +949,7 @@ later_passes (Ctx *c, GArray *timings, GError **error)
     for (guint i = 0; i < timings->len; i++)
       {
         Timing *t = &g_array_index (timings, Timing, i);
-        report_progress (c, t->plan->algo->name, t->n, t->huge ? "huge" : "time", 0);
+        report_progress (c, t->plan->algo->name, t->n, "time", 0);
         if (!time_reps (c, t, t->per_pass, error))
           {
             g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT ": ",
@@ -868,6 +960,217 @@ later_passes (Ctx *c, GArray *timings, GError **error)
         c->work_done += ops_estimate (t->plan->info, t->n) * stage_weight ("time", 1);
       }
   return TRUE;
+}
+
+/* ---- the instrumented runs ----------------------------------------------------------------- */
+
+/* The instrumented run of one point for one group of its engines, a task of the pool. */
+typedef struct {
+  const Timing *timing;
+  MdlVatPoint *pt;        /* its point, which only its last run writes while the pool runs */
+  PointReports *reports;  /* its point's */
+  guint point;            /* the index of both */
+  guint group, n_groups;
+  double work;            /* estimated CPU work (ops_estimate x the model's weight / groups) */
+  gint64 start_us;        /* 0 until a worker takes it (under the shared lock) */
+  double cpu_seconds;     /* the worker's CPU time for it */
+  guint64 checksum;       /* the instrumented build's */
+  GError *error;
+} ModelTask;
+
+static double
+thread_cpu_seconds (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double) t.tv_sec + (double) t.tv_nsec * 1e-9;
+}
+
+static void
+model_task_run (gpointer data, gpointer user_data)
+{
+  ModelTask *task = data;
+  ModelShared *shared = user_data;
+  ModelRun run = { .exp = shared->exp, .seed = shared->seed, .shared = shared,
+                   .point = task->reports, .group = task->group, .n_groups = task->n_groups,
+                   .random_events = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent)) };
+  const Timing *t = task->timing;
+  double cpu_start = thread_cpu_seconds ();
+  g_mutex_lock (&shared->lock);
+  task->start_us = g_get_monotonic_time ();
+  g_mutex_unlock (&shared->lock);
+  if (!model_point (&run, t->plan, t->huge, task->pt, &task->checksum, &task->error))
+    g_prefix_error (&task->error, "experiment vat: %s n=%" G_GUINT64_FORMAT "%s: ",
+                    t->plan->algo->name, t->n, t->huge ? " (2 MiB pages)" : "");
+  else if (task->checksum != t->checksum)
+    g_set_error (&task->error, MDL_ERROR, MDL_ERROR_MODEL, "experiment vat: %s n=%"
+                 G_GUINT64_FORMAT ": the native build's checksum %" G_GUINT64_FORMAT " differs "
+                 "from the instrumented build's %" G_GUINT64_FORMAT, t->plan->algo->name, t->n,
+                 t->checksum, task->checksum);
+  g_array_unref (run.random_events);
+  task->cpu_seconds = thread_cpu_seconds () - cpu_start;
+  g_mutex_lock (&shared->lock);
+  shared->events += run.unreported;
+  g_mutex_unlock (&shared->lock);
+  g_async_queue_push (shared->finished, task);
+}
+
+static double
+tasks_max_cpu (const ModelTask *tasks, guint n)
+{
+  double most = 0;
+  for (guint i = 0; i < n; i++)
+    most = MAX (most, tasks[i].cpu_seconds);
+  return most;
+}
+
+static gint
+more_work_first (gconstpointer a, gconstpointer b)
+{
+  const ModelTask *p = *(ModelTask *const *) a, *q = *(ModelTask *const *) b;
+  return (p->work < q->work) - (p->work > q->work);
+}
+
+/* The share done of the running tasks' work: each one's time so far against its estimate, the
+ * estimate scaled by how long the finished tasks took against theirs. Capped, so that a task
+ * longer than its estimate never counts as done. Called under the shared lock. */
+static double
+running_work (GPtrArray *running, double seconds_per_work, gint64 now)
+{
+  double done = 0;
+  for (guint i = 0; i < running->len; i++)
+    {
+      const ModelTask *task = g_ptr_array_index (running, i);
+      if (task->start_us > 0)
+        done += task->work * MIN (0.95, (double) (now - task->start_us) / G_USEC_PER_SEC
+                                             / (task->work * seconds_per_work));
+    }
+  return done;
+}
+
+/* Groups of engines a point's run is split into: one, unless the run would take more than half
+ * of a worker's share of all the runs; then as many as bring each part under it, at most
+ * MAX_GROUPS (a 4 KiB point has 7 to 9 engine slots, the random-only caches' included, so no
+ * group is empty). Each group runs the algorithm again, which
+ * costs about a fifteenth of a whole run's engines (heap/sort, 2^21: 2.3 s of 37 s of CPU). The
+ * huge series feeds one engine. */
+#define MAX_GROUPS 7
+
+static guint
+groups_of (double work, double total, guint jobs, gboolean huge)
+{
+  if (jobs == 1 || huge)
+    return 1;
+  return (guint) CLAMP (ceil (2 * work * jobs / total), 1, MAX_GROUPS);
+}
+
+/* The instrumented run of every timed point, cfg->jobs at once on a pool of threads, the largest
+ * first so that the long runs start early and the short ones fill the gaps; a large point runs
+ * once per group of its engines, on several workers, so that it does not outlast the rest. They
+ * run after every timing: a run on another core still shares the L3 and the memory bandwidth
+ * with a timed one. What a point counts cannot depend on the threads: each run places its arrays
+ * canonically, and each engine sees the whole stream in one run. On a failure the queued runs are
+ * dropped, those in flight finish, and the error of the earliest point that failed is returned. */
+static gboolean
+model_passes (Ctx *c, GArray *timings, GError **error)
+{
+  ModelShared shared = { .exp = c->exp, .seed = c->cfg->seed, .finished = g_async_queue_new () };
+  g_autoptr (GPtrArray) pending = g_ptr_array_new ();   /* queued or running */
+  g_autofree PointReports *reports = g_new0 (PointReports, MAX (timings->len, 1));
+  g_autofree guint *groups = g_new0 (guint, MAX (timings->len, 1));
+  g_autofree ModelTask *tasks = NULL;
+  double work_start = c->work_done, done_work = 0, done_seconds = 0, total = 0, cpu_seconds = 0;
+  const ModelTask *last;  /* the last to end; the largest before any ends */
+  GError *first_error = NULL;
+  gboolean failed = FALSE;
+  GThreadPool *pool;
+  guint n_tasks = 0, done = 0;
+  gint64 start_us = g_get_monotonic_time ();
+
+  g_mutex_init (&shared.lock);
+  for (guint i = 0; i < timings->len; i++)
+    {
+      const Timing *t = &g_array_index (timings, Timing, i);
+      total += ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT;
+    }
+  for (guint i = 0; i < timings->len; i++)
+    {
+      const Timing *t = &g_array_index (timings, Timing, i);
+      groups[i] = groups_of (ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT, total,
+                             c->cfg->jobs, t->huge);
+      reports[i].runs_left = groups[i];
+      n_tasks += groups[i];
+    }
+  tasks = g_new0 (ModelTask, MAX (n_tasks, 1));
+  for (guint i = 0, k = 0; i < timings->len; i++)
+    for (guint g = 0; g < groups[i]; g++, k++)
+      {
+        const Timing *t = &g_array_index (timings, Timing, i);
+        tasks[k] = (ModelTask) { .timing = t, .pt = &g_array_index (c->exp->points, MdlVatPoint, i),
+                                 .reports = &reports[i], .point = i, .group = g,
+                                 .n_groups = groups[i],
+                                 .work = ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT
+                                         / groups[i] };
+        g_ptr_array_add (pending, &tasks[k]);
+      }
+  g_ptr_array_sort (pending, more_work_first);
+  last = g_ptr_array_index (pending, 0);
+  pool = g_thread_pool_new (model_task_run, &shared, (gint) c->cfg->jobs, FALSE, NULL);
+  for (guint i = 0; i < pending->len; i++)
+    g_thread_pool_push (pool, g_ptr_array_index (pending, i), NULL);
+  while (done < n_tasks && !failed)
+    {
+      ModelTask *task = g_async_queue_timeout_pop (shared.finished, G_USEC_PER_SEC / 4);
+      gint64 now = g_get_monotonic_time ();
+      guint64 events;
+      g_mutex_lock (&shared.lock);
+      if (task)
+        {
+          done++;
+          g_ptr_array_remove_fast (pending, task);
+          failed = task->error != NULL;
+          done_work += task->work;
+          done_seconds += (double) (now - task->start_us) / G_USEC_PER_SEC;
+          last = task;
+          c->step += --groups[task->point] == 0;   /* a step per point */
+        }
+      c->running = MIN (c->cfg->jobs, n_tasks - done);
+      /* Never backwards: a share that went down would read as an ETA that lies. */
+      c->work_done = MAX (c->work_done,
+                          work_start + (done_work + running_work (pending, done_work > 0
+                                                                           ? done_seconds / done_work
+                                                                           : SECONDS_PER_WORK, now))
+                                       / c->cfg->jobs);
+      events = shared.events;
+      g_mutex_unlock (&shared.lock);
+      report_progress (c, last->timing->plan->algo->name, last->timing->n, "model", events);
+    }
+  /* After a failure the queued runs are dropped; those in flight finish and are thrown away. */
+  g_thread_pool_free (pool, failed, TRUE);
+  g_async_queue_unref (shared.finished);
+  g_mutex_clear (&shared.lock);
+  c->running = 0;
+  for (guint i = 0; i < timings->len; i++)
+    {
+      for (guint r = 0; reports[i].reports && r < reports[i].n_slots; r++)
+        mdl_report_free (reports[i].reports[r]);
+      g_free (reports[i].reports);
+    }
+  for (guint k = 0; k < n_tasks; k++)
+    cpu_seconds += tasks[k].cpu_seconds;
+  g_string_append_printf (c->exp->notes, "instrumented runs: %.1f s on %u threads, %u runs for "
+                          "%u points, %.1f s of CPU time; the longest run %.1f s\n",
+                          (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC,
+                          c->cfg->jobs, n_tasks, timings->len, cpu_seconds,
+                          tasks_max_cpu (tasks, n_tasks));
+  for (guint k = 0; k < n_tasks; k++)
+    if (tasks[k].error && first_error == NULL)
+      first_error = tasks[k].error;
+    else if (tasks[k].error)
+      g_error_free (tasks[k].error);
+  if (first_error)
+    g_propagate_error (error, first_error);
+  return !failed;
 }
 
 /* Puts each algorithm's huge points behind its 4 KiB points (pass 0 interleaves them). */
@@ -1184,11 +1487,6 @@ prepare (Ctx *c, GArray *plans, Setup *setup, GError **error)
   return g_steal_pointer (&exp);
 }
 
-/* Seconds per unit of estimated work (ops_estimate x stage_weight) and per timed point (the
- * min_seconds floor), from the runs on the reference machine, two cores of a shared virtual
- * machine: `--max-bytes 256M` with all thirteen algorithms took 34 minutes, the demo's short run
- * about a minute. A faster machine takes less; the estimate is for the order of magnitude. */
-#define SECONDS_PER_WORK 1.14e-8
 
 static void
 fill_plan (const Ctx *c, const MdlVatExperiment *exp, GArray *plans, MdlVatPlan *out)
@@ -1273,6 +1571,7 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
   g_autoptr (GArray) timings = NULL;
   Ctx c = { .cfg = cfg };
   MdlVatPlan plan;
+  gint64 timed_us;
 
   g_return_val_if_fail (cfg != NULL, NULL);
   if ((exp = prepare (&c, plans, &setup, error)) == NULL)
@@ -1281,11 +1580,14 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
   c.clock_overhead_ns = clock_overhead_ns ();
   write_notes (exp, cfg, &setup, c.clock_overhead_ns);
   mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &exp->probe);
-  c.random_events = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
 
+  timed_us = g_get_monotonic_time ();
   timings = first_passes (&c, plans, setup.huge, error);
-  g_clear_pointer (&c.random_events, g_array_unref);
   if (timings == NULL || !later_passes (&c, timings, error))
+    return NULL;
+  g_string_append_printf (exp->notes, "timed runs: %.1f s on the calling thread\n",
+                          (double) (g_get_monotonic_time () - timed_us) / G_USEC_PER_SEC);
+  if (!model_passes (&c, timings, error))
     return NULL;
   for (guint i = 0; i < timings->len; i++)
     finish_timing (&g_array_index (exp->points, MdlVatPoint, i),
