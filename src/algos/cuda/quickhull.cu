@@ -62,27 +62,12 @@ qh_validate (const Case &c, std::string *why)
   return mdl_cuda_choice_ok (c, "dist", "disc", MDL_POINT_DIST_CHOICES, why);
 }
 
-/* The case's dist= as an MdlPointDist (validate has checked it is one of the choices). */
-static MdlPointDist
-qh_dist (const Case &c)
-{
-  std::string d = c.text ("dist", "disc"), all = MDL_POINT_DIST_CHOICES;
-  size_t at = 0;
-  for (int k = 0;; k++)
-    {
-      size_t bar = all.find ('|', at);
-      if (all.substr (at, bar - at) == d || bar == std::string::npos)
-        return (MdlPointDist) k;
-      at = bar + 1;
-    }
-}
-
 static void
 qh_prepare (const Case &c, Buffers &b, uint64_t *rng)
 {
   size_t n = (size_t) c.n, room = 8 * (n + 1);
   b.in.assign (room, 0);
-  mdl_points_fill (b.in.data (), n, qh_dist (c), MDL_POINTS_F32, mdl_splitmix64 (rng));
+  mdl_points_fill (b.in.data (), n, mdl_cuda_point_dist (c), MDL_POINTS_F32, mdl_splitmix64 (rng));
   b.in2.assign (2 * room, 0);
   b.out.assign (room, MDL_CUDA_POISON);
   b.out2.assign (8, 0);
@@ -161,22 +146,7 @@ qh_launch (const Case &c, Buffers &b)
 static long
 qh_check (const Case &c, const Buffers &b)
 {
-  size_t n = (size_t) c.n, h;
-  std::vector<double> xy (2 * n + 2), ref (2 * n + 2), got;
-  memcpy (&h, b.out2.data (), sizeof h);
-  if (h > n + 1)
-    return 1;
-  got.resize (2 * h + 2);
-  for (size_t k = 0; k < n; k++)
-    mdl_point_get (b.in.data (), MDL_POINTS_F32, k, &xy[2 * k], &xy[2 * k + 1]);
-  for (size_t k = 0; k < h; k++)
-    mdl_point_get (b.out.data (), MDL_POINTS_F32, k, &got[2 * k], &got[2 * k + 1]);
-  int64_t hv = mdl_hull_chain (xy.data (), n, ref.data ());
-  int64_t at = mdl_hull_diff (ref.data (), hv, got.data (), (int64_t) h);
-  if (at >= 0)
-    fprintf (stderr, "baseline/quickhull: %zu vertices, the chain has %lld; first difference at "
-             "%lld\n", h, (long long) hv, (long long) at);
-  return at >= 0;
+  return mdl_cuda_check_hull (c, b, MDL_POINTS_F32);
 }
 
 static std::string
