@@ -167,8 +167,8 @@ better (const Dir &dir, const Best &q, const Best &b)
   return beats (dir, q.p, b.p) || (!beats (dir, b.p, q.p) && q.slot < b.slot);
 }
 
-/* The warp's best of its lanes' candidates (every lane gets it); lanes @lo_mask apart only when
- * @stop > 1 (the quad consult keeps lanes of one residue mod 4 together). */
+/* The warp's best of its lanes' candidates (every lane gets it), combining lanes 16, 8, .., @stop
+ * apart (@stop = 4: the best per residue of the lane mod 4, for the quad consult). */
 __device__ static Best
 warp_best (const Dir &dir, Best b, unsigned stop)
 {
@@ -243,6 +243,7 @@ __device__ static Best
 pivot_pass (const V *x, unsigned long long a, unsigned long long b, const Dir &dir)
 {
   Best best = { { 0, 0 }, H_NONE };
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane_id ();
@@ -266,6 +267,7 @@ count_pass (V *x, unsigned long long a, unsigned long long b, Pd l, Pd m, Pd r, 
   unsigned lane = lane_id (), below = (1u << lane) - 1;
   V mv = to_v<V> (m);
   kept[0] = kept[1] = 0;
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane;
@@ -302,6 +304,7 @@ copy_pass (const V *x, V *dst, unsigned long long a, unsigned long long b, Pd l,
            unsigned long long *pos_l, unsigned long long *pos_r)
 {
   unsigned lane = lane_id (), below = (1u << lane) - 1;
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane;
@@ -341,6 +344,7 @@ hull_quad (HullArgs<V> h)
   claim (0, h.n, h.P, blockIdx.x, &a, &b);
   for (unsigned e = 0; e < 4; e++)
     best[e] = { { 0, 0 }, H_NONE };
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane_id ();
@@ -419,6 +423,7 @@ hull_bin_count (HullArgs<V> h)
   Pd q[4];
   ld_quad (h, q);
   claim (0, h.n, h.P, blockIdx.x, &a, &b);
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane_id ();
@@ -452,6 +457,7 @@ hull_bin_copy (HullArgs<V> h)
       }
   }
   claim (0, h.n, h.P, blockIdx.x, &a, &b);
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane;
@@ -723,6 +729,7 @@ hull_final_count (HullArgs<V> h)
   unsigned long long a, b;
   unsigned count = 0;
   claim (0, h.slots, h.P, blockIdx.x, &a, &b);
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane_id ();
@@ -739,6 +746,7 @@ hull_final_copy (HullArgs<V> h)
   unsigned lane = lane_id (), below = (1u << lane) - 1;
   unsigned long long a, b, pos = h.cnt[blockIdx.x];
   claim (0, h.slots, h.P, blockIdx.x, &a, &b);
+#pragma unroll 4
   for (unsigned long long c = a / H_S; a < b && c <= (b - 1) / H_S; c++)
     {
       unsigned long long i = c * H_S + lane;
