@@ -117,7 +117,7 @@ struct Scatter {
   const unsigned *off, *id;
   Pt2 *dst;
   unsigned *dseg;
-  __device__ void operator() (size_t i) const
+  __host__ __device__ void operator() (size_t i) const
   {
     unsigned c = side.child (i);
     if (c > 1)
