@@ -11,8 +11,15 @@
 /* The step added to the state for each number. */
 #define MDL_SPLITMIX64_GAMMA 0x9E3779B97F4A7C15ull
 
+/* The mix runs in CUDA kernels too (hull/msimd's random pairs). */
+#ifdef __CUDACC__
+#define MDL_SPLITMIX_HD __host__ __device__
+#else
+#define MDL_SPLITMIX_HD
+#endif
+
 /* The number that state @z (already advanced) gives. */
-static inline uint64_t
+MDL_SPLITMIX_HD static inline uint64_t
 mdl_splitmix64_mix (uint64_t z)
 {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -380,9 +380,9 @@ mqs_prepare (const Case &c, Buffers &b, uint64_t *rng)
   b.out2.assign ((2 * (size_t) c.n + (MQS_DESC + 3) * (size_t) k.P) * 4, MDL_CUDA_POISON);
 }
 
-/* The SIMT twin's mdl_mqs_assign. */
-static bool
-mqs_assign (bool literal, unsigned long long g, unsigned long long ps, unsigned long long nl,
+/* The SIMT twin's mdl_mqs_assign (twin.h; hull/msimd's rounds use it too). */
+bool
+mdl_cuda_mqs_assign (bool literal, unsigned long long g, unsigned long long ps, unsigned long long nl,
             unsigned long long nr, unsigned long long *pl_out, unsigned long long *pr_out)
 {
   unsigned long long pl = nl / g, pr = nr / g, spare = ps - pl - pr;
@@ -457,7 +457,7 @@ mqs_launch (const Case &c, Buffers &b)
           unsigned base = 3 * u.first, nl = cnt[base + u.ps] - cnt[base];
           unsigned ne = cnt[base + 2 * u.ps] - cnt[base + u.ps], nr = u.n - nl - ne;
           unsigned long long p[2];
-          bool ok = mqs_assign (k.literal, g, u.ps, nl, nr, &p[0], &p[1]);
+          bool ok = mdl_cuda_mqs_assign (k.literal, g, u.ps, nl, nr, &p[0], &p[1]);
           for (unsigned r = 0; r < u.ps; r++)
             desc[(size_t) (u.first + r) * MQS_DESC + D_ACTIVE] = ok;
           if (!ok)

@@ -125,6 +125,21 @@ bool mdl_cuda_refuse (std::string *why, const std::string &text);
 bool mdl_cuda_choice_ok (const Case &c, const char *key, const char *fallback,
                          const std::string &choices, std::string *why);
 
+/* Lemma 1's processor assignment of the MSIMD algorithms (msimd-quicksort.cu, the SIMT twin's
+ * mdl_mqs_assign): @ps processors of a problem to children of @nl and @nr elements at @g per
+ * processor (spare rule unless @literal); false when a non-empty child gets none. */
+bool mdl_cuda_mqs_assign (bool literal, unsigned long long g, unsigned long long ps,
+                          unsigned long long nl, unsigned long long nr, unsigned long long *pl_out,
+                          unsigned long long *pr_out);
+
+/* The hulls' points and check (hull-points.cu), for hull/msimd and baseline/quickhull: the case's
+ * dist= (default disc) as an MdlPointDist; and the check of a hull: b.out holds the vertices as
+ * @prec pairs, b.out2 their count (uint64) and, when 16 bytes long, a failure flag the kernels
+ * raise; the result is 0 when the vertices are the monotone chain's as a cycle (else 1, the first
+ * difference on stderr). */
+MdlPointDist mdl_cuda_point_dist (const Case &c);
+long mdl_cuda_check_hull (const Case &c, const Buffers &b, MdlPointPrec prec);
+
 /* The twins of the rows with TWIN cuda, declared for the harness's table. */
 #define MDL_CUDA_TWIN_DECLARE_cuda(sym) extern const CudaTwin cuda_twin_##sym;
 #define MDL_CUDA_TWIN_DECLARE_none(sym)
