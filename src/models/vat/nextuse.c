@@ -23,9 +23,9 @@
 
 #define PREFETCH 16
 /* A layer gets a direct array when its node numbers stay below DIRECT_PER_NODE times its distinct
- * nodes (plus DIRECT_SLACK): 4 bytes per number is then at most what the hash table's 16 bytes per
- * pair, at most half full, would take. */
-#define DIRECT_PER_NODE 8
+ * nodes (plus DIRECT_SLACK): 4 bytes per number is then at most twice what the hash table's 16
+ * bytes per pair, at most half full, would take, with no probing. */
+#define DIRECT_PER_NODE 16
 #define DIRECT_SLACK (1u << 16)
 #define EMPTY VAT_NO_NODE  /* the key of a free pair (vat_pair_find) */
 
