@@ -187,7 +187,7 @@ mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
   if (seen->depth >= 1 && seen->direct[0] && seen->direct[1])
     {
       /* The counts in locals: the bitmaps' words are guint64 like them, so the compiler would
-       * otherwise load and store them around every bitmap store (bench-vat lru: 47 -> 38
+       * otherwise load and store them around every bitmap store (bench-vat lru: 45 -> 43
        * instructions per access here, callgrind). */
       guint64 *leaves = seen->direct[0], *parents = seen->direct[1];
       guint64 new_leaves = 0, new_parents = 0;
