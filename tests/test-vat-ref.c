@@ -135,6 +135,184 @@ test_agrees_with_reference (void **state)
   g_rand_free (rand);
 }
 
+/* A trace for the batched runs: the reference's mix, uniform pages over a dense range (the next-use
+ * pass's direct arrays), or the mix moved to a high base inside the tree (its hash tables). */
+static void
+trace_for_batches (GRand *rand, Trace *t, gsize n)
+{
+  guint kind = (guint) g_rand_int_range (rand, 0, 3);
+  trace_random (rand, t, n);
+  if (kind == 1)
+    {
+      guint64 span = MIN ((guint64) n, G_GUINT64_CONSTANT (1) << (t->k_bits * t->depth));
+      for (gsize i = 0; i < n; i++)
+        t->pages[i] = (guint64) g_rand_double_range (rand, 0, (double) span);
+    }
+  else if (kind == 2 && t->k_bits * t->depth >= 12)
+    {
+      guint64 top = G_GUINT64_CONSTANT (1) << (t->k_bits * t->depth);
+      for (gsize i = 0; i < n; i++)
+        t->pages[i] = top - 1 - (t->pages[i] & 1023);
+    }
+}
+
+/* Ensure the batched runs (no hook watching: the path bench-vat measures, with the next-use pass's
+ * direct arrays and hash tables, repeats collapsed, the path memo) give the reference's counts: the
+ * misses, per layer, the compulsory misses and the accesses by their number of misses, for every
+ * policy, over random traces with K in {2,4,8,512}, d from 1 to 6, several W, with and without vm. */
+static void
+test_batch_runs_agree_with_reference (void **state)
+{
+  guint32 seed = test_seed (2017);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint trial = 0; trial < 280; trial++)
+    {
+      Trace t;
+      RefPolicy policy = (RefPolicy) (trial % REF_N_POLICIES);
+      guint min_w, w, walk;
+      RefVatConfig cfg;
+      RefVatResult ref;
+      guint64 hist[2 * 64 + 2] = { 0 };
+      g_autofree char *spec = NULL;
+      g_autoptr (MdlReport) r = NULL;
+      trace_for_batches (rand, &t, (gsize) g_rand_int_range (rand, 500, 2500));
+      min_w = policy == REF_ISLRU || policy == REF_ISMIN ? t.depth + 1
+              : policy == REF_LEVELS ? t.depth + (t.vm ? 2 : 1) : 1;
+      w = (guint) g_rand_int_range (rand, (gint32) min_w, (gint32) (4 * (t.depth + 1) + 8));
+      cfg = (RefVatConfig) { policy, t.k_bits, t.depth, w, t.vm, (guint32) trial };
+      spec = spec_of (ref_policy_names[policy], &t, w, (guint32) trial);
+      ref_vat_run (&cfg, t.pages, t.n, &ref);
+      r = engine_run (spec, &t, NULL);
+      walk = (t.depth + 1) * (t.vm ? 2 : 1);
+      for (gsize a = 0; a < t.n; a++)
+        {
+          guint m = 0;
+          for (guint j = 0; j < walk; j++)
+            m += ref.outcome->str[a * walk + j] == 'M';
+          hist[m]++;
+        }
+      if (counter (r, "tc_misses") != ref.misses || counter (r, "compulsory") != ref.compulsory)
+        fail_msg ("seed %u, trial %u, %s: misses %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+                  ", compulsory %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, seed, trial, spec,
+                  counter (r, "tc_misses"), ref.misses, counter (r, "compulsory"), ref.compulsory);
+      for (guint l = 0; l <= t.depth; l++)
+        {
+          g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
+          if (counter (r, name) != ref.layer_misses[l])
+            fail_msg ("seed %u, trial %u, %s: layer %u misses %" G_GUINT64_FORMAT ", reference %"
+                      G_GUINT64_FORMAT, seed, trial, spec, l, counter (r, name), ref.layer_misses[l]);
+        }
+      for (guint m = 0; m <= walk; m++)
+        {
+          g_autofree char *name = g_strdup_printf ("misses_per_access_%u", m);
+          if (counter (r, name) != hist[m])
+            fail_msg ("seed %u, trial %u, %s: %" G_GUINT64_FORMAT " accesses with %u misses, "
+                      "reference %" G_GUINT64_FORMAT, seed, trial, spec, counter (r, name), m,
+                      hist[m]);
+        }
+      ref_vat_result_clear (&ref);
+      g_free (t.pages);
+    }
+  g_rand_free (rand);
+}
+
+/* Ensure a stream of CPU records through the engine without a hook (its run of plain records taken
+ * in registers) counts what the record rules give when the pages are spelled out and run through
+ * the reference: reads, writes and modifies translate every page they touch (sizes 0 to 3 pages,
+ * straddles), fetches nothing, op records only add to ram_ops; consumed in batches of 1 to 700
+ * records, for the online policies, with pages of 1, 64 and 4096 bytes. */
+static void
+test_record_streams_agree_with_reference (void **state)
+{
+  static const RefPolicy online[] = { REF_LRU, REF_ISLRU, REF_FIFO, REF_LEVELS, REF_RANDOM };
+  guint32 seed = test_seed (1701);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint trial = 0; trial < 120; trial++)
+    {
+      RefPolicy policy = online[trial % G_N_ELEMENTS (online)];
+      guint p_bits = (guint[]) { 0, 6, 12 }[g_rand_int_range (rand, 0, 3)];
+      Trace t;
+      gsize n_records = (gsize) g_rand_int_range (rand, 300, 2000);
+      MdlCpuEvent *records = g_new (MdlCpuEvent, n_records);
+      GArray *pages = g_array_new (FALSE, FALSE, sizeof (guint64));
+      guint64 ram_ops = 0, tree_pages;
+      guint min_w, w;
+      RefVatConfig cfg;
+      RefVatResult ref;
+      GError *error = NULL;
+      Vat *v;
+      g_autofree char *spec = NULL;
+      g_autoptr (MdlReport) r = NULL;
+      trace_random (rand, &t, n_records);
+      t.vm = FALSE;
+      tree_pages = G_GUINT64_CONSTANT (1) << (t.k_bits * t.depth);
+      for (gsize i = 0; i < n_records; i++)
+        {
+          guint pick = (guint) g_rand_int_range (rand, 0, 20);
+          guint64 page_bytes = G_GUINT64_CONSTANT (1) << p_bits;
+          guint64 addr = (t.pages[i] << p_bits) + (guint64) g_rand_double_range (rand, 0, (double) page_bytes);
+          guint size = (guint) g_rand_double_range (rand, 0, MIN (3.0 * (double) page_bytes, 65535.0));
+          if (pick < 2)
+            size = (guint) g_rand_int_range (rand, 0, 2);
+          if (((addr + (size ? size - 1 : 0)) >> p_bits) >= tree_pages)
+            addr = t.pages[i] << p_bits, size = 1;
+          records[i] = (MdlCpuEvent) { .kind = (guint8) (pick % 3), .size = (guint16) size, .addr = addr };
+          if (pick == 17)
+            records[i] = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .addr = (guint64) g_rand_int_range (rand, 0, 100) };
+          else if (pick == 18)
+            records[i] = (MdlCpuEvent) { .kind = MDL_CPU_BRANCH, .addr = addr };
+          else if (pick == 19)
+            records[i].kind = MDL_CPU_READ, records[i].flags = MDL_CPU_FLAG_FETCH;
+          if (records[i].kind == MDL_CPU_OPS)
+            ram_ops += records[i].addr;
+          else if (records[i].kind <= MDL_CPU_MODIFY && !(records[i].flags & MDL_CPU_FLAG_FETCH))
+            for (guint64 p = addr >> p_bits; p <= (addr + (size ? size - 1 : 0)) >> p_bits; p++)
+              g_array_append_val (pages, p);
+        }
+      min_w = policy == REF_ISLRU ? t.depth + 1 : policy == REF_LEVELS ? t.depth + 1 : 1;
+      w = (guint) g_rand_int_range (rand, (gint32) min_w, (gint32) (4 * (t.depth + 1) + 8));
+      cfg = (RefVatConfig) { policy, t.k_bits, t.depth, w, FALSE, (guint32) trial };
+      spec = g_strdup_printf ("policy=%s,P=%u,K=%u,d=%u,W=%u,seed=%u", ref_policy_names[policy],
+                              1u << p_bits, 1u << t.k_bits, t.depth, w, trial);
+      ref_vat_run (&cfg, (const guint64 *) (gpointer) pages->data, pages->len, &ref);
+      v = mdl_vat_new (spec, &error);
+      if (v == NULL)
+        fail_msg ("%s: %s", spec, error->message);
+      for (gsize i = 0, m; i < n_records; i += m)
+        {
+          MdlEventBatch b;
+          m = (gsize) g_rand_int_range (rand, 1, 701);
+          m = MIN (m, n_records - i);
+          b = (MdlEventBatch) { .cpu = records + i, .n_cpu = m };
+          if (!mdl_vat_consume (v, &b, &error))
+            fail_msg ("seed %u, trial %u, %s: %s", seed, trial, spec, error->message);
+        }
+      r = mdl_vat_report (v);
+      if (counter (r, "accesses") != pages->len || counter (r, "ram_ops") != ram_ops
+          || counter (r, "tc_misses") != ref.misses || counter (r, "compulsory") != ref.compulsory)
+        fail_msg ("seed %u, trial %u, %s: accesses %" G_GUINT64_FORMAT "/%u, ram_ops %"
+                  G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ", misses %" G_GUINT64_FORMAT "/%"
+                  G_GUINT64_FORMAT ", compulsory %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, seed,
+                  trial, spec, counter (r, "accesses"), pages->len, counter (r, "ram_ops"), ram_ops,
+                  counter (r, "tc_misses"), ref.misses, counter (r, "compulsory"), ref.compulsory);
+      for (guint l = 0; l <= t.depth; l++)
+        {
+          g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
+          if (counter (r, name) != ref.layer_misses[l])
+            fail_msg ("seed %u, trial %u, %s: layer %u misses %" G_GUINT64_FORMAT ", reference %"
+                      G_GUINT64_FORMAT, seed, trial, spec, l, counter (r, name), ref.layer_misses[l]);
+        }
+      mdl_vat_free (v);
+      ref_vat_result_clear (&ref);
+      g_array_unref (pages);
+      g_free (records);
+      g_free (t.pages);
+    }
+  g_rand_free (rand);
+}
+
 /* Ensure the relations of the thesis hold on random traces, for every W > d of a range:
  * MIN(W) <= ISMIN(W) <= ISLRU(W) <= LRU(W) <= 2 MIN(floor(W/2)) (Theorem 2.14 with Lemma 2.1),
  * LRU(W+d) <= ISLRU(W) (Lemma 2.15) and ISMIN(W+d) <= MIN(W) (Theorem 2.16). */
@@ -388,6 +566,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_agrees_with_reference),
+    cmocka_unit_test (test_batch_runs_agree_with_reference),
+    cmocka_unit_test (test_record_streams_agree_with_reference),
     cmocka_unit_test (test_theorems),
     cmocka_unit_test (test_curve_equals_separate_runs),
     cmocka_unit_test (test_curve_min_deep_stacks),

@@ -186,10 +186,15 @@ mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
    * pages, and only a new parent sends the path on up. */
   if (seen->depth >= 1 && seen->direct[0] && seen->direct[1])
     {
+      /* The counts in locals: the bitmaps' words are guint64 like them, so the compiler would
+       * otherwise load and store them around every bitmap store (bench-vat lru: 45 -> 43
+       * instructions per access here, callgrind). */
       guint64 *leaves = seen->direct[0], *parents = seen->direct[1];
+      guint64 new_leaves = 0, new_parents = 0;
+      guint k_bits = seen->k_bits;
       for (gsize i = 0; i < n; i++)
         {
-          guint64 page = pages[i], up = page >> seen->k_bits;
+          guint64 page = pages[i], up = page >> k_bits;
           guint64 bit0 = G_GUINT64_CONSTANT (1) << (page & 63), old0 = leaves[page >> 6];
           guint64 bit1 = G_GUINT64_CONSTANT (1) << (up & 63), old1 = parents[up >> 6];
           guint64 new0 = (old0 & bit0) == 0, new1 = (old1 & bit1) == 0;
@@ -197,12 +202,14 @@ mdl_vat_seen_add_paths (VatSeen *seen, const guint64 *pages, gsize n)
             __builtin_prefetch (&leaves[pages[i + AHEAD] >> 6]);
           leaves[page >> 6] = old0 | bit0;
           parents[up >> 6] = old1 | bit1;
-          seen->distinct_layer[0] += new0;
-          seen->distinct_layer[1] += new1;
-          seen->distinct += new0 + new1;
+          new_leaves += new0;
+          new_parents += new1;
           if (G_UNLIKELY (new1))
             add_path (seen, page, 2);
         }
+      seen->distinct_layer[0] += new_leaves;
+      seen->distinct_layer[1] += new_parents;
+      seen->distinct += new_leaves + new_parents;
       return;
     }
   for (gsize i = 0; i < n; i++)

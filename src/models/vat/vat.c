@@ -386,13 +386,65 @@ access_bytes (Vat *v, const char *what, guint64 addr, guint size, GError **error
   return TRUE;
 }
 
+/* The leading run of @cpu[0..@n) that needs nothing but a batch entry (online policy, no hook):
+ * reads, writes and modifies inside one page of the tree, not fetches. Returns the records taken;
+ * the caller takes the one that stopped the run. The stream's state stays in registers through the
+ * run (translate() keeps it in the engine, which the batch's stores may alias): bench-vat lru
+ * 53 -> 35 instructions per access in consume (callgrind). */
+static inline gsize
+consume_plain_run (Vat *v, const MdlCpuEvent *cpu, gsize n)
+{
+  guint64 last_page = v->last_page, accesses = v->accesses, repeats = v->repeats;
+  guint n_batch = v->n_batch, shift = v->page_shift, index_bits = v->index_bits;
+  gboolean collapse = v->collapse;
+  gsize i;
+  for (i = 0; i < n; i++)
+    {
+      const MdlCpuEvent *e = &cpu[i];
+      guint64 page = e->addr >> shift;
+      /* Why one test covers a straddle, a size 0 at a page start and an end past 2^64: each
+       * gives an end page other than the first. */
+      if (e->kind > MDL_CPU_MODIFY || (e->flags & MDL_CPU_FLAG_FETCH)
+          || ((e->addr + e->size - 1) >> shift) != page || (page >> index_bits) != 0)
+        break;
+      accesses++;
+      if (collapse && page == last_page)
+        {
+          repeats++;
+          continue;
+        }
+      last_page = page;
+      v->batch[n_batch++] = page;
+      if (G_UNLIKELY (n_batch == BATCH))
+        {
+          v->n_batch = n_batch;
+          flush (v);
+          n_batch = 0;
+        }
+    }
+  v->last_page = last_page;
+  v->accesses = accesses;
+  v->repeats = repeats;
+  v->n_batch = n_batch;
+  return i;
+}
+
 static gboolean
 consume_records (Vat *v, const MdlEventBatch *b, GError **error)
 {
   static const char *const kind_names[] = { "read", "write", "modify" };
   for (gsize i = 0; i < b->n_cpu; i++)
     {
-      const MdlCpuEvent *e = &b->cpu[i];
+      const MdlCpuEvent *e;
+      if (!v->offline && v->tc.hook == NULL)
+        {
+          gsize taken = consume_plain_run (v, b->cpu + i, b->n_cpu - i);
+          v->records += taken;
+          i += taken;
+          if (i == b->n_cpu)
+            break;
+        }
+      e = &b->cpu[i];
       v->records++;
       if (e->kind == MDL_CPU_OPS)
         v->ram_ops += e->addr;
