@@ -1,6 +1,7 @@
 /* The engines' list of one-word lanes (gpu_list_words, src/models/gpu/gpu.h) against the general
  * word lists it stands in for (gpu_group_words over lane-indexed addresses): on random memory
- * instructions in both address forms (widths 1 to 16, any alignment, strides of every sign,
+ * instructions in both address forms (widths 1 to 16, any alignment, or aligned to the word or to
+ * the width (the test-free case of the explicit form), strides of every sign,
  * addresses at the top of the address space, masks full, sparse or one lane), it must say TRUE
  * exactly when every active lane touches one word, and then each group of lanes' slice of it
  * (for every group width the engines cut warps into) must equal the general list.
@@ -70,7 +71,9 @@ test_list_words_match_group_words (void **state)
         {
           guint l = (guint) __builtin_ctzll (r);
           guint64 a = e.flags ? e.base + (guint64) ((gint64) l * e.stride)
-                              : draw_addr (rand) & ~(round % 2 ? word_bytes - 1 : 0);
+                              : draw_addr (rand) & ~(round % 2 ? word_bytes - 1
+                                                     : round % 4 == 2 ? (guint64) (e.width & -e.width) - 1
+                                                     : 0);
           addrs[l] = lane_addrs[n++] = a;
           one_word = one_word && (a >> word_shift) == ((a + e.width - 1) >> word_shift)
                      && a + e.width - 1 >= a;

@@ -250,12 +250,20 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
   else
     {
       const guint64 *src = batch->lane_addrs + e->first_addr;
+      guint64 any = 0;
       n = gpu_popcount (e->active);
       for (guint i = 0; i < n; i++)
         {
-          bad |= ((src[i] & low) + width) & ~low;
+          any |= src[i];
           out[i] = src[i] >> word_shift;
         }
+      /* The common case with no test per lane: when no lane's offset in its word shares a bit
+       * with width - 1 (aligned lanes of a power-of-two width), offset + width - 1 is their OR,
+       * within the word's bits. */
+      if (width <= low && (any & width) == 0)
+        return TRUE;
+      for (guint i = 0; i < n; i++)
+        bad |= ((src[i] & low) + width) & ~low;
     }
   return bad == 0;
 }
