@@ -433,7 +433,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
                 && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
       /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
-          && gpu_list_words (batch, e, a->word_shift, a->list))
+          && gpu_list_words (batch, e, a->word_shift, a->list, NULL))
         {
           guint at = 0;
           for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)

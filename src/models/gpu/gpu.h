@@ -233,11 +233,13 @@ gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
  * batch's list), and the words of a group of lanes are the slice of @out from the active lanes
  * below it: what gpu_group_words() lists from lane-indexed addresses, without scattering them by
  * lane and gathering them back (two passes per lane of every engine's general path). FALSE when
- * some lane's bytes reach into a second word; @out is then undefined. */
+ * some lane's bytes reach into a second word; @out is then undefined. With TRUE, *@top (when
+ * @top is not NULL) is the highest word of the list, taken in the same pass. */
 static inline gboolean
-gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out)
+gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out,
+                guint64 *top)
 {
-  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0;
+  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0, hi = 0;
   guint n = 0;
   /* A lane within one word: its last byte's offset in the word is at most the word's last. */
   if (e->flags & MDL_WARP_STRIDED)
@@ -246,6 +248,8 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
         guint64 addr = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
         bad |= ((addr & low) + width) & ~low;
         out[n++] = addr >> word_shift;
+        if (top)
+          hi = MAX (hi, addr);
       }
   else
     {
@@ -256,15 +260,18 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
         {
           any |= src[i];
           out[i] = src[i] >> word_shift;
+          if (top)
+            hi = MAX (hi, src[i]);
         }
       /* The common case with no test per lane: when no lane's offset in its word shares a bit
        * with width - 1 (aligned lanes of a power-of-two width), offset + width - 1 is their OR,
        * within the word's bits. */
-      if (width <= low && (any & width) == 0)
-        return TRUE;
-      for (guint i = 0; i < n; i++)
-        bad |= ((src[i] & low) + width) & ~low;
+      if (width > low || (any & width) != 0)
+        for (guint i = 0; i < n; i++)
+          bad |= ((src[i] & low) + width) & ~low;
     }
+  if (top)
+    *top = hi >> word_shift;
   return bad == 0;
 }
 
