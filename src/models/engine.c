@@ -26,11 +26,12 @@ struct MdlEngine {
   MdlReport *layout;      /* the counter names and units, from the first snapshot */
   MdlReport *values;      /* the later snapshots' report, reused */
   GArray *marked;         /* the counts of the latest phase marker, reused */
-  gboolean changed;       /* the class consumed or took a marker since marked was taken */
   GArray *site_begin;     /* counts at the start of that run */
   GHashTable *site_names; /* site id -> name, from MDL_MARK_SITE */
   guint failed : 1;
   guint by_site : 1;      /* site phases on */
+  guint changed : 1;      /* the class consumed or took a marker since marked was taken (a bit:
+                             the struct's size moves the heap-layout counts of the docs) */
   guint16 site;           /* the site of the run in progress; 0: none */
 };
 
@@ -345,7 +346,7 @@ mdl_engine_marker (MdlEngine *engine, const MdlMarker *marker, GError **error)
    * class counts for its own markers. */
   if (core_phases && marker->kind == MDL_MARK_PHASE_BEGIN)
     phase_mark (engine, TRUE, marker->name, NULL);
-  engine->changed |= engine->klass->marker != NULL;
+  engine->changed |= engine->klass->marker != NULL ? 1u : 0u;
   if ((engine->klass->marker && !engine->klass->marker (engine->state, marker, error))
       || (core_phases && marker->kind == MDL_MARK_PHASE_END
           && !phase_mark (engine, FALSE, marker->name, error)))

@@ -75,32 +75,19 @@ banks_init (void *state, const MdlParams *params, GError **error)
 }
 
 /* pass_wavefronts() of requests each within one bank word (aligned to a power-of-two @width no
- * wider than a bank word) whose words lie within three aligned rows of 64 (gpu_rows_of()'s rows,
- * repeats allowed), over 8 to 64 banks: the words as three bitmaps, one pass over the requests,
- * and the most distinct words of a bank from the bitmaps (gpu_rows_queue()). The sorts' passes,
- * whose words come in data-dependent order. FALSE for any other pass. */
+ * wider than a bank word) whose words lie within three aligned rows of 64 (gpu_rows_fill(): the
+ * first request's row, the one below and the one above; repeats merged), over 8 to 64 banks: the
+ * most distinct words of a bank from the three bitmaps (gpu_rows_queue()), in one pass over the
+ * requests. The sorts' passes, whose words come in data-dependent order. FALSE for any other. */
 static gboolean
 pass_rows (const Banks *b, const guint64 *req, guint n, guint width, guint *wavefronts)
 {
-  guint64 row, origin, rows = 0, any = 0, bits[4] = { 0, 0, 0, 0 };
+  guint64 any;
   GpuRows r;
   if (n == 0 || width == 0 || b->banks < 8 || b->banks > 64 || (width & (width - 1)) != 0
-      || width > (1u << b->bank_shift))
+      || width > (1u << b->bank_shift) || !gpu_rows_fill (req, n, b->bank_shift, &r, &any)
+      || (any & (width - 1)) != 0)
     return FALSE;
-  row = req[0] >> b->bank_shift >> 6;
-  r.row0 = row ? row - 1 : 0;
-  origin = r.row0 << 6;
-  for (guint i = 0; i < n; i++)
-    {
-      /* as in gpu_rows_of(): a word below origin wraps to a huge offset */
-      guint64 d = (req[i] >> b->bank_shift) - origin;
-      any |= req[i];
-      rows |= d >> 6;
-      bits[(d >> 6) & 3] |= G_GUINT64_CONSTANT (1) << (d & 63);
-    }
-  if (rows > 3 || bits[3] != 0 || (any & (width - 1)) != 0)
-    return FALSE;
-  memcpy (r.bits, bits, sizeof r.bits);
   *wavefronts = gpu_rows_queue (&r, b->banks - 1);
   return TRUE;
 }

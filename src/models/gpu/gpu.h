@@ -118,8 +118,8 @@ gpu_popcount (guint64 x)
 #endif
 }
 
-/* Distinct words within three aligned rows of 64 words: the row below the first word's (none when
- * that is row 0), its own and the one above, as one bitmap per row. The sorts' shared accesses
+/* Words within three aligned rows of 64 words: the row below the first word's (none when that is
+ * row 0), its own and the one above, as one bitmap per row. The sorts' shared accesses
  * are such lists, in data-dependent order: their bank queues (gpu_rows_queue()) and agpu's
  * per-row marks then come from three words, not from one pass over the list per question. */
 typedef struct {
@@ -127,25 +127,36 @@ typedef struct {
   guint64 bits[3];
 } GpuRows;
 
-/* Fills @r with the @n words @words (1 <= @n <= 64, the first at @words[0]); FALSE when one of
- * them lies outside the three rows or comes twice (@r is then undefined). One pass, no branch
- * per word. */
+/* Fills @r with the words @v[i] >> @shift of the @n values @v (1 <= @n <= 64), from the first
+ * one's rows, repeats merged, and sets *@any to the OR of the values; FALSE when a word lies
+ * outside the three rows (@r is then undefined). One pass, no branch per value. */
 static inline gboolean
-gpu_rows_of (const guint64 *words, guint n, GpuRows *r)
+gpu_rows_fill (const guint64 *v, guint n, guint shift, GpuRows *r, guint64 *any)
 {
-  guint64 row = words[0] >> 6, origin, rows = 0, bits[4] = { 0, 0, 0, 0 };
+  guint64 row = (v[0] >> shift) >> 6, origin, rows = 0, or_all = 0, bits[4] = { 0, 0, 0, 0 };
   r->row0 = row ? row - 1 : 0;
   origin = r->row0 << 6;
   for (guint i = 0; i < n; i++)
     {
       /* A word below origin wraps to a huge offset: outside, as one above the third row. Such a
-       * word sets a bit beyond 3 in rows, or lands in bits[3] and is missing from the count. */
-      guint64 d = words[i] - origin;
+       * word sets a bit beyond 3 in rows, or lands in bits[3]. */
+      guint64 d = (v[i] >> shift) - origin;
+      or_all |= v[i];
       rows |= d >> 6;
       bits[(d >> 6) & 3] |= G_GUINT64_CONSTANT (1) << (d & 63);
     }
   memcpy (r->bits, bits, sizeof r->bits);
-  return rows <= 3 && gpu_popcount (bits[0]) + gpu_popcount (bits[1]) + gpu_popcount (bits[2]) == n;
+  *any = or_all;
+  return rows <= 3 && bits[3] == 0;
+}
+
+/* gpu_rows_fill() of the @n words @words (1 <= @n <= 64), TRUE only when none comes twice. */
+static inline gboolean
+gpu_rows_of (const guint64 *words, guint n, GpuRows *r)
+{
+  guint64 any;
+  return gpu_rows_fill (words, n, 0, r, &any)
+         && gpu_popcount (r->bits[0]) + gpu_popcount (r->bits[1]) + gpu_popcount (r->bits[2]) == n;
 }
 
 /* The longest bank queue of the words of @r over @bank_mask + 1 banks (8 to 64): since the banks
