@@ -334,7 +334,9 @@ test_agpu_volatile (void **state)
 
 /* Ensure stale_shared_reads and global_words agree with a reference (sets of the words stored in
  * each launch, or ever with volatile=0, and of the global words touched) on random streams of
- * shared and global loads, stores and atomics of 5 blocks over 3 launches: words up to 213 with a
+ * shared and global loads, stores and atomics of 5 blocks over 3 launches, lanes at strides of
+ * -2 to 3 words (the rising, falling and repeated lists of agpu's row-at-a-time shared path and of
+ * its word-at-a-time one): words up to 213 with a
  * launch shared size of 128 words (so both the engine's per-launch pages and its map for words
  * beyond the shared size are used) or of none (the map alone), global words across a page of
  * the engine's bitmaps and far away. An instruction's reads are checked before its writes. */
@@ -370,11 +372,14 @@ test_agpu_word_sets_match_reference (void **state)
                 if (is_volatile)
                   g_hash_table_remove_all (stored);
               }
+            /* strides of -2 and -1 words as well (lane 0 then has the highest word, and the
+             * others reach into the row below its row), from a base high enough to stay >= 0 */
+            gint64 stride = g_rand_int_range (rand, -2, 4);
             ev[i] = (Ev) { launch, (guint32) g_rand_int_range (rand, 0, 5), 0,
                            ops[g_rand_int_range (rand, 0, 3)], global ? G : S, 4,
                            (global ? regions[g_rand_int_range (rand, 0, 3)] : 0)
-                             + (guint64) g_rand_int_range (rand, 0, 120),
-                           (guint64) g_rand_int_range (rand, 0, 4), mask ? mask : 1 };
+                             + (guint64) g_rand_int_range (rand, 0, 120) + (stride < 0 ? 62 : 0),
+                           (guint64) stride, mask ? mask : 1 };
             for (guint l = 0; l < 32; l++)
               {
                 guint64 word = ev[i].base + l * ev[i].stride;

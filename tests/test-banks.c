@@ -8,6 +8,8 @@
  * 4-byte words in one bank. */
 #include "helpers.h"
 
+#include "models/gpu/gpu.h"   /* gpu_group_mask */
+
 #include <string.h>
 
 typedef struct {
@@ -179,12 +181,95 @@ test_banks_masks_and_ops (void **state)
                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
 }
 
+/* The wavefronts of lanes @part of one pass, straightforwardly: for each bank, the distinct bank
+ * words the lanes' bytes [addr, addr + width) overlap; the most of any bank. */
+static guint64
+pass_naive (const guint64 *addrs, guint64 part, guint width, guint banks, guint bank_bytes)
+{
+  guint64 words[64 * 16];
+  guint n = 0, worst = 0;
+  for (guint64 r = part; r; r &= r - 1)
+    {
+      guint64 a = addrs[__builtin_ctzll (r)];
+      for (guint64 w = a / bank_bytes; w <= (a + width - 1) / bank_bytes; w++)
+        {
+          guint j = 0;
+          while (j < n && words[j] != w)
+            j++;
+          if (j == n)
+            words[n++] = w;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint q = 0;
+      for (guint j = 0; j < n; j++)
+        q += words[j] % banks == words[i] % banks;
+      worst = MAX (worst, (guint) q);
+    }
+  return worst;
+}
+
+/* Ensure the wavefronts of random passes are the naive count: the halfwarp rule (passes of 16
+ * lanes) and the split rule (passes of banks x bank_bytes / width lanes), 8 to 64 banks of 4 or 8
+ * bytes, widths 1 to 16, lanes in any order, with repeats, aligned or not, within three rows of
+ * 64 bank words (the rows of the engine's pass_rows()) or spread beyond them.
+ * Seed: MODELS_TEST_SEED (default 2024), named in every failure. */
+static void
+test_banks_random_passes_match_naive_count (void **state)
+{
+  guint32 seed = test_seed (2024);
+  GRand *r = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 3000; round++)
+    {
+      guint banks = 8u << g_rand_int_range (r, 0, 4), bank_bytes = 4u << g_rand_int_range (r, 0, 2);
+      guint width = 1u << g_rand_int_range (r, 0, 5), spread = (guint) g_rand_int_range (r, 1, 1200);
+      gboolean halfwarp = g_rand_boolean (r), aligned = g_rand_int_range (r, 0, 4) != 0;
+      guint group = halfwarp ? 16 : MAX (1u, banks * bank_bytes / width);
+      guint64 active = ((guint64) g_rand_int (r) << 32 | g_rand_int (r)) | 1, lane_addrs[64];
+      guint64 addrs[64], base = (guint64) g_rand_int_range (r, 0, 4096), want = 0;
+      g_autofree char *spec = g_strdup_printf ("banks:rule=%s,banks=%u,bank_bytes=%u",
+                                               halfwarp ? "halfwarp" : "split", banks, bank_bytes);
+      g_autoptr (MdlEngine) e = mdl_engine_new (spec, NULL);
+      g_autoptr (MdlReport) rep = NULL;
+      MdlWarpEvent w = { .active = active, .op = MDL_WARP_LOAD, .space = MDL_SPACE_SHARED,
+                         .width = (guint16) width };
+      MdlEventBatch b = { .warp = &w, .n_warp = 1, .lane_addrs = lane_addrs };
+      guint n = 0;
+      for (guint l = 0; l < 64; l++)
+        {
+          addrs[l] = base + (guint64) g_rand_int_range (r, 0, (gint32) spread);
+          if (aligned)
+            addrs[l] &= ~(guint64) (width - 1);
+          if (active >> l & 1)
+            lane_addrs[n++] = addrs[l];
+        }
+      b.n_lane_addrs = n;
+      for (guint g = 0; g < 64; g += group)
+        {
+          guint64 part = active & (gpu_group_mask (group) << g);
+          if (part)
+            want += pass_naive (addrs, part, width, banks, bank_bytes);
+        }
+      assert_non_null (e);
+      assert_true (mdl_engine_consume (e, &b, NULL));
+      rep = mdl_engine_report (e);
+      if (mdl_report_lookup (rep, "shld_wavefronts")->count != want)
+        fail_msg ("seed %u: round %u: %s, width %u, spread %u: %" G_GUINT64_FORMAT " wavefronts, "
+                  "the naive count %" G_GUINT64_FORMAT, seed, round, spec, width, spread,
+                  mdl_report_lookup (rep, "shld_wavefronts")->count, want);
+    }
+  g_rand_free (r);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_banks_rows),
     cmocka_unit_test (test_banks_masks_and_ops),
+    cmocka_unit_test (test_banks_random_passes_match_naive_count),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

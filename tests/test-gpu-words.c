@@ -1,9 +1,11 @@
 /* The engines' list of one-word lanes (gpu_list_words, src/models/gpu/gpu.h) against the general
  * word lists it stands in for (gpu_group_words over lane-indexed addresses): on random memory
- * instructions in both address forms (widths 1 to 16, any alignment, strides of every sign,
+ * instructions in both address forms (widths 1 to 16, any alignment, or aligned to the word or to
+ * the width (the test-free case of the explicit form), strides of every sign,
  * addresses at the top of the address space, masks full, sparse or one lane), it must say TRUE
  * exactly when every active lane touches one word, and then each group of lanes' slice of it
- * (for every group width the engines cut warps into) must equal the general list.
+ * (for every group width the engines cut warps into) must equal the general list, and the
+ * highest word it gives must be the list's.
  * Seed: MODELS_TEST_SEED (default 2424), named in every failure. */
 #include "helpers.h"
 
@@ -44,6 +46,7 @@ test_list_words_match_group_words (void **state)
   for (guint round = 0; round < 20000; round++)
     {
       guint64 list[MDL_WARP_MAX_LANES], addrs[MDL_WARP_MAX_LANES], lane_addrs[MDL_WARP_MAX_LANES];
+      guint64 top, highest = 0;
       guint64 words[MDL_WARP_MAX_LANES * 17];
       guint word_shift = (guint) g_rand_int_range (rand, 0, 5), n = 0;
       guint64 word_bytes = (guint64) 1 << word_shift;
@@ -70,19 +73,26 @@ test_list_words_match_group_words (void **state)
         {
           guint l = (guint) __builtin_ctzll (r);
           guint64 a = e.flags ? e.base + (guint64) ((gint64) l * e.stride)
-                              : draw_addr (rand) & ~(round % 2 ? word_bytes - 1 : 0);
+                              : draw_addr (rand) & ~(round % 2 ? word_bytes - 1
+                                                     : round % 4 == 2 ? (guint64) (e.width & -e.width) - 1
+                                                     : 0);
           addrs[l] = lane_addrs[n++] = a;
           one_word = one_word && (a >> word_shift) == ((a + e.width - 1) >> word_shift)
                      && a + e.width - 1 >= a;
         }
       b.n_lane_addrs = n;
-      listed = gpu_list_words (&b, &e, word_shift, list);
+      listed = gpu_list_words (&b, &e, word_shift, list, &top);
       if (listed != one_word)
         fail_msg ("seed %u round %u: gpu_list_words says %d, lanes of one word: %d", seed, round,
                   listed, one_word);
       if (!listed)
         continue;
       n_one_word++;
+      for (guint i = 0; i < n; i++)
+        highest = MAX (highest, list[i]);
+      if (top != highest)
+        fail_msg ("seed %u round %u: the highest word %" G_GUINT64_FORMAT ", the list's %"
+                  G_GUINT64_FORMAT, seed, round, top, highest);
       for (guint span = 1; span <= MDL_WARP_MAX_LANES; span *= 2)
         for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
           {

@@ -351,6 +351,134 @@ test_machine_scope (void **state)
   test_collector_free (c);
 }
 
+/* Random lane addresses: thread t of 64 (two warps) loads word word[t] of a 64-word buffer under
+ * predicate on[t], in global or shared memory (filled with 1000 + word first), and stores what it
+ * loaded to word t of a global buffer. */
+typedef struct {
+  guint64 in, out;
+  guint32 word[64];
+  gboolean on[64];
+  gboolean shared;
+} GatherArgs;
+
+static void
+gather_kernel (MdlSimtBlock *b, void *p)
+{
+  GatherArgs *a = p;
+  MdlSpace space = a->shared ? MDL_SPACE_SHARED : MDL_SPACE_GLOBAL;
+  guint64 base = a->shared ? 0 : a->in;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  guint8 *cond;
+  MDL_SIMT_EACH (b, t)
+    {
+      at[t] = base + 4 * t;
+      v[t] = 1000 + t;
+    }
+  mdl_simt_st (b, space, 4, at, v);
+  mdl_simt_sync (b);
+  cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    {
+      cond[t] = (guint8) a->on[t];
+      at[t] = base + 4 * (guint64) a->word[t];
+    }
+  mdl_simt_pred_begin (b);
+  mdl_simt_ld (b, space, 4, at, v);
+  MDL_SIMT_EACH (b, t)
+    at[t] = a->out + 4 * t;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_pred_end (b);
+}
+
+/* Ensure random gathers under random predicates (one run of lanes, several runs, one lane, none)
+ * deliver each active lane's address in lane order, in the strided form only where it holds, and
+ * load what lies there, and that a lane one word past the buffer faults: the layer's straight
+ * paths for a run of lanes against the lane masks.
+ * Seed: MODELS_TEST_SEED (default 1313), named in every failure. */
+static void
+test_random_gathers_carry_every_lane (void **state)
+{
+  guint32 seed = test_seed (1313);
+  GRand *r = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 400; round++)
+    {
+      TestCollector *c = test_collector_new ();
+      g_autoptr (MdlSimt) gpu = gpu_with (c);
+      GatherArgs a = { .in = mdl_simt_alloc (gpu, 256, NULL), .out = mdl_simt_alloc (gpu, 256, NULL),
+                       .shared = g_rand_boolean (r) };
+      MdlSimtLaunch shape = { .grid_x = 1, .block_x = 64, .shared_bytes = 256 };
+      guint shape_of = (guint) g_rand_int_range (r, 0, 4), lo = (guint) g_rand_int_range (r, 0, 64);
+      guint hi = (guint) g_rand_int_range (r, (gint32) lo, 64), stride = (guint) g_rand_int_range (r, 0, 3);
+      guint found = 0, warps_on = 0, far = (guint) g_rand_int_range (r, 0, 64);
+      gboolean fault = g_rand_int_range (r, 0, 8) == 0;
+      g_autoptr (GError) error = NULL;
+      const guint32 *out;
+      for (guint t = 0; t < 64; t++)
+        {
+          /* 0: a run of lanes lo..hi; 1: random lanes; 2: all; 3: the run, at a stride */
+          a.on[t] = shape_of == 1 ? g_rand_boolean (r) : shape_of == 2 || (t >= lo && t <= hi);
+          a.word[t] = shape_of == 3 ? (guint32) ((t * stride) % 64) : (guint32) g_rand_int_range (r, 0, 64);
+        }
+      if (fault)
+        {
+          /* one lane just past the 64 words: the instruction faults and names it */
+          a.on[far] = TRUE;
+          a.word[far] = 64;
+          assert_false (mdl_simt_launch (gpu, &shape, gather_kernel, &a, &error));
+          if (strstr (error->message, "outside") == NULL)
+            fail_msg ("seed %u: round %u: thread %u past the end: %s", seed, round, far,
+                      error->message);
+          test_collector_free (c);
+          continue;
+        }
+      assert_true (mdl_simt_launch (gpu, &shape, gather_kernel, &a, NULL));
+      for (guint i = 0; i < c->warp->len; i++)
+        {
+          const MdlWarpEvent *e = ev (c, i);
+          guint w = e->warp, k = 0;
+          guint64 want = 0;
+          if (e->op != MDL_WARP_LOAD)
+            continue;
+          found++;
+          for (guint l = 0; l < 32; l++)
+            want |= (guint64) a.on[32 * w + l] << l;
+          if (e->active != want)
+            fail_msg ("seed %u: round %u: warp %u: active %" G_GINT64_MODIFIER "x, want %"
+                      G_GINT64_MODIFIER "x", seed, round, w, e->active, want);
+          for (guint l = 0; l < 32; l++)
+            {
+              guint64 addr, expect = (a.shared ? 0 : a.in) + 4 * (guint64) a.word[32 * w + l];
+              if (!(want >> l & 1))
+                continue;
+              addr = e->flags & MDL_WARP_STRIDED ? e->base + (guint64) ((gint64) l * e->stride)
+                                                 : g_array_index (c->lane_addrs, guint64, e->first_addr + k);
+              k++;
+              if (addr != expect)
+                fail_msg ("seed %u: round %u: warp %u lane %u: address %" G_GUINT64_FORMAT
+                          ", want %" G_GUINT64_FORMAT, seed, round, w, l, addr, expect);
+            }
+        }
+      /* a warp with no lane on issues no load (an ALU event); every other warp one */
+      for (guint w = 0; w < 2; w++)
+        {
+          gboolean any = FALSE;
+          for (guint l = 0; l < 32; l++)
+            any |= a.on[32 * w + l];
+          warps_on += any;
+        }
+      if (found != warps_on)
+        fail_msg ("seed %u: round %u: %u loads for %u warps with lanes on", seed, round, found,
+                  warps_on);
+      out = mdl_simt_host (gpu, a.out);
+      for (guint t = 0; t < 64; t++)
+        if (out[t] != (a.on[t] ? 1000 + a.word[t] : 0))
+          fail_msg ("seed %u: round %u: thread %u loaded %u", seed, round, t, out[t]);
+      test_collector_free (c);
+    }
+  g_rand_free (r);
+}
+
 int
 main (void)
 {
@@ -361,6 +489,7 @@ main (void)
     cmocka_unit_test (test_barrier_and_markers),
     cmocka_unit_test (test_kernel_errors),
     cmocka_unit_test (test_machine_scope),
+    cmocka_unit_test (test_random_gathers_carry_every_lane),
     cmocka_unit_test (test_algorithms_native_agree),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

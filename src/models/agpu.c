@@ -270,11 +270,48 @@ shared_words (Agpu *a, guint32 block, guint n, gboolean store)
     }
 }
 
+/* Words row x 64 .. row x 64 + 63 of @block in the set @bits: marks them stored (@store), or
+ * counts those it has not stored as stale reads (shared_words() for a whole row at once). */
+static void
+shared_row (Agpu *a, guint32 block, guint64 row, guint64 bits, gboolean store)
+{
+  guint64 *have;
+  if (bits == 0)
+    return;
+  have = stored_bitmap (a, block, row * 64, store);
+  if (store)
+    *have |= bits;
+  else
+    a->stale_reads += gpu_popcount (bits & ~(have ? *have : 0));
+}
+
+/* shared_words() and the bank queue of the @n (> 0) shared words in a->words of event @e, when
+ * they are distinct and lie within three rows of 64 (gpu_rows_of()) whose low 32 bits do not
+ * wrap: a row at a time, and the queue from the rows (repeats aside, broadcast changes nothing).
+ * Sets *@queue and returns TRUE; FALSE, with nothing counted, for any other list. */
+static gboolean
+shared_rows (Agpu *a, const MdlWarpEvent *e, guint n, guint64 *queue)
+{
+  GpuRows r;
+  guint64 low_row;
+  if (a->b < 8 || a->b > 64 || !gpu_rows_of (a->words, n, &r)
+      || (r.row0 >> 26) != ((r.row0 + 2) >> 26))
+    return FALSE;
+  low_row = r.row0 & ((G_GUINT64_CONSTANT (1) << 26) - 1);   /* the rows of the words' low 32 bits */
+  for (guint j = 0; j < 3 && e->op != MDL_WARP_STORE; j++)
+    shared_row (a, e->block, low_row + j, r.bits[j], FALSE);
+  for (guint j = 0; j < 3 && e->op != MDL_WARP_LOAD; j++)
+    shared_row (a, e->block, low_row + j, r.bits[j], TRUE);
+  *queue = gpu_rows_queue (&r, a->b - 1);
+  return TRUE;
+}
+
 /* Cost of one MP instruction: the lanes of @group of event @e, whose @n words (gpu_group_words())
  * are in a->words. */
 static guint64
 group_cost_words (Agpu *a, const MdlWarpEvent *e, guint64 group, guint n)
 {
+  guint64 queue;
   /* Runs of lanes mostly share their 64-word bitmaps: one lookup per run. */
   if (e->space == MDL_SPACE_GLOBAL)
     {
@@ -302,20 +339,25 @@ group_cost_words (Agpu *a, const MdlWarpEvent *e, guint64 group, guint n)
         }
       return c;
     }
-  /* shared: the reads of an atomic are checked before its stores are marked */
-  if (e->op != MDL_WARP_STORE)
-    shared_words (a, e->block, n, FALSE);
-  if (e->op != MDL_WARP_LOAD)
-    shared_words (a, e->block, n, TRUE);
-  if (a->broadcast)
-    n = mdl_gpu_sort_unique (a->words, n);
+  if (n > 0 && shared_rows (a, e, n, &queue))
+    ;
+  else
+    {
+      /* shared: the reads of an atomic are checked before its stores are marked */
+      if (e->op != MDL_WARP_STORE)
+        shared_words (a, e->block, n, FALSE);
+      if (e->op != MDL_WARP_LOAD)
+        shared_words (a, e->block, n, TRUE);
+      if (a->broadcast)
+        n = mdl_gpu_sort_unique (a->words, n);
+      queue = gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
+    }
   if (e->op == MDL_WARP_ATOMIC)
     {
       guint64 rounds[MDL_WARP_MAX_LANES];
-      return MAX (gpu_bank_queue (a->bank_count, a->words, n, a->b - 1),
-                  gpu_atomic_rounds (a->addrs, group, rounds));
+      return MAX (queue, gpu_atomic_rounds (a->addrs, group, rounds));
     }
-  return gpu_bank_queue (a->bank_count, a->words, n, a->b - 1);
+  return queue;
 }
 
 /* Cost of one MP instruction: the lanes of @group of event @e (lane addresses in a->addrs). */
@@ -328,21 +370,6 @@ group_cost (Agpu *a, const MdlWarpEvent *e, guint64 group)
     return 1;
   return group_cost_words (a, e, group, gpu_group_words (a->addrs, group, e->width, a->word_shift,
                                                          a->words));
-}
-
-/* Words row x 64 .. row x 64 + 63 of @block in the set @bits: marks them stored (@store), or
- * counts those it has not stored as stale reads (shared_words() for a whole row at once). */
-static void
-shared_row (Agpu *a, guint32 block, guint64 row, guint64 bits, gboolean store)
-{
-  guint64 *have;
-  if (bits == 0)
-    return;
-  have = stored_bitmap (a, block, row * 64, store);
-  if (store)
-    *have |= bits;
-  else
-    a->stale_reads += gpu_popcount (bits & ~(have ? *have : 0));
 }
 
 /* group_cost() of a memory instruction whose lane l touches word @word0 + l alone
@@ -406,7 +433,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
                 && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
       /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
-          && gpu_list_words (batch, e, a->word_shift, a->list))
+          && gpu_list_words (batch, e, a->word_shift, a->list, NULL))
         {
           guint at = 0;
           for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)

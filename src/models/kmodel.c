@@ -260,17 +260,6 @@ sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
   return TRUE;
 }
 
-/* TRUE when every word of m->list (gpu_list_words() of the shared instruction @e) is below
- * sigma: the list's own sigma check (sigma_ok() names the first word beyond). */
-static gboolean
-list_below_sigma (const Kmodel *m, const MdlWarpEvent *e)
-{
-  guint64 last = 0;
-  for (guint i = 0, n = gpu_popcount (e->active); i < n; i++)
-    last = MAX (last, m->list[i]);
-  return last < m->sigma;
-}
-
 /* The words of the lanes @group of @e into @out, as gpu_group_words() lists them from m->addrs;
  * when @listed, the group's slice of m->list. Returns how many. */
 static guint
@@ -309,7 +298,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
       guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
-      guint64 word0 = 0;
+      guint64 word0 = 0, top;
       gboolean lanes = FALSE, listed = FALSE;
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
@@ -330,8 +319,10 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             }
           /* Other lanes of one word each come straight from the list (an atomic's rounds need
            * addresses by lane); the rest, and an instruction beyond sigma, by lane. */
-          listed = !lanes && e->op != MDL_WARP_ATOMIC && gpu_list_words (batch, e, WORD_SHIFT, m->list)
-                   && (e->space == MDL_SPACE_GLOBAL || list_below_sigma (m, e));
+          /* the list's own sigma check: its highest word (sigma_ok() names the first beyond) */
+          listed = !lanes && e->op != MDL_WARP_ATOMIC
+                   && gpu_list_words (batch, e, WORD_SHIFT, m->list, &top)
+                   && (e->space == MDL_SPACE_GLOBAL || top < m->sigma);
           if (!lanes && !listed)
             {
               mdl_warp_addrs (batch, e, m->addrs);

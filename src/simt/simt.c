@@ -341,6 +341,15 @@ emit_at (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64
           e->base = addrs[first] - (guint64) ((gint64) first * stride);
           e->stride = stride;
         }
+      else if (mask_is_run (active))
+        {
+          /* One run of lanes (nearly every instruction): one copy, no bit scan per lane. */
+          guint first = (guint) __builtin_ctzll (active);
+          guint n = 64 - (guint) __builtin_clzll (active) - first;
+          e->first_addr = (guint32) gpu->n_lane_addrs;
+          memcpy (gpu->lane_addrs + gpu->n_lane_addrs, addrs + first, n * sizeof addrs[0]);
+          gpu->n_lane_addrs += n;
+        }
       else
         {
           e->first_addr = (guint32) gpu->n_lane_addrs;
@@ -601,6 +610,15 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
       hi = MAX (first, last);
       any = first | (guint64) stride;
     }
+  else if (mask_is_run (active))
+    /* One run of lanes: a straight loop, no bit scan per lane. */
+    for (guint l = (guint) __builtin_ctzll (active), end = 64 - (guint) __builtin_clzll (active);
+         l < end; l++)
+      {
+        lo = MIN (lo, addr[l]);
+        hi = MAX (hi, addr[l]);
+        any |= addr[l];
+      }
   else
     for (guint64 r = active; r; r &= r - 1)
       {

@@ -74,6 +74,24 @@ banks_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
+/* pass_wavefronts() of requests each within one bank word (aligned to a power-of-two @width no
+ * wider than a bank word) whose words lie within three aligned rows of 64 (gpu_rows_fill(): the
+ * first request's row, the one below and the one above; repeats merged), over 8 to 64 banks: the
+ * most distinct words of a bank from the three bitmaps (gpu_rows_queue()), in one pass over the
+ * requests. The sorts' passes, whose words come in data-dependent order. FALSE for any other. */
+static gboolean
+pass_rows (const Banks *b, const guint64 *req, guint n, guint width, guint *wavefronts)
+{
+  guint64 any;
+  GpuRows r;
+  if (n == 0 || width == 0 || b->banks < 8 || b->banks > 64 || (width & (width - 1)) != 0
+      || width > (1u << b->bank_shift) || !gpu_rows_fill (req, n, b->bank_shift, &r, &any)
+      || (any & (width - 1)) != 0)
+    return FALSE;
+  *wavefronts = gpu_rows_queue (&r, b->banks - 1);
+  return TRUE;
+}
+
 /* Wavefronts of one pass: the most distinct words any bank supplies to @n requests. */
 static guint
 pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
@@ -81,6 +99,8 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   guint worst = 1;
   guint64 lo = G_MAXUINT64, hi = 0;
   gboolean wraps = FALSE;
+  if (pass_rows (b, req, n, width, &worst))
+    return worst;
   /* The common case first: all the words within one row of banks, so no bank holds two (one
    * wavefront, whatever the order and the repeats); the scans' conflict-free passes, 2x faster
    * than the set. The ends in bytes, shifted to words once (the shift keeps the order). */

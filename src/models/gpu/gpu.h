@@ -103,6 +103,95 @@ gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_sh
   return n;
 }
 
+/* Bits set in @x: the instruction where the build has it, else a few shifts and masks (not a call
+ * into libgcc, which every event paid for in the default x86-64 build). */
+static inline guint
+gpu_popcount (guint64 x)
+{
+#ifdef __POPCNT__
+  return (guint) __builtin_popcountll (x);
+#else
+  x -= (x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555);
+  x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+#endif
+}
+
+/* Words within three aligned rows of 64 words: the row below the first word's (none when that is
+ * row 0), its own and the one above, as one bitmap per row. The sorts' shared accesses
+ * are such lists, in data-dependent order: their bank queues (gpu_rows_queue()) and agpu's
+ * per-row marks then come from three words, not from one pass over the list per question. */
+typedef struct {
+  guint64 row0;      /* the first row: bit i of bits[j] is word (row0 + j) x 64 + i */
+  guint64 bits[3];
+} GpuRows;
+
+/* Fills @r with the words @v[i] >> @shift of the @n values @v (1 <= @n <= 64), from the first
+ * one's rows, repeats merged, and sets *@any to the OR of the values; FALSE when a word lies
+ * outside the three rows (@r is then undefined). One pass, no branch per value. */
+static inline gboolean
+gpu_rows_fill (const guint64 *v, guint n, guint shift, GpuRows *r, guint64 *any)
+{
+  guint64 row = (v[0] >> shift) >> 6, origin, rows = 0, or_all = 0, bits[4] = { 0, 0, 0, 0 };
+  r->row0 = row ? row - 1 : 0;
+  origin = r->row0 << 6;
+  for (guint i = 0; i < n; i++)
+    {
+      /* A word below origin wraps to a huge offset: outside, as one above the third row. Such a
+       * word sets a bit beyond 3 in rows, or lands in bits[3]. */
+      guint64 d = (v[i] >> shift) - origin;
+      or_all |= v[i];
+      rows |= d >> 6;
+      bits[(d >> 6) & 3] |= G_GUINT64_CONSTANT (1) << (d & 63);
+    }
+  memcpy (r->bits, bits, sizeof r->bits);
+  *any = or_all;
+  return rows <= 3 && bits[3] == 0;
+}
+
+/* gpu_rows_fill() of the @n words @words (1 <= @n <= 64), TRUE only when none comes twice. */
+static inline gboolean
+gpu_rows_of (const guint64 *words, guint n, GpuRows *r)
+{
+  guint64 any;
+  return gpu_rows_fill (words, n, 0, r, &any)
+         && gpu_popcount (r->bits[0]) + gpu_popcount (r->bits[1]) + gpu_popcount (r->bits[2]) == n;
+}
+
+/* The longest bank queue of the words of @r over @bank_mask + 1 banks (8 to 64): since the banks
+ * divide a row, bit j of every row is bank j & @bank_mask. The count per bit over the three rows
+ * is kept bit-sliced (slice k: bit k of every count), the halves of a row folded onto each other
+ * down to the banks' width, and the largest count read from the top slice down. O(1): about 40
+ * operations for 32 banks, whatever the number of words. */
+static inline guint
+gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
+{
+  guint64 a = r->bits[0], b = r->bits[1], c = r->bits[2], s[8], cand;
+  guint slices = 2, q = 0;
+  s[0] = a ^ b ^ c;
+  s[1] = (a & b) | (c & (a ^ b));
+  for (guint width = 32; width > bank_mask; width /= 2)
+    {
+      guint64 low = (G_GUINT64_CONSTANT (1) << width) - 1, carry = 0;
+      for (guint k = 0; k < slices; k++)
+        {
+          guint64 x = s[k] & low, y = (s[k] >> width) & low;
+          s[k] = x ^ y ^ carry;
+          carry = (x & y) | (carry & (x ^ y));
+        }
+      s[slices++] = carry;
+    }
+  cand = gpu_group_mask ((guint) bank_mask + 1);
+  for (guint k = slices; k-- > 0;)
+    if (cand & s[k])
+      {
+        cand &= s[k];
+        q |= 1u << k;
+      }
+  return q;
+}
+
 /* The longest bank queue of the @n word requests @words: the most of them that any one bank
  * (word & @bank_mask) serves. @count: [@bank_mask + 1] zeros, left as zeros. */
 static inline guint
@@ -133,21 +222,6 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
   return worst;
 }
 
-/* Bits set in @x: the instruction where the build has it, else a few shifts and masks (not a call
- * into libgcc, which every event paid for in the default x86-64 build). */
-static inline guint
-gpu_popcount (guint64 x)
-{
-#ifdef __POPCNT__
-  return (guint) __builtin_popcountll (x);
-#else
-  x -= (x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555);
-  x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
-  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
-  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
-#endif
-}
-
 /* The strided form's common case, where a memory instruction needs no lane addresses at all:
  * lane l touches exactly word *@word0 + l of 2^@word_shift bytes (stride one word, lanes no wider
  * than a word, the base on a word boundary, and no lane past the top of the address space).
@@ -170,11 +244,13 @@ gpu_lane_words (const MdlWarpEvent *e, guint word_shift, guint64 *word0)
  * batch's list), and the words of a group of lanes are the slice of @out from the active lanes
  * below it: what gpu_group_words() lists from lane-indexed addresses, without scattering them by
  * lane and gathering them back (two passes per lane of every engine's general path). FALSE when
- * some lane's bytes reach into a second word; @out is then undefined. */
+ * some lane's bytes reach into a second word; @out is then undefined. With TRUE, *@top (when
+ * @top is not NULL) is the highest word of the list, taken in the same pass. */
 static inline gboolean
-gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out)
+gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_shift, guint64 *out,
+                guint64 *top)
 {
-  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0;
+  guint64 low = ((guint64) 1 << word_shift) - 1, width = MAX (e->width, 1u) - 1, bad = 0, hi = 0;
   guint n = 0;
   /* A lane within one word: its last byte's offset in the word is at most the word's last. */
   if (e->flags & MDL_WARP_STRIDED)
@@ -183,17 +259,30 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
         guint64 addr = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
         bad |= ((addr & low) + width) & ~low;
         out[n++] = addr >> word_shift;
+        if (top)
+          hi = MAX (hi, addr);
       }
   else
     {
       const guint64 *src = batch->lane_addrs + e->first_addr;
+      guint64 any = 0;
       n = gpu_popcount (e->active);
       for (guint i = 0; i < n; i++)
         {
-          bad |= ((src[i] & low) + width) & ~low;
+          any |= src[i];
           out[i] = src[i] >> word_shift;
+          if (top)
+            hi = MAX (hi, src[i]);
         }
+      /* The common case with no test per lane: when no lane's offset in its word shares a bit
+       * with width - 1 (aligned lanes of a power-of-two width), offset + width - 1 is their OR,
+       * within the word's bits. */
+      if (width > low || (any & width) != 0)
+        for (guint i = 0; i < n; i++)
+          bad |= ((src[i] & low) + width) & ~low;
     }
+  if (top)
+    *top = hi >> word_shift;
   return bad == 0;
 }
 
