@@ -8,7 +8,8 @@
 #   -t SECONDS  also stop each target after this long (default: no limit); a time-boxed
 #               campaign then reports the executions it reached
 #   -o DIR      where corpora, logs, crashes and results.md go (default fuzz-campaign/)
-#   -b          only build (into -B DIR) and say which shared libraries the targets still need
+#   -b          only build (the TARGETs named, else every one) and say which shared libraries
+#               the targets still need
 #   -B DIR      run the targets found in DIR instead of building them (binaries built by -b on
 #               another machine: they need no clang, only the shared libraries -b lists)
 #   TARGET      fuzz-bin, fuzz-warp, ... (default: every target)
@@ -57,13 +58,16 @@ if [ -z "$bin_dir" ]; then
   # A static archive needs its dependencies after it: the list is given twice, in a group.
   libs="-Wl,--start-group $libs -Wl,--end-group -ldl -lm -pthread"
   tools/deps.sh clang libclang-rt-dev
+  # Only the targets named, when some are: each links the whole library, built once either way.
+  goals=fuzz-build
+  [ $# -eq 0 ] || goals=$(for t in "$@"; do printf '%s/%s ' "$bin_dir" "$t"; done)
   make -s --no-print-directory -j"${MAKE_JOBS:-2}" B=build-fuzz-static CC="${FUZZ_CC:-clang}" \
     CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
             -Wno-missing-field-initializers" \
     LDFLAGS="-fsanitize=address,undefined -static-libstdc++ -static-libgcc" FUZZ_LIBS="$libs" \
-    fuzz-build
+    $goals
   echo "fuzz-campaign: built into $bin_dir; shared libraries the targets still need:"
-  ldd "$bin_dir/fuzz-bin" | awk '{print "  " $1}' | sort -u
+  ldd "$bin_dir/${1:-fuzz-bin}" | awk '{print "  " $1}' | sort -u
 fi
 [ "$build_only" -eq 0 ] || exit 0
 

@@ -152,6 +152,16 @@ user_file (const char *path, GError **error)
   return g_steal_pointer (&parsed);
 }
 
+void
+mdl_preset_forget_user (void)
+{
+  g_mutex_lock (&cache_lock);
+  g_clear_pointer (&cache_user, g_key_file_unref);
+  g_clear_pointer (&cache_bytes, g_bytes_unref);
+  g_clear_pointer (&cache_path, g_free);
+  g_mutex_unlock (&cache_lock);
+}
+
 /* The key file for @machine: the user's file if it has the group, else the built-in one. */
 static GKeyFile *
 machine_file (const char *machine, GError **error)

@@ -14,4 +14,9 @@ GKeyFile *mdl_preset_open (const char *machine, GError **error);
 /* The value of @key in @machine's group of @preset, stripped, or NULL. (transfer full) */
 char *mdl_preset_get (GKeyFile *preset, const char *machine, const char *key);
 
+/* Frees the parsed MODELS_MACHINES file; the next question reads it again. For fuzz-machines,
+ * which must end each input having freed what the input made the library allocate (libFuzzer
+ * runs an input again, to look for leaks, whenever it ends with more allocations than frees). */
+void mdl_preset_forget_user (void);
+
 #endif
