@@ -80,11 +80,19 @@ struct MakeCand {
   __host__ __device__ Cand operator() (size_t i) const { return { seg[i], pts[i] }; }
 };
 
-/* The further of two points of one problem from its l→r (ends[2 seg], ends[2 seg + 1]). */
+/* The further of two points of one problem from its l→r (ends[2 seg], ends[2 seg + 1]), of the
+ * n_seg open problems. The reduction may apply it to values that are not the level's points (the
+ * H100 run's memcheck found reads of ends far out of range here), so a value whose problem id is
+ * out of range never indexes ends. */
 struct Further {
   const Pt2 *ends;
+  unsigned n_seg;
   __host__ __device__ Cand operator() (const Cand &a, const Cand &b) const
   {
+    if (a.seg >= n_seg)
+      return b;
+    if (b.seg >= n_seg)
+      return a;
     Nearer nearer = { ends[2 * a.seg], ends[2 * a.seg + 1] };
     return nearer (a.p, b.p) ? b : a;
   }
@@ -241,7 +249,8 @@ qh_launch (const Case &c, Buffers &b)
           thrust::reduce_by_key (thrust::device, seg, seg + points,
                                  thrust::make_transform_iterator (index, MakeCand { pts, seg }),
                                  thrust::make_discard_iterator (), s.mid,
-                                 thrust::equal_to<unsigned> (), Further { s.ends });
+                                 thrust::equal_to<unsigned> (),
+                                 Further { s.ends, (unsigned) k_open });
           qh_download (mid, s.mid, k_open);
           launches++;
         }
