@@ -435,10 +435,7 @@ scan_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
       mdl_simt_pred_end (blk);
     }
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = h->scan_words, v[0] = carry;
-  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
-  mdl_simt_pred_end (blk);
+  mdl_simt_algo_st_word0 (blk, h->cnt, h->scan_words, carry, idx, v);
 }
 
 /* The primary quadrilateral: the extremes of the processors' candidates (qc[4p + e]) → quad[e]. */
@@ -701,10 +698,7 @@ collab_pivot_kernel (MdlSimtBlock *blk, void *args)
   mdl_simt_alu (blk, 8);
   claim (d[D_LO], d[D_N], d[D_PS], d[D_RANK], &a, &b);
   v[0] = pivot_pass (blk, h, (guint) d[D_SRC], a, b, &dir, &best);
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = blk->idx_x;
-  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cand, idx, v);
-  mdl_simt_pred_end (blk);
+  mdl_simt_algo_st_word0 (blk, h->cand, blk->idx_x, v[0], idx, v);
 }
 
 /* l, r and m of an active processor's problem (m's slot from piv of the problem's last). */
@@ -714,11 +708,7 @@ load_lmr (MdlSimtBlock *blk, const Hull *h, const guint64 d[DESC], Pt *l, Pt *m,
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), slot[3];
   Pt e[3];
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = d[D_FIRST] + d[D_PS] - 1;
-  mdl_simt_algo_ld_words (blk, h->piv, idx, v);
-  mdl_simt_pred_end (blk);
-  *m_slot = v[0];
+  *m_slot = mdl_simt_algo_ld_word0 (blk, h->piv, d[D_FIRST] + d[D_PS] - 1, idx, v);
   slot[0] = d[D_L], slot[1] = *m_slot, slot[2] = d[D_R];
   ld_few (blk, h, (guint) d[D_SRC], 3, slot, e);
   *l = e[0], *m = e[1], *r = e[2];
@@ -1181,10 +1171,7 @@ final_count_kernel (MdlSimtBlock *blk, void *args)
       mdl_simt_pred_end (blk);
     }
   mdl_simt_alu (blk, 5 * 2);
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = blk->idx_x, v[0] = count;
-  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, h->cnt, idx, v);
-  mdl_simt_pred_end (blk);
+  mdl_simt_algo_st_word0 (blk, h->cnt, blk->idx_x, count, idx, v);
 }
 
 static void
@@ -1194,11 +1181,7 @@ final_copy_kernel (MdlSimtBlock *blk, void *args)
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1), *out = mdl_simt_reg (blk, 1);
   guint64 a, b, pos;
   Pt p[S];
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = blk->idx_x;
-  mdl_simt_algo_ld_words (blk, h->cnt, idx, v);
-  mdl_simt_pred_end (blk);
-  pos = v[0];
+  pos = mdl_simt_algo_ld_word0 (blk, h->cnt, blk->idx_x, idx, v);
   claim (0, h->slots, h->P, blk->idx_x, &a, &b);
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {

@@ -113,12 +113,9 @@ static guint64
 load_pivot (MdlSimtBlock *blk, const Sort *s, guint src, guint64 i)
 {
   guint64 *idx = mdl_simt_reg (blk, 1), *v = mdl_simt_reg (blk, 1);
-  mdl_simt_algo_pred_range (blk, 0, 0, 1);
-  idx[0] = i;
-  mdl_simt_algo_ld_words (blk, s->buf[src], idx, v);
-  mdl_simt_pred_end (blk);
+  guint64 key = mdl_simt_algo_ld_word0 (blk, s->buf[src], i, idx, v);
   mdl_simt_alu (blk, 1);
-  return v[0];
+  return key;
 }
 
 /* Loads the keys of chunk @c that lie in [@a, @b) into @key (lanes outside keep nothing) under a

@@ -116,6 +116,29 @@ mdl_simt_algo_st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const g
   mdl_simt_st (blk, space, 4, at, src);
 }
 
+/* Thread 0 alone (the others predicated off) stores @x to 4-byte word @i of the global array at
+ * @base, through the lane vectors @idx and @v. */
+static inline void
+mdl_simt_algo_st_word0 (MdlSimtBlock *blk, guint64 base, guint64 i, guint64 x, guint64 *idx,
+                        guint64 *v)
+{
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
+  idx[0] = i, v[0] = x;
+  mdl_simt_algo_st_words (blk, MDL_SPACE_GLOBAL, base, idx, v);
+  mdl_simt_pred_end (blk);
+}
+
+/* Thread 0 alone loads 4-byte word @i of the global array at @base into v[0], which it returns. */
+static inline guint64
+mdl_simt_algo_ld_word0 (MdlSimtBlock *blk, guint64 base, guint64 i, guint64 *idx, guint64 *v)
+{
+  mdl_simt_algo_pred_range (blk, 0, 0, 1);
+  idx[0] = i;
+  mdl_simt_algo_ld_words (blk, base, idx, v);
+  mdl_simt_pred_end (blk);
+  return v[0];
+}
+
 /* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
  * then @dst = @a + @b mod 2^32 on the active lanes (@dst may be @a or @b). */
 static inline void
