@@ -5,7 +5,14 @@
  * keys over positions 0..W-1; the stack only changes where that maximum changes hands ("records"):
  * the carried node drops into the record's position and the record's node is carried on; the last
  * carry fills x's old position (or the next free one, or falls off the bottom). x goes to the top.
- * A max segment tree over positions finds the next record in O(log curve_max).
+ *
+ * The records are found by one left-to-right sweep down a max tree of fan-out FAN over the
+ * positions, which enters only the subtrees holding a key above the running maximum and repairs
+ * each entered node's maximum once, on the way back up. With R records among S positions a
+ * reference visits O(log S + R log(S/R)) nodes; finding each record from the previous one and then
+ * repairing its path, as this file did before, took O(R log S) node steps, twice. A node's FAN
+ * children are one 64-byte line of keys, so the tree over S = 4096 is 4 levels deep where a binary
+ * tree was 12, and a visit reads one line instead of one per level.
  *
  * ismin is MIN that never evicts a node of the current walk (see ismin.c): such nodes carry key 0
  * while their walk lasts, then get their next-use keys back. */
@@ -15,30 +22,76 @@
 #include <string.h>
 
 #define PINNED 0
+#define BITS 3
+#define FAN (1u << BITS)   /* group_max and group_above take 8 */
+#define MAX_LEVELS 12   /* FAN^11 > 2^32 positions */
 
 struct VatCurveMin {
   VatCurveBase base;   /* the stacked nodes (entries) and the references by stack position */
-  guint32 *stack;      /* [wmax] the entry at each stack position */
-  guint64 *seg;        /* [2 * size] max segment tree of the keys; leaf i at size + i */
-  guint32 *pos_of;     /* [wmax] the stack position of each entry: moving a node costs no hashing */
-  guint32 size;        /* a power of two >= wmax */
+  guint32 *stack;      /* [len[0]] the entry at each stack position (all positions of the last
+                        * group of leaves, so that they can be read whole) */
+  guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
+                        * hashing; the last is written for positions that keep their entry */
+  /* The max tree: level[0][i] is the key at position i (0 where none), level[k][i] the largest
+   * of level[k-1][FAN i .. FAN i + FAN - 1]; level[top] has one entry. Below the top, each level's
+   * length is a multiple of FAN, padded with zeros, which never exceed a carried key. */
+  guint64 *level[MAX_LEVELS];
+  guint top;
   guint32 depth;       /* entries on the stack */
   gboolean is;
 };
 
 #define NONE G_MAXUINT32
 
+/* The entries of the max tree's levels over @wmax positions, in @len (when not NULL); returns how
+ * many levels. */
+static guint
+tree_levels (guint64 wmax, guint64 *len)
+{
+  guint64 n = (MAX (wmax, 1) + FAN - 1) / FAN * FAN;
+  guint k = 0;
+  for (;; k++)
+    {
+      if (len)
+        len[k] = n;
+      if (n == 1)
+        return k + 1;
+      n = n / FAN == 1 ? 1 : (n / FAN + FAN - 1) / FAN * FAN;
+    }
+}
+
+static guint64
+tree_len (guint64 wmax)
+{
+  guint64 len[MAX_LEVELS], sum = 0;
+  guint levels = tree_levels (wmax, len);
+  for (guint k = 0; k < levels; k++)
+    sum += len[k];
+  return sum;
+}
+
+guint64
+mdl_vat_curve_min_bytes (guint64 wmax)
+{
+  guint64 len[MAX_LEVELS];
+  tree_levels (wmax, len);
+  return 4 * len[0] + 4 * (wmax + 1) + 8 * tree_len (wmax);
+}
+
 VatCurveMin *
 mdl_vat_curve_min_new (guint32 wmax, gboolean is)
 {
   VatCurveMin *c = g_new0 (VatCurveMin, 1);
+  guint64 len[MAX_LEVELS];
+  guint levels = tree_levels (wmax, len);
   mdl_vat_curve_base_init (&c->base, wmax);
   c->is = is;
-  for (c->size = 1; c->size < wmax; c->size *= 2)
-    ;
-  c->stack = g_new (guint32, wmax);
-  c->seg = g_new0 (guint64, 2 * (gsize) c->size);
-  c->pos_of = g_new (guint32, wmax);
+  c->top = levels - 1;
+  c->level[0] = g_new0 (guint64, tree_len (wmax));
+  for (guint k = 1; k < levels; k++)
+    c->level[k] = c->level[k - 1] + len[k - 1];
+  c->stack = g_new0 (guint32, len[0]);
+  c->pos_of = g_new (guint32, (gsize) wmax + 1);
   mdl_vat_curve_min_reset (c);
   return c;
 }
@@ -46,7 +99,7 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
 void
 mdl_vat_curve_min_reset (VatCurveMin *c)
 {
-  memset (c->seg, 0, 2 * (gsize) c->size * sizeof *c->seg);
+  memset (c->level[0], 0, tree_len (c->base.wmax) * sizeof (guint64));
   mdl_vat_curve_base_clear (&c->base);
   c->depth = 0;
 }
@@ -57,7 +110,7 @@ mdl_vat_curve_min_free (VatCurveMin *c)
   if (c == NULL)
     return;
   g_free (c->stack);
-  g_free (c->seg);
+  g_free (c->level[0]);
   g_free (c->pos_of);
   mdl_vat_curve_base_free (&c->base);
   g_free (c);
@@ -66,45 +119,49 @@ mdl_vat_curve_min_free (VatCurveMin *c)
 static inline guint64
 key_at (const VatCurveMin *c, guint32 i)
 {
-  return c->seg[c->size + i];
+  return c->level[0][i];
 }
 
-/* Sets a leaf and the maxima above it: each is the larger of the one below (in a register) and
- * its sibling's, with a select and no data-dependent branch. (Stopping where a maximum does not
- * change took fewer steps but mispredicted about 25 branches per access on bench-vat.) */
+static inline guint64
+max2 (guint64 a, guint64 b)
+{
+  return a > b ? a : b;
+}
+
+/* The largest of the FAN entries from @g, as a tree of selects. */
+static inline guint64
+group_max (const guint64 *g)
+{
+  return max2 (max2 (max2 (g[0], g[1]), max2 (g[2], g[3])), max2 (max2 (g[4], g[5]), max2 (g[6], g[7])));
+}
+
+/* Bit j set where @g[j] > @v: the candidates of a group found with no branch per entry. */
+static inline guint
+group_above (const guint64 *g, guint64 v)
+{
+  guint mask = 0;
+  for (guint j = 0; j < FAN; j++)
+    mask |= (guint) (g[j] > v) << j;
+  return mask;
+}
+
+/* Sets a leaf and the maxima above it: a key that went up only raises them (as when the carried
+ * node fills a position: it holds the largest key above), one that went down takes each from its
+ * whole group. */
 static inline void
 set_key (VatCurveMin *c, guint32 i, guint64 key)
 {
-  gsize at = c->size + i;
-  c->seg[at] = key;
-  for (; at > 1; at /= 2)
+  gboolean up = key >= c->level[0][i];
+  c->level[0][i] = key;
+  for (guint k = 1; k <= c->top; k++)
     {
-      guint64 sib = c->seg[at ^ 1];
-      key = sib > key ? sib : key;
-      c->seg[at / 2] = key;
+      guint64 *above = &c->level[k][i / FAN];
+      if (up)
+        *above = max2 (*above, key);
+      else
+        *above = group_max (c->level[k - 1] + i / FAN * FAN);
+      i /= FAN;
     }
-}
-
-/* The first position in [lo, hi) whose key exceeds @v, or G_MAXUINT32: from lo's leaf, on to the
- * next subtree to the right (up past the subtrees `at` ends, with one count of trailing ones)
- * until one holds a larger key, then down into its leftmost such leaf. */
-static guint32
-first_greater (const VatCurveMin *c, guint32 lo, guint32 hi, guint64 v)
-{
-  guint64 at;
-  if (lo >= hi)
-    return NONE;
-  at = c->size + lo;
-  while (c->seg[at] <= v)
-    {
-      at >>= __builtin_ctzll (~at);
-      if (at == 0)
-        return NONE;
-      at++;
-    }
-  while (at < c->size)
-    at = 2 * at + (c->seg[2 * at] <= v);
-  return at - c->size < hi ? (guint32) (at - c->size) : NONE;
 }
 
 static inline void
@@ -115,15 +172,64 @@ place (VatCurveMin *c, guint32 i, guint32 e, guint64 key)
   set_key (c, i, key);
 }
 
-/* One reference to node @x, whose next-use key after it is @key. (Deferring the repairs of the
- * maxima to the end of the update, which is sound, measured no faster on bench-vat.) */
+typedef struct {
+  guint32 entry;
+  guint64 key;
+} Carry;
+
+/* Moves the carried node into every record among the positions [@lo, @hi) under entry @i of level
+ * @k, left to right, carrying each record's node on, and repairs the maxima it changed. */
+/* sweep() in a group of FAN leaves from position @first, @in: the positions inside the range
+ * (bit j for @first + j). Every leaf is stepped through with selects and no branch: which of them
+ * are records depends on the keys, and a branch on it was mispredicted about half of the time. */
+static inline void
+sweep_leaves (VatCurveMin *c, guint64 *key, guint32 first, guint in, Carry *carry)
+{
+  guint32 *stack = c->stack + first, entry = carry->entry;
+  guint64 v = carry->key;
+  for (guint j = 0; j < FAN; j++)
+    {
+      guint64 k = key[j];
+      guint32 e = stack[j];
+      gboolean record = ((in >> j) & 1) && k > v;
+      key[j] = record ? v : k;
+      stack[j] = record ? entry : e;
+      c->pos_of[record ? entry : c->base.wmax] = first + j;
+      v = record ? k : v;
+      entry = record ? e : entry;
+    }
+  *carry = (Carry) { entry, v };
+}
+
+static void
+sweep (VatCurveMin *c, guint k, guint32 i, guint32 lo, guint32 hi, Carry *carry)
+{
+  guint64 *below = c->level[k - 1] + i * FAN;
+  guint shift = BITS * (k - 1), first = i * FAN;
+  /* The children that overlap [lo, hi): all but at the two ends of the range. */
+  guint from = (lo >> shift) > first ? (lo >> shift) - first : 0;
+  guint to = MIN (FAN, ((hi - 1) >> shift) + 1 - first);
+  guint in = ((1u << to) - 1) & ~((1u << from) - 1);
+  if (k == 1)
+    sweep_leaves (c, below, first, in, carry);
+  else
+    for (guint cand = group_above (below, carry->key) & in; cand; cand &= cand - 1)
+      {
+        guint j = (guint) __builtin_ctz (cand);
+        if (below[j] > carry->key)   /* else the carried key has grown past it */
+          sweep (c, k - 1, first + j, lo, hi, carry);
+      }
+  c->level[k][i] = group_max (below);
+}
+
+/* One reference to node @x, whose next-use key after it is @key. */
 static void
 reference (VatCurveMin *c, guint64 x, guint64 key)
 {
   guint32 b = vat_index_bucket (&c->base.entries, x), e = vat_index_find_in (&c->base.entries, b, x);
   guint32 p = e != VAT_NO_SLOT ? c->pos_of[e] : NONE;
-  guint32 carry, limit, i = 0, j, fresh = VAT_NO_SLOT;
-  guint64 carry_key;
+  guint32 limit, fresh = VAT_NO_SLOT;
+  Carry carry;
   if (e != VAT_NO_SLOT)
     c->base.hist[p]++;
   else
@@ -140,31 +246,23 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
       c->depth = 1;
       return;
     }
-  carry = c->stack[0];
-  carry_key = key_at (c, 0);
+  carry = (Carry) { c->stack[0], key_at (c, 0) };
   limit = e != VAT_NO_SLOT ? p : c->depth;
-  while ((j = first_greater (c, i + 1, limit, carry_key)) != NONE)
-    {
-      guint32 n = c->stack[j];
-      guint64 k = key_at (c, j);
-      place (c, j, carry, carry_key);
-      carry = n;
-      carry_key = k;
-      i = j;
-    }
+  if (limit > 1)
+    sweep (c, c->top, 0, 1, limit, &carry);
   /* The carried node fills x's old position, or the next free one (x takes the next free entry),
    * or falls off the bottom (x takes its entry). */
   if (e != VAT_NO_SLOT)
-    place (c, p, carry, carry_key);
+    place (c, p, carry.entry, carry.key);
   else if (c->depth < c->base.wmax)
     {
       fresh = c->depth;
-      place (c, c->depth++, carry, carry_key);
+      place (c, c->depth++, carry.entry, carry.key);
     }
   else
     {
-      fresh = carry;
-      vat_index_remove (&c->base.entries, carry);
+      fresh = carry.entry;
+      vat_index_remove (&c->base.entries, carry.entry);
     }
   if (fresh != VAT_NO_SLOT)
     {
