@@ -223,8 +223,8 @@ sweep (VatCurveMin *c, guint k, guint32 i, guint32 lo, guint32 hi, Carry *carry)
   c->level[k][i] = group_max (below);
 }
 
-/* One reference to node @x, whose next-use key after it is @key. */
-static void
+/* One reference to node @x, whose next-use key after it is @key; returns x's entry. */
+static guint32
 reference (VatCurveMin *c, guint64 x, guint64 key)
 {
   guint32 b = vat_index_bucket (&c->base.entries, x), e = vat_index_find_in (&c->base.entries, b, x);
@@ -238,14 +238,14 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
   if (p == 0)
     {
       set_key (c, 0, key);
-      return;
+      return e;
     }
   if (c->depth == 0)
     {
       vat_index_put (&c->base.entries, b, 0, x);
       place (c, 0, 0, key);
       c->depth = 1;
-      return;
+      return 0;
     }
   carry = (Carry) { c->stack[0], c->top_key };
   limit = e != VAT_NO_SLOT ? p : c->depth;
@@ -271,20 +271,20 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
       e = fresh;
     }
   place (c, 0, e, key);
+  return e;
 }
 
 void
 mdl_vat_curve_min_walk (VatCurveMin *c, const guint64 *nodes, const guint64 *keys, guint n)
 {
+  guint32 entry[VAT_MAX_DEPTH + 1];
+  g_assert (n <= G_N_ELEMENTS (entry));
   for (guint i = 0; i < n; i++)
-    reference (c, nodes[i], c->is ? PINNED : keys[i]);
-  if (c->is)
-    for (guint i = 0; i < n; i++)
-      {
-        guint32 e = vat_index_find (&c->base.entries, nodes[i]);
-        if (e != VAT_NO_SLOT)
-          set_key (c, c->pos_of[e], keys[i]);
-      }
+    entry[i] = reference (c, nodes[i], c->is ? PINNED : keys[i]);
+  /* A node of the walk keeps its entry unless it fell off the bottom (then another node has it). */
+  for (guint i = 0; c->is && i < n; i++)
+    if (c->base.entries.node[entry[i]] == nodes[i])
+      set_key (c, c->pos_of[entry[i]], keys[i]);
 }
 
 void
