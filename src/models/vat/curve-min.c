@@ -9,8 +9,8 @@
  * The records are found by one left-to-right sweep down a max tree of fan-out FAN over the
  * positions, which enters only the subtrees holding a key above the running maximum and repairs
  * each entered node's maximum once, on the way back up. With R records among S positions a
- * reference visits O(log S + R log(S/R)) nodes; finding each record from the previous one and then
- * repairing its path, as this file did before, took O(R log S) node steps, twice. A node's FAN
+ * reference visits O(log S + R log(S/R)) nodes, where finding each record from the previous one
+ * and then repairing its path takes O(R log S) node steps, twice. A node's FAN
  * children are one 64-byte line of keys, so the tree over S = 4096 is 4 levels deep where a binary
  * tree was 12, and a visit reads one line instead of one per level.
  *
@@ -33,22 +33,21 @@ struct VatCurveMin {
   guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
                         * hashing; the last is written for positions that keep their entry */
   /* The max tree: level[0][i] is the key at position i (0 where none, and at the top, whose key
-   * is top_key: it changes at every reference and is never searched), level[k][i] at least the
+   * is head_key: it changes at every reference and is never searched), level[k][i] at least the
    * largest of level[k-1][FAN i .. FAN i + FAN - 1] and equal to it after a sweep through it;
-   * level[top] has one entry. Below the top, each level's length is a multiple of FAN, padded
+   * level[root] has one entry. Below the root, each level's length is a multiple of FAN, padded
    * with zeros, which never exceed a carried key. An upper bound only costs a sweep a look into
    * a subtree without records, and keys only go down in a sweep (records) and at the top. */
   guint64 *level[MAX_LEVELS];
-  guint64 top_key;
-  guint top;
+  guint64 head_key;
+  guint root;          /* the level with one entry */
   guint32 depth;       /* entries on the stack */
   gboolean is;
 };
 
 #define NONE G_MAXUINT32
 
-/* The entries of the max tree's levels over @wmax positions, in @len (when not NULL); returns how
- * many levels. */
+/* The entries of the max tree's levels over @wmax positions, in @len; returns how many levels. */
 static guint
 tree_levels (guint64 wmax, guint64 *len)
 {
@@ -56,8 +55,7 @@ tree_levels (guint64 wmax, guint64 *len)
   guint k = 0;
   for (;; k++)
     {
-      if (len)
-        len[k] = n;
+      len[k] = n;
       if (n == 1)
         return k + 1;
       n = n / FAN == 1 ? 1 : (n / FAN + FAN - 1) / FAN * FAN;
@@ -90,7 +88,7 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
   guint levels = tree_levels (wmax, len);
   mdl_vat_curve_base_init (&c->base, wmax);
   c->is = is;
-  c->top = levels - 1;
+  c->root = levels - 1;
   c->level[0] = g_new0 (guint64, tree_len (wmax));
   for (guint k = 1; k < levels; k++)
     c->level[k] = c->level[k - 1] + len[k - 1];
@@ -104,7 +102,7 @@ void
 mdl_vat_curve_min_reset (VatCurveMin *c)
 {
   memset (c->level[0], 0, tree_len (c->base.wmax) * sizeof (guint64));
-  c->top_key = 0;
+  c->head_key = 0;
   mdl_vat_curve_base_clear (&c->base);
   c->depth = 0;
 }
@@ -151,11 +149,11 @@ set_key (VatCurveMin *c, guint32 i, guint64 key)
 {
   if (i == 0)
     {
-      c->top_key = key;
+      c->head_key = key;
       return;
     }
   c->level[0][i] = key;
-  for (guint k = 1; k <= c->top; k++)
+  for (guint k = 1; k <= c->root; k++)
     {
       i /= FAN;
       c->level[k][i] = max2 (c->level[k][i], key);
@@ -247,10 +245,10 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
       c->depth = 1;
       return 0;
     }
-  carry = (Carry) { c->stack[0], c->top_key };
+  carry = (Carry) { c->stack[0], c->head_key };
   limit = e != VAT_NO_SLOT ? p : c->depth;
   if (limit > 1)
-    sweep (c, c->top, 0, 1, limit, &carry);
+    sweep (c, c->root, 0, 1, limit, &carry);
   /* The carried node fills x's old position, or the next free one (x takes the next free entry),
    * or falls off the bottom (x takes its entry). */
   if (e != VAT_NO_SLOT)
