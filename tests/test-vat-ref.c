@@ -82,6 +82,24 @@ engine_misses (const char *policy, const Trace *t, guint w)
   return counter (r, "tc_misses");
 }
 
+/* The engine's misses, compulsory misses and misses per layer against the reference's. */
+static void
+check_counts (guint32 seed, guint trial, const char *spec, const MdlReport *r,
+              const RefVatResult *ref, guint depth)
+{
+  if (counter (r, "tc_misses") != ref->misses || counter (r, "compulsory") != ref->compulsory)
+    fail_msg ("seed %u, trial %u, %s: misses %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+              ", compulsory %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, seed, trial, spec,
+              counter (r, "tc_misses"), ref->misses, counter (r, "compulsory"), ref->compulsory);
+  for (guint l = 0; l <= depth; l++)
+    {
+      g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
+      if (counter (r, name) != ref->layer_misses[l])
+        fail_msg ("seed %u, trial %u, %s: layer %u misses %" G_GUINT64_FORMAT ", reference %"
+                  G_GUINT64_FORMAT, seed, trial, spec, l, counter (r, name), ref->layer_misses[l]);
+    }
+}
+
 /* Ensure the engine and the reference agree on every node access (hit or miss), on the misses per
  * layer and on the compulsory misses, for all seven policies, over hundreds of random traces with K
  * in {2,4,8,512}, W from 1 (or d+1 where a policy needs it) upwards, with and without vm. */
@@ -118,17 +136,7 @@ test_agrees_with_reference (void **state)
                     seed, trial, spec, at, at / ((t.depth + 1) * (t.vm ? 2 : 1)),
                     letters->str[at], ref.outcome->str[at]);
         }
-      if (counter (r, "tc_misses") != ref.misses || counter (r, "compulsory") != ref.compulsory)
-        fail_msg ("seed %u, trial %u, %s: misses %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                  ", compulsory %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, seed, trial, spec,
-                  counter (r, "tc_misses"), ref.misses, counter (r, "compulsory"), ref.compulsory);
-      for (guint l = 0; l <= t.depth; l++)
-        {
-          g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
-          if (counter (r, name) != ref.layer_misses[l])
-            fail_msg ("seed %u, trial %u, %s: layer %u misses %" G_GUINT64_FORMAT ", reference %"
-                      G_GUINT64_FORMAT, seed, trial, spec, l, counter (r, name), ref.layer_misses[l]);
-        }
+      check_counts (seed, trial, spec, r, &ref, t.depth);
       ref_vat_result_clear (&ref);
       g_free (t.pages);
     }
@@ -192,17 +200,7 @@ test_batch_runs_agree_with_reference (void **state)
             m += ref.outcome->str[a * walk + j] == 'M';
           hist[m]++;
         }
-      if (counter (r, "tc_misses") != ref.misses || counter (r, "compulsory") != ref.compulsory)
-        fail_msg ("seed %u, trial %u, %s: misses %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-                  ", compulsory %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, seed, trial, spec,
-                  counter (r, "tc_misses"), ref.misses, counter (r, "compulsory"), ref.compulsory);
-      for (guint l = 0; l <= t.depth; l++)
-        {
-          g_autofree char *name = g_strdup_printf ("tc_misses_l%u", l);
-          if (counter (r, name) != ref.layer_misses[l])
-            fail_msg ("seed %u, trial %u, %s: layer %u misses %" G_GUINT64_FORMAT ", reference %"
-                      G_GUINT64_FORMAT, seed, trial, spec, l, counter (r, name), ref.layer_misses[l]);
-        }
+      check_counts (seed, trial, spec, r, &ref, t.depth);
       for (guint m = 0; m <= walk; m++)
         {
           g_autofree char *name = g_strdup_printf ("misses_per_access_%u", m);

@@ -5,7 +5,14 @@
  * keys over positions 0..W-1; the stack only changes where that maximum changes hands ("records"):
  * the carried node drops into the record's position and the record's node is carried on; the last
  * carry fills x's old position (or the next free one, or falls off the bottom). x goes to the top.
- * A max segment tree over positions finds the next record in O(log curve_max).
+ *
+ * The records are found by one left-to-right sweep down a max tree of fan-out FAN over the
+ * positions, which enters only the subtrees holding a key above the running maximum and repairs
+ * each entered node's maximum once, on the way back up. With R records among S positions a
+ * reference visits O(log S + R log(S/R)) nodes, where finding each record from the previous one
+ * and then repairing its path takes O(R log S) node steps, twice. A node's FAN
+ * children are one 64-byte line of keys, so the tree over S = 4096 is 4 levels deep where a binary
+ * tree was 12, and a visit reads one line instead of one per level.
  *
  * ismin is MIN that never evicts a node of the current walk (see ismin.c): such nodes carry key 0
  * while their walk lasts, then get their next-use keys back. */
@@ -15,30 +22,78 @@
 #include <string.h>
 
 #define PINNED 0
+#define BITS 3
+#define FAN (1u << BITS)   /* group_max and group_above take 8 */
+#define MAX_LEVELS 12   /* FAN^11 > 2^32 positions */
 
 struct VatCurveMin {
   VatCurveBase base;   /* the stacked nodes (entries) and the references by stack position */
-  guint32 *stack;      /* [wmax] the entry at each stack position */
-  guint64 *seg;        /* [2 * size] max segment tree of the keys; leaf i at size + i */
-  guint32 *pos_of;     /* [wmax] the stack position of each entry: moving a node costs no hashing */
-  guint32 size;        /* a power of two >= wmax */
+  guint32 *stack;      /* [len[0]] the entry at each stack position (all positions of the last
+                        * group of leaves, so that they can be read whole) */
+  guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
+                        * hashing; the last is written for positions that keep their entry */
+  /* The max tree: level[0][i] is the key at position i (0 where none, and at the top, whose key
+   * is head_key: it changes at every reference and is never searched), level[k][i] at least the
+   * largest of level[k-1][FAN i .. FAN i + FAN - 1] and equal to it after a sweep through it;
+   * level[root] has one entry. Below the root, each level's length is a multiple of FAN, padded
+   * with zeros, which never exceed a carried key. An upper bound only costs a sweep a look into
+   * a subtree without records, and keys only go down in a sweep (records) and at the top. */
+  guint64 *level[MAX_LEVELS];
+  guint64 head_key;
+  guint root;          /* the level with one entry */
   guint32 depth;       /* entries on the stack */
   gboolean is;
 };
 
 #define NONE G_MAXUINT32
 
+/* The entries of the max tree's levels over @wmax positions, in @len; returns how many levels. */
+static guint
+tree_levels (guint64 wmax, guint64 *len)
+{
+  guint64 n = (MAX (wmax, 1) + FAN - 1) / FAN * FAN;
+  guint k = 0;
+  for (;; k++)
+    {
+      len[k] = n;
+      if (n == 1)
+        return k + 1;
+      n = n / FAN == 1 ? 1 : (n / FAN + FAN - 1) / FAN * FAN;
+    }
+}
+
+static guint64
+tree_len (guint64 wmax)
+{
+  guint64 len[MAX_LEVELS], sum = 0;
+  guint levels = tree_levels (wmax, len);
+  for (guint k = 0; k < levels; k++)
+    sum += len[k];
+  return sum;
+}
+
+guint64
+mdl_vat_curve_min_bytes (guint64 wmax)
+{
+  guint64 len[MAX_LEVELS];
+  tree_levels (wmax, len);
+  return 4 * len[0] + 4 * (wmax + 1) + 8 * tree_len (wmax);
+}
+
 VatCurveMin *
 mdl_vat_curve_min_new (guint32 wmax, gboolean is)
 {
   VatCurveMin *c = g_new0 (VatCurveMin, 1);
+  guint64 len[MAX_LEVELS];
+  guint levels = tree_levels (wmax, len);
   mdl_vat_curve_base_init (&c->base, wmax);
   c->is = is;
-  for (c->size = 1; c->size < wmax; c->size *= 2)
-    ;
-  c->stack = g_new (guint32, wmax);
-  c->seg = g_new0 (guint64, 2 * (gsize) c->size);
-  c->pos_of = g_new (guint32, wmax);
+  c->root = levels - 1;
+  c->level[0] = g_new0 (guint64, tree_len (wmax));
+  for (guint k = 1; k < levels; k++)
+    c->level[k] = c->level[k - 1] + len[k - 1];
+  c->stack = g_new0 (guint32, len[0]);
+  c->pos_of = g_new (guint32, (gsize) wmax + 1);
   mdl_vat_curve_min_reset (c);
   return c;
 }
@@ -46,7 +101,8 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
 void
 mdl_vat_curve_min_reset (VatCurveMin *c)
 {
-  memset (c->seg, 0, 2 * (gsize) c->size * sizeof *c->seg);
+  memset (c->level[0], 0, tree_len (c->base.wmax) * sizeof (guint64));
+  c->head_key = 0;
   mdl_vat_curve_base_clear (&c->base);
   c->depth = 0;
 }
@@ -57,54 +113,51 @@ mdl_vat_curve_min_free (VatCurveMin *c)
   if (c == NULL)
     return;
   g_free (c->stack);
-  g_free (c->seg);
+  g_free (c->level[0]);
   g_free (c->pos_of);
   mdl_vat_curve_base_free (&c->base);
   g_free (c);
 }
 
 static inline guint64
-key_at (const VatCurveMin *c, guint32 i)
+max2 (guint64 a, guint64 b)
 {
-  return c->seg[c->size + i];
+  return a > b ? a : b;
 }
 
-/* Sets a leaf and the maxima above it: each is the larger of the one below (in a register) and
- * its sibling's, with a select and no data-dependent branch. (Stopping where a maximum does not
- * change took fewer steps but mispredicted about 25 branches per access on bench-vat.) */
+/* The largest of the FAN entries from @g, as a tree of selects. */
+static inline guint64
+group_max (const guint64 *g)
+{
+  return max2 (max2 (max2 (g[0], g[1]), max2 (g[2], g[3])), max2 (max2 (g[4], g[5]), max2 (g[6], g[7])));
+}
+
+/* Bit j set where @g[j] > @v: the candidates of a group found with no branch per entry. */
+static inline guint
+group_above (const guint64 *g, guint64 v)
+{
+  guint mask = 0;
+  for (guint j = 0; j < FAN; j++)
+    mask |= (guint) (g[j] > v) << j;
+  return mask;
+}
+
+/* Sets the key at position @i, and raises the maxima above it (if it went down, they stay upper
+ * bounds). */
 static inline void
 set_key (VatCurveMin *c, guint32 i, guint64 key)
 {
-  gsize at = c->size + i;
-  c->seg[at] = key;
-  for (; at > 1; at /= 2)
+  if (i == 0)
     {
-      guint64 sib = c->seg[at ^ 1];
-      key = sib > key ? sib : key;
-      c->seg[at / 2] = key;
+      c->head_key = key;
+      return;
     }
-}
-
-/* The first position in [lo, hi) whose key exceeds @v, or G_MAXUINT32: from lo's leaf, on to the
- * next subtree to the right (up past the subtrees `at` ends, with one count of trailing ones)
- * until one holds a larger key, then down into its leftmost such leaf. */
-static guint32
-first_greater (const VatCurveMin *c, guint32 lo, guint32 hi, guint64 v)
-{
-  guint64 at;
-  if (lo >= hi)
-    return NONE;
-  at = c->size + lo;
-  while (c->seg[at] <= v)
+  c->level[0][i] = key;
+  for (guint k = 1; k <= c->root; k++)
     {
-      at >>= __builtin_ctzll (~at);
-      if (at == 0)
-        return NONE;
-      at++;
+      i /= FAN;
+      c->level[k][i] = max2 (c->level[k][i], key);
     }
-  while (at < c->size)
-    at = 2 * at + (c->seg[2 * at] <= v);
-  return at - c->size < hi ? (guint32) (at - c->size) : NONE;
 }
 
 static inline void
@@ -115,15 +168,67 @@ place (VatCurveMin *c, guint32 i, guint32 e, guint64 key)
   set_key (c, i, key);
 }
 
-/* One reference to node @x, whose next-use key after it is @key. (Deferring the repairs of the
- * maxima to the end of the update, which is sound, measured no faster on bench-vat.) */
+typedef struct {
+  guint32 entry;
+  guint64 key;
+} Carry;
+
+/* Moves the carried node into every record among the positions [@lo, @hi) under entry @i of level
+ * @k, left to right, carrying each record's node on, and repairs the maxima it changed. */
+/* sweep() in a group of FAN leaves from position @first, @in: the positions inside the range
+ * (bit j for @first + j). Every leaf is stepped through, unrolled, with selects: which of them are
+ * records depends on the keys, and a loop over the candidates mispredicted its branches about half
+ * of the time (callgrind's branch simulation). gcc turns some selects into branches, taken
+ * rarely; forcing them into masks cost 1.6x the instructions for a third fewer mispredictions. */
+static inline void
+sweep_leaves (VatCurveMin *c, guint64 *key, guint32 first, guint in, Carry *carry)
+{
+  guint32 *stack = c->stack + first, entry = carry->entry;
+  guint64 v = carry->key;
+#pragma GCC unroll 8
+  for (guint j = 0; j < FAN; j++)
+    {
+      guint64 k = key[j];
+      guint32 e = stack[j];
+      gboolean record = ((in >> j) & 1) & (k > v);
+      key[j] = record ? v : k;
+      stack[j] = record ? entry : e;
+      c->pos_of[record ? entry : c->base.wmax] = first + j;
+      v = record ? k : v;
+      entry = record ? e : entry;
+    }
+  *carry = (Carry) { entry, v };
+}
+
 static void
+sweep (VatCurveMin *c, guint k, guint32 i, guint32 lo, guint32 hi, Carry *carry)
+{
+  guint64 *below = c->level[k - 1] + i * FAN;
+  guint shift = BITS * (k - 1), first = i * FAN;
+  /* The children that overlap [lo, hi): all but at the two ends of the range. */
+  guint from = (lo >> shift) > first ? (lo >> shift) - first : 0;
+  guint to = MIN (FAN, ((hi - 1) >> shift) + 1 - first);
+  guint in = ((1u << to) - 1) & ~((1u << from) - 1);
+  if (k == 1)
+    sweep_leaves (c, below, first, in, carry);
+  else
+    for (guint cand = group_above (below, carry->key) & in; cand; cand &= cand - 1)
+      {
+        guint j = (guint) __builtin_ctz (cand);
+        if (below[j] > carry->key)   /* else the carried key has grown past it */
+          sweep (c, k - 1, first + j, lo, hi, carry);
+      }
+  c->level[k][i] = group_max (below);
+}
+
+/* One reference to node @x, whose next-use key after it is @key; returns x's entry. */
+static guint32
 reference (VatCurveMin *c, guint64 x, guint64 key)
 {
   guint32 b = vat_index_bucket (&c->base.entries, x), e = vat_index_find_in (&c->base.entries, b, x);
   guint32 p = e != VAT_NO_SLOT ? c->pos_of[e] : NONE;
-  guint32 carry, limit, i = 0, j, fresh = VAT_NO_SLOT;
-  guint64 carry_key;
+  guint32 limit, fresh = VAT_NO_SLOT;
+  Carry carry;
   if (e != VAT_NO_SLOT)
     c->base.hist[p]++;
   else
@@ -131,40 +236,32 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
   if (p == 0)
     {
       set_key (c, 0, key);
-      return;
+      return e;
     }
   if (c->depth == 0)
     {
       vat_index_put (&c->base.entries, b, 0, x);
       place (c, 0, 0, key);
       c->depth = 1;
-      return;
+      return 0;
     }
-  carry = c->stack[0];
-  carry_key = key_at (c, 0);
+  carry = (Carry) { c->stack[0], c->head_key };
   limit = e != VAT_NO_SLOT ? p : c->depth;
-  while ((j = first_greater (c, i + 1, limit, carry_key)) != NONE)
-    {
-      guint32 n = c->stack[j];
-      guint64 k = key_at (c, j);
-      place (c, j, carry, carry_key);
-      carry = n;
-      carry_key = k;
-      i = j;
-    }
+  if (limit > 1)
+    sweep (c, c->root, 0, 1, limit, &carry);
   /* The carried node fills x's old position, or the next free one (x takes the next free entry),
    * or falls off the bottom (x takes its entry). */
   if (e != VAT_NO_SLOT)
-    place (c, p, carry, carry_key);
+    place (c, p, carry.entry, carry.key);
   else if (c->depth < c->base.wmax)
     {
       fresh = c->depth;
-      place (c, c->depth++, carry, carry_key);
+      place (c, c->depth++, carry.entry, carry.key);
     }
   else
     {
-      fresh = carry;
-      vat_index_remove (&c->base.entries, carry);
+      fresh = carry.entry;
+      vat_index_remove (&c->base.entries, carry.entry);
     }
   if (fresh != VAT_NO_SLOT)
     {
@@ -172,20 +269,20 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
       e = fresh;
     }
   place (c, 0, e, key);
+  return e;
 }
 
 void
 mdl_vat_curve_min_walk (VatCurveMin *c, const guint64 *nodes, const guint64 *keys, guint n)
 {
+  guint32 entry[VAT_MAX_DEPTH + 1];
+  g_assert (n <= G_N_ELEMENTS (entry));
   for (guint i = 0; i < n; i++)
-    reference (c, nodes[i], c->is ? PINNED : keys[i]);
-  if (c->is)
-    for (guint i = 0; i < n; i++)
-      {
-        guint32 e = vat_index_find (&c->base.entries, nodes[i]);
-        if (e != VAT_NO_SLOT)
-          set_key (c, c->pos_of[e], keys[i]);
-      }
+    entry[i] = reference (c, nodes[i], c->is ? PINNED : keys[i]);
+  /* A node of the walk keeps its entry unless it fell off the bottom (then another node has it). */
+  for (guint i = 0; c->is && i < n; i++)
+    if (c->base.entries.node[entry[i]] == nodes[i])
+      set_key (c, c->pos_of[entry[i]], keys[i]);
 }
 
 void

@@ -6,7 +6,7 @@
  * curve-lru.c: lru and islru, whose referenced node always rises to the top of its walk: the stack
  * is sorted by recency, and positions come from a Fenwick tree over access positions (O(log)).
  * curve-min.c: min and ismin, priorities by next use: the stack update of Mattson's OPT algorithm,
- * where only the running-maximum "records" move, found with a max segment tree.
+ * where only the running-maximum "records" move, found by one sweep down a max tree.
  * Both keep only the top curve_max entries: deeper references miss at every W of the curve. The
  * proofs that islru and ismin are stack algorithms are in docs/models/vat.md. What the two share,
  * the tracked nodes and the count of references by stack position, is VatCurveBase (curve.c). */
@@ -53,5 +53,7 @@ void mdl_vat_curve_min_reset (VatCurveMin *c);
 /* One walk, root first: @nodes[i] and the next-use key after this use, @keys[i], i = 0..n-1. */
 void mdl_vat_curve_min_walk (VatCurveMin *c, const guint64 *nodes, const guint64 *keys, guint n);
 void mdl_vat_curve_min_misses (const VatCurveMin *c, guint64 *out);
+/* The bytes of a min curve's stack, positions and max tree for @wmax positions (vat.c counts them). */
+guint64 mdl_vat_curve_min_bytes (guint64 wmax);
 
 #endif

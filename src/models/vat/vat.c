@@ -157,14 +157,12 @@ table_bytes (guint64 w, guint flags, gboolean curve, guint64 curve_max, guint d)
   bytes += offline ? 24 * pow2w + (isp ? 8 * w : 0) : 8 * w;
   if (curve)
     {
-      guint64 pow2 = 1, walks = 64;
-      while (pow2 < curve_max)
-        pow2 *= 2;
+      guint64 walks = 64;
       while (walks < 2 * curve_max + 64)
         walks *= 2;
       bytes += 8 * (curve_max + 1) + index_bytes (curve_max) + 8 * curve_max;
-      if (offline) /* curve-min.c: stack, position, segment tree */
-        bytes += 8 * curve_max + 16 * pow2;
+      if (offline) /* curve-min.c: stack, position, max tree */
+        bytes += mdl_vat_curve_min_bytes (curve_max);
       else         /* curve-lru.c: Fenwick tree, masks, walks' slots, walk and offset of a node */
         bytes += 4 * (walks + 1) + 8 * walks + 4 * walks * (d + 1) + 12 * curve_max;
     }
