@@ -376,6 +376,12 @@ cache_init (void *state, const MdlParams *params, GError **error)
         l->next = n_data > 1 ? 1 : NO_LEVEL;
       c->clip_bytes = MIN (c->clip_bytes, 1u << l->line_shift);
     }
+  /* The one-level loop's configuration (cache_consume) with lru keeps its sets ordered, for
+   * consume_one_level's check of the two most recent ways without a head to load. */
+  if (c->n_levels == 1 && !c->classify && !c->cachegrind
+      && c->levels[0].sets.policy == &mdl_cache_lru && c->levels[0].assoc >= CACHE_ORDERED_MIN_ASSOC
+      && c->levels[0].assoc <= CACHE_ORDERED_MAX_ASSOC)
+    mdl_cache_sets_keep_ordered (&c->levels[0].sets);
   for (guint i = 0; i < c->n_levels; i++)
     {
       Level *l = &c->levels[i];
@@ -665,10 +671,22 @@ one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, gu
   return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
 }
 
+/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
+#define ANY_WAYS G_MAXUINT
+
+/* @ordered_ways: 0 when the level's sets are not ordered (CacheSets.ordered); else their ways, a
+ * constant for the common 8 (the set's block address and its fingerprints' offset then are
+ * constants too), or ANY_WAYS. */
 static inline __attribute__ ((always_inline)) void
-consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
+consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered_ways)
 {
   Level *l = &c->levels[0];
+  guint8 *const blocks = l->sets.blocks;
+  const guint64 set_mask = l->sets.set_mask;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
   const guint shift = l->line_shift;
   const gboolean write_allocate = c->write_allocate;
   guint64 last_line = l->last_line;
@@ -691,9 +709,12 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       last = (e->addr + e->size - 1) >> shift;
       if (G_LIKELY (first == last
                     && (first == last_line
-                        || (lru && mdl_cache_lru_hit_near_head (&l->sets,
-                                                                first & l->sets.set_mask,
-                                                                first)))))
+                        || (ordered_ways
+                            ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
+                                                                             * block_bytes,
+                                                                fp_offset, first)
+                            : lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
+                                                                  first)))))
         {
           last_line = first;
           /* One line, hit: a read, a write, or a modify's read and write. */
@@ -718,15 +739,27 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
 }
 
 static __attribute__ ((noinline)) void
+consume_one_level_lru8 (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, TRUE, 8);
+}
+
+static __attribute__ ((noinline)) void
+consume_one_level_lru_ordered (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, TRUE, ANY_WAYS);
+}
+
+static __attribute__ ((noinline)) void
 consume_one_level_lru (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, TRUE);
+  consume_one_level (c, b, TRUE, 0);
 }
 
 static __attribute__ ((noinline)) void
 consume_one_level_any (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, FALSE);
+  consume_one_level (c, b, FALSE, 0);
 }
 
 static gboolean
@@ -736,6 +769,8 @@ cache_consume (void *state, const MdlEventBatch *b, GError **error)
   (void) error;
   if (c->n_levels > 1 || c->classify || c->cachegrind)
     consume_general (c, b);
+  else if (c->levels[0].sets.ordered)
+    (c->levels[0].assoc == 8 ? consume_one_level_lru8 : consume_one_level_lru_ordered) (c, b);
   else if (c->levels[0].sets.policy == &mdl_cache_lru)
     consume_one_level_lru (c, b);
   else
