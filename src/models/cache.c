@@ -626,7 +626,10 @@ consume_general (Cache *c, const MdlEventBatch *b)
  * way of its set's recency order, with its counters in registers; everything else goes to
  * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
  * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
- * stack. */
+ * stack. lru sets of 2..16 ways are kept ordered (CacheSets.ordered), so that those two ways are
+ * ways 0 and 1 of the set's block, with no head to load first, and the block of a set of 8 ways
+ * is at a constant multiple of the set (a copy of the loop of its own): docs/models/memory.md,
+ * bench-cache, has the instructions per reference and the rates. */
 static inline __attribute__ ((always_inline)) guint64
 one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
                  gboolean write_allocate, guint64 last_line, gboolean lru)
@@ -689,7 +692,9 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
                                                    : CACHE_RING_TAGS + 8 * ordered_ways;
   const guint shift = l->line_shift;
   const gboolean write_allocate = c->write_allocate;
-  guint64 last_line = l->last_line;
+  /* Ordered sets: the line referenced last is at way 0 of its set, which the loop tests anyway;
+   * without it the loop keeps one register more. */
+  guint64 last_line = ordered_ways ? CACHE_INVALID : l->last_line;
   guint64 reads = 0, writes = 0, accesses = 0, fetches = 0;
   for (gsize k = 0; k < b->n_cpu; k++)
     {
@@ -708,15 +713,16 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
       if (G_LIKELY (first == last
-                    && (first == last_line
-                        || (ordered_ways
-                            ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
-                                                                             * block_bytes,
-                                                                fp_offset, first)
-                            : lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
+                    && (ordered_ways
+                        ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
+                                                                         * block_bytes,
+                                                            fp_offset, first)
+                        : first == last_line
+                          || (lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
                                                                   first)))))
         {
-          last_line = first;
+          if (!ordered_ways)
+            last_line = first;
           /* One line, hit: a read, a write, or a modify's read and write. */
           reads += kind != MDL_CPU_WRITE;
           writes += kind != MDL_CPU_READ;
@@ -725,10 +731,16 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
       dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
-      last_line = lru ? one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
-                                             last_line)
-                      : one_level_lines_any (l, kind, dependent, first, last, write_allocate,
+      if (lru)
+        {
+          guint64 now = one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
                                              last_line);
+          if (!ordered_ways)
+            last_line = now;
+        }
+      else
+        last_line = one_level_lines_any (l, kind, dependent, first, last, write_allocate,
+                                         last_line);
     }
   l->last_line = last_line;
   l->refs[REF_READ] += reads;
