@@ -640,8 +640,8 @@ test_one_level_loop_agrees_with_reference (void **state)
   g_rand_free (rand);
 }
 
-/* Ensure the one-level loop, with lru's ordered sets (2..16 ways: the loop of 8 ways and that of
- * any) and the other policies' loops, counts exactly as the general path, which classify=1 takes
+/* Ensure the one-level loop, with lru's ordered sets (2..16 ways: the D1 loop of 8 ways and
+ * 64-byte lines, and that of any) and the other policies' loops, counts exactly as the general path, which classify=1 takes
  * with sets that are not ordered: every counter the two reports share, for random geometries (1 to
  * 16 ways and fully associative, 1 to 64 sets, lines of 16 to 256 bytes), every policy, with and
  * without write allocation, over traces that hit at every depth of a set and miss (a few hot lines
@@ -673,6 +673,12 @@ test_fast_paths_agree_with_general_path (void **state)
 
       if (strcmp (policy, "plru") == 0)
         assoc = 1u << g_rand_int_range (rand, 0, 5);
+      if (iter % 6 == 1)
+        {
+          /* lru (odd iterations) of 8 ways and 64-byte lines: the D1 loop of its own */
+          assoc = 8;
+          line = 64;
+        }
       spec = g_strdup_printf ("cache:size=%" G_GUINT64_FORMAT ",assoc=%u,line=%" G_GUINT64_FORMAT
                               ",policy=%s,write_allocate=%d,seed=%u", (full ? 1 : n_sets) * assoc * line,
                               full ? 0 : assoc, line, policy, g_rand_boolean (rand),
