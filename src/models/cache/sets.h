@@ -405,10 +405,10 @@ mdl_cache_lru_hit_near_head (const CacheSets *s, guint64 set, guint64 tag)
   return TRUE;
 }
 
-/* The ordered lru ring of @block (CacheSets.ordered, @assoc ways, fingerprints at @fp_offset):
- * TRUE when @tag is at way 0 (nothing changes) or way 1 (the two swap), as
- * mdl_cache_lru_hit_near_head but with no head to load first. The cache engine's loop calls it
- * with @assoc and @fp_offset constant for 8 ways. */
+/* The ordered lru ring of @block (CacheSets.ordered, fingerprints at @fp_offset): TRUE when @tag
+ * is at way 0 (nothing changes) or way 1 (the two swap), as mdl_cache_lru_hit_near_head but with
+ * no head to load first. The cache engine's D1 loop calls it with @fp_offset constant. A hit at
+ * either way with one branch, both ways stored with masks, was slower: docs/models/memory.md. */
 CACHE_INLINE gboolean
 mdl_cache_ordered_hit_near_front (guint8 *block, guint fp_offset, guint64 tag)
 {
