@@ -14,7 +14,8 @@
  * structures. Rates are by the thread's CPU time, which a shared machine moves far less than the
  * wall clock (Cachegrind's by the wall clock: it is a child process), best of REPS runs. Without
  * cc or valgrind the cache part runs on a synthetic trace and says so. Files go where bench/bench.h says. `bench-cache tlb` runs only the
- * TLB workloads. */
+ * TLB workloads; `bench-cache TRACE.bin` runs the cache part alone on a binary trace saved before
+ * (`models trace --save`), without Lackey's minutes per run or Cachegrind, for comparing builds. */
 #include <models/models.h>
 
 #include "bench.h"
@@ -109,6 +110,22 @@ lackey_trace (const char *prog, GArray *out)
       die ("lackey", error);
   g_subprocess_wait (p, NULL, NULL);
   return out->len > 0;
+}
+
+/* Reads the binary trace @path into @out. */
+static void
+saved_trace (const char *path, GArray *out)
+{
+  MdlSink sink = { keep_batch, drop_marker, out };
+  GError *error = NULL;
+  MdlTraceReader *r = mdl_trace_reader_open (path, MDL_TRACE_BIN, &error);
+  gboolean done = FALSE;
+  if (r == NULL)
+    die (path, error);
+  while (!done)
+    if (!mdl_trace_reader_pump (r, &sink, 0, &done, &error))
+      die (path, error);
+  mdl_trace_reader_free (r);
 }
 
 /* A synthetic stand-in: 4 M reads and writes, half sequential, half random in 1 MiB. */
@@ -420,17 +437,18 @@ main (int argc, char **argv)
   const char *cc = g_getenv ("CC") ? g_getenv ("CC") : "cc";
   const char *cc_argv[] = { cc, "-O2", "-o", prog, src, NULL };
   const char *spec = "cache:size=32k,assoc=8,line=64";
-  gboolean real;
+  gboolean real, saved = argc == 2 && strcmp (argv[1], "tlb") != 0;
   guint64 n_data, m_mem, m_file, m_mtf;
   double t;
   GError *error = NULL;
 
-  if (argc > 2 || (argc == 2 && strcmp (argv[1], "tlb") != 0))
+  if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
     {
-      fprintf (stderr, "usage: bench-cache [tlb]   (tlb: only the TLB workloads)\n");
+      fprintf (stderr, "usage: bench-cache [tlb | TRACE.bin]   (tlb: only the TLB workloads; "
+               "TRACE.bin: only the cache ones, on that trace)\n");
       return 2;
     }
-  if (argc == 2)
+  if (argc == 2 && !saved)
     {
       tlb_workload (30);
       tlb_workload (36);
@@ -438,8 +456,10 @@ main (int argc, char **argv)
       g_array_free (a, TRUE);
       return 0;
     }
-  real = run_timed (cc_argv) >= 0 && lackey_trace (prog, a);
-  if (!real)
+  if (saved)
+    saved_trace (argv[1], a);
+  real = !saved && run_timed (cc_argv) >= 0 && lackey_trace (prog, a);
+  if (!real && !saved)
     {
       printf ("bench-cache: cc or valgrind missing: synthetic trace instead of the merge sort, "
               "and no Cachegrind rate\n");
@@ -459,7 +479,8 @@ main (int argc, char **argv)
     mdl_trace_writer_free (w);
   }
   printf ("cache workload: %s, %" G_GUINT64_FORMAT " data accesses (%u records with op "
-          "counts), %s\n", real ? "merge sort of " SORT_KEYS " keys under Lackey" : "synthetic",
+          "counts), %s\n", saved ? argv[1] : real ? "merge sort of " SORT_KEYS " keys under Lackey"
+                                                  : "synthetic",
           n_data, a->len, spec);
 
   t = engine_memory (spec, a, "misses", &m_mem);
@@ -514,8 +535,11 @@ main (int argc, char **argv)
         printf ("  Cachegrind: did not run\n");
     }
 
-  tlb_workload (30);
-  tlb_workload (36);
+  if (!saved)
+    {
+      tlb_workload (30);
+      tlb_workload (36);
+    }
 
   g_unlink (prog);
   g_unlink (trace);

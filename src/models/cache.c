@@ -376,6 +376,12 @@ cache_init (void *state, const MdlParams *params, GError **error)
         l->next = n_data > 1 ? 1 : NO_LEVEL;
       c->clip_bytes = MIN (c->clip_bytes, 1u << l->line_shift);
     }
+  /* The one-level loop's configuration (cache_consume) with lru keeps its sets ordered, for
+   * consume_one_level's check of the two most recent ways without a head to load. */
+  if (c->n_levels == 1 && !c->classify && !c->cachegrind
+      && c->levels[0].sets.policy == &mdl_cache_lru && c->levels[0].assoc >= CACHE_ORDERED_MIN_ASSOC
+      && c->levels[0].assoc <= CACHE_ORDERED_MAX_ASSOC)
+    mdl_cache_sets_keep_ordered (&c->levels[0].sets);
   for (guint i = 0; i < c->n_levels; i++)
     {
       Level *l = &c->levels[i];
@@ -620,7 +626,10 @@ consume_general (Cache *c, const MdlEventBatch *b)
  * way of its set's recency order, with its counters in registers; everything else goes to
  * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
  * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
- * stack. */
+ * stack. lru sets of 2..16 ways are kept ordered (CacheSets.ordered), so that those two ways are
+ * ways 0 and 1 of the set's block, with no head to load first, and the block of a set of 8 ways
+ * is at a constant multiple of the set (a copy of the loop of its own): docs/models/memory.md,
+ * bench-cache, has the instructions per reference and the rates. */
 static inline __attribute__ ((always_inline)) guint64
 one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
                  gboolean write_allocate, guint64 last_line, gboolean lru)
@@ -665,17 +674,38 @@ one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, gu
   return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
 }
 
+/* The references of a one-line access by kind (read, write, modify): consume_one_level's hit. */
+static const guint64 reads_of_kind[MDL_CPU_OPS] = { 1, 0, 1 };
+static const guint64 writes_of_kind[MDL_CPU_OPS] = { 0, 1, 1 };
+
+/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
+#define ANY_WAYS G_MAXUINT
+
+/* @ordered_ways: 0 when the level's sets are not ordered (CacheSets.ordered); else their ways, a
+ * constant for the common D1's 8 (the set's block address and its fingerprints' offset then are
+ * constants too), or ANY_WAYS. @line_shift: log2 of the line size as a constant (the D1's 64
+ * bytes), or 0 to take it from the level. */
 static inline __attribute__ ((always_inline)) void
-consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
+consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered_ways,
+                   guint line_shift)
 {
   Level *l = &c->levels[0];
-  const guint shift = l->line_shift;
+  /* In locals: the loop's stores into the sets might, for all the compiler knows, change *b. */
+  const MdlCpuEvent *e = b->cpu, *const end = b->cpu + b->n_cpu;
+  guint8 *const blocks = l->sets.blocks;
+  const guint64 set_mask = l->sets.set_mask;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
+  const guint shift = line_shift ? line_shift : l->line_shift;
   const gboolean write_allocate = c->write_allocate;
-  guint64 last_line = l->last_line;
+  /* Ordered sets: the line referenced last is at way 0 of its set, which the loop tests anyway;
+   * without it the loop keeps one register more. */
+  guint64 last_line = ordered_ways ? CACHE_INVALID : l->last_line;
   guint64 reads = 0, writes = 0, accesses = 0, fetches = 0;
-  for (gsize k = 0; k < b->n_cpu; k++)
+  for (; e < end; e++)
     {
-      const MdlCpuEvent *e = &b->cpu[k];
       guint kind = e->kind;
       guint64 first, last;
       gboolean dependent;
@@ -690,24 +720,35 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
       if (G_LIKELY (first == last
-                    && (first == last_line
-                        || (lru && mdl_cache_lru_hit_near_head (&l->sets,
-                                                                first & l->sets.set_mask,
-                                                                first)))))
+                    && (ordered_ways
+                        ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
+                                                                         * block_bytes,
+                                                            fp_offset, first)
+                        : first == last_line
+                          || (lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
+                                                                  first)))))
         {
-          last_line = first;
-          /* One line, hit: a read, a write, or a modify's read and write. */
-          reads += kind != MDL_CPU_WRITE;
-          writes += kind != MDL_CPU_READ;
+          if (!ordered_ways)
+            last_line = first;
+          /* One line, hit: a read, a write, or a modify's read and write (an add from a table
+           * each, where the compares took three instructions). */
+          reads += reads_of_kind[kind];
+          writes += writes_of_kind[kind];
           continue;
         }
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
       dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
-      last_line = lru ? one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
-                                             last_line)
-                      : one_level_lines_any (l, kind, dependent, first, last, write_allocate,
+      if (lru)
+        {
+          guint64 now = one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
                                              last_line);
+          if (!ordered_ways)
+            last_line = now;
+        }
+      else
+        last_line = one_level_lines_any (l, kind, dependent, first, last, write_allocate,
+                                         last_line);
     }
   l->last_line = last_line;
   l->refs[REF_READ] += reads;
@@ -717,16 +758,29 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru)
   c->fetches_ignored += fetches;
 }
 
+/* The common D1: 8 ways of 64-byte lines, lru. */
+static __attribute__ ((noinline)) void
+consume_one_level_d1 (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, TRUE, 8, 6);
+}
+
+static __attribute__ ((noinline)) void
+consume_one_level_lru_ordered (Cache *c, const MdlEventBatch *b)
+{
+  consume_one_level (c, b, TRUE, ANY_WAYS, 0);
+}
+
 static __attribute__ ((noinline)) void
 consume_one_level_lru (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, TRUE);
+  consume_one_level (c, b, TRUE, 0, 0);
 }
 
 static __attribute__ ((noinline)) void
 consume_one_level_any (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, FALSE);
+  consume_one_level (c, b, FALSE, 0, 0);
 }
 
 static gboolean
@@ -736,6 +790,9 @@ cache_consume (void *state, const MdlEventBatch *b, GError **error)
   (void) error;
   if (c->n_levels > 1 || c->classify || c->cachegrind)
     consume_general (c, b);
+  else if (c->levels[0].sets.ordered)
+    (c->levels[0].assoc == 8 && c->levels[0].line_shift == 6 ? consume_one_level_d1
+                                                             : consume_one_level_lru_ordered) (c, b);
   else if (c->levels[0].sets.policy == &mdl_cache_lru)
     consume_one_level_lru (c, b);
   else

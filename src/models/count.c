@@ -8,13 +8,16 @@
 #include "models/gpu/gpu.h"
 
 #define N_SIZE_BUCKETS 8 /* 1, 2, 4, 8, 16, 32, 64, other */
+#define MAX_EXACT_SIZE 63 /* records up to this size are counted by their exact size (64 a row) */
 
 typedef struct {
-  /* CPU records by fetch flag, kind and size bucket (an op record's size, 0, falls in "other"):
-   * the report adds up the kinds, the fetches and the access sizes from it. */
-  guint64 records[2][MDL_CPU_N_KINDS][N_SIZE_BUCKETS];
-  guint64 bytes[MDL_CPU_N_KINDS];     /* bytes by kind that the buckets do not give: those of
-                                         non-fetch accesses of other sizes (ops: the op count) */
+  /* CPU records by fetch flag, kind and exact size (an op record's, 0, included): the report adds
+   * up the kinds, the fetches, the size buckets and the bytes from it. */
+  guint64 records[2][MDL_CPU_N_KINDS][MAX_EXACT_SIZE + 1];
+  guint64 large[2][MDL_CPU_N_KINDS];  /* records of more than MAX_EXACT_SIZE bytes */
+  guint64 large_bytes[MDL_CPU_N_KINDS]; /* their bytes, fetches left out */
+  guint64 large_64[MDL_CPU_N_KINDS];  /* those of them of 64 bytes, a size bucket, fetches left out */
+  guint64 ops;                        /* the op records' amounts */
   guint64 warp[MDL_WARP_N_OPS][MDL_SPACE_N];
   guint64 lanes;                      /* active lanes summed over warp instructions */
   guint64 markers[MDL_MARK_N_KINDS];
@@ -29,13 +32,8 @@ count_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
-/* Nonzero for an access size outside the power-of-two buckets 1..64 (not for 0, an op record's):
- * a bit of a non-power of two, or one of 128 and up. */
-static inline guint
-odd_size (guint size)
-{
-  return (size & (size - 1)) | (size >> 7);
-}
+/* All ones for the op record's kind, whose amount is summed, zero for the others. */
+static const guint64 ops_mask[MDL_CPU_N_KINDS] = { [MDL_CPU_OPS] = G_MAXUINT64 };
 
 static gboolean
 count_consume (void *state, const MdlEventBatch *b, GError **error)
@@ -43,25 +41,28 @@ count_consume (void *state, const MdlEventBatch *b, GError **error)
   Count *c = state;
   (void) error;
   /* Without a branch on the record, whose kind and size come in no order a predictor can learn:
-   * one counter per record says its kind, size and fetch flag (size | 128 has the trailing zeros
-   * of a power of two up to 64, and 7 for size 0), and the op record's amount is picked with a
-   * mask into a sum kept in a register. Bytes need no sum of their own: the report gets them from
-   * the power-of-two buckets, and only an access of another size (rare: x87, string
-   * instructions) takes the one branch, which adds its bytes. (A per-kind byte sum in memory, as
-   * before, and the reader's scalar check: read+count 0.42x of plain read+sum; now 0.53x,
-   * docs/trace-format.md "Speed".) */
+   * one counter per fetch flag, kind and exact size, which the report sorts into kinds, buckets
+   * and bytes; the op record's amount picked with a mask from a table into a sum in a register.
+   * Only a size above MAX_EXACT_SIZE (rare: string instructions, fxsave) takes the one branch.
+   * Before, one counter per size bucket, the bucket found from the size (a power of two or not)
+   * on every record: 30 instructions per record in the loop, now 20 (docs/trace-format.md,
+   * "Speed"). */
   guint64 ops = 0;
   for (gsize i = 0; i < b->n_cpu; i++)
     {
       const MdlCpuEvent *e = &b->cpu[i];
-      guint fetch = e->flags & MDL_CPU_FLAG_FETCH, kind = e->kind, odd = odd_size (e->size);
-      guint bucket = odd ? N_SIZE_BUCKETS - 1 : (guint) __builtin_ctz (e->size | 128u);
-      c->records[fetch][kind][bucket]++;
-      ops += e->addr & -(guint64) (kind == MDL_CPU_OPS);
-      if (G_UNLIKELY (odd))
-        c->bytes[kind] += e->size & ((guint64) fetch - 1);   /* a fetch adds no bytes */
+      guint fetch = e->flags & MDL_CPU_FLAG_FETCH, kind = e->kind, size = e->size;
+      ops += e->addr & ops_mask[kind];
+      if (G_LIKELY (size <= MAX_EXACT_SIZE))
+        c->records[fetch][kind][size]++;
+      else
+        {
+          c->large[fetch][kind]++;
+          c->large_bytes[kind] += fetch ? 0 : size;
+          c->large_64[kind] += !fetch && size == 64;
+        }
     }
-  c->bytes[MDL_CPU_OPS] += ops;
+  c->ops += ops;
   for (gsize i = 0; i < b->n_warp; i++)
     {
       c->warp[b->warp[i].op][b->warp[i].space]++;
@@ -90,20 +91,29 @@ count_report (void *state, MdlReport *out)
 
   for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
     {
-      bytes[k] = c->bytes[k];
-      for (guint s = 0; s < N_SIZE_BUCKETS; s++)
+      bytes[k] = c->large_bytes[k];
+      kinds[k] = c->large[0][k];
+      fetches += c->large[1][k];
+      if (mdl_cpu_is_access (k))
         {
-          kinds[k] += c->records[0][k][s];
-          fetches += c->records[1][k][s];
+          sizes[N_SIZE_BUCKETS - 1] += c->large[0][k] - c->large_64[k];
+          sizes[N_SIZE_BUCKETS - 2] += c->large_64[k];
+        }
+      for (guint size = 0; size <= MAX_EXACT_SIZE; size++)
+        {
+          /* sizes 1, 2, 4 .. 32 are buckets 0..5; the others (0 of no access) bucket 7 */
+          guint bucket = (size & (size - 1)) == 0 && size ? (guint) __builtin_ctz (size)
+                                                          : N_SIZE_BUCKETS - 1;
+          kinds[k] += c->records[0][k][size];
+          fetches += c->records[1][k][size];
           if (mdl_cpu_is_access (k))
             {
-              sizes[s] += c->records[0][k][s];
-              if (s + 1 < N_SIZE_BUCKETS)
-                bytes[k] += c->records[0][k][s] << s;   /* bucket s: accesses of 2^s bytes */
+              sizes[bucket] += c->records[0][k][size];
+              bytes[k] += c->records[0][k][size] * size;
             }
         }
     }
-  bytes[MDL_CPU_OPS] = c->bytes[MDL_CPU_OPS];
+  bytes[MDL_CPU_OPS] = c->ops;
 
   mdl_report_add_count (out, "cpu_reads", "count", "CPU read records", NULL, kinds[MDL_CPU_READ]);
   mdl_report_add_count (out, "cpu_writes", "count", "CPU write records", NULL, kinds[MDL_CPU_WRITE]);

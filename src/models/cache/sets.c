@@ -37,12 +37,10 @@ mdl_cache_policy_problem (const CachePolicy *policy, guint64 assoc)
 static guint64
 block_bytes_of (const CachePolicy *policy, guint assoc)
 {
-  guint64 bytes = (guint64) assoc * sizeof (guint64);
   if (policy->flags & CACHE_POLICY_RING)
-    bytes = CACHE_RING_TAGS + assoc * sizeof (guint64) + (assoc + 15) / 16 * 16;
-  /* A multiple of 16 keeps every block's tags aligned (g_malloc's alignment is 16 on x86-64; 64,
-   * a cache line, measured no faster). */
-  return (bytes + 15) / 16 * 16;
+    return CACHE_RING_BLOCK_BYTES ((guint64) assoc);
+  /* A multiple of 16, as the rings' (CACHE_RING_BLOCK_BYTES says why). */
+  return ((guint64) assoc * sizeof (guint64) + 15) / 16 * 16;
 }
 
 /* The bits of the fingerprint filter of a single-set ring, or 0 when it has none. */
@@ -87,6 +85,7 @@ mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n_sets, gu
   s->block_bytes = block_bytes_of (policy, assoc);
   s->state = NULL;
   s->filter = NULL;
+  s->ordered = FALSE;
   s->blocks = mdl_budget_try_alloc (owner, "the sets' tags", n_sets, s->block_bytes, error);
   if (s->blocks == NULL)
     return FALSE;
@@ -119,6 +118,14 @@ mdl_cache_sets_clear (CacheSets *s)
   if (s->filter)
     memset (s->filter, 0, ((gsize) 1 << (64 - s->filter_shift)) * sizeof (guint32));
   s->rng = s->rng_seed;
+}
+
+void
+mdl_cache_sets_keep_ordered (CacheSets *s)
+{
+  g_assert (s->policy == &mdl_cache_lru && s->assoc >= CACHE_ORDERED_MIN_ASSOC
+            && s->assoc <= CACHE_ORDERED_MAX_ASSOC);
+  s->ordered = TRUE;
 }
 
 void

@@ -82,6 +82,9 @@ typedef struct {
  * @state: [n_sets * policy->set_state_bytes] the policy's own state of each set, zero after
  *   init and clear; NULL for a policy without any.
  * @rng: the generator of policies that draw (random): splitmix64, from the seed at init and clear.
+ * @ordered: lru only, set by the owner right after init (mdl_cache_sets_keep_ordered): the ring's
+ *   head stays at way 0, a miss shifting the ways back one step instead of moving the head, so that
+ *   way 0 holds the most recent tag and way 1 the second; every ring function stays valid.
  */
 struct CacheSets {
   guint8 *blocks;
@@ -96,11 +99,23 @@ struct CacheSets {
   guint tags_offset;    /* bytes from a block's start to its tags */
   guint fp_offset;      /* ring policies: bytes from a block's start to its fingerprints */
   guint filter_shift;   /* 64 - log2 of the filter's buckets */
+  gboolean ordered;
 };
 
 /* Where a ring's tags start: a constant, so that the test of the head, made on every lookup, adds
  * no offset to load. */
 #define CACHE_RING_TAGS 16
+
+/* The bytes of the block of a ring of @assoc ways (header, tags, fingerprints), a multiple of 16
+ * so that every block's tags stay aligned (g_malloc's alignment is 16 on x86-64; 64, a cache line,
+ * measured no faster). A constant for a constant @assoc, for the cache engine's loop of 8 ways. */
+#define CACHE_RING_BLOCK_BYTES(assoc) \
+  ((CACHE_RING_TAGS + (assoc) * 8 + ((assoc) + 15) / 16 * 16 + 15) / 16 * 16)
+
+/* The ways of an array that may be kept ordered: 2 (way 1 must be a tag) up to 16, where the shift
+ * of a miss still costs less than the set's search. */
+#define CACHE_ORDERED_MIN_ASSOC 2
+#define CACHE_ORDERED_MAX_ASSOC 16
 
 /* Even a 32-entry fully associative array gains from the filter: bench/bench-cache's TLB, whose
  * PDE cache has 32 entries, runs 5% faster with it on 1 GiB (the same on 64 GiB) than with the
@@ -155,6 +170,9 @@ gboolean mdl_cache_sets_init (CacheSets *s, const CachePolicy *policy, guint64 n
                               guint assoc, guint64 seed, const char *owner, GError **error);
 /* Empties every set and restarts the generator: the state right after init. */
 void mdl_cache_sets_clear (CacheSets *s);
+/* Keeps an lru array of CACHE_ORDERED_MIN_ASSOC..CACHE_ORDERED_MAX_ASSOC ways ordered
+ * (CacheSets.ordered) from now on; call it right after init. */
+void mdl_cache_sets_keep_ordered (CacheSets *s);
 /* Frees the arrays; NULL-safe on a zeroed struct. */
 void mdl_cache_sets_destroy (CacheSets *s);
 
@@ -319,8 +337,24 @@ mdl_cache_ring_to_head (const CacheSets *s, guint8 *block, guint p, guint64 tag)
   fp[h] = f;
 }
 
+/* An ordered ring (CacheSets.ordered): moves ways 0..@p-1 of @block one step back, overwriting
+ * way @p, and puts @tag, whose fingerprint is @f, at way 0. */
+CACHE_INLINE void
+mdl_cache_ordered_to_front (guint8 *block, guint fp_offset, guint p, guint64 tag, guint8 f)
+{
+  guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
+  guint8 *fp = block + fp_offset;
+  for (guint q = p; q > 0; q--)
+    {
+      way[q] = way[q - 1];
+      fp[q] = fp[q - 1];
+    }
+  way[0] = tag;
+  fp[0] = f;
+}
+
 /* Places @tag, whose fingerprint is @f, at the head of the ring of @block over its last way
- * (empty, or the oldest), which it returns in *@evicted. O(1). */
+ * (empty, or the oldest), which it returns in *@evicted. O(1); an ordered ring shifts instead. */
 CACHE_INLINE void
 mdl_cache_ring_push (CacheSets *s, guint8 *block, guint64 tag, guint8 f, guint64 *evicted)
 {
@@ -328,9 +362,14 @@ mdl_cache_ring_push (CacheSets *s, guint8 *block, guint64 tag, guint8 f, guint64
   guint32 *head = mdl_cache_ring_head (block);
   guint h = *head ? *head - 1 : s->assoc - 1;
   *evicted = way[h];
-  way[h] = tag;
-  block[s->fp_offset + h] = f;
-  *head = h;
+  if (s->ordered)
+    mdl_cache_ordered_to_front (block, s->fp_offset, h, tag, f);
+  else
+    {
+      way[h] = tag;
+      block[s->fp_offset + h] = f;
+      *head = h;
+    }
   if (s->assoc >= CACHE_FILTER_MIN_ASSOC && s->filter)
     {
       if (*evicted != CACHE_INVALID)
@@ -363,6 +402,29 @@ mdl_cache_lru_hit_near_head (const CacheSets *s, guint64 set, guint64 tag)
   f = fp[h];
   fp[h] = fp[second];
   fp[second] = (guint8) f;
+  return TRUE;
+}
+
+/* The ordered lru ring of @block (CacheSets.ordered, fingerprints at @fp_offset): TRUE when @tag
+ * is at way 0 (nothing changes) or way 1 (the two swap), as mdl_cache_lru_hit_near_head but with
+ * no head to load first. The cache engine's D1 loop calls it with @fp_offset constant. A hit at
+ * either way with one branch, both ways stored with masks, was slower: docs/models/memory.md. */
+CACHE_INLINE gboolean
+mdl_cache_ordered_hit_near_front (guint8 *block, guint fp_offset, guint64 tag)
+{
+  guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
+  guint8 *fp;
+  guint8 f;
+  if (way[0] == tag)
+    return TRUE;
+  if (way[1] != tag)
+    return FALSE;
+  way[1] = way[0];
+  way[0] = tag;
+  fp = block + fp_offset;
+  f = fp[0];
+  fp[0] = fp[1];
+  fp[1] = f;
   return TRUE;
 }
 
