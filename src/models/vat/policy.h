@@ -89,6 +89,7 @@ struct VatTc {
   gboolean isp;           /* maintain parent and n_children */
   gboolean memo;          /* the previous walk's path is still cached when the next walk starts
                              (vat.c sets it where it allows repeats to be skipped) */
+  gboolean general;       /* never take the policy's fast run (the tests compare the two) */
 };
 
 typedef void (*VatAccessFn) (VatTc *tc, guint32 slot, gboolean hit);
@@ -127,6 +128,9 @@ enum {
  *   l, the number of the next access that uses the same node, @next[i * (d+1) + l] (G_MAXUINT32 for
  *   none); other policies get NULL. The per-access loop of every policy, written once as
  *   vat_run_inline() below and instantiated by VAT_POLICY_DEFINE.
+ * @run_fast: (nullable) the same as @run, for the common case that vat_policy_run() picks: an
+ *   online policy, one tree, no hook, the path memo on (W >= d+1). Written for speed by hand,
+ *   where @run is the shared walk; the tests hold the two to the same counts.
  * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
  */
 struct VatPolicy {
@@ -138,8 +142,20 @@ struct VatPolicy {
   void (*reset) (VatTc *tc);
   void (*finalize) (VatTc *tc);
   void (*run) (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist);
+  void (*run_fast) (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist);
   gboolean (*check) (const VatTc *tc, GError **error);
 };
+
+/* The policy's run (VatPolicy), by its fast path where it has one and the case is covered. */
+static inline void
+vat_policy_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
+{
+  const VatPolicy *p = tc->policy;
+  if (p->run_fast != NULL && tc->hook == NULL && tc->n_trees == 1 && tc->memo && !tc->general)
+    p->run_fast (tc, pages, n, hist);
+  else
+    p->run (tc, pages, n, next, hist);
+}
 
 /* Every policy, one row each, in the order of the `policy` parameter's choices: X (NAME) stands
  * for the policy whose spec word is NAME and whose VatPolicy is mdl_vat_NAME (in NAME.c); SEP goes
@@ -215,15 +231,15 @@ vat_evict (VatTc *tc, guint32 s, guint flags)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
 }
 
-/* Puts @node, of bucket @b, into the free cell @s. */
+/* Puts @node into the free cell @s. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_fill (VatTc *tc, guint32 s, guint32 b, guint64 node, guint32 parent, guint flags)
+vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
 {
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
   if (flags & VAT_WALK_HOOK)
     g_assert (vat_index_find (&tc->index, node) == VAT_NO_SLOT);
-  vat_index_put (&tc->index, b, s, node);
+  vat_index_put (&tc->index, s, node);
   tc->filled++;
   if (flags & VAT_POLICY_ISP)
     {
@@ -299,17 +315,17 @@ vat_no_access (VatTc *tc, guint32 s, gboolean hit)
   (void) tc, (void) s, (void) hit;
 }
 
-/* One insertion of @node, of bucket @b: the policy's cell (the next free one first, under
+/* One insertion of @node: the policy's cell (the next free one first, under
  * VAT_POLICY_FREE_FIRST), its old node evicted, the new node in. Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
-vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn access,
+vat_insert (VatTc *tc, guint64 node, guint32 parent, VatAccessFn access,
             VatVictimFn victim, guint flags)
 {
   guint32 s = (flags & VAT_POLICY_FREE_FIRST) && tc->filled < tc->n_slots
               ? tc->filled : victim (tc, node, parent);
   if (tc->index.node[s] != VAT_NO_NODE)
     vat_evict (tc, s, flags);
-  vat_fill (tc, s, b, node, parent, flags);
+  vat_fill (tc, s, node, parent, flags);
   access (tc, s, FALSE);
   if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
@@ -362,11 +378,11 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
   for (; l >= 0; l--)
     {
       guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
-      guint32 b = vat_index_bucket (&tc->index, node), s = vat_index_find_in (&tc->index, b, node);
+      guint32 s = vat_index_find (&tc->index, node);
       vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
-          parent = vat_insert (tc, b, node, parent, access, victim, flags);
+          parent = vat_insert (tc, node, parent, access, victim, flags);
           misses_layer[l]++;
           misses++;
           tc->memo_slot[l] = parent;
@@ -385,8 +401,7 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
       {
         guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
         vat_set_key (tc, next, tree, (guint) l, flags);
-        parent = vat_insert (tc, vat_index_bucket (&tc->index, node), node, parent, access, victim,
-                             flags);
+        parent = vat_insert (tc, node, parent, access, victim, flags);
         misses_layer[l]++;
         misses++;
         tc->memo_slot[l] = parent;

@@ -322,7 +322,7 @@ flush (Vat *v)
       return;
     }
   mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
-  v->policy->run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
+  vat_policy_run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
   if (v->curve_lru)
     for (guint i = 0; i < v->n_batch; i++)
       for (guint tree = 0; tree < v->n_trees; tree++)
