@@ -22,8 +22,8 @@ mdl_vat_index_init (VatIndex *x, guint32 cells)
   x->link = g_new (guint32, (gsize) cells + 1 + x->bucket_mask + 1);
   x->back = g_new (guint32, (gsize) cells + 1);
   x->node = g_new (guint64, (gsize) cells + 1);
-  for (guint key = 0; key < G_N_ELEMENTS (x->direct); key++)
-    x->direct[key] = NULL;
+  x->direct = g_new0 (guint32 *, 256);
+  x->direct_bits = g_new0 (guint8, 256);
   mdl_vat_index_clear (x);
 }
 
@@ -56,8 +56,10 @@ mdl_vat_index_free (VatIndex *x)
   g_free (x->link);
   g_free (x->back);
   g_free (x->node);
-  for (guint key = 0; key < G_N_ELEMENTS (x->direct); key++)
+  for (guint key = 0; key < 256; key++)
     mdl_vat_zeroed_free (x->direct[key], direct_bytes (x->direct_bits[key]));
+  g_free (x->direct);
+  g_free (x->direct_bits);
 }
 
 gboolean

@@ -36,14 +36,15 @@ typedef struct {
   guint64 *node;          /* [n + 1] the node in each cell, VAT_NO_NODE while free */
   guint32 *link;          /* [n + 1 + buckets] the next cell of the chain */
   guint32 *back;          /* [n + 1] the entry that links to the cell (entry n: scratch) */
+  guint32 **direct;       /* [256] by a node's layer and tree (node >> VAT_TREE_SHIFT; 255 is
+                             VAT_NO_NODE's): its layer's direct table, NULL for a hashed layer */
+  guint8 *direct_bits;    /* [256] the node bits of each direct table */
   guint32 n;              /* cells */
   guint32 bucket_mask;    /* buckets - 1 */
   guint bucket_shift;     /* 64 - log2(buckets) */
-  /* By a node's layer and tree (node >> VAT_TREE_SHIFT; 255 is VAT_NO_NODE's): its layer's direct
-   * table, NULL for a hashed layer, and the table's node bits. */
-  guint32 *direct[256];
-  guint8 direct_bits[256];
 } VatIndex;
+/* Why the tables sit behind pointers: the struct stays small enough that a hot loop copies it to
+ * a local, whose fields the compiler then keeps in registers across the stores to the tables. */
 
 /* An index of @cells cells, all free, every layer hashed. */
 void mdl_vat_index_init (VatIndex *x, guint32 cells);
@@ -95,14 +96,28 @@ vat_index_find (const VatIndex *x, guint64 node)
   return vat_index_find_hashed (x, node);
 }
 
-/* Puts @node into the free cell @s (first in its chain, if hashed). */
+/* Takes the cell @s out of its chain, if it is in one; its own links are left as they were. */
+static inline void
+vat_index_unlink (VatIndex *x, guint32 s)
+{
+  guint32 next = x->link[s], at = x->back[s];
+  x->link[at] = next;
+  x->back[next] = at;
+}
+
+/* Puts @node into the cell @s, free or just unlinked (first in the chain of its bucket, if
+ * hashed). */
 static inline void
 vat_index_put (VatIndex *x, guint32 s, guint64 node)
 {
   guint32 *direct = x->direct[node >> VAT_TREE_SHIFT];
   x->node[s] = node;
   if (direct != NULL)
-    direct[node & VAT_INDEX_MASK] = s;
+    {
+      direct[node & VAT_INDEX_MASK] = s;
+      x->link[s] = x->n;
+      x->back[s] = x->n;
+    }
   else
     {
       guint32 head = x->n + 1 + vat_index_bucket (x, node), next = x->link[head];
@@ -117,12 +132,18 @@ vat_index_put (VatIndex *x, guint32 s, guint64 node)
 static inline void
 vat_index_remove (VatIndex *x, guint32 s)
 {
-  guint32 next = x->link[s], at = x->back[s];
-  x->link[at] = next;
-  x->back[next] = at;
+  vat_index_unlink (x, s);
   x->link[s] = x->n;
   x->back[s] = x->n;
   x->node[s] = VAT_NO_NODE;
+}
+
+/* Puts @node into the cell @s in place of its node, if any: a remove and a put in one. */
+static inline void
+vat_index_replace (VatIndex *x, guint32 s, guint64 node)
+{
+  vat_index_unlink (x, s);
+  vat_index_put (x, s, node);
 }
 
 #endif

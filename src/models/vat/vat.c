@@ -807,6 +807,12 @@ mdl_vat_set_hook (Vat *vat, VatHook hook, void *data)
   vat->tc.hook_data = data;
 }
 
+void
+mdl_vat_set_general (Vat *vat, gboolean general)
+{
+  vat->tc.general = general;
+}
+
 const VatTc *
 mdl_vat_tc (const Vat *vat)
 {
