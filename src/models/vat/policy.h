@@ -22,6 +22,7 @@
 #define MDL_VAT_POLICY_H
 
 #include <glib.h>
+#include <string.h>
 
 #include "models/vat/index.h"
 #include "models/vat/node.h"
@@ -306,6 +307,100 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
   VatRecency *r = tc->ps;
   (void) hit;
   vat_ring_touch (r->prev, r->next, &r->head, s);
+}
+
+/**
+ * vat_recency_run_fast: VatPolicy.run_fast of lru (@isp FALSE) and islru (@isp TRUE, a constant):
+ * the shared walk with what they do not need taken out, and the state it changes on every access
+ * (the ring's head, the path's cells) and the index's fields in locals, where the shared walk reads
+ * them from the TC after every store to a table that may alias them.
+ *
+ * Under lru the root is not moved on the ring at every access: with W >= d+1 it is never the least
+ * recent node (it was used at the start of the walk under way, and at most d-1 nodes since), so
+ * its place decides nothing as long as it is never taken as the victim. When the ring brings it to
+ * the least recent end, the ring turns one step past it, which makes it the most recent. The order
+ * of the other cells stays exact, and the shared walk, which may take the next batch, moves the
+ * root to the front first thing, before any insertion. (Not under islru: its victim is the least
+ * recent childless node, which a root left behind could become.)
+ *
+ * Counts come from the histogram alone: an access with m misses misses exactly on layers 0..m-1
+ * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
+ * childless, the first W insertions fill them and nothing empties one.
+ */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, gboolean isp)
+{
+  VatRecency *r = tc->ps;
+  VatIndex index = tc->index, *x = &index;
+  guint32 *prev = r->prev, *next = r->next, *parent = tc->parent, *n_children = tc->n_children;
+  guint32 head = r->head, root;
+  guint32 path[VAT_MAX_DEPTH + 1];            /* the cell of each node of the last walk */
+  guint64 by_misses[VAT_MAX_DEPTH + 2] = { 0 }, insertions = 0, at_least = 0;
+  guint64 memo_page = tc->memo_page;
+  int depth = (int) tc->depth;
+  guint k_bits = tc->k_bits;
+  memcpy (path, tc->memo_slot, sizeof path);
+  root = memo_page != VAT_NO_NODE && !isp ? path[depth] : VAT_NO_SLOT;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 page = pages[i];
+      int shared = tc->memo_layer[64 - __builtin_clzll ((page ^ memo_page) | 1)];
+      /* The layers shared with the last walk's page are hits in known cells. */
+      int l = shared <= depth && !isp ? depth - 1 : depth;
+      for (; l >= shared; l--)
+        vat_ring_touch (prev, next, &head, path[l]);
+      for (; l >= 0; l--)
+        {
+          guint32 s = vat_index_find (x, vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l)));
+          if (s == VAT_NO_SLOT)
+            break;
+          vat_ring_touch (prev, next, &head, s);
+          path[l] = s;
+        }
+      by_misses[l + 1]++;
+      /* Below the gap, insertions into the victim's cell, which becomes the most recent. */
+      for (; l >= 0; l--)
+        {
+          guint32 s = prev[head];
+          if (G_UNLIKELY (s == root))
+            {
+              head = s;
+              s = prev[head];
+            }
+          if (isp)
+            {
+              guint32 up = l == depth ? VAT_NO_SLOT : path[l + 1];
+              /* islru's victim (islru.c); a childless node older than the path always exists. */
+              for (; n_children[s] != 0; s = prev[s])
+                g_assert (s != head);
+              if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
+                n_children[parent[s]]--;
+              parent[s] = up;
+              if (up != VAT_NO_SLOT)
+                n_children[up]++;
+              vat_ring_touch (prev, next, &head, s);
+            }
+          else
+            head = s;
+          vat_index_replace (x, s, vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l)));
+          path[l] = s;
+        }
+      if (!isp)
+        root = path[depth];
+      memo_page = page;
+    }
+  r->head = head;
+  tc->memo_page = memo_page;
+  memcpy (tc->memo_slot, path, sizeof path);
+  for (int m = depth + 1; m > 0; m--)
+    {
+      at_least += by_misses[m];
+      tc->misses_layer[0][m - 1] += at_least;
+      insertions += by_misses[m] * (guint64) m;
+      hist[m] += by_misses[m];
+    }
+  hist[0] += by_misses[0];
+  tc->filled = (guint32) MIN ((guint64) tc->n_slots, tc->filled + insertions);
 }
 
 /* The access method of a policy that keeps no recency or keys (fifo, random). */
