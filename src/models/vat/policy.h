@@ -370,7 +370,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
           if (isp)
             {
               guint32 up = l == depth ? VAT_NO_SLOT : path[l + 1];
-              /* islru's victim (islru.c); a childless node older than the path always exists. */
+              /* islru's victim (islru.c); a childless node older than the path always exists,
+               * and its child count is already the new node's, 0. */
               for (; n_children[s] != 0; s = prev[s])
                 g_assert (s != head);
               if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
