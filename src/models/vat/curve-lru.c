@@ -192,8 +192,7 @@ mdl_vat_curve_lru_walk (VatCurveLru *c, guint64 page, guint tree)
     {
       guint64 node = vat_node_make (l, tree, page >> (c->k_bits * l));
       guint off = c->depth - l;
-      guint32 b = vat_index_bucket (&c->base.entries, node);
-      guint32 e = vat_index_find_in (&c->base.entries, b, node);
+      guint32 e = vat_index_find (&c->base.entries, node);
       if (e != VAT_NO_SLOT)
         {
           guint64 w = c->walk_of[e];
@@ -212,7 +211,7 @@ mdl_vat_curve_lru_walk (VatCurveLru *c, guint64 page, guint tree)
         {
           c->base.beyond++;
           e = c->tracked < c->base.wmax ? c->tracked : drop_lowest (c);
-          vat_index_put (&c->base.entries, b, e, node);
+          vat_index_put (&c->base.entries, e, node);
           c->tracked++;
         }
       c->walk_of[e] = cur;

@@ -225,7 +225,7 @@ sweep (VatCurveMin *c, guint k, guint32 i, guint32 lo, guint32 hi, Carry *carry)
 static guint32
 reference (VatCurveMin *c, guint64 x, guint64 key)
 {
-  guint32 b = vat_index_bucket (&c->base.entries, x), e = vat_index_find_in (&c->base.entries, b, x);
+  guint32 e = vat_index_find (&c->base.entries, x);
   guint32 p = e != VAT_NO_SLOT ? c->pos_of[e] : NONE;
   guint32 limit, fresh = VAT_NO_SLOT;
   Carry carry;
@@ -240,7 +240,7 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
     }
   if (c->depth == 0)
     {
-      vat_index_put (&c->base.entries, b, 0, x);
+      vat_index_put (&c->base.entries, 0, x);
       place (c, 0, 0, key);
       c->depth = 1;
       return 0;
@@ -265,7 +265,7 @@ reference (VatCurveMin *c, guint64 x, guint64 key)
     }
   if (fresh != VAT_NO_SLOT)
     {
-      vat_index_put (&c->base.entries, b, fresh, x);
+      vat_index_put (&c->base.entries, fresh, x);
       e = fresh;
     }
   place (c, 0, e, key);

@@ -25,5 +25,13 @@ islru_victim (VatTc *tc, guint64 node, guint32 parent)
   return s;
 }
 
+/* VatPolicy.run_fast: the recency rings' fast run (policy.h), with the ISP bookkeeping. */
+static void
+islru_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist)
+{
+  vat_recency_run_fast (tc, pages, n, hist, TRUE);
+}
+
 VAT_POLICY_DEFINE (islru, VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,
-                   vat_recency_access, islru_victim, .min_cells_extra = 1, VAT_RECENCY_METHODS);
+                   vat_recency_access, islru_victim, .min_cells_extra = 1,
+                   .run_fast = islru_run_fast, VAT_RECENCY_METHODS);

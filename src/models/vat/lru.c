@@ -16,5 +16,12 @@ lru_victim (VatTc *tc, guint64 node, guint32 parent)
   return r->prev[r->head];
 }
 
+/* VatPolicy.run_fast: the recency rings' fast run (policy.h), with the root left where it is. */
+static void
+lru_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist)
+{
+  vat_recency_run_fast (tc, pages, n, hist, FALSE);
+}
+
 VAT_POLICY_DEFINE (lru, VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,
-                   vat_recency_access, lru_victim, VAT_RECENCY_METHODS);
+                   vat_recency_access, lru_victim, .run_fast = lru_run_fast, VAT_RECENCY_METHODS);

@@ -22,6 +22,7 @@
 #define MDL_VAT_POLICY_H
 
 #include <glib.h>
+#include <string.h>
 
 #include "models/vat/index.h"
 #include "models/vat/node.h"
@@ -89,6 +90,7 @@ struct VatTc {
   gboolean isp;           /* maintain parent and n_children */
   gboolean memo;          /* the previous walk's path is still cached when the next walk starts
                              (vat.c sets it where it allows repeats to be skipped) */
+  gboolean general;       /* never take the policy's fast run (the tests compare the two) */
 };
 
 typedef void (*VatAccessFn) (VatTc *tc, guint32 slot, gboolean hit);
@@ -127,6 +129,9 @@ enum {
  *   l, the number of the next access that uses the same node, @next[i * (d+1) + l] (G_MAXUINT32 for
  *   none); other policies get NULL. The per-access loop of every policy, written once as
  *   vat_run_inline() below and instantiated by VAT_POLICY_DEFINE.
+ * @run_fast: (nullable) the same as @run, for the common case that vat_policy_run() picks: an
+ *   online policy, one tree, no hook, the path memo on (W >= d+1). Written for speed by hand,
+ *   where @run is the shared walk; the tests hold the two to the same counts.
  * @check: (nullable) checks the policy's structures against the TC; sets MDL_ERROR_MODEL.
  */
 struct VatPolicy {
@@ -138,8 +143,20 @@ struct VatPolicy {
   void (*reset) (VatTc *tc);
   void (*finalize) (VatTc *tc);
   void (*run) (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist);
+  void (*run_fast) (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist);
   gboolean (*check) (const VatTc *tc, GError **error);
 };
+
+/* The policy's run (VatPolicy), by its fast path where it has one and the case is covered. */
+static inline void
+vat_policy_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
+{
+  const VatPolicy *p = tc->policy;
+  if (p->run_fast != NULL && tc->hook == NULL && tc->n_trees == 1 && tc->memo && !tc->general)
+    p->run_fast (tc, pages, n, hist);
+  else
+    p->run (tc, pages, n, next, hist);
+}
 
 /* Every policy, one row each, in the order of the `policy` parameter's choices: X (NAME) stands
  * for the policy whose spec word is NAME and whose VatPolicy is mdl_vat_NAME (in NAME.c); SEP goes
@@ -215,15 +232,15 @@ vat_evict (VatTc *tc, guint32 s, guint flags)
     tc->hook (tc->hook_data, tc, VAT_EV_EVICT, old);
 }
 
-/* Puts @node, of bucket @b, into the free cell @s. */
+/* Puts @node into the free cell @s. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
-vat_fill (VatTc *tc, guint32 s, guint32 b, guint64 node, guint32 parent, guint flags)
+vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
 {
   /* Why absent: a walk inserts only nodes it did not find, and the gap shortcut relies on Lemma
    * 2.8; a node cached twice would mean either is wrong (checked where tests watch). */
   if (flags & VAT_WALK_HOOK)
     g_assert (vat_index_find (&tc->index, node) == VAT_NO_SLOT);
-  vat_index_put (&tc->index, b, s, node);
+  vat_index_put (&tc->index, s, node);
   tc->filled++;
   if (flags & VAT_POLICY_ISP)
     {
@@ -292,6 +309,101 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
   vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
+/**
+ * vat_recency_run_fast: VatPolicy.run_fast of lru (@isp FALSE) and islru (@isp TRUE, a constant):
+ * the shared walk with what they do not need taken out, and the state it changes on every access
+ * (the ring's head, the path's cells) and the index's fields in locals, where the shared walk reads
+ * them from the TC after every store to a table that may alias them.
+ *
+ * Under lru the root is not moved on the ring at every access: with W >= d+1 it is never the least
+ * recent node (it was used at the start of the walk under way, and at most d-1 nodes since), so
+ * its place decides nothing as long as it is never taken as the victim. When the ring brings it to
+ * the least recent end, the ring turns one step past it, which makes it the most recent. The order
+ * of the other cells stays exact, and the shared walk, which may take the next batch, moves the
+ * root to the front first thing, before any insertion. (Not under islru: its victim is the least
+ * recent childless node, which a root left behind could become.)
+ *
+ * Counts come from the histogram alone: an access with m misses misses exactly on layers 0..m-1
+ * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
+ * childless, the first W insertions fill them and nothing empties one.
+ */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, gboolean isp)
+{
+  VatRecency *r = tc->ps;
+  VatIndex index = tc->index, *x = &index;
+  guint32 *prev = r->prev, *next = r->next, *parent = tc->parent, *n_children = tc->n_children;
+  guint32 head = r->head, root;
+  guint32 path[VAT_MAX_DEPTH + 1];            /* the cell of each node of the last walk */
+  guint64 by_misses[VAT_MAX_DEPTH + 2] = { 0 }, insertions = 0, at_least = 0;
+  guint64 memo_page = tc->memo_page;
+  int depth = (int) tc->depth;
+  guint k_bits = tc->k_bits;
+  memcpy (path, tc->memo_slot, sizeof path);
+  root = memo_page != VAT_NO_NODE && !isp ? path[depth] : VAT_NO_SLOT;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 page = pages[i];
+      int shared = tc->memo_layer[64 - __builtin_clzll ((page ^ memo_page) | 1)];
+      /* The layers shared with the last walk's page are hits in known cells. */
+      int l = shared <= depth && !isp ? depth - 1 : depth;
+      for (; l >= shared; l--)
+        vat_ring_touch (prev, next, &head, path[l]);
+      for (; l >= 0; l--)
+        {
+          guint32 s = vat_index_find (x, vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l)));
+          if (s == VAT_NO_SLOT)
+            break;
+          vat_ring_touch (prev, next, &head, s);
+          path[l] = s;
+        }
+      by_misses[l + 1]++;
+      /* Below the gap, insertions into the victim's cell, which becomes the most recent. */
+      for (; l >= 0; l--)
+        {
+          guint32 s = prev[head];
+          if (G_UNLIKELY (s == root))
+            {
+              head = s;
+              s = prev[head];
+            }
+          if (isp)
+            {
+              guint32 up = l == depth ? VAT_NO_SLOT : path[l + 1];
+              /* islru's victim (islru.c); a childless node older than the path always exists,
+               * and its child count is already the new node's, 0. */
+              for (; n_children[s] != 0; s = prev[s])
+                g_assert (s != head);
+              if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
+                n_children[parent[s]]--;
+              parent[s] = up;
+              if (up != VAT_NO_SLOT)
+                n_children[up]++;
+              vat_ring_touch (prev, next, &head, s);
+            }
+          else
+            head = s;
+          vat_index_replace (x, s, vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l)));
+          path[l] = s;
+        }
+      if (!isp)
+        root = path[depth];
+      memo_page = page;
+    }
+  r->head = head;
+  tc->memo_page = memo_page;
+  memcpy (tc->memo_slot, path, sizeof path);
+  for (int m = depth + 1; m > 0; m--)
+    {
+      at_least += by_misses[m];
+      tc->misses_layer[0][m - 1] += at_least;
+      insertions += by_misses[m] * (guint64) m;
+      hist[m] += by_misses[m];
+    }
+  hist[0] += by_misses[0];
+  tc->filled = (guint32) MIN ((guint64) tc->n_slots, tc->filled + insertions);
+}
+
 /* The access method of a policy that keeps no recency or keys (fifo, random). */
 static inline void
 vat_no_access (VatTc *tc, guint32 s, gboolean hit)
@@ -299,17 +411,17 @@ vat_no_access (VatTc *tc, guint32 s, gboolean hit)
   (void) tc, (void) s, (void) hit;
 }
 
-/* One insertion of @node, of bucket @b: the policy's cell (the next free one first, under
+/* One insertion of @node: the policy's cell (the next free one first, under
  * VAT_POLICY_FREE_FIRST), its old node evicted, the new node in. Returns the cell. */
 static inline G_GNUC_UNUSED __attribute__ ((always_inline)) guint32
-vat_insert (VatTc *tc, guint32 b, guint64 node, guint32 parent, VatAccessFn access,
+vat_insert (VatTc *tc, guint64 node, guint32 parent, VatAccessFn access,
             VatVictimFn victim, guint flags)
 {
   guint32 s = (flags & VAT_POLICY_FREE_FIRST) && tc->filled < tc->n_slots
               ? tc->filled : victim (tc, node, parent);
   if (tc->index.node[s] != VAT_NO_NODE)
     vat_evict (tc, s, flags);
-  vat_fill (tc, s, b, node, parent, flags);
+  vat_fill (tc, s, node, parent, flags);
   access (tc, s, FALSE);
   if (flags & VAT_WALK_HOOK)
     tc->hook (tc->hook_data, tc, VAT_EV_MISS, node);
@@ -362,11 +474,11 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
   for (; l >= 0; l--)
     {
       guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
-      guint32 b = vat_index_bucket (&tc->index, node), s = vat_index_find_in (&tc->index, b, node);
+      guint32 s = vat_index_find (&tc->index, node);
       vat_set_key (tc, next, tree, (guint) l, flags);
       if (s == VAT_NO_SLOT)
         {
-          parent = vat_insert (tc, b, node, parent, access, victim, flags);
+          parent = vat_insert (tc, node, parent, access, victim, flags);
           misses_layer[l]++;
           misses++;
           tc->memo_slot[l] = parent;
@@ -385,8 +497,7 @@ vat_walk_inline (VatTc *tc, guint64 page, guint tree, const guint32 *next, VatAc
       {
         guint64 node = vat_node_make ((guint) l, tree, page >> (k_bits * (guint) l));
         vat_set_key (tc, next, tree, (guint) l, flags);
-        parent = vat_insert (tc, vat_index_bucket (&tc->index, node), node, parent, access, victim,
-                             flags);
+        parent = vat_insert (tc, node, parent, access, victim, flags);
         misses_layer[l]++;
         misses++;
         tc->memo_slot[l] = parent;

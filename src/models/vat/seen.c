@@ -1,10 +1,8 @@
 /* The set of nodes touched so far (seen.h), for the `compulsory` counter. */
 #include "models/vat/seen.h"
+#include "models/vat/zeroed.h"
 
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 /* How many pages ahead the leaf chunk's table slot is prefetched: the table outgrows L1 on random
  * pages, and the lookups of a batch are independent until their bits are set. */
@@ -23,37 +21,6 @@ bitmap_bytes (const VatSeen *seen, guint l)
   return 8 * (((G_GUINT64_CONSTANT (1) << layer_bits (seen, l)) + 63) / 64);
 }
 
-/* A zeroed bitmap. A large one is mapped directly (malloc may hand out reused memory, which it
- * must then clear): the kernel's zero pages make the parts never written cost nothing. */
-static guint64 *
-bitmap_new (gsize bytes)
-{
-#ifdef __linux__
-  if (bytes >= (1u << 20))
-    {
-      void *p = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0);
-      if (p != MAP_FAILED)
-        return p;
-      g_error ("vat: cannot map %zu bytes for the seen-set", bytes);
-    }
-#endif
-  return g_malloc0 (bytes);
-}
-
-static void
-bitmap_free (guint64 *bits, gsize bytes)
-{
-#ifdef __linux__
-  if (bytes >= (1u << 20))
-    {
-      munmap (bits, bytes);
-      return;
-    }
-#endif
-  g_free (bits);
-}
-
 void
 mdl_vat_seen_init (VatSeen *seen, guint depth, guint k_bits)
 {
@@ -62,7 +29,7 @@ mdl_vat_seen_init (VatSeen *seen, guint depth, guint k_bits)
   seen->k_bits = k_bits;
   for (guint l = 0; l <= depth; l++)
     if (layer_bits (seen, l) <= SEEN_DIRECT_BITS)
-      seen->direct[l] = bitmap_new (bitmap_bytes (seen, l));
+      seen->direct[l] = mdl_vat_zeroed_new (bitmap_bytes (seen, l));
   seen->mask = 63;
   seen->shift = 64 - 6;
   seen->slots = g_new (guint64, 2 * (seen->mask + 1));
@@ -76,8 +43,7 @@ void
 mdl_vat_seen_finalize (VatSeen *seen)
 {
   for (guint l = 0; l <= seen->depth; l++)
-    if (seen->direct[l])
-      bitmap_free (seen->direct[l], bitmap_bytes (seen, l));
+    mdl_vat_zeroed_free (seen->direct[l], bitmap_bytes (seen, l));
   g_free (seen->slots);
   g_free (seen->bits);
   memset (seen, 0, sizeof *seen);

@@ -20,6 +20,10 @@ mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint dept
   for (guint b = 0; b <= 64; b++)
     tc->memo_layer[b] = (guint8) MIN ((b + k_bits - 1) / k_bits, depth + 1);
   mdl_vat_index_init (&tc->index, n_slots);
+  for (guint l = 0; l <= depth; l++)
+    if (k_bits * (depth - l) <= VAT_DIRECT_BITS)
+      for (guint tree = 0; tree < n_trees; tree++)
+        mdl_vat_index_add_direct (&tc->index, l, tree, k_bits * (depth - l));
   if (tc->isp)
     {
       tc->parent = g_new (guint32, n_slots);

@@ -320,7 +320,7 @@ flush (Vat *v)
       return;
     }
   mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
-  v->policy->run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
+  vat_policy_run (&v->tc, v->batch, v->n_batch, NULL, v->hist);
   if (v->curve_lru)
     for (guint i = 0; i < v->n_batch; i++)
       for (guint tree = 0; tree < v->n_trees; tree++)
@@ -803,6 +803,12 @@ mdl_vat_set_hook (Vat *vat, VatHook hook, void *data)
 {
   vat->tc.hook = hook;
   vat->tc.hook_data = data;
+}
+
+void
+mdl_vat_set_general (Vat *vat, gboolean general)
+{
+  vat->tc.general = general;
 }
 
 const VatTc *
