@@ -62,6 +62,7 @@ struct MdlVatExperiment {
   gboolean huge_measured;
   char *cpu_model;
   char *cache_spec;          /* the cache engine of this machine's levels, for the cost model */
+  char *tlb_spec;            /* the tlb engine of this machine, every parameter explicit */
   guint cache_assoc[VAT_EM_LEVELS];
   MdlProbe probe;
   guint n_algos;
