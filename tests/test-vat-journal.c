@@ -150,6 +150,33 @@ test_resumed_run_equals_uninterrupted (void **state)
   assert_string_equal (json_cut, json_again);
 }
 
+/* Ensure the dependent loads are counted (MdlVatPoint.dependent_reads) as the algorithms flag
+ * them: none in scan/seq; in binsearch/sorted every probe but each of the n queries' first, which
+ * no compare chose (src/algos/cpu/binsearch.c), and it reads nothing else: accesses - n. */
+static void
+test_dependent_reads_by_hand (void **state)
+{
+  g_autofree char *dir = test_temp_dir ();
+  g_autoptr (MdlVatExperiment) exp = NULL;
+  const MdlVatResults *r;
+  MdlVatExperimentConfig cfg;
+  (void) state;
+  small_config (&cfg, dir);
+  cfg.reps = 1;
+  exp = mdl_vat_experiment_run (&cfg, NULL);
+  assert_non_null (exp);
+  r = mdl_vat_experiment_results (exp);
+  assert_int_equal (r->n_points, 8);
+  for (guint i = 0; i < r->n_points; i++)
+    {
+      const MdlVatPoint *p = &r->points[i];
+      guint64 want = strcmp (p->algorithm, "scan/seq") == 0 ? 0 : p->accesses - p->n;
+      if (p->dependent_reads != want)
+        fail_msg ("%s n=%" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " dependent reads, expected %"
+                  G_GUINT64_FORMAT, p->algorithm, p->n, p->dependent_reads, want);
+    }
+}
+
 /* Ensure a refit of a journal whose last row was cut in the middle (a kill while writing it)
  * drops that row and refits the rest; and that a malformed row is refused with its line. */
 static void
@@ -235,6 +262,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_resumed_run_equals_uninterrupted),
     cmocka_unit_test (test_cut_row_dropped_and_bad_row_named),
+    cmocka_unit_test (test_dependent_reads_by_hand),
     cmocka_unit_test (test_mismatches_refused_by_name),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -150,6 +150,8 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
  * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
+ * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
+ *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
  */
 typedef struct {
   const char *algorithm;
@@ -175,6 +177,7 @@ typedef struct {
   guint64 branches;
   guint64 mispredicts;
   guint64 dependent_misses[3];
+  guint64 dependent_reads;
 } MdlVatPoint;
 
 /**

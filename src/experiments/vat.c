@@ -175,6 +175,7 @@ typedef struct {
   MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
   MdlStreams streams;
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
+  guint64 dependent_reads;   /* counted by the run of group 0 only */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
 
@@ -234,6 +235,10 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
 {
   ModelRun *run = data;
   run->unreported += batch->n_cpu;
+  if (run->group == 0)
+    for (gsize i = 0; i < batch->n_cpu; i++)
+      run->dependent_reads += batch->cpu[i].kind == MDL_CPU_READ
+                              && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
   if (run->unreported >= PROGRESS_EVENTS)
     {
       g_mutex_lock (&run->shared->lock);
@@ -402,6 +407,9 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   run->random_only = (MdlSink) { 0 };
   if (!ok)
     return FALSE;
+  /* Group 0 writes only this field of the point, the last run the others. */
+  if (run->group == 0)
+    pt->dependent_reads = run->dependent_reads;
 
   g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
   if ((reports = gather_reports (run, random_only)) == NULL)
