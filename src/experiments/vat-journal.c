@@ -385,7 +385,8 @@ read_rows (MdlVatJournal *j, const MdlCsv *csv, const char *options, GError **er
   return TRUE;
 }
 
-/* Reads the journal at j->path; a last line without its end is cut off the file. */
+/* Reads the journal at j->path; a last line without its end is left out, and cut off the file
+ * unless @options is NULL (a refit, which writes nothing). */
 static gboolean
 read_journal (MdlVatJournal *j, const char *options, GError **error)
 {
@@ -403,7 +404,7 @@ read_journal (MdlVatJournal *j, const char *options, GError **error)
       char *end = strrchr (text, '\n');
       len = end ? (gsize) (end - text) + 1 : 0;
       text[len] = '\0';
-      if (!g_file_set_contents (j->path, text, (gssize) len, &io))
+      if (options && !g_file_set_contents (j->path, text, (gssize) len, &io))
         {
           g_set_error (error, MDL_ERROR, MDL_ERROR_IO, "%s", io->message);
           return FALSE;
@@ -425,6 +426,8 @@ mdl_vat_journal_open (const char *dir, gboolean resume, const char *options, GEr
   j->resumed = resume;
   if (resume && !read_journal (j, options, error))
     return NULL;
+  if (resume && options == NULL)
+    return g_steal_pointer (&j);   /* a refit appends nothing */
   if (g_mkdir_with_parents (dir, 0755) != 0 || (j->file = fopen (j->path, resume ? "a" : "w"))
       == NULL)
     {

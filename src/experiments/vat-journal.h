@@ -35,8 +35,8 @@ typedef struct MdlVatJournal MdlVatJournal;
 char *mdl_vat_journal_fingerprint (void);
 
 /* Opens @dir/vat-journal.csv: a fresh journal (truncated) when @resume is FALSE, else the journal
- * there, whose options must equal @options (lines "name=value"; NULL: any) and whose rows are
- * read. A last
+ * there, whose options must equal @options (lines "name=value"; NULL: any, and the journal is
+ * only read: a refit, nothing may be appended) and whose rows are read. A last
  * row without its line end (a run killed while writing it) is dropped. MDL_ERROR_IO, or
  * MDL_ERROR_FORMAT naming the file and line, or MDL_ERROR_PARAM for an option that differs. */
 MdlVatJournal *mdl_vat_journal_open (const char *dir, gboolean resume, const char *options,

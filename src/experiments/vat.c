@@ -1817,6 +1817,8 @@ journal_start (Ctx *c, GArray *plans, const Setup *setup, const char *options, G
       return mdl_vat_journal_add_header (c->journal, options, here, &js, error);
     }
   missing = journal_first_missing (c, plans, setup->huge, c->cfg->refit_only);
+  if (missing == NULL && c->cfg->refit_only && !mdl_vat_journal_probe (c->journal, &exp->probe))
+    missing = g_strdup ("the probe");
   if (missing && c->cfg->refit_only)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: %s lacks %s: nothing to "
