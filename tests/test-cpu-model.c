@@ -12,15 +12,19 @@
 #define N_ALGOS 6
 #define N_SIZES 8
 
-/* The costs the synthetic times are made of, ns per event, in the hierarchy+ops model's term
- * order; the hierarchy model has them all but the dependent loads and the branches. Dependent
- * misses cost far more than independent ones of the same level, as on a real core. */
+/* The costs the synthetic times are made of, ns per event, in the hierarchy+ops+branch model's
+ * term order; hierarchy+ops has them all but the branches', the hierarchy model neither the
+ * dependent loads', the branches' nor the stores'. Dependent misses cost far more than
+ * independent ones of the same level, as on a real core. */
 static const VatCpuTerm true_terms[] = {
-  TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP,
-  TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
+  TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
+  TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
 };
-static const double true_ns[] = { 1.0, 1.5, 0.6, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5, 20.0,
-                                  7.0 };
+static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
+                                  20.0, 7.0 };
+
+/* Which per-operation costs a synthetic experiment's times hold. */
+enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -43,10 +47,10 @@ draw (GRand *rand, guint64 n, double scale)
 }
 
 /* An experiment of N_ALGOS algorithms at N_SIZES sizes with random counts and times made exactly
- * of true_ns (but the dependent loads' and branches' unless @with_ops). No line counts as a warm
- * first touch (lines = 0), so every miss is charged. */
+ * of true_ns (the per-operation costs only those @with asks for). No line counts as a warm first
+ * touch (lines = 0), so every miss is charged. */
 static MdlVatExperiment *
-synthetic_experiment (guint32 seed, gboolean with_ops)
+synthetic_experiment (guint32 seed, guint with)
 {
   MdlVatExperiment *exp = g_new0 (MdlVatExperiment, 1);
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
@@ -82,14 +86,21 @@ synthetic_experiment (guint32 seed, gboolean with_ops)
         p.mispredicts = draw (rand, n, 0.5);
         p.dependent_reads = draw (rand, n, 3);
         p.branches = p.mispredicts + draw (rand, n, 2);
+        p.writes = draw (rand, n, 4);
         {
-          const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, indep[0], dep[0],
-                                     indep[1], dep[1], indep[2], dep[2], stream, p.tlb_misses,
-                                     p.walks, p.mispredicts };
+          const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
+                                     indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
+                                     p.tlb_misses, p.walks, p.mispredicts };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
-            if (with_ops || (true_terms[t] != TERM_DEP_READ && true_terms[t] != TERM_BRANCH))
+            {
+              VatCpuTerm term = true_terms[t];
+              if ((term == TERM_DEP_READ || term == TERM_WRITE) && !(with & WITH_DEP_AND_STORES))
+                continue;
+              if (term == TERM_BRANCH && !(with & WITH_BRANCHES))
+                continue;
               ns += true_ns[t] * (double) counts[t];
+            }
         }
         p.seconds = ns * 1e-9;
         g_array_append_val (exp->points, p);
@@ -119,12 +130,12 @@ model_named (const MdlVatExperiment *exp, const char *name)
  * every cost the times were made of, each beside the term named for it, with @n_terms terms, and
  * predicts every algorithm it left out exactly (LOAO R^2 = 1). */
 static void
-assert_recovers_costs (const char *name, guint n_terms, gboolean with_ops)
+assert_recovers_costs (const char *name, guint n_terms, guint with)
 {
   guint32 seed = test_seed (20261127);
   for (guint k = 0; k < 5; k++)
     {
-      MdlVatExperiment *exp = synthetic_experiment (seed + k, with_ops);
+      MdlVatExperiment *exp = synthetic_experiment (seed + k, with);
       const VatCpuModel *h;
       mdl_vat_cpu_models (exp);
       h = model_named (exp, name);
@@ -145,20 +156,24 @@ static void
 test_hierarchy_recovers_known_costs (void **state)
 {
   (void) state;
-  assert_recovers_costs ("hierarchy", 11, FALSE);
+  assert_recovers_costs ("hierarchy", 11, 0);
 }
 
-/* Ensure hierarchy+ops recovers all 13 costs, the dependent loads' and the branches' included,
- * which the counts dependent_reads and branches reach; and that the hierarchy model, which lacks
- * them, cannot predict the algorithms it leaves out from the same times. */
+/* Ensure hierarchy+ops recovers its 13 costs, the dependent loads' and the stores' included,
+ * and hierarchy+ops+branch its 14 with the branches', which the counts dependent_reads, writes
+ * and branches reach; and that a model without them cannot predict the algorithms it leaves out
+ * from the same times. */
 static void
 test_per_operation_terms_recover_their_costs (void **state)
 {
-  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), TRUE);
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127),
+                                                WITH_DEP_AND_STORES | WITH_BRANCHES);
   (void) state;
-  assert_recovers_costs ("hierarchy+ops", 13, TRUE);
+  assert_recovers_costs ("hierarchy+ops", 13, WITH_DEP_AND_STORES);
+  assert_recovers_costs ("hierarchy+ops+branch", 14, WITH_DEP_AND_STORES | WITH_BRANCHES);
   mdl_vat_cpu_models (exp);
   assert_true (model_named (exp, "hierarchy")->loao_max > 0.01);
+  assert_true (model_named (exp, "hierarchy+ops")->loao_max > 0.01);
   experiment_free (exp);
 }
 
@@ -167,7 +182,7 @@ test_per_operation_terms_recover_their_costs (void **state)
 static void
 test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
 {
-  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), FALSE);
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), 0);
   const VatCpuModel *flat;
   (void) state;
   mdl_vat_cpu_models (exp);
@@ -192,11 +207,12 @@ test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
 static void
 test_term_counts_by_hand (void **state)
 {
-  MdlVatExperiment *exp = synthetic_experiment (1, FALSE);
+  MdlVatExperiment *exp = synthetic_experiment (1, 0);
   MdlVatPoint p = { .algorithm = "a", .n = 1000, .ram_ops = 3000, .lines = 20000,
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
                     .dependent_misses = { 0, 24576, 10000 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .dependent_reads = 2500, .branches = 1300 };
+                    .mispredicts = 11, .dependent_reads = 2500, .branches = 1300,
+                    .writes = 400 };
   static const struct {
     VatCpuTerm term;
     double per_elem;
@@ -205,7 +221,7 @@ test_term_counts_by_hand (void **state)
     { TERM_L2_DEP, 12.288 }, { TERM_L3_INDEP, 20.0 / 3 }, { TERM_L3_DEP, 10.0 / 3 },
     { TERM_L3_STREAM, 20.0 }, { TERM_L1, 0.088 }, { TERM_L2, 23.616 }, { TERM_L3_RANDOM, 10.0 },
     { TERM_TLB, 0.007 }, { TERM_WALK, 0.005 }, { TERM_MISPREDICT, 0.011 },
-    { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 },
+    { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -226,7 +242,7 @@ test_split_adds_up_to_the_flat_counts (void **state)
 {
   guint32 seed = test_seed (20261127);
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
-  MdlVatExperiment *exp = synthetic_experiment (seed, FALSE);
+  MdlVatExperiment *exp = synthetic_experiment (seed, 0);
   static const VatCpuTerm whole[3] = { TERM_L1, TERM_L2, TERM_L3_RANDOM };
   (void) state;
   for (guint k = 0; k < 1000; k++)

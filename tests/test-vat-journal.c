@@ -152,7 +152,8 @@ test_resumed_run_equals_uninterrupted (void **state)
 
 /* Ensure the dependent loads are counted (MdlVatPoint.dependent_reads) as the algorithms flag
  * them: none in scan/seq; in binsearch/sorted every probe but each of the n queries' first, which
- * no compare chose (src/algos/cpu/binsearch.c), and it reads nothing else: accesses - n. */
+ * no compare chose (src/algos/cpu/binsearch.c), and it reads nothing else: accesses - n; and
+ * that neither records a store (their inputs are built before the recording). */
 static void
 test_dependent_reads_by_hand (void **state)
 {
@@ -171,6 +172,9 @@ test_dependent_reads_by_hand (void **state)
     {
       const MdlVatPoint *p = &r->points[i];
       guint64 want = strcmp (p->algorithm, "scan/seq") == 0 ? 0 : p->accesses - p->n;
+      if (p->writes != 0)   /* neither writes while it is recorded */
+        fail_msg ("%s n=%" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " writes, expected none",
+                  p->algorithm, p->n, p->writes);
       if (p->dependent_reads != want)
         fail_msg ("%s n=%" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " dependent reads, expected %"
                   G_GUINT64_FORMAT, p->algorithm, p->n, p->dependent_reads, want);

@@ -152,6 +152,8 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
  * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
  *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
+ * @writes: write and read-modify-write records: stores, which a core retires at most one or two
+ *   a cycle, where loads issue two or three.
  */
 typedef struct {
   const char *algorithm;
@@ -178,6 +180,7 @@ typedef struct {
   guint64 mispredicts;
   guint64 dependent_misses[3];
   guint64 dependent_reads;
+  guint64 writes;
 } MdlVatPoint;
 
 /**

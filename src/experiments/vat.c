@@ -175,7 +175,7 @@ typedef struct {
   MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
   MdlStreams streams;
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
-  guint64 dependent_reads;   /* counted by the run of group 0 only */
+  guint64 dependent_reads, writes;   /* counted by the run of group 0 only */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
 
@@ -237,8 +237,12 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
   run->unreported += batch->n_cpu;
   if (run->group == 0)
     for (gsize i = 0; i < batch->n_cpu; i++)
-      run->dependent_reads += batch->cpu[i].kind == MDL_CPU_READ
-                              && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
+      {
+        guint kind = batch->cpu[i].kind;
+        run->dependent_reads += kind == MDL_CPU_READ
+                                && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
+        run->writes += kind == MDL_CPU_WRITE || kind == MDL_CPU_MODIFY;
+      }
   if (run->unreported >= PROGRESS_EVENTS)
     {
       g_mutex_lock (&run->shared->lock);
@@ -407,9 +411,12 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   run->random_only = (MdlSink) { 0 };
   if (!ok)
     return FALSE;
-  /* Group 0 writes only this field of the point, the last run the others. */
+  /* Group 0 writes only these fields of the point, the last run the others. */
   if (run->group == 0)
-    pt->dependent_reads = run->dependent_reads;
+    {
+      pt->dependent_reads = run->dependent_reads;
+      pt->writes = run->writes;
+    }
 
   g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
   if ((reports = gather_reports (run, random_only)) == NULL)
