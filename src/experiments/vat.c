@@ -913,7 +913,9 @@ write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Set
 {
   GString *n = exp->notes;
   g_autofree char *max_text = NULL;
-  g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
+  /* A refit measures nothing here: the journal's note names where the timings come from. */
+  g_string_append_printf (n, "%s: %s, %u CPUs%s, load average %.2f at the start\n",
+                          cfg->refit_only ? "refitted on (nothing measured)" : "host",
                           exp->cpu_model, g_get_num_processors (),
                           mdl_host_is_vm () ? ", under a hypervisor (2-level address translation)"
                                             : "", setup->load);
