@@ -12,15 +12,30 @@
 #define N_ALGOS 6
 #define N_SIZES 8
 
-/* The costs the synthetic times are made of, ns per event, in the hierarchy model's term order:
- * op, l1 independent, l1 dependent, l2 independent, l2 dependent, l3 independent, l3 dependent,
- * l3 stream, dtlb miss, walk, misprediction. Dependent misses cost far more than independent ones
- * of the same level, as on a real core. */
-static const double true_ns[] = { 1.0, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5, 20.0, 7.0 };
+/* The costs the synthetic times are made of, ns per event, in the hierarchy+ops+branch model's
+ * term order; hierarchy+ops has them all but the branches', the hierarchy model neither the
+ * dependent loads', the branches' nor the stores'. Dependent misses cost far more than
+ * independent ones of the same level, as on a real core. */
 static const VatCpuTerm true_terms[] = {
-  TERM_OPS, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
-  TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
+  TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
+  TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
 };
+static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
+                                  20.0, 7.0 };
+
+/* Which per-operation costs a synthetic experiment's times hold. */
+enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2 };
+G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
+
+static double
+true_cost (VatCpuTerm t)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (true_terms); k++)
+    if (true_terms[k] == t)
+      return true_ns[k];
+  fail_msg ("no true cost for term %s", mdl_vat_cpu_term_name (t));
+  return NAN;
+}
 
 static const char *const algo_names[N_ALGOS] = { "a", "b", "c", "d", "e", "f" };
 
@@ -32,9 +47,10 @@ draw (GRand *rand, guint64 n, double scale)
 }
 
 /* An experiment of N_ALGOS algorithms at N_SIZES sizes with random counts and times made exactly
- * of true_ns. No line counts as a warm first touch (lines = 0), so every miss is charged. */
+ * of true_ns (the per-operation costs only those @with asks for). No line counts as a warm first
+ * touch (lines = 0), so every miss is charged. */
 static MdlVatExperiment *
-synthetic_experiment (guint32 seed)
+synthetic_experiment (guint32 seed, guint with)
 {
   MdlVatExperiment *exp = g_new0 (MdlVatExperiment, 1);
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
@@ -68,12 +84,23 @@ synthetic_experiment (guint32 seed)
         p.tlb_misses = draw (rand, n, 0.3);
         p.walks = draw (rand, n, 0.1);
         p.mispredicts = draw (rand, n, 0.5);
+        p.dependent_reads = draw (rand, n, 3);
+        p.branches = p.mispredicts + draw (rand, n, 2);
+        p.writes = draw (rand, n, 4);
         {
-          const guint64 counts[] = { p.ram_ops, indep[0], dep[0], indep[1], dep[1], indep[2],
-                                     dep[2], stream, p.tlb_misses, p.walks, p.mispredicts };
+          const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
+                                     indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
+                                     p.tlb_misses, p.walks, p.mispredicts };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
-            ns += true_ns[t] * (double) counts[t];
+            {
+              VatCpuTerm term = true_terms[t];
+              if ((term == TERM_DEP_READ || term == TERM_WRITE) && !(with & WITH_DEP_AND_STORES))
+                continue;
+              if (term == TERM_BRANCH && !(with & WITH_BRANCHES))
+                continue;
+              ns += true_ns[t] * (double) counts[t];
+            }
         }
         p.seconds = ns * 1e-9;
         g_array_append_val (exp->points, p);
@@ -99,29 +126,24 @@ model_named (const MdlVatExperiment *exp, const char *name)
   return NULL;
 }
 
-/* Ensure the hierarchy model's fit gives back every cost the times were made of, each beside the
- * term named for it, and predicts every algorithm it left out exactly (LOAO R^2 = 1). */
+/* Fits the cost models of synthetic experiments (5 seeds) and checks that model @name gives back
+ * every cost the times were made of, each beside the term named for it, with @n_terms terms, and
+ * predicts every algorithm it left out exactly (LOAO R^2 = 1). */
 static void
-test_hierarchy_recovers_known_costs (void **state)
+assert_recovers_costs (const char *name, guint n_terms, guint with)
 {
   guint32 seed = test_seed (20261127);
-  (void) state;
   for (guint k = 0; k < 5; k++)
     {
-      MdlVatExperiment *exp = synthetic_experiment (seed + k);
+      MdlVatExperiment *exp = synthetic_experiment (seed + k, with);
       const VatCpuModel *h;
       mdl_vat_cpu_models (exp);
-      h = model_named (exp, "hierarchy");
-      assert_int_equal (h->n_terms, G_N_ELEMENTS (true_terms));
+      h = model_named (exp, name);
+      assert_int_equal (h->n_terms, n_terms);
       for (guint t = 0; t < h->n_terms; t++)
-        {
-          if (h->terms[t] != true_terms[t])
-            fail_msg ("seed %u: term %u is %s, expected %s", seed + k, t,
-                      mdl_vat_cpu_term_name (h->terms[t]), mdl_vat_cpu_term_name (true_terms[t]));
-          if (fabs (h->coef[t] - true_ns[t]) > 1e-6 * true_ns[t])
-            fail_msg ("seed %u: %s fitted %.9f ns, made with %.3f", seed + k,
-                      mdl_vat_cpu_term_name (h->terms[t]), h->coef[t], true_ns[t]);
-        }
+        if (fabs (h->coef[t] - true_cost (h->terms[t])) > 1e-6 * true_cost (h->terms[t]))
+          fail_msg ("seed %u: %s: %s fitted %.9f ns, made with %.3f", seed + k, name,
+                    mdl_vat_cpu_term_name (h->terms[t]), h->coef[t], true_cost (h->terms[t]));
       assert_float_equal (h->r2_fit, 1, 1e-9);
       assert_float_equal (h->r2_loao, 1, 1e-9);
       assert_float_equal (h->loao_max, 0, 1e-6);
@@ -129,12 +151,38 @@ test_hierarchy_recovers_known_costs (void **state)
     }
 }
 
+/* Ensure the hierarchy model recovers the 11 costs of times made without per-operation terms. */
+static void
+test_hierarchy_recovers_known_costs (void **state)
+{
+  (void) state;
+  assert_recovers_costs ("hierarchy", 11, 0);
+}
+
+/* Ensure hierarchy+ops recovers its 13 costs, the dependent loads' and the stores' included,
+ * and hierarchy+ops+branch its 14 with the branches', which the counts dependent_reads, writes
+ * and branches reach; and that a model without them cannot predict the algorithms it leaves out
+ * from the same times. */
+static void
+test_per_operation_terms_recover_their_costs (void **state)
+{
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127),
+                                                WITH_DEP_AND_STORES | WITH_BRANCHES);
+  (void) state;
+  assert_recovers_costs ("hierarchy+ops", 13, WITH_DEP_AND_STORES);
+  assert_recovers_costs ("hierarchy+ops+branch", 14, WITH_DEP_AND_STORES | WITH_BRANCHES);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy")->loao_max > 0.01);
+  assert_true (model_named (exp, "hierarchy+ops")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
 /* Ensure the same data defeat the model with one cost per miss per level: a dependent miss costs
  * 8 to 15 times an independent one there, and no single cost fits both. */
 static void
 test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
 {
-  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127));
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), 0);
   const VatCpuModel *flat;
   (void) state;
   mdl_vat_cpu_models (exp);
@@ -159,11 +207,12 @@ test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
 static void
 test_term_counts_by_hand (void **state)
 {
-  MdlVatExperiment *exp = synthetic_experiment (1);
+  MdlVatExperiment *exp = synthetic_experiment (1, 0);
   MdlVatPoint p = { .algorithm = "a", .n = 1000, .ram_ops = 3000, .lines = 20000,
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
                     .dependent_misses = { 0, 24576, 10000 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11 };
+                    .mispredicts = 11, .dependent_reads = 2500, .branches = 1300,
+                    .writes = 400 };
   static const struct {
     VatCpuTerm term;
     double per_elem;
@@ -172,6 +221,7 @@ test_term_counts_by_hand (void **state)
     { TERM_L2_DEP, 12.288 }, { TERM_L3_INDEP, 20.0 / 3 }, { TERM_L3_DEP, 10.0 / 3 },
     { TERM_L3_STREAM, 20.0 }, { TERM_L1, 0.088 }, { TERM_L2, 23.616 }, { TERM_L3_RANDOM, 10.0 },
     { TERM_TLB, 0.007 }, { TERM_WALK, 0.005 }, { TERM_MISPREDICT, 0.011 },
+    { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -192,7 +242,7 @@ test_split_adds_up_to_the_flat_counts (void **state)
 {
   guint32 seed = test_seed (20261127);
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
-  MdlVatExperiment *exp = synthetic_experiment (seed);
+  MdlVatExperiment *exp = synthetic_experiment (seed, 0);
   static const VatCpuTerm whole[3] = { TERM_L1, TERM_L2, TERM_L3_RANDOM };
   (void) state;
   for (guint k = 0; k < 1000; k++)
@@ -224,6 +274,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_hierarchy_recovers_known_costs),
+    cmocka_unit_test (test_per_operation_terms_recover_their_costs),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

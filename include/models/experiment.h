@@ -77,6 +77,18 @@ typedef void (*MdlVatProgressFunc) (const MdlVatProgress *progress, void *data);
  *   timing is done, so the timings see an idle machine whatever @jobs; the results do not depend
  *   on it (each run places its arrays at canonical addresses, docs/experiments/vat.md). Memory
  *   grows with it: each run holds its arrays and its engines.
+ * @journal_dir: (nullable) a directory for the journal, vat-journal.csv: a row per timing pass
+ *   and per point's counts, appended and flushed as each finishes, so that a run cut short loses
+ *   only the steps in flight (default NULL: no journal; the CLI's --output-dir sets it).
+ * @resume: continue the journal in @journal_dir: every step it holds is reused, not run again.
+ *   Its options must equal these (MDL_ERROR_PARAM naming the one that differs), and timings
+ *   still to measure must be measured on the machine of its timings (MDL_ERROR_PARAM naming
+ *   both); counts are made with the journal's cache and TLB setup, so they agree anywhere.
+ * @refit_only: take the options and every timing and count from the journal in @journal_dir
+ *   and run nothing (the other fields but @progress are ignored); MDL_ERROR_PARAM naming the
+ *   first point the journal lacks. For model changes evaluated on stored measurements.
+ * @stop_after: stop with MDL_ERROR_IO once this many journal rows have been appended (0, the
+ *   default: never), as a run killed there would: the hook of the tests of @resume.
  */
 typedef struct {
   const char *machine;
@@ -93,6 +105,10 @@ typedef struct {
   void *progress_data;
   guint64 cache_bytes[3];
   guint jobs;
+  const char *journal_dir;
+  gboolean resume;
+  gboolean refit_only;
+  guint stop_after;
 } MdlVatExperimentConfig;
 
 /** mdl_vat_experiment_config_init: fills @config with the defaults listed above. */
@@ -134,6 +150,10 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
  * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
+ * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
+ *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
+ * @writes: write and read-modify-write records: stores, which a core retires at most one or two
+ *   a cycle, where loads issue two or three.
  */
 typedef struct {
   const char *algorithm;
@@ -159,6 +179,8 @@ typedef struct {
   guint64 branches;
   guint64 mispredicts;
   guint64 dependent_misses[3];
+  guint64 dependent_reads;
+  guint64 writes;
 } MdlVatPoint;
 
 /**

@@ -40,6 +40,11 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "\n"
     "--output-dir writes vat.txt, vat.csv, vat-fits.csv, vat-slopes.csv, vat.json, the gnuplot\n"
     "data and script, and vat.png and vat.svg when gnuplot is installed (tools/deps.sh --plot).\n"
+    "It also gets vat-journal.csv as the run goes: a row per timing pass and per point's counts,\n"
+    "flushed as each ends, so that a run cut short (a time limit, a kill) keeps every finished\n"
+    "step: --resume DIR, with the same options, runs only what the journal lacks and writes the\n"
+    "results into DIR; --from DIR refits the journal's measurements and runs nothing (for a\n"
+    "changed model on stored data).\n"
     "\n"
     "`models experiment gpu --help` tells of the GPU experiment, which has options of its own.\n"
     "\n"
@@ -47,7 +52,9 @@ const MdlCliCommand mdl_cli_cmd_experiment = {
     "  models experiment vat --max-bytes 64M --output-dir vat-out\n"
     "  models experiment vat --algos scan/random,permute/fisher-yates,binsearch/sorted --reps 5\n"
     "  models experiment vat --max-bytes 16M --format csv > vat.csv\n"
-    "  models experiment vat --max-bytes 256M --growth 2 --jobs 16 --progress -o vat-out",
+    "  models experiment vat --max-bytes 256M --growth 2 --jobs 16 --progress -o vat-out\n"
+    "  models experiment vat --max-bytes 256M --growth 2 --jobs 16 --progress --resume vat-out\n"
+    "  models experiment vat --from vat-out",
   .main = experiment_main,
   .subcommands = subcommands,
 };
@@ -289,7 +296,7 @@ experiment_main (int argc, char **argv)
   gboolean help = FALSE, no_huge = FALSE, log_progress = FALSE;
   g_autofree char *machine = NULL, *max_bytes = NULL, *algos = NULL, *format_name = NULL;
   g_autofree char *output_dir = NULL, *tc_cells = NULL, *caches = NULL, *reps = NULL;
-  g_autofree char *growth = NULL, *jobs = NULL;
+  g_autofree char *growth = NULL, *jobs = NULL, *resume_dir = NULL, *from_dir = NULL;
   const GOptionEntry entries[] = {
     { "machine", 'm', 0, G_OPTION_ARG_STRING, &machine, "Machine preset for P, K, d and the TLB "
       "sizes (default x86-64)", "NAME" },
@@ -314,6 +321,10 @@ experiment_main (int argc, char **argv)
       "to " G_STRINGIFY (MAX_JOBS) " (default 1; the results do not depend on it)", "N" },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &log_progress, "Write a progress line every "
       G_STRINGIFY (LOG_SECONDS) " s even when stderr is not a terminal (for a log)", NULL },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume_dir, "Continue the run whose journal DIR "
+      "holds (same options): run only what it lacks, write the results into DIR", "DIR" },
+    { "from", 0, 0, G_OPTION_ARG_FILENAME, &from_dir, "Refit the measurements of the journal in "
+      "DIR with its options; run nothing", "DIR" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_experiment, entries, &help);
@@ -391,7 +402,18 @@ experiment_main (int argc, char **argv)
       cfg.algorithms = (const char *const *) algo_list;
     }
   cfg.huge = !no_huge;
-  if (!announce_plan (&cfg, &error))
+  if (resume_dir && from_dir)
+    return mdl_cli_usage (&mdl_cli_cmd_experiment, "--resume and --from exclude each other");
+  if (from_dir && (machine || max_bytes || reps || algos || tc_cells || caches || no_huge || growth
+                   || jobs))
+    return mdl_cli_usage (&mdl_cli_cmd_experiment, "--from takes the options of its journal; "
+                          "give only --format and --output-dir with it");
+  if (resume_dir && output_dir == NULL)
+    output_dir = g_strdup (resume_dir);
+  cfg.journal_dir = resume_dir ? resume_dir : from_dir ? from_dir : output_dir;
+  cfg.resume = resume_dir != NULL;
+  cfg.refit_only = from_dir != NULL;
+  if (!from_dir && !announce_plan (&cfg, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   mdl_cli_vat_progress_init (&progress);
   if (log_progress)

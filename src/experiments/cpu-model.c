@@ -25,7 +25,7 @@ static const struct {
   const char *name;
   const char *description;
   guint n_terms;
-  VatCpuTerm terms[11];
+  VatCpuTerm terms[14];
 } models[VAT_CPU_MODELS] = {
   { "ram", "RAM: one cost per operation", 1, { TERM_OPS } },
   { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC } },
@@ -42,6 +42,19 @@ static const struct {
     "page walk, branch misprediction", 11,
     { TERM_OPS, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP, TERM_L3_INDEP,
       TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT } },
+  /* The per-operation terms: an operation of a scan or a product issues with its neighbours
+   * (independent loads, no compare to wait for, few stores), one of a search or a sort waits for
+   * a loaded value, either to address the next load or to decide a branch. */
+  { "hierarchy+ops", "hierarchy, and per dependent load (an L1 hit's latency that the next "
+    "address waits for) and per store", 13,
+    { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
+      TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
+      TERM_MISPREDICT } },
+  { "hierarchy+ops+branch", "hierarchy+ops, and per data-dependent branch, predicted or not",
+    14,
+    { TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
+      TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
+      TERM_MISPREDICT } },
 };
 
 const char *
@@ -51,6 +64,7 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "op", "tc_miss", "em_l1_miss", "em_l2_miss", "em_l3_miss", "l1_miss", "l2_miss",
     "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
     "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
+    "dep_load", "branch", "store",
   };
   return names[t];
 }
@@ -98,6 +112,11 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
     case TERM_MISPREDICT:
       *what = "random - alternating branch, x2";
       return p->mispredict_ns;
+    case TERM_DEP_READ:
+      *what = "L1 hit: chase - independent loads";
+      return p->chase_ns[0] - p->random_ns[0];
+    case TERM_BRANCH:
+    case TERM_WRITE:
     case TERM_TLB:
     case VAT_CPU_TERMS:
     default:
@@ -157,6 +176,12 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
       return (double) p->walks / n;
     case TERM_MISPREDICT:
       return (double) p->mispredicts / n;
+    case TERM_DEP_READ:
+      return (double) p->dependent_reads / n;
+    case TERM_BRANCH:
+      return (double) p->branches / n;
+    case TERM_WRITE:
+      return (double) p->writes / n;
     case TERM_L1_DEP:
     case TERM_L2_DEP:
     case TERM_L3_DEP:

@@ -11,14 +11,17 @@
 #define VAT_EM_LEVELS 3
 
 /* The cost models set side by side by cross-validation (cpu-model.c), and their terms. */
-#define VAT_CPU_MODELS 6
-/* TERM_L*_DEP: misses of dependent loads (MDL_CPU_FLAG_DEPENDENT) that no stream prefetcher
+#define VAT_CPU_MODELS 8
+/* TERM_DEP_READ: dependent loads, hits included (the latency an L1 hit adds when the next address
+ * waits for it); TERM_BRANCH: data-dependent branches, predicted or not (the compare on a loaded
+ * value each waits for); TERM_WRITE: stores (fewer retire per cycle than loads issue). TERM_L*_DEP: misses of dependent loads (MDL_CPU_FLAG_DEPENDENT) that no stream prefetcher
  * hides; TERM_L*_INDEP: the other misses of the level but the streams' (L3) or with them (L1,
  * L2), which a core overlaps. */
 typedef enum {
   TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3, TERM_L1, TERM_L2, TERM_L3_RANDOM,
   TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT, TERM_L1_DEP, TERM_L2_DEP, TERM_L3_DEP,
-  TERM_L1_INDEP, TERM_L2_INDEP, TERM_L3_INDEP, VAT_CPU_TERMS
+  TERM_L1_INDEP, TERM_L2_INDEP, TERM_L3_INDEP, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE,
+  VAT_CPU_TERMS
 } VatCpuTerm;
 
 /* Per algorithm, one model's relative errors (|predicted - measured| / measured) and slopes of
@@ -62,6 +65,7 @@ struct MdlVatExperiment {
   gboolean huge_measured;
   char *cpu_model;
   char *cache_spec;          /* the cache engine of this machine's levels, for the cost model */
+  char *tlb_spec;            /* the tlb engine of this machine, every parameter explicit */
   guint cache_assoc[VAT_EM_LEVELS];
   MdlProbe probe;
   guint n_algos;

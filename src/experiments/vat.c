@@ -25,9 +25,11 @@
 #include "experiments/host.h"
 #include "experiments/probe.h"
 #include "experiments/streams.h"
+#include "experiments/vat-journal.h"
 #include "experiments/vat-private.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -127,6 +129,7 @@ typedef struct {
   guint running;          /* instrumented runs in flight */
   double work_done, work_total;
   guint64 clock_overhead_ns;
+  MdlVatJournal *journal; /* NULL: none */
 } Ctx;
 
 static void
@@ -172,6 +175,7 @@ typedef struct {
   MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
   MdlStreams streams;
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
+  guint64 dependent_reads, writes;   /* counted by the run of group 0 only */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
 
@@ -231,6 +235,14 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
 {
   ModelRun *run = data;
   run->unreported += batch->n_cpu;
+  if (run->group == 0)
+    for (gsize i = 0; i < batch->n_cpu; i++)
+      {
+        guint kind = batch->cpu[i].kind;
+        run->dependent_reads += kind == MDL_CPU_READ
+                                && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
+        run->writes += kind == MDL_CPU_WRITE || kind == MDL_CPU_MODIFY;
+      }
   if (run->unreported >= PROGRESS_EVENTS)
     {
       g_mutex_lock (&run->shared->lock);
@@ -380,7 +392,7 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
       /* The CPU cost model's counts: this machine's caches and TLBs, and the same caches fed
        * only the accesses no stream prefetcher would have fetched ahead. */
       if (!mdl_pipeline_add_engine_spec (pipeline, exp->cache_spec, error)
-          || !mdl_pipeline_add_engine_spec (pipeline, "tlb:machine=host", error)
+          || !mdl_pipeline_add_engine_spec (pipeline, exp->tlb_spec, error)
           || !mdl_pipeline_add_engine_spec (pipeline, "branch", error))
         return FALSE;
       hier_engine = (gint) n_engines;
@@ -399,6 +411,12 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   run->random_only = (MdlSink) { 0 };
   if (!ok)
     return FALSE;
+  /* Group 0 writes only these fields of the point, the last run the others. */
+  if (run->group == 0)
+    {
+      pt->dependent_reads = run->dependent_reads;
+      pt->writes = run->writes;
+    }
 
   g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
   if ((reports = gather_reports (run, random_only)) == NULL)
@@ -488,6 +506,7 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
 {
   MdlVatPoint pt = { .algorithm = plan->algo->name, .n = n, .huge_pages = huge,
                      .vat_ns = NAN, .em_ns = NAN };
+  const MdlVatJournalTime *jt;
   double ops = ops_estimate (plan->info, n), first;
   guint total;
 
@@ -495,6 +514,15 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
   *t = (Timing) { .plan = plan, .n = n, .huge = huge, .per_pass = 1,
                   .times = g_array_new (FALSE, FALSE, sizeof (double)) };
   report_progress (c, plan->algo->name, n, "time", 0);
+  if (c->journal && (jt = mdl_vat_journal_time (c->journal, plan->algo->name, n, huge, 0)))
+    {
+      t->per_pass = jt->per_pass;
+      t->checksum = jt->checksum;
+      g_array_append_vals (t->times, jt->seconds->data, jt->seconds->len);
+      c->step++;
+      g_array_append_val (c->exp->points, pt);
+      return TRUE;
+    }
   if (!time_reps (c, t, 1, error))
     return FALSE;
   first = g_array_index (t->times, double, 0);
@@ -503,6 +531,11 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
     total = (guint) MIN ((double) MAX_REPS, ceil (c->cfg->min_seconds / first));
   t->per_pass = (total + c->cfg->reps - 1) / c->cfg->reps;
   if (t->per_pass > 1 && !time_reps (c, t, t->per_pass - 1, error))
+    return FALSE;
+  if (c->journal && !mdl_vat_journal_add_time (c->journal, plan->algo->name, n, huge, 0,
+                                               t->per_pass, t->checksum,
+                                               (const double *) (void *) t->times->data,
+                                               t->times->len, error))
     return FALSE;
   c->step++;
   c->work_done += ops * stage_weight ("time", 1);
@@ -880,7 +913,9 @@ write_notes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, const Set
 {
   GString *n = exp->notes;
   g_autofree char *max_text = NULL;
-  g_string_append_printf (n, "host: %s, %u CPUs%s, load average %.2f at the start\n",
+  /* A refit measures nothing here: the journal's note names where the timings come from. */
+  g_string_append_printf (n, "%s: %s, %u CPUs%s, load average %.2f at the start\n",
+                          cfg->refit_only ? "refitted on (nothing measured)" : "host",
                           exp->cpu_model, g_get_num_processors (),
                           mdl_host_is_vm () ? ", under a hypervisor (2-level address translation)"
                                             : "", setup->load);
@@ -941,6 +976,35 @@ first_passes (Ctx *c, GArray *plans, gboolean huge, GError **error)
   return g_steal_pointer (&timings);
 }
 
+/* Pass @pass of point @t: from the journal when it has it, else timed and journaled. */
+static gboolean
+later_pass (Ctx *c, Timing *t, guint pass, GError **error)
+{
+  const MdlVatJournalTime *jt = c->journal ? mdl_vat_journal_time (c->journal, t->plan->algo->name,
+                                                                   t->n, t->huge, pass)
+                                           : NULL;
+  guint before = t->times->len;
+  if (jt && jt->checksum != t->checksum)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: pass %u's checksum %" G_GUINT64_FORMAT
+                   " differs from pass 0's %" G_GUINT64_FORMAT, mdl_vat_journal_path (c->journal),
+                   pass, jt->checksum, t->checksum);
+      return FALSE;
+    }
+  if (jt)
+    {
+      g_array_append_vals (t->times, jt->seconds->data, jt->seconds->len);
+      return TRUE;
+    }
+  report_progress (c, t->plan->algo->name, t->n, "time", 0);
+  return time_reps (c, t, t->per_pass, error)
+         && (c->journal == NULL
+             || mdl_vat_journal_add_time (c->journal, t->plan->algo->name, t->n, t->huge, pass,
+                                          t->per_pass, t->checksum,
+                                          &g_array_index (t->times, double, before),
+                                          t->times->len - before, error));
+}
+
 /* Passes 1..reps-1 time every point again, in the same order as pass 0. */
 static gboolean
 later_passes (Ctx *c, GArray *timings, GError **error)
@@ -949,8 +1013,7 @@ later_passes (Ctx *c, GArray *timings, GError **error)
     for (guint i = 0; i < timings->len; i++)
       {
         Timing *t = &g_array_index (timings, Timing, i);
-        report_progress (c, t->plan->algo->name, t->n, "time", 0);
-        if (!time_reps (c, t, t->per_pass, error))
+        if (!later_pass (c, t, pass, error))
           {
             g_prefix_error (error, "experiment vat: %s n=%" G_GUINT64_FORMAT ": ",
                             t->plan->algo->name, t->n);
@@ -1064,6 +1127,36 @@ groups_of (double work, double total, guint jobs, gboolean huge)
   return (guint) CLAMP (ceil (2 * work * jobs / total), 1, MAX_GROUPS);
 }
 
+/* Marks in @reused the points whose counts the journal has, and copies them into the points;
+ * their instrumented checksum must be the timed build's. */
+static gboolean
+journal_counts (Ctx *c, GArray *timings, gboolean *reused, GError **error)
+{
+  guint n_reused = 0;
+  for (guint i = 0; c->journal && i < timings->len; i++)
+    {
+      const Timing *t = &g_array_index (timings, Timing, i);
+      MdlVatPoint *pt = &g_array_index (c->exp->points, MdlVatPoint, i);
+      guint64 checksum;
+      if (!(reused[i] = mdl_vat_journal_counts (c->journal, pt, &checksum)))
+        continue;
+      n_reused++;
+      c->step++;
+      if (checksum != t->checksum)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "%s: %s n=%" G_GUINT64_FORMAT ": the "
+                       "journal's instrumented checksum %" G_GUINT64_FORMAT " differs from the "
+                       "native build's %" G_GUINT64_FORMAT, mdl_vat_journal_path (c->journal),
+                       t->plan->algo->name, t->n, checksum, t->checksum);
+          return FALSE;
+        }
+    }
+  if (n_reused)
+    g_string_append_printf (c->exp->notes, "journal: the counts of %u of %u points reused\n",
+                            n_reused, timings->len);
+  return TRUE;
+}
+
 /* The instrumented run of every timed point, cfg->jobs at once on a pool of threads, the largest
  * first so that the long runs start early and the short ones fill the gaps; a large point runs
  * once per group of its engines, on several workers, so that it does not outlast the rest. They
@@ -1078,24 +1171,30 @@ model_passes (Ctx *c, GArray *timings, GError **error)
   g_autoptr (GPtrArray) pending = g_ptr_array_new ();   /* queued or running */
   g_autofree PointReports *reports = g_new0 (PointReports, MAX (timings->len, 1));
   g_autofree guint *groups = g_new0 (guint, MAX (timings->len, 1));
+  g_autofree gboolean *reused = g_new0 (gboolean, MAX (timings->len, 1));
   g_autofree ModelTask *tasks = NULL;
   double work_start = c->work_done, done_work = 0, done_seconds = 0, total = 0, cpu_seconds = 0;
   const ModelTask *last;  /* the last to end; the largest before any ends */
-  GError *first_error = NULL;
+  GError *first_error = NULL, *journal_error = NULL;
   gboolean failed = FALSE;
   GThreadPool *pool;
   guint n_tasks = 0, done = 0;
   gint64 start_us = g_get_monotonic_time ();
 
+  if (!journal_counts (c, timings, reused, error))
+    return FALSE;
   g_mutex_init (&shared.lock);
   for (guint i = 0; i < timings->len; i++)
     {
       const Timing *t = &g_array_index (timings, Timing, i);
-      total += ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT;
+      if (!reused[i])
+        total += ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT;
     }
   for (guint i = 0; i < timings->len; i++)
     {
       const Timing *t = &g_array_index (timings, Timing, i);
+      if (reused[i])
+        continue;
       groups[i] = groups_of (ops_estimate (t->plan->info, t->n) * MODEL_WEIGHT, total,
                              c->cfg->jobs, t->huge);
       reports[i].runs_left = groups[i];
@@ -1103,7 +1202,7 @@ model_passes (Ctx *c, GArray *timings, GError **error)
     }
   tasks = g_new0 (ModelTask, MAX (n_tasks, 1));
   for (guint i = 0, k = 0; i < timings->len; i++)
-    for (guint g = 0; g < groups[i]; g++, k++)
+    for (guint g = 0; g < groups[i]; g++, k++)  /* none for a point the journal had */
       {
         const Timing *t = &g_array_index (timings, Timing, i);
         tasks[k] = (ModelTask) { .timing = t, .pt = &g_array_index (c->exp->points, MdlVatPoint, i),
@@ -1114,7 +1213,7 @@ model_passes (Ctx *c, GArray *timings, GError **error)
         g_ptr_array_add (pending, &tasks[k]);
       }
   g_ptr_array_sort (pending, more_work_first);
-  last = g_ptr_array_index (pending, 0);
+  last = pending->len ? g_ptr_array_index (pending, 0) : NULL;
   pool = g_thread_pool_new (model_task_run, &shared, (gint) c->cfg->jobs, FALSE, NULL);
   for (guint i = 0; i < pending->len; i++)
     g_thread_pool_push (pool, g_ptr_array_index (pending, i), NULL);
@@ -1132,7 +1231,14 @@ model_passes (Ctx *c, GArray *timings, GError **error)
           done_work += task->work;
           done_seconds += (double) (now - task->start_us) / G_USEC_PER_SEC;
           last = task;
-          c->step += --groups[task->point] == 0;   /* a step per point */
+          if (--groups[task->point] == 0)   /* a step per point */
+            {
+              c->step++;
+              if (!failed && c->journal
+                  && !mdl_vat_journal_add_counts (c->journal, task->pt, task->checksum,
+                                                  &journal_error))
+                failed = TRUE;
+            }
         }
       c->running = MIN (c->cfg->jobs, n_tasks - done);
       /* Never backwards: a share that went down would read as an ETA that lies. */
@@ -1169,7 +1275,12 @@ model_passes (Ctx *c, GArray *timings, GError **error)
     else if (tasks[k].error)
       g_error_free (tasks[k].error);
   if (first_error)
-    g_propagate_error (error, first_error);
+    {
+      g_propagate_error (error, first_error);
+      g_clear_error (&journal_error);
+    }
+  else if (journal_error)
+    g_propagate_error (error, journal_error);
   return !failed;
 }
 
@@ -1467,6 +1578,41 @@ publish_results (MdlVatExperiment *exp)
   };
 }
 
+/* The tlb engine of this machine with every parameter explicit (its normalized spec without
+ * machine=host), so that a journal's counts mean the same TLBs on another machine. */
+static char *
+host_tlb_spec (GError **error)
+{
+  g_autoptr (MdlEngine) tlb = mdl_engine_new ("tlb:machine=host", error);
+  g_auto (GStrv) keys = NULL;
+  GString *spec;
+  if (tlb == NULL)
+    return NULL;
+  keys = g_strsplit (strchr (mdl_engine_spec (tlb), ':') + 1, ",", -1);
+  spec = g_string_new ("tlb:");
+  for (guint i = 0; keys[i]; i++)
+    if (!g_str_has_prefix (keys[i], "machine="))
+      g_string_append_printf (spec, "%s%s", spec->str[spec->len - 1] == ':' ? "" : ",", keys[i]);
+  return g_string_free (spec, FALSE);
+}
+
+/* A resumed run counts with the setup its journal was started with, not this machine's. */
+static void
+adopt_setup (MdlVatExperiment *exp, const MdlVatJournal *journal, Setup *setup)
+{
+  MdlVatJournalSetup js;
+  if (!mdl_vat_journal_setup (journal, &js))
+    return;
+  memcpy (exp->cache_bytes, js.cache_bytes, sizeof exp->cache_bytes);
+  memcpy (exp->cache_assoc, js.cache_assoc, sizeof exp->cache_assoc);
+  g_free (exp->cache_spec);
+  g_free (exp->tlb_spec);
+  exp->cache_spec = g_steal_pointer (&js.cache_spec);
+  exp->tlb_spec = g_steal_pointer (&js.tlb_spec);
+  exp->huge_measured = setup->huge = js.huge_measured;
+  setup->cache_source = "the journal's";
+}
+
 /* Everything before the first run: the configuration checked, the model, the caches, the
  * huge-page probe and the plans with their estimated work in @c. */
 static MdlVatExperiment *
@@ -1482,6 +1628,10 @@ prepare (Ctx *c, GArray *plans, Setup *setup, GError **error)
     return NULL;
   probe_huge_pages (c->cfg, setup);
   exp->huge_measured = setup->huge;
+  if ((exp->tlb_spec = host_tlb_spec (error)) == NULL)
+    return NULL;
+  if (c->journal)
+    adopt_setup (exp, c->journal, setup);
   if (!make_plans (c, plans, setup->huge, error))
     return NULL;
   return g_steal_pointer (&exp);
@@ -1519,6 +1669,182 @@ mdl_vat_experiment_plan (const MdlVatExperimentConfig *cfg, MdlVatPlan *out, GEr
   if ((exp = prepare (&c, plans, &setup, error)) == NULL)
     return FALSE;
   fill_plan (&c, exp, plans, out);
+  return TRUE;
+}
+
+/* ---- the journal ---------------------------------------------------------------------------- */
+
+/* The options a journal's run must share with a run that continues it, one "name=value" a line. */
+static char *
+options_text (const MdlVatExperimentConfig *cfg)
+{
+  g_autofree char *algos = cfg->algorithms ? g_strjoinv (",", (char **) cfg->algorithms)
+                                           : g_strdup ("all");
+  char growth[G_ASCII_DTOSTR_BUF_SIZE], min_seconds[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup_printf ("machine=%s\nmax_bytes=%" G_GUINT64_FORMAT "\nmin_n=%" G_GUINT64_FORMAT
+                          "\ngrowth=%s\nreps=%u\nmin_seconds=%s\nalgorithms=%s\nhuge=%d\n"
+                          "tc_cells=%" G_GUINT64_FORMAT "\nseed=%" G_GUINT64_FORMAT "\ncaches=%"
+                          G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+                          cfg->machine ? cfg->machine : "x86-64", cfg->max_bytes, cfg->min_n,
+                          g_ascii_dtostr (growth, sizeof growth, cfg->growth), cfg->reps,
+                          g_ascii_dtostr (min_seconds, sizeof min_seconds, cfg->min_seconds),
+                          algos, cfg->huge ? 1 : 0, cfg->tc_cells, cfg->seed, cfg->cache_bytes[0],
+                          cfg->cache_bytes[1], cfg->cache_bytes[2]);
+}
+
+/* A configuration read back from a journal's options, with the strings it points to. */
+typedef struct {
+  MdlVatExperimentConfig cfg;
+  char *machine;
+  GStrv algorithms;
+} JournalConfig;
+
+static void
+journal_config_clear (JournalConfig *jc)
+{
+  g_clear_pointer (&jc->machine, g_free);
+  g_clear_pointer (&jc->algorithms, g_strfreev);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (JournalConfig, journal_config_clear)
+
+/* Reads @options (options_text's lines) into @jc; the callbacks and the journal come from
+ * @given. */
+static gboolean
+config_from_options (const char *options, const MdlVatExperimentConfig *given,
+                     JournalConfig *jc, GError **error)
+{
+  g_auto (GStrv) lines = g_strsplit (options, "\n", -1);
+  MdlVatExperimentConfig *cfg = &jc->cfg;
+  mdl_vat_experiment_config_init (cfg);
+  cfg->progress = given->progress;
+  cfg->progress_data = given->progress_data;
+  cfg->journal_dir = given->journal_dir;
+  cfg->resume = cfg->refit_only = TRUE;
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *eq = strchr (lines[i], '='), *v = eq ? eq + 1 : "";
+      g_autofree char *name = g_strndup (lines[i], eq ? (gsize) (eq - lines[i]) : 0);
+      guint64 u = g_ascii_strtoull (v, NULL, 10);
+      if (strcmp (name, "machine") == 0)
+        cfg->machine = jc->machine = g_strdup (v);
+      else if (strcmp (name, "max_bytes") == 0)
+        cfg->max_bytes = u;
+      else if (strcmp (name, "min_n") == 0)
+        cfg->min_n = u;
+      else if (strcmp (name, "growth") == 0)
+        cfg->growth = g_ascii_strtod (v, NULL);
+      else if (strcmp (name, "reps") == 0)
+        cfg->reps = (guint) MIN (u, G_MAXUINT);
+      else if (strcmp (name, "min_seconds") == 0)
+        cfg->min_seconds = g_ascii_strtod (v, NULL);
+      else if (strcmp (name, "algorithms") == 0 && strcmp (v, "all") != 0)
+        cfg->algorithms = (const char *const *) (jc->algorithms = g_strsplit (v, ",", -1));
+      else if (strcmp (name, "huge") == 0)
+        cfg->huge = u != 0;
+      else if (strcmp (name, "tc_cells") == 0)
+        cfg->tc_cells = u;
+      else if (strcmp (name, "seed") == 0)
+        cfg->seed = u;
+      else if (strcmp (name, "caches") == 0
+               && sscanf (v, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
+                          &cfg->cache_bytes[0], &cfg->cache_bytes[1], &cfg->cache_bytes[2]) != 3)
+        {
+          g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "experiment vat: the journal's option "
+                       "caches=%s is not three sizes", v);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Opens the journal of @given: a fresh one, the one to continue, or the one to refit (whose
+ * options become @from's configuration). @options gets this run's option lines. */
+static MdlVatJournal *
+open_journal (const MdlVatExperimentConfig *given, JournalConfig *from, char **options,
+              GError **error)
+{
+  g_autoptr (MdlVatJournal) journal = NULL;
+  if (given->refit_only)
+    {
+      if ((journal = mdl_vat_journal_open (given->journal_dir, TRUE, NULL, error)) == NULL
+          || !config_from_options (mdl_vat_journal_options (journal), given, from, error))
+        return NULL;
+      *options = g_strdup (mdl_vat_journal_options (journal));
+      return g_steal_pointer (&journal);
+    }
+  *options = options_text (given);
+  if ((journal = mdl_vat_journal_open (given->journal_dir, given->resume, *options, error))
+      == NULL)
+    return NULL;
+  mdl_vat_journal_set_stop (journal, given->stop_after);
+  return g_steal_pointer (&journal);
+}
+
+/* The first step of the plans that the journal lacks, in words; NULL when it has them all (the
+ * counts too when @counts). */
+static char *
+journal_first_missing (const Ctx *c, GArray *plans, gboolean huge, gboolean counts)
+{
+  for (guint a = 0; a < plans->len; a++)
+    {
+      const Plan *plan = &g_array_index (plans, Plan, a);
+      for (guint s = 0; s < plan->sizes->len; s++)
+        for (int series = 0; series < (huge && plan->info->huge_series ? 2 : 1); series++)
+          {
+            MdlVatPoint pt = { .algorithm = plan->algo->name, .huge_pages = series == 1,
+                               .n = g_array_index (plan->sizes, guint64, s) };
+            guint64 checksum;
+            for (guint pass = 0; pass < c->cfg->reps; pass++)
+              if (!mdl_vat_journal_time (c->journal, pt.algorithm, pt.n, pt.huge_pages, pass))
+                return g_strdup_printf ("the timing of %s n=%" G_GUINT64_FORMAT "%s (pass %u)",
+                                        pt.algorithm, pt.n, series ? " (2 MiB pages)" : "",
+                                        pass);
+            if (counts && !mdl_vat_journal_counts (c->journal, &pt, &checksum))
+              return g_strdup_printf ("the counts of %s n=%" G_GUINT64_FORMAT "%s",
+                                      pt.algorithm, pt.n, series ? " (2 MiB pages)" : "");
+          }
+    }
+  return NULL;
+}
+
+/* Writes a fresh journal's header; checks that a journal continued here may be: timings still
+ * to measure are measured on the machine of its timings, and a refit finds everything. */
+static gboolean
+journal_start (Ctx *c, GArray *plans, const Setup *setup, const char *options, GError **error)
+{
+  MdlVatExperiment *exp = c->exp;
+  g_autofree char *here = mdl_vat_journal_fingerprint ();
+  g_autofree char *missing = NULL;
+  const char *there = mdl_vat_journal_machine (c->journal);
+  if (!mdl_vat_journal_resumed (c->journal))
+    {
+      MdlVatJournalSetup js = { .cache_spec = exp->cache_spec, .tlb_spec = exp->tlb_spec,
+                                .huge_measured = exp->huge_measured };
+      memcpy (js.cache_bytes, exp->cache_bytes, sizeof js.cache_bytes);
+      memcpy (js.cache_assoc, exp->cache_assoc, sizeof js.cache_assoc);
+      return mdl_vat_journal_add_header (c->journal, options, here, &js, error);
+    }
+  missing = journal_first_missing (c, plans, setup->huge, c->cfg->refit_only);
+  if (missing == NULL && c->cfg->refit_only && !mdl_vat_journal_probe (c->journal, &exp->probe))
+    missing = g_strdup ("the probe");
+  if (missing && c->cfg->refit_only)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: %s lacks %s: nothing to "
+                   "refit until it is measured (continue it with --resume)",
+                   mdl_vat_journal_path (c->journal), missing);
+      return FALSE;
+    }
+  if (missing && strcmp (there, here) != 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: %s: its timings were "
+                   "measured on %s, this machine is %s: timings of two machines cannot be "
+                   "mixed (%s is still to measure; --from refits what it holds)",
+                   mdl_vat_journal_path (c->journal), there, here, missing);
+      return FALSE;
+    }
+  g_string_append_printf (exp->notes, "journal: %s, timings measured on %s\n",
+                          mdl_vat_journal_path (c->journal), there);
   return TRUE;
 }
 
@@ -1563,23 +1889,44 @@ add_warnings (MdlVatExperiment *exp, const MdlVatPlan *plan)
 }
 
 MdlVatExperiment *
-mdl_vat_experiment_run (const MdlVatExperimentConfig *cfg, GError **error)
+mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
 {
   g_autoptr (GArray) plans = g_array_new (FALSE, TRUE, sizeof (Plan));
   g_auto (Setup) setup = { .load = mdl_host_load () };
   g_autoptr (MdlVatExperiment) exp = NULL;
   g_autoptr (GArray) timings = NULL;
+  g_autoptr (MdlVatJournal) journal = NULL;
+  g_auto (JournalConfig) from = { 0 };
+  g_autofree char *options = NULL;
+  const MdlVatExperimentConfig *cfg = given;
   Ctx c = { .cfg = cfg };
   MdlVatPlan plan;
   gint64 timed_us;
 
-  g_return_val_if_fail (cfg != NULL, NULL);
+  g_return_val_if_fail (given != NULL, NULL);
+  if (given->journal_dir && (journal = open_journal (given, &from, &options, error)) == NULL)
+    return NULL;
+  if (given->refit_only && journal == NULL)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: refitting needs the "
+                   "directory of a journal");
+      return NULL;
+    }
+  cfg = c.cfg = given->refit_only ? &from.cfg : given;
+  c.journal = journal;
   if ((exp = prepare (&c, plans, &setup, error)) == NULL)
+    return NULL;
+  if (journal && !journal_start (&c, plans, &setup, options, error))
     return NULL;
   fill_plan (&c, exp, plans, &plan);
   c.clock_overhead_ns = clock_overhead_ns ();
   write_notes (exp, cfg, &setup, c.clock_overhead_ns);
-  mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &exp->probe);
+  if (!(journal && mdl_vat_journal_probe (journal, &exp->probe)))
+    {
+      mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &exp->probe);
+      if (journal && !mdl_vat_journal_add_probe (journal, &exp->probe, error))
+        return NULL;
+    }
 
   timed_us = g_get_monotonic_time ();
   timings = first_passes (&c, plans, setup.huge, error);
@@ -1619,6 +1966,7 @@ mdl_vat_experiment_free (MdlVatExperiment *exp)
   g_free (exp->machine);
   g_free (exp->cpu_model);
   g_free (exp->cache_spec);
+  g_free (exp->tlb_spec);
   mdl_vat_cpu_models_clear (exp);
   g_free (exp);
 }
