@@ -4,7 +4,8 @@
  * width, loads and stores, in shared memory of sizes that are and are not powers of two and in
  * global buffers that do not start on a power of two. The layer reads a run of lanes' addresses
  * once (their AND and OR bound the window, one pass checks the stride); the reference takes every
- * lane on its own. Seed: MODELS_TEST_SEED (default 2718), named in every failure. */
+ * lane on its own. Also the predicate's lanes from condition bytes, which the layer reads eight
+ * at a time. Seed: MODELS_TEST_SEED (default 2718), named in every failure. */
 #include "helpers.h"
 
 #include <string.h>
@@ -277,11 +278,60 @@ test_random_runs_match_lane_by_lane (void **state)
   g_rand_free (r);
 }
 
+typedef struct {
+  guint8 cond[MDL_SIMT_MAX_THREADS];
+  guint64 active[MDL_SIMT_MAX_THREADS / 32];
+} CondArgs;
+
+static void
+cond_kernel (MdlSimtBlock *b, void *p)
+{
+  CondArgs *a = p;
+  guint8 *cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    cond[t] = a->cond[t];
+  mdl_simt_pred_begin (b);
+  memcpy (a->active, b->active, (b->n_threads + 31) / 32 * sizeof (guint64));
+  mdl_simt_pred_end (b);
+}
+
+/* Ensure the lanes a predicate keeps are those whose condition byte is nonzero, for any byte
+ * value (the layer reads the bytes eight at a time) and blocks that end inside a warp. */
+static void
+test_random_conditions_give_their_lanes (void **state)
+{
+  guint32 seed = test_seed (2718);
+  GRand *r = g_rand_new_with_seed (seed);
+  static const guint8 tricky[] = { 0x01, 0x7f, 0x80, 0x81, 0xfe, 0xff };
+  (void) state;
+  for (guint round = 0; round < 500; round++)
+    {
+      g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+      CondArgs *a = g_new0 (CondArgs, 1);
+      guint threads = (guint) g_rand_int_range (r, 1, 200);
+      for (guint t = 0; t < threads; t++)
+        a->cond[t] = g_rand_boolean (r) ? 0 : g_rand_boolean (r) ? tricky[g_rand_int_range (r, 0, 6)]
+                                                                 : (guint8) g_rand_int_range (r, 1, 256);
+      assert_true (mdl_simt_launch (gpu, &(MdlSimtLaunch) { .grid_x = 1, .block_x = threads },
+                                    cond_kernel, a, NULL));
+      for (guint t = 0; t < threads; t++)
+        if (((a->active[t / 32] >> (t % 32)) & 1) != (a->cond[t] != 0))
+          fail_msg ("seed %u: round %u: thread %u of %u with condition byte %u: active %d", seed,
+                    round, t, threads, a->cond[t], (gint) ((a->active[t / 32] >> (t % 32)) & 1));
+      if (a->active[(threads - 1) / 32] >> ((threads - 1) % 32) >> 1)
+        fail_msg ("seed %u: round %u: lanes past the block's %u threads are active", seed, round,
+                  threads);
+      g_free (a);
+    }
+  g_rand_free (r);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_random_runs_match_lane_by_lane),
+    cmocka_unit_test (test_random_conditions_give_their_lanes),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
