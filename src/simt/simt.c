@@ -766,7 +766,20 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
   guintptr host = (guintptr) window - (guintptr) base;   /* lane i's bytes: host + addrs[i] */
 #pragma GCC unroll 4
   for (guint i = 0; i < n; i++)
-    lane_access (blk, op, (guint8 *) (host + (guintptr) addrs[i]), t + i, width, dst, src);
+    {
+      guint8 *p = (guint8 *) (host + (guintptr) addrs[i]);
+      if (op == MDL_WARP_LOAD && width <= 8)
+        {
+          /* No fault here (p is never NULL): a plain load, zero-extended. */
+          guint64 v = 0;
+          memcpy (&v, p, width);   /* little-endian hosts only */
+          dst[t + i] = v;
+        }
+      else if (op == MDL_WARP_STORE && width <= 8)
+        memcpy (p, &src[t + i], width);
+      else
+        lane_access (blk, op, p, t + i, width, dst, src);
+    }
 }
 
 /* Appends the event of a run of lanes whose addresses run_scan() copied into the batch. */
