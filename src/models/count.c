@@ -138,11 +138,14 @@ count_report (void *state, MdlReport *out)
     for (guint sp = 0; sp < MDL_SPACE_N; sp++)
       {
         gboolean memory = op <= MDL_WARP_ATOMIC;
-        g_autofree char *name = NULL;
+        char name[64] = "";
         if (memory == (sp == MDL_SPACE_NONE))
           continue;
-        name = memory ? g_strdup_printf ("warp_%s_%s", mdl_warp_op_name (op), mdl_space_name (sp))
-                      : g_strdup_printf ("warp_%s", mdl_warp_op_name (op));
+        /* A phase snapshot keeps no names: no string building per marker (gpu-quicksort sends
+         * one every 25 warp instructions, and printf was a seventh of its count run). */
+        if (mdl_report_keeps_names (out))
+          mdl_gpu_concat (name, sizeof name, "warp_", mdl_warp_op_name (op), memory ? "_" : "",
+                          memory ? mdl_space_name (sp) : "", NULL);
         mdl_report_add_count (out, name, "count", "warp instructions of this op and space", NULL,
                               c->warp[op][sp]);
         warp_total += c->warp[op][sp];
@@ -152,8 +155,12 @@ count_report (void *state, MdlReport *out)
                         NULL, c->lanes);
   for (guint k = 0; k < MDL_MARK_N_KINDS; k++)
     {
-      g_autofree char *name = g_strdup_printf ("markers_%s", mdl_marker_kind_name (k));
-      g_strdelimit (name, "-", '_');
+      char name[64] = "";
+      if (mdl_report_keeps_names (out))
+        {
+          mdl_gpu_concat (name, sizeof name, "markers_", mdl_marker_kind_name (k), NULL);
+          g_strdelimit (name, "-", '_');
+        }
       mdl_report_add_count (out, name, "count", "markers of this kind", NULL, c->markers[k]);
     }
 }

@@ -30,6 +30,7 @@
 #define SIMT_VECTORS 1
 typedef guint32 SimtU32x4 __attribute__ ((vector_size (16)));
 typedef guint64 SimtU64x4 __attribute__ ((vector_size (32)));
+typedef guint64 SimtU64x2 __attribute__ ((vector_size (16)));
 #endif
 #endif
 
@@ -312,6 +313,45 @@ lane_stride (const guint64 *addrs, guint64 active, gint64 *stride)
   return TRUE;
 }
 
+/* Room in the pending batch for one more event and a warp of addresses (a full batch is sent
+ * first): where the next event's lane addresses go. */
+static inline guint64 *
+batch_room (MdlSimt *gpu)
+{
+  if (gpu->n_events_pending == BATCH_EVENTS || gpu->n_lane_addrs + MDL_WARP_MAX_LANES > gpu->lane_cap)
+    flush (gpu);
+  return gpu->lane_addrs + gpu->n_lane_addrs;
+}
+
+/* Appends one event's header (no addresses yet); NULL without a sink. */
+static inline MdlWarpEvent *
+event_new (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+           guint64 taken)
+{
+  MdlSimt *gpu = blk->gpu;
+  MdlWarpEvent *e;
+  gpu->n_events++;
+  if (!gpu->has_sink)
+    return NULL;
+  batch_room (gpu);
+  e = &gpu->events[gpu->n_events_pending++];
+  *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
+                        .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
+                        .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
+                        .flags = (guint8) ((blk->machine ? MDL_WARP_MACHINE : 0)
+                                           | (op == MDL_WARP_ATOMIC ? blk->atom_flags : 0)) };
+  return e;
+}
+
+/* Gives event @e the strided form: lane l at @first_addr + (l - @first) x @stride. */
+static inline void
+event_strided (MdlWarpEvent *e, guint first, guint64 first_addr, gint64 stride)
+{
+  e->flags |= MDL_WARP_STRIDED;
+  e->base = first_addr - (guint64) ((gint64) first * stride);
+  e->stride = stride;
+}
+
 /* Appends one event; @addrs (lane-indexed, active lanes only) for memory ops, else NULL, in the
  * strided form when @strided (lane_stride() gave @stride). */
 static void
@@ -319,51 +359,34 @@ emit_at (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64
          guint64 taken, const guint64 *addrs, gboolean strided, gint64 stride)
 {
   MdlSimt *gpu = blk->gpu;
-  MdlWarpEvent *e;
-  gpu->n_events++;
-  if (!gpu->has_sink)
+  MdlWarpEvent *e = event_new (blk, op, space, width, warp, active, taken);
+  if (e == NULL || addrs == NULL)
     return;
-  if (gpu->n_events_pending == BATCH_EVENTS || gpu->n_lane_addrs + MDL_WARP_MAX_LANES > gpu->lane_cap)
-    flush (gpu);
-  e = &gpu->events[gpu->n_events_pending++];
-  *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
-                        .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
-                        .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
-                        .flags = (guint8) ((blk->machine ? MDL_WARP_MACHINE : 0)
-                                           | (op == MDL_WARP_ATOMIC ? blk->atom_flags : 0)) };
-  if (addrs)
+  /* The strided form when it holds: two words instead of one per lane. */
+  if (strided)
+    event_strided (e, (guint) __builtin_ctzll (active), addrs[__builtin_ctzll (active)], stride);
+  else if (mask_is_run (active))
     {
-      /* The strided form when it holds: two words instead of one per lane. */
-      if (strided)
-        {
-          guint first = (guint) __builtin_ctzll (active);
-          e->flags |= MDL_WARP_STRIDED;
-          e->base = addrs[first] - (guint64) ((gint64) first * stride);
-          e->stride = stride;
-        }
-      else if (mask_is_run (active))
-        {
-          /* One run of lanes (nearly every instruction): one copy, no bit scan per lane. */
-          guint first = (guint) __builtin_ctzll (active);
-          guint n = 64 - (guint) __builtin_clzll (active) - first;
-          e->first_addr = (guint32) gpu->n_lane_addrs;
-          memcpy (gpu->lane_addrs + gpu->n_lane_addrs, addrs + first, n * sizeof addrs[0]);
-          gpu->n_lane_addrs += n;
-        }
-      else
-        {
-          e->first_addr = (guint32) gpu->n_lane_addrs;
-          for (guint64 r = active; r; r &= r - 1)
-            gpu->lane_addrs[gpu->n_lane_addrs++] = addrs[__builtin_ctzll (r)];
-        }
+      /* One run of lanes (nearly every instruction): one copy, no bit scan per lane. */
+      guint first = (guint) __builtin_ctzll (active);
+      guint n = 64 - (guint) __builtin_clzll (active) - first;
+      e->first_addr = (guint32) gpu->n_lane_addrs;
+      memcpy (gpu->lane_addrs + gpu->n_lane_addrs, addrs + first, n * sizeof addrs[0]);
+      gpu->n_lane_addrs += n;
+    }
+  else
+    {
+      e->first_addr = (guint32) gpu->n_lane_addrs;
+      for (guint64 r = active; r; r &= r - 1)
+        gpu->lane_addrs[gpu->n_lane_addrs++] = addrs[__builtin_ctzll (r)];
     }
 }
 
 /* Appends one event with no addresses. */
-static void
+static inline void
 emit (SimtBlock *blk, guint op, guint warp, guint64 active, guint64 taken)
 {
-  emit_at (blk, op, MDL_SPACE_NONE, 0, warp, active, taken, NULL, FALSE, 0);
+  event_new (blk, op, MDL_SPACE_NONE, 0, warp, active, taken);
 }
 
 /* One event per warp with issuing lanes (ALU, barrier arrivals). */
@@ -429,10 +452,21 @@ mdl_simt_cond (MdlSimtBlock *b)
 static guint64
 cond_mask (const SimtBlock *blk, guint w)
 {
-  guint ww = blk->pub.warp_width, lanes = MIN (ww, blk->pub.n_threads - w * ww);
+  guint ww = blk->pub.warp_width, lanes = MIN (ww, blk->pub.n_threads - w * ww), l = 0;
   const guint8 *cond = blk->cond + (gsize) w * ww;
+  const guint64 low7 = G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
   guint64 m = 0;
-  for (guint l = 0; l < lanes; l++)
+  /* Eight bytes a step (a byte loop was a tenth of gpu-quicksort's run): the top bit of each
+   * byte is set when the byte is nonzero, and the multiply gathers the eight top bits into the
+   * top byte, byte i's as bit i. */
+  for (; l + 8 <= lanes; l += 8)
+    {
+      guint64 x;
+      memcpy (&x, cond + l, 8);
+      x = (((x & low7) + low7) | x) & ~low7;
+      m |= ((x >> 7) * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56 << l;
+    }
+  for (; l < lanes; l++)
     m |= (guint64) (cond[l] != 0) << l;
   return m;
 }
@@ -590,17 +624,51 @@ lane_access (SimtBlock *blk, guint op, guint8 *p, guint t, guint width, guint64 
     }
 }
 
+/* The host bytes of the buffer that holds every byte of [@lo, @hi + @width) in @space (the shared
+ * memory, or one global allocation), whose first byte has address *@base; NULL when none does,
+ * and for local memory (each lane is then located on its own, by locate(), which names a faulting
+ * lane). */
+static guint8 *
+window_of (SimtBlock *blk, MdlSpace space, guint width, guint64 lo, guint64 hi, guint64 *base)
+{
+  SimtBuffer *b;
+  /* Why hi - lo is bounded: so that hi - lo + width cannot wrap (buffers are at most 4 GiB). */
+  if (hi - lo > G_MAXUINT32)
+    return NULL;
+  *base = 0;
+  if (space == MDL_SPACE_SHARED)
+    return hi < blk->shared_bytes && width <= blk->shared_bytes - hi ? blk->pub.shared : NULL;
+  if (space != MDL_SPACE_GLOBAL || (b = find_buffer (blk->gpu, lo, hi - lo + width)) == NULL)
+    return NULL;
+  *base = b->addr;
+  return b->data;
+}
+
+/* The window of the @n addresses @addrs when they are all aligned to @width: window_of() their
+ * lowest and highest. */
+static guint8 *
+exact_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addrs, guint n,
+              guint64 *base)
+{
+  guint64 lo = G_MAXUINT64, hi = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      lo = MIN (lo, addrs[i]);
+      hi = MAX (hi, addrs[i]);
+    }
+  return window_of (blk, space, width, lo, hi, base);
+}
+
 /* Where the global or shared bytes of every active lane of @active (lane-indexed @addr) live
- * when they all lie in one buffer (the shared memory, or one global allocation) and are aligned:
- * that buffer's host bytes, whose first one has address *@base (so lane t's bytes are at the
- * result + @addr[t] − *@base). NULL otherwise, and for local memory: then each lane is located on
- * its own (locate()), which names a faulting lane. One buffer lookup per warp, not per lane. */
+ * when they all lie in one buffer and are aligned: that buffer's host bytes, whose first one has
+ * address *@base (so lane t's bytes are at the result + @addr[t] − *@base). NULL otherwise (see
+ * window_of()). One buffer lookup per warp, not per lane. For the masks that are not one run of
+ * lanes (run_scan() takes those). */
 static guint8 *
 warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, guint64 active,
              gboolean strided, gint64 stride, guint64 *base)
 {
   guint64 lo = G_MAXUINT64, hi = 0, any = 0;
-  SimtBuffer *b;
   if (strided)
     {
       /* The ends are the first and the last lane's; the lanes are aligned when the first lane
@@ -610,15 +678,6 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
       hi = MAX (first, last);
       any = first | (guint64) stride;
     }
-  else if (mask_is_run (active))
-    /* One run of lanes: a straight loop, no bit scan per lane. */
-    for (guint l = (guint) __builtin_ctzll (active), end = 64 - (guint) __builtin_clzll (active);
-         l < end; l++)
-      {
-        lo = MIN (lo, addr[l]);
-        hi = MAX (hi, addr[l]);
-        any |= addr[l];
-      }
   else
     for (guint64 r = active; r; r &= r - 1)
       {
@@ -627,16 +686,118 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
         hi = MAX (hi, a);
         any |= a;
       }
-  /* Why hi - lo is bounded: so that hi - lo + width cannot wrap (buffers are at most 4 GiB). */
-  if (any % width != 0 || hi - lo > G_MAXUINT32)
+  return any % width == 0 ? window_of (blk, space, width, lo, hi, base) : NULL;
+}
+
+/* A memory instruction's addresses of one run of @n lanes (@addrs: the first lane's onwards),
+ * read once: copied to @copy in lane order, and *@strided when they are addrs[0] + k x *@stride
+ * (as lane_stride() decides). Returns their window as warp_window() would, from their AND and OR
+ * (every address lies between the two; with the alignment that is one pass of bit operations,
+ * which vectorize, instead of a minimum and a maximum, which do not in the baseline x86-64 build),
+ * and from their lowest and highest only when those bounds fall outside the buffer. A constant @n
+ * (a whole warp) unrolls. */
+static inline __attribute__ ((always_inline)) guint8 *
+run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict addrs, guint n,
+          guint64 *restrict copy, gboolean *strided, gint64 *stride, guint64 *base)
+{
+  guint64 s = n >= 2 ? addrs[1] - addrs[0] : 0, next = addrs[0];
+  guint64 all = G_MAXUINT64, any = 0, bad = 0;
+  guint8 *window;
+  guint i = 0;
+#ifdef SIMT_VECTORS
+  if (n % 4 == 0)
+    {
+      /* Four lanes a step in two pairs of SSE2 registers (GCC -O2 leaves the scalar loop
+       * scalar, and vectors wider than the baseline's 16 bytes go through the stack). */
+      SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0, bad0 = any0, bad1 = any0;
+      SimtU64x2 next0 = { next, next + s }, next1 = { next + 2 * s, next + 3 * s };
+      SimtU64x2 step = { 4 * s, 4 * s };
+      for (; i < n; i += 4)
+        {
+          SimtU64x2 v0, v1;
+          memcpy (&v0, addrs + i, sizeof v0);
+          memcpy (&v1, addrs + i + 2, sizeof v1);
+          memcpy (copy + i, &v0, sizeof v0);
+          memcpy (copy + i + 2, &v1, sizeof v1);
+          all0 &= v0;
+          all1 &= v1;
+          any0 |= v0;
+          any1 |= v1;
+          bad0 |= v0 ^ next0;
+          bad1 |= v1 ^ next1;
+          next0 += step;
+          next1 += step;
+        }
+      all0 &= all1;
+      any0 |= any1;
+      bad0 |= bad1;
+      all = all0[0] & all0[1];
+      any = any0[0] | any0[1];
+      bad = bad0[0] | bad0[1];
+    }
+#endif
+  for (next += i * s; i < n; i++)
+    {
+      guint64 a = addrs[i];
+      copy[i] = a;
+      all &= a;
+      any |= a;
+      bad |= a ^ next;
+      next += s;
+    }
+  *stride = (gint64) s;
+  *strided = n >= 2 && bad == 0 && (gint64) s > -MDL_SIMT_STRIDE_MAX
+             && (gint64) s < MDL_SIMT_STRIDE_MAX;
+  if (any % width != 0)
     return NULL;
-  *base = 0;
-  if (space == MDL_SPACE_SHARED)
-    return hi < blk->shared_bytes && width <= blk->shared_bytes - hi ? blk->pub.shared : NULL;
-  if (space != MDL_SPACE_GLOBAL || (b = find_buffer (blk->gpu, lo, hi - lo + width)) == NULL)
-    return NULL;
-  *base = b->addr;
-  return b->data;
+  if (*strided)
+    return window_of (blk, space, width, MIN (addrs[0], addrs[n - 1]), MAX (addrs[0], addrs[n - 1]),
+                      base);
+  window = window_of (blk, space, width, all, any, base);
+  return window ? window : exact_window (blk, space, width, copy, n, base);
+}
+
+/* Lanes @t.. of a run of @n do their part, lane i's bytes at @window + (@addrs[i] − @base).
+ * Inlined with constant @op and @width, each case is a straight loop. */
+static inline __attribute__ ((always_inline)) void
+run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
+            const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
+{
+  guintptr host = (guintptr) window - (guintptr) base;   /* lane i's bytes: host + addrs[i] */
+#pragma GCC unroll 4
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 *p = (guint8 *) (host + (guintptr) addrs[i]);
+      if (op == MDL_WARP_LOAD && width <= 8)
+        {
+          /* No fault here (p is never NULL): a plain load, zero-extended. */
+          guint64 v = 0;
+          memcpy (&v, p, width);   /* little-endian hosts only */
+          dst[t + i] = v;
+        }
+      else if (op == MDL_WARP_STORE && width <= 8)
+        memcpy (p, &src[t + i], width);
+      else
+        lane_access (blk, op, p, t + i, width, dst, src);
+    }
+}
+
+/* Appends the event of a run of lanes whose addresses run_scan() copied into the batch. */
+static inline void
+emit_run (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+          guint64 taken, const guint64 *copy, guint n, gboolean strided, gint64 stride)
+{
+  MdlSimt *gpu = blk->gpu;
+  MdlWarpEvent *e = event_new (blk, op, space, width, warp, active, taken);
+  if (e == NULL)
+    return;
+  if (strided)
+    event_strided (e, (guint) __builtin_ctzll (active), copy[0], stride);
+  else
+    {
+      e->first_addr = (guint32) gpu->n_lane_addrs;
+      gpu->n_lane_addrs += n;
+    }
 }
 
 /* Every memory instruction: for each warp, the lanes in effect locate their bytes and do their
@@ -663,20 +824,34 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           continue;
         }
       const guint64 *warp_addr = addr + (gsize) w * ww;
-      guint64 base;
+      guint64 base, scratch[MDL_WARP_MAX_LANES], *copy = NULL;
+      guint first = (guint) __builtin_ctzll (active), n = 64 - (guint) __builtin_clzll (active) - first;
       gint64 stride = 0;
-      gboolean strided = lane_stride (warp_addr, active, &stride);
-      guint8 *window = blk->gpu->error ? NULL : warp_window (blk, space, width, warp_addr, active,
-                                                             strided, stride, &base);
-      if (window && strided && stride == 4 && width == 4 && op != MDL_WARP_ATOMIC
-          && mask_is_run (active))
+      gboolean strided;
+      guint8 *window;
+      if (mask_is_run (active))
+        {
+          /* One run of lanes (nearly every instruction): one pass over its addresses, which
+           * also puts them where the event's go. */
+          copy = blk->gpu->has_sink ? batch_room (blk->gpu) : scratch;
+          window = n == 32 ? run_scan (blk, space, width, warp_addr + first, 32, copy, &strided,
+                                       &stride, &base)
+                           : run_scan (blk, space, width, warp_addr + first, n, copy, &strided,
+                                       &stride, &base);
+        }
+      else
+        {
+          strided = lane_stride (warp_addr, active, &stride);
+          window = warp_window (blk, space, width, warp_addr, active, strided, stride, &base);
+        }
+      if (blk->gpu->error)
+        window = NULL;
+      if (window && strided && stride == 4 && width == 4 && op != MDL_WARP_ATOMIC && copy)
         {
           /* Consecutive 4-byte words (the commonest instruction of all): a plain copy between
            * the registers and memory, which compiles to straight moves. */
-          guint t = w * ww + (guint) __builtin_ctzll (active);
-          guint n = (guint) __builtin_clzll (active) + (guint) __builtin_ctzll (active);
+          guint t = w * ww + first;
           guint8 *p = window + (addr[t] - base);
-          n = 64 - n;
 #ifdef SIMT_VECTORS
           if (op == MDL_WARP_LOAD && n == 32)
             for (guint i = 0; i < 32; i += 4)
@@ -712,13 +887,16 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                 memcpy (p + 4 * i, &v, 4);
               }
         }
-      else if (window && mask_is_run (active))
+      else if (window && copy)
         {
-          /* One run of lanes (nearly every instruction): no bit scan per lane. */
-          guint t = w * ww + (guint) __builtin_ctzll (active);
-          guint end = w * ww + 64 - (guint) __builtin_clzll (active);
-          for (; t < end; t++)
-            lane_access (blk, op, window + (addr[t] - base), t, width, dst, src);
+          /* One run of lanes: no bit scan per lane, and the common widths in loops of their own. */
+          guint t = w * ww + first;
+          if (width == 4 && op != MDL_WARP_ATOMIC)
+            run_access (blk, op, 4, window, base, copy, t, n, dst, src);
+          else if (width == 8 && op != MDL_WARP_ATOMIC)
+            run_access (blk, op, 8, window, base, copy, t, n, dst, src);
+          else
+            run_access (blk, op, width, window, base, copy, t, n, dst, src);
         }
       else if (window)
         for (guint64 r = active; r; r &= r - 1)
@@ -738,9 +916,17 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           }
       /* The lane-by-lane way may have moved the addresses (local memory's interleave). */
       if (!window)
-        strided = lane_stride (lane_addr, active, &stride);
-      emit_at (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
-               window ? warp_addr : lane_addr, strided, stride);
+        {
+          strided = lane_stride (lane_addr, active, &stride);
+          emit_at (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
+                   lane_addr, strided, stride);
+        }
+      else if (copy)
+        emit_run (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
+                  copy, n, strided, stride);
+      else
+        emit_at (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
+                 warp_addr, strided, stride);
       blk->cas_failed = 0;
     }
   /* Blocks see each other only through global memory: a switch anywhere else changes nothing

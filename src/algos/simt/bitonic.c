@@ -100,9 +100,13 @@ compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *down
   mdl_simt_alu (blk, 2);
   MDL_SIMT_EACH (blk, t)
     {
-      guint64 lo = MIN (x[t], y[t]), hi = MAX (x[t], y[t]);
-      x[t] = down[t] ? hi : lo;
-      y[t] = down[t] ? lo : hi;
+      /* Read once (the vectors might alias for all the compiler knows), swapped without a
+       * branch: the larger key goes first exactly when it is not first already and down is 1,
+       * or is first and down is 0. */
+      guint64 a = x[t], c = y[t], swap = (guint64) ((a > c) != (down[t] != 0));
+      guint64 m = -swap & (a ^ c);
+      x[t] = a ^ m;
+      y[t] = c ^ m;
     }
 }
 
@@ -149,8 +153,12 @@ tile_kernel (MdlSimtBlock *blk, void *p)
           for (guint x = 0; x < regs; x++)
             {
               guint32 reg_bits = mdl_bitonic_deposit (x, gm);
-              MDL_SIMT_EACH (blk, t)
-                slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t] | reg_bits, a->pad);
+              if (a->pad)
+                MDL_SIMT_EACH (blk, t)
+                  slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t] | reg_bits, 1);
+              else   /* the slot is the key's own index: no test of pad per lane */
+                MDL_SIMT_EACH (blk, t)
+                  slot[x][t] = 4 * (unit[t] | reg_bits);
               mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
             }
           for (guint k = st; k < st + a->group_steps[gi]; k++)
