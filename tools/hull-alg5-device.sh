@@ -37,7 +37,7 @@ gk () {
   shift 2
   if [ "$t" -lt 2 ]; then say "skipped (no time left): $f"; return; fi
   timeout "$t" "$GK" --seed $SEED "$@" >> "$W/$f" 2>&1
-  say "$f: rc=$? (0 all passed, 1 a check failed, 124 timed out)"
+  say "$f: rc=$? (0 all passed, 1 a check failed, 2 a CUDA error or a bad case, 124 timed out)"
   grep -v " ok \|^#" "$W/$f" | tail -n 6 | tee -a "$W/log.txt"
 }
 stage () { say "== $* (t=${SECONDS}s)"; }
@@ -70,7 +70,7 @@ for tool in memcheck racecheck; do
   if [ "$t" -lt 2 ]; then say "skipped (no time left): $tool"; continue; fi
   timeout "$t" compute-sanitizer --tool $tool --error-exitcode 9 "$GK" --seed $SEED --mode check \
     --n 2^12 $san > "$W/sanitize-$tool.txt" 2>&1
-  say "$tool: rc=$? (0 clean, 9 errors found, 1 a check failed, 124 timed out)"
+  say "$tool: rc=$? (0 clean, 9 errors found, 1 a check failed, 2 a CUDA error, 124 timed out)"
   grep "ERROR SUMMARY\|RACECHECK SUMMARY\|FAIL\|gave up" "$W/sanitize-$tool.txt" | sort | uniq -c |
     head -n 6 | tee -a "$W/log.txt"
 done
@@ -88,7 +88,7 @@ for d in disc square ring; do
     if [ "$t" -lt 2 ]; then say "skipped (no time left): $a"; continue; fi
     timeout "$t" "$GK" --seed $SEED --mode time --reps 5 --csv "$W/time-$kind-$d.csv" \
       --n 2^20,2^24 "$a" > "$W/time-$kind-$d.txt" 2>&1
-    say "$a: rc=$? (0 all passed, 1 a check failed, 124 timed out)"
+    say "$a: rc=$? (0 all passed, 1 a check failed, 2 a CUDA error or a bad case, 124 timed out)"
     grep -v "^#" "$W/time-$kind-$d.txt" | tail -n 4 | tee -a "$W/log.txt"
   done
 done

@@ -794,7 +794,7 @@ alg5_partition (Alg5<V> *a)
 {
   bool front = false, ok;
   unsigned first = H_S, room = H_S;
-  a->c0 = a->c1 = C_FREE, a->nl = a->nr = 0;
+  a->p0 = a->p1 = V (), a->c0 = a->c1 = C_FREE, a->nl = a->nr = 0;
   a->rf = a->wf = a->lo, a->rb = a->wb = a->lo + a->n;
   ok = alg5_read (a, true, 0, (unsigned) min ((unsigned long long) H_S, a->n));
   while (ok && a->rf < a->rb)
