@@ -27,7 +27,8 @@ SEED=1
 W=$(mktemp -d)
 mkdir -p "$OUT"
 say () { echo "$*" | tee -a "$W/log.txt"; }
-pack () { tar -czf "$OUT/hull-alg5.tar.gz.part" -C "$W" . && mv "$OUT/hull-alg5.tar.gz.part" "$OUT/hull-alg5.tar.gz"; }
+TAR="$OUT/hull-alg5.tar.gz"
+pack () { tar -czf "$TAR.part" -C "$W" . && mv "$TAR.part" "$TAR"; }
 # A stage's box: @1 seconds, or what is left of 145 s if that is less.
 box () { local left=$((145 - SECONDS)); echo $(($1 < left ? $1 : left)); }
 # Runs the harness under `timeout` for at most @1 seconds, output to @2; the rest are its
@@ -64,7 +65,7 @@ pack
 stage sanitize
 san=""
 for d in $DISTS; do san="$san $H:dist=$d,$A5"; done
-san="$san $H:dist=disc,$A5,prec=f64 $H:dist=ring,$A5,prec=f64 $H:dist=disc,$A5,P=4 $H:dist=ring,$A5,P=4"
+for d in disc ring; do san="$san $H:dist=$d,$A5,prec=f64 $H:dist=$d,$A5,P=4"; done
 for tool in memcheck racecheck; do
   t=$(box 12)
   if [ "$t" -lt 2 ]; then say "skipped (no time left): $tool"; continue; fi

@@ -710,8 +710,9 @@ __device__ static bool
 alg5_sort (Alg5<V> *a)
 {
   unsigned lane = lane_id (), below = (1u << lane) - 1, base = 2 * H_S - a->nr;
-  unsigned l0 = __ballot_sync (H_FULL, a->c0 == C_LEFT), l1 = __ballot_sync (H_FULL, a->c1 == C_LEFT);
+  unsigned l0 = __ballot_sync (H_FULL, a->c0 == C_LEFT);
   unsigned r0 = __ballot_sync (H_FULL, a->c0 == C_RIGHT);
+  unsigned l1 = __ballot_sync (H_FULL, a->c1 == C_LEFT);
   unsigned r1 = __ballot_sync (H_FULL, a->c1 == C_RIGHT);
   if ((unsigned) (__popc (l0) + __popc (l1)) != a->nl
       || (unsigned) (__popc (r0) + __popc (r1)) != a->nr)
