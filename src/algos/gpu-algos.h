@@ -230,7 +230,7 @@
      "SIMT: the thesis's k-partition (Algorithm 10): a warp sorts a cache of c blocks and writes " \
      "each block within one of k buckets")                                                         \
   X (hull_msimd, "hull/msimd", mdl_hull_msimd_params, cuda, 1 << 20, 32, MDL_GPU_HW_ENGINES,       \
-     "dist=" MDL_POINT_DIST_CHOICES ",prec=f32,P=480",                                             \
+     "dist=" MDL_POINT_DIST_CHOICES ",prec=f32,P=480,part=" MDL_HULL_PART_CHOICES,                 \
      "SIMT: MSIMD 2D convex hull (Jurkiewicz & Danilewski A.3): primary quadrilateral, "           \
      "collaborative lossy partitions by P warps, then each warp alone")
 

@@ -52,6 +52,10 @@ typedef enum {
 typedef enum { MDL_POINTS_F32 = 0, MDL_POINTS_F64 } MdlPointPrec;
 #define MDL_POINT_PREC_CHOICES "f32|f64"
 
+/* hull/msimd's part= (the independent stage's partition), as the SIMT twin's parameter table, the
+ * CUDA twin's check and the row's cases spell it. */
+#define MDL_HULL_PART_CHOICES "copy|alg5"
+
 /* log2 of the grid's steps per unit. */
 static inline int
 mdl_point_grid_bits (MdlPointPrec prec)

@@ -29,7 +29,8 @@ mdl_cuda_check_hull (const Case &c, const Buffers &b, MdlPointPrec prec)
   if (failed)
     {
       fprintf (stderr, "%s: a kernel gave up (flag %llu: 1 a warp's stack overflowed, 2 a warp "
-               "made no progress)\n", c.spec.c_str (), (unsigned long long) failed);
+               "made no progress, 4 an invariant of Algorithm 5 failed)\n", c.spec.c_str (),
+               (unsigned long long) failed);
       return 1;
     }
   if (h > room)

@@ -30,8 +30,8 @@
 
 enum { D_LO, D_N, D_PS, D_RANK, D_FIRST, D_L, D_R, D_A, D_B, D_SRC, D_ACTIVE, D_PERP };
 enum { E_LO, E_N, E_L, E_R, E_SRC, E_PERP };
-/* The failure flag (out2's second word). */
-enum { FAIL_STACK = 1, FAIL_STUCK = 2 };
+/* The failure flag (out2's second word; the largest raised wins). */
+enum { FAIL_STACK = 1, FAIL_STUCK = 2, FAIL_ALG5 = 4 };
 
 template <typename V> struct HullArgs {
   const V *in;
@@ -58,10 +58,16 @@ struct Best {
 
 template <typename V>
 __device__ static Pd
+pd_of (V v)
+{
+  return { (double) v.x, (double) v.y };
+}
+
+template <typename V>
+__device__ static Pd
 ld_pt (const V *x, unsigned long long i)
 {
-  V v = x[i];
-  return { (double) v.x, (double) v.y };
+  return pd_of (x[i]);
 }
 
 template <typename V>
@@ -560,58 +566,63 @@ hull_pivot_consult (HullArgs<V> h)
     }
 }
 
-/* l, m and r of an active processor's problem (m's slot from piv of the problem's last). */
+/* What an active processor knows in a collaborative round's count and copy: its descriptor, its
+ * problem's l, m and r (m's slot from piv of the problem's last processor) and its share [a, b).
+ * ld_share returns false for a processor that sits the round out. */
+struct Share {
+  unsigned d[H_DESC];
+  unsigned long long a, b;
+  Pd l, m, r;
+};
+
 template <typename V>
-__device__ static void
-ld_lmr (const HullArgs<V> &h, const unsigned d[H_DESC], Pd *l, Pd *m, Pd *r)
+__device__ static bool
+ld_share (const HullArgs<V> &h, Share *s)
 {
   Pd e[3];
-  unsigned m_slot = h.piv[d[D_FIRST] + d[D_PS] - 1];
-  ld_few (hbuf (h, d[D_SRC]), 3, d[D_L], m_slot, d[D_R], 0, e);
-  *l = e[0], *m = e[1], *r = e[2];
+  ld_desc (h, blockIdx.x, s->d);
+  if (!s->d[D_ACTIVE])
+    return false;
+  unsigned m_slot = h.piv[s->d[D_FIRST] + s->d[D_PS] - 1];
+  ld_few (hbuf (h, s->d[D_SRC]), 3, s->d[D_L], m_slot, s->d[D_R], 0, e);
+  s->l = e[0], s->m = e[1], s->r = e[2];
+  claim (s->d[D_LO], s->d[D_N], s->d[D_PS], s->d[D_RANK], &s->a, &s->b);
+  return true;
 }
 
 template <typename V>
 __global__ void
 hull_collab_count (HullArgs<V> h)
 {
-  unsigned d[H_DESC], kept[2];
-  unsigned long long a, b;
-  Pd l, m, r;
-  ld_desc (h, blockIdx.x, d);
-  if (!d[D_ACTIVE])
+  Share s;
+  unsigned kept[2], lane = lane_id ();
+  if (!ld_share (h, &s))
     return;
-  ld_lmr (h, d, &l, &m, &r);
-  claim (d[D_LO], d[D_N], d[D_PS], d[D_RANK], &a, &b);
-  count_pass (hbuf (h, d[D_SRC]), a, b, l, m, r, kept);
+  count_pass (hbuf (h, s.d[D_SRC]), s.a, s.b, s.l, s.m, s.r, kept);
   /* Class-major counters: cnt[2 f + c ps + rank]. */
-  if (lane_id () < 2)
-    h.cnt[2 * d[D_FIRST] + lane_id () * d[D_PS] + d[D_RANK]] = lane_id () == 0 ? kept[0] : kept[1];
+  if (lane < 2)
+    h.cnt[2 * s.d[D_FIRST] + lane * s.d[D_PS] + s.d[D_RANK]] = lane == 0 ? kept[0] : kept[1];
 }
 
 template <typename V>
 __global__ void
 hull_collab_copy (HullArgs<V> h)
 {
-  unsigned d[H_DESC];
-  unsigned long long a, b;
-  Pd l, m, r;
-  ld_desc (h, blockIdx.x, d);
-  if (!d[D_ACTIVE])
+  Share s;
+  if (!ld_share (h, &s))
     return;
-  ld_lmr (h, d, &l, &m, &r);
-  unsigned f = d[D_FIRST], ps = d[D_PS], rank = d[D_RANK], lane = lane_id ();
+  unsigned f = s.d[D_FIRST], ps = s.d[D_PS], rank = s.d[D_RANK], lane = lane_id ();
   /* Lanes 0..4: own left, own right, the problem's three bounds. */
   unsigned at = lane == 0 ? 2 * f + rank : lane == 1 ? 2 * f + ps + rank : 2 * f + (lane - 2) * ps;
   unsigned w = lane < 5 ? h.cnt[at] : 0, v[5];
   for (unsigned k = 0; k < 5; k++)
     v[k] = __shfl_sync (H_FULL, w, k);
-  unsigned long long nl = v[3] - v[2], lo = d[D_LO];
+  unsigned long long nl = v[3] - v[2], lo = s.d[D_LO];
   unsigned long long pos_l = lo + v[0] - v[2], pos_r = lo + nl + 1 + v[1] - v[3];
-  claim (lo, d[D_N], ps, rank, &a, &b);
-  copy_pass (hbuf (h, d[D_SRC]), hbuf (h, 1 - d[D_SRC]), a, b, l, m, r, &pos_l, &pos_r);
+  V *dst = hbuf (h, 1 - s.d[D_SRC]);
+  copy_pass (hbuf (h, s.d[D_SRC]), dst, s.a, s.b, s.l, s.m, s.r, &pos_l, &pos_r);
   if (rank == 0 && lane == 0)
-    hbuf (h, 1 - d[D_SRC])[lo + nl] = to_v<V> (m);
+    dst[lo + nl] = to_v<V> (s.m);
 }
 
 /* A.3 step 6, after the copy: empty markers to the slots no child uses, in both buffers, and m
@@ -633,6 +644,177 @@ hull_collab_empty (HullArgs<V> h)
     hbuf (h, src)[lo + nl] = hbuf (h, 1 - src)[lo + nl];
   claim (lo + nl + 1 + nr, d[D_N] - nl - 1 - nr, ps, d[D_RANK], &a, &b);
   fill_empty (h, a, b);
+}
+
+/* ---- Algorithm 5: the independent stage's partition in place (part=alg5) ---- */
+
+/* A register slot's class: side_of's left and right, and free (a dropped point's slot too: it is
+ * never stored). */
+enum { C_LEFT, C_RIGHT, C_FREE };
+
+/* One partition (Algorithm 5 lines 6–30) of the n slots at lo of x for pivot m of (l, r), the
+ * SIMT twin's Alg5. The 2S-point register buffer (③): lane t holds slot t in p0 (class c0) and
+ * slot t + S in p1 (c1). The unread slots are [rf, rb); the left child's survivors are stored
+ * from the front on (wf), the right child's from the back down (wb). Every step returns false
+ * when an invariant fails; the warp agrees on it (the tests are ballots or uniform). */
+template <typename V>
+struct Alg5 {
+  V *x, *other;            /* the problem's buffer; the other one (a lone child's copy) */
+  V *sorted;               /* the counting sort's 2S points of shared memory */
+  Pd l, m, r;
+  unsigned long long lo, n, rf, rb, wf, wb;
+  V p0, p1;
+  unsigned c0, c1, nl, nr; /* nl, nr: live points of each class (the same in every lane) */
+};
+
+/* A window of k <= S consecutive slots from @first: the index in it of this lane's slot (the
+ * window's slot is first + that index when it is below k; each lane holds one slot of it). */
+__device__ static unsigned
+win_index (unsigned first)
+{
+  return (lane_id () + H_S - first % H_S) % H_S;
+}
+
+/* Reads @k points into slots [@first, @first + k) from the front or the back of the unread
+ * range, and classifies them (④). */
+template <typename V>
+__device__ static bool
+alg5_read (Alg5<V> *a, bool front, unsigned first, unsigned k)
+{
+  unsigned j = win_index (first), s = first + j;
+  bool on = j < k;
+  if (k > H_S || first + k > 2 * H_S || k > a->rb - a->rf)
+    return false;
+  unsigned long long from = front ? a->rf : a->rb - k;
+  V v = on ? a->x[from + j] : V ();
+  unsigned cls = on ? side_of (a->l, a->m, a->r, pd_of (v)) : C_FREE;
+  if (__any_sync (H_FULL, on && (s < H_S ? a->c0 : a->c1) != C_FREE))
+    return false;
+  if (on && s < H_S)
+    a->p0 = v, a->c0 = cls;
+  else if (on)
+    a->p1 = v, a->c1 = cls;
+  a->nl += __popc (__ballot_sync (H_FULL, cls == C_LEFT));
+  a->nr += __popc (__ballot_sync (H_FULL, cls == C_RIGHT));
+  if (front)
+    a->rf += k;
+  else
+    a->rb -= k;
+  return true;
+}
+
+/* ⑥: the 3-key counting sort of the 2S slots, left first, right last (ranks by ballots), each
+ * lane's live points through shared memory. */
+template <typename V>
+__device__ static bool
+alg5_sort (Alg5<V> *a)
+{
+  unsigned lane = lane_id (), below = (1u << lane) - 1, base = 2 * H_S - a->nr;
+  unsigned l0 = __ballot_sync (H_FULL, a->c0 == C_LEFT);
+  unsigned r0 = __ballot_sync (H_FULL, a->c0 == C_RIGHT);
+  unsigned l1 = __ballot_sync (H_FULL, a->c1 == C_LEFT);
+  unsigned r1 = __ballot_sync (H_FULL, a->c1 == C_RIGHT);
+  if ((unsigned) (__popc (l0) + __popc (l1)) != a->nl
+      || (unsigned) (__popc (r0) + __popc (r1)) != a->nr)
+    return false;
+  if (a->c0 != C_FREE)
+    a->sorted[a->c0 == C_LEFT ? __popc (l0 & below) : base + __popc (r0 & below)] = a->p0;
+  if (a->c1 != C_FREE)
+    a->sorted[a->c1 == C_LEFT ? __popc (l0) + __popc (l1 & below)
+                              : base + __popc (r0) + __popc (r1 & below)] = a->p1;
+  __syncwarp ();
+  a->c0 = lane < a->nl ? C_LEFT : lane >= base ? C_RIGHT : C_FREE;
+  a->c1 = lane + H_S < a->nl ? C_LEFT : lane + H_S >= base ? C_RIGHT : C_FREE;
+  if (a->c0 != C_FREE)
+    a->p0 = a->sorted[lane];
+  if (a->c1 != C_FREE)
+    a->p1 = a->sorted[lane + H_S];
+  /* The next sort's stores wait for every lane's loads. */
+  __syncwarp ();
+  return true;
+}
+
+/* ⑦ and ⑧: connectInPairsAndDiscardSome on the @k (<= S) points of class @c in slots [@first,
+ * @first + k) (partners s and s ^ 1, both in the window), then storeChunk: the survivors, in
+ * slot order, to the front (left) or the back (right) of the problem in one store; a child that
+ * ends with one point (a vertex: no problem is pushed for it) goes to the other buffer too. */
+template <typename V>
+__device__ static bool
+alg5_store (Alg5<V> *a, unsigned c, unsigned first, unsigned k)
+{
+  unsigned j = win_index (first), s = first + j, q = s ^ 1;
+  bool on = j < k, hi = s >= H_S, drop = false;
+  V v = hi ? a->p1 : a->p0, w;
+  Pd base_a = c == C_LEFT ? a->l : a->m, base_c = c == C_LEFT ? a->m : a->r;
+  if (k > H_S || first + k > 2 * H_S || __any_sync (H_FULL, on && (hi ? a->c1 : a->c0) != c))
+    return false;
+  /* Slot s ^ 1 is in lane ^ 1 and the same half (S is even). */
+  w.x = __shfl_xor_sync (H_FULL, v.x, 1);
+  w.y = __shfl_xor_sync (H_FULL, v.y, 1);
+  if (on && q >= first && q < first + k)
+    {
+      Pd even = s & 1 ? pd_of (w) : pd_of (v), odd = s & 1 ? pd_of (v) : pd_of (w);
+      bool odd_covered = covered (base_a, base_c, even, odd);
+      drop = s & 1 ? odd_covered : !odd_covered && covered (base_a, base_c, odd, even);
+    }
+  unsigned keep = __ballot_sync (H_FULL, on && !drop), kept = __popc (keep);
+  /* Bit i of the rotated mask is the window's slot first + i. */
+  unsigned rank = __popc (__funnelshift_r (keep, keep, first % H_S) & ((1u << j) - 1));
+  bool all_read = a->rf == a->rb;
+  /* ⑧: stores stay in the problem, apart, on slots already read; a pair drops one point at most,
+     so a full chunk keeps at least S/2 (V13). */
+  if (a->wf + kept > a->wb || 2 * kept < k
+      || (!all_read && (c == C_LEFT ? a->wf + kept > a->rf : a->wb - kept < a->rb)))
+    return false;
+  unsigned long long at = c == C_LEFT ? a->wf : a->wb - kept;
+  bool alone = kept == 1 && (c == C_LEFT ? a->wf == a->lo : a->wb == a->lo + a->n);
+  if (on && !drop)
+    {
+      a->x[at + rank] = v;
+      if (alone)
+        a->other[at + rank] = v;
+    }
+  if (on && hi)
+    a->c1 = C_FREE;
+  else if (on)
+    a->c0 = C_FREE;
+  if (c == C_LEFT)
+    a->nl -= k, a->wf += kept;
+  else
+    a->nr -= k, a->wb -= kept;
+  return true;
+}
+
+/* Lines 6–30: the loop reads into the half the last store emptied, from that store's end (the
+ * first time from the back, ⑤); when no half filled up (gap i) into the free slots, from the
+ * same end as before; at most one half is stored per read (gap ii: an else-if). Leaves the
+ * children in [lo, wf) and [wb, lo + n), and at least the slot wf for m between them. */
+template <typename V>
+__device__ static bool
+alg5_partition (Alg5<V> *a)
+{
+  bool front = false, ok;
+  unsigned first = H_S, room = H_S;
+  a->p0 = a->p1 = V (), a->c0 = a->c1 = C_FREE, a->nl = a->nr = 0;
+  a->rf = a->wf = a->lo, a->rb = a->wb = a->lo + a->n;
+  ok = alg5_read (a, true, 0, (unsigned) min ((unsigned long long) H_S, a->n));
+  while (ok && a->rf < a->rb)
+    {
+      unsigned k = (unsigned) min ((unsigned long long) min (room, H_S), a->rb - a->rf);
+      ok = alg5_read (a, front, first, k) && alg5_sort (a);
+      room = H_S;
+      if (ok && a->nl >= H_S)
+        ok = alg5_store (a, C_LEFT, 0, H_S), front = true, first = 0;
+      else if (ok && a->nr >= H_S)
+        ok = alg5_store (a, C_RIGHT, H_S, H_S), front = false, first = H_S;
+      else
+        first = a->nl, room = 2 * H_S - a->nl - a->nr;
+    }
+  ok = ok && alg5_sort (a) && (!a->nl || alg5_store (a, C_LEFT, 0, a->nl))
+       && (!a->nr || alg5_store (a, C_RIGHT, 2 * H_S - a->nr, a->nr));
+  /* The next problem reads what other lanes stored. */
+  __syncwarp ();
+  return ok && a->wf < a->wb;
 }
 
 /* ---- the independent stage ---- */
@@ -658,12 +840,14 @@ pop (unsigned (*stack)[H_ENTRY], unsigned *depth, unsigned w[H_ENTRY])
 }
 
 /* Each warp solves the problems it owns alone, the larger child pushed first (the smaller on
- * top, so the depth stays within log2 n + 1). */
-template <typename V>
-__global__ void
-hull_independent (HullArgs<V> h)
+ * top, so the depth stays within log2 n + 1). part=copy: a pivot pass, then count and copy to
+ * the other buffer (the children at lo and lo + nl + 1); part=alg5: a pivot pass, then Algorithm
+ * 5 in place (the children at lo and at the back, m after the left one, empty slots between),
+ * and only children of two or more points are pushed (lines 32–33). */
+template <typename V, bool ALG5>
+__device__ static void
+independent (const HullArgs<V> &h, unsigned (*stack)[H_ENTRY], V *sorted)
 {
-  __shared__ unsigned stack[H_STACK][H_ENTRY];
   unsigned d[H_DESC], depth = 0, w[H_ENTRY];
   unsigned long long iters = 0;
   ld_desc (h, blockIdx.x, d);
@@ -674,7 +858,6 @@ hull_independent (HullArgs<V> h)
   push (stack, &depth, w);
   while (depth > 0)
     {
-      unsigned kept[2];
       Pd e[4];
       pop (stack, &depth, w);
       /* Each iteration emits a vertex or retries once on lr's normal: 2n + 2 is beyond any run. */
@@ -684,7 +867,8 @@ hull_independent (HullArgs<V> h)
             atomicMax (&h.result[1], (unsigned long long) FAIL_STUCK);
           return;
         }
-      unsigned long long lo = w[E_LO], n = w[E_N];
+      /* The children at lo (nl points) and right_lo (nr), the empty slots [gap, gap_end). */
+      unsigned long long lo = w[E_LO], n = w[E_N], nl, nr, right_lo, gap, gap_end;
       unsigned src = w[E_SRC], dst = 1 - src, pa, pb;
       V *x = hbuf (h, src);
       pair_of (h.seed, lo, n, &pa, &pb);
@@ -698,26 +882,65 @@ hull_independent (HullArgs<V> h)
           push (stack, &depth, w);
           continue;
         }
-      count_pass (x, lo, lo + n, e[0], m, e[1], kept);
-      unsigned long long nl = kept[0], nr = kept[1], pos_l = lo, pos_r = lo + nl + 1;
-      copy_pass (x, hbuf (h, dst), lo, lo + n, e[0], m, e[1], &pos_l, &pos_r);
+      if constexpr (ALG5)
+        {
+          Alg5<V> a;
+          a.x = x, a.other = hbuf (h, dst), a.sorted = sorted;
+          a.l = e[0], a.m = m, a.r = e[1], a.lo = lo, a.n = n;
+          if (!alg5_partition (&a))
+            {
+              if (lane_id () == 0)
+                atomicMax (&h.result[1], (unsigned long long) FAIL_ALG5);
+              return;
+            }
+          nl = a.wf - lo, nr = lo + n - a.wb, right_lo = a.wb, dst = src;
+          gap = lo + nl + 1, gap_end = right_lo;
+        }
+      else
+        {
+          unsigned kept[2];
+          count_pass (x, lo, lo + n, e[0], m, e[1], kept);
+          unsigned long long pos_l = lo, pos_r = lo + kept[0] + 1;
+          copy_pass (x, hbuf (h, dst), lo, lo + n, e[0], m, e[1], &pos_l, &pos_r);
+          nl = kept[0], nr = kept[1], right_lo = lo + nl + 1;
+          gap = right_lo + nr, gap_end = lo + n;
+        }
       if (lane_id () == 0)
         h.buf0[lo + nl] = h.buf1[lo + nl] = to_v<V> (m);
-      fill_empty (h, lo + nl + 1 + nr, lo + n);
+      fill_empty (h, gap, gap_end);
+      unsigned least = ALG5 ? 2 : 1;
       unsigned left[H_ENTRY] = { (unsigned) lo, (unsigned) nl, w[E_L], (unsigned) (lo + nl), dst, 0 };
-      unsigned right[H_ENTRY] = { (unsigned) (lo + nl + 1), (unsigned) nr, (unsigned) (lo + nl), w[E_R], dst, 0 };
+      unsigned right[H_ENTRY]
+        = { (unsigned) right_lo, (unsigned) nr, (unsigned) (lo + nl), w[E_R], dst, 0 };
       const unsigned *big = nl >= nr ? left : right, *small = nl >= nr ? right : left;
-      if (depth + (big[E_N] != 0) + (small[E_N] != 0) > H_STACK)
+      if (depth + (big[E_N] >= least) + (small[E_N] >= least) > H_STACK)
         {
           if (lane_id () == 0)
             atomicMax (&h.result[1], (unsigned long long) FAIL_STACK);
           return;
         }
-      if (big[E_N])
+      if (big[E_N] >= least)
         push (stack, &depth, big);
-      if (small[E_N])
+      if (small[E_N] >= least)
         push (stack, &depth, small);
     }
+}
+
+template <typename V>
+__global__ void
+hull_independent (HullArgs<V> h)
+{
+  __shared__ unsigned stack[H_STACK][H_ENTRY];
+  independent<V, false> (h, stack, nullptr);
+}
+
+template <typename V>
+__global__ void
+hull_independent_alg5 (HullArgs<V> h)
+{
+  __shared__ unsigned stack[H_STACK][H_ENTRY];
+  __shared__ V sorted[2 * H_S];
+  independent<V, true> (h, stack, sorted);
 }
 
 /* ---- the final compaction ---- */
@@ -766,13 +989,15 @@ hull_final_copy (HullArgs<V> h)
 struct HullConfig {
   unsigned P;
   MdlPointPrec prec;
+  bool alg5;   /* part=alg5: Algorithm 5 in the independent stage */
 };
 
 static HullConfig
 hull_config (const Case &c)
 {
   return { (unsigned) c.num ("P", 480),
-           c.text ("prec", "f32") == "f64" ? MDL_POINTS_F64 : MDL_POINTS_F32 };
+           c.text ("prec", "f32") == "f64" ? MDL_POINTS_F64 : MDL_POINTS_F32,
+           c.text ("part", "copy") == "alg5" };
 }
 
 static bool
@@ -780,12 +1005,13 @@ hull_validate (const Case &c, std::string *why)
 {
   HullConfig k = hull_config (c);
   if (!mdl_cuda_choice_ok (c, "dist", "disc", MDL_POINT_DIST_CHOICES, why)
-      || !mdl_cuda_choice_ok (c, "prec", "f32", MDL_POINT_PREC_CHOICES, why))
+      || !mdl_cuda_choice_ok (c, "prec", "f32", MDL_POINT_PREC_CHOICES, why)
+      || !mdl_cuda_choice_ok (c, "part", "copy", MDL_HULL_PART_CHOICES, why))
     return false;
   if (k.P < 4 || k.P > 65535)
     return mdl_cuda_refuse (why, "P must be 4..65535 (as the SIMT twin)");
-  if (c.n < 1 || c.n > (1L << 26))
-    return mdl_cuda_refuse (why, "n must be 1..2^26 (as the SIMT twin)");
+  if (c.n < 0 || c.n > (1L << 26))
+    return mdl_cuda_refuse (why, "n must be 0..2^26 (as the SIMT twin)");
   return true;
 }
 
@@ -924,6 +1150,9 @@ hull_run (const Case &c, Buffers &b)
   std::vector<unsigned> desc ((size_t) H_DESC * P, 0u), cnt, piv, quad;
   std::vector<HullProb> shared, own, next;
   CUDA_OK (cudaMemset (h.result, 0, 2 * sizeof (unsigned long long)));
+  /* No points, no hull: the SIMT twin launches nothing either. */
+  if (n == 0)
+    return launches;
 
   H_LAUNCH (hull_quad, P, h);
   H_LAUNCH (hull_quad_consult, 1, h);
@@ -1008,7 +1237,10 @@ hull_run (const Case &c, Buffers &b)
   for (const HullProb &u : own)
     set_desc (desc, u.first, u, 0, 0, 0);
   to_device (h.desc, desc);
-  H_LAUNCH (hull_independent, P, h);
+  if (k.alg5)
+    H_LAUNCH (hull_independent_alg5, P, h);
+  else
+    H_LAUNCH (hull_independent, P, h);
   H_LAUNCH (hull_final_count, P, h);
   h.scan_words = P;
   H_LAUNCH (hull_scan, 1, h);

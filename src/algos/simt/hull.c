@@ -50,7 +50,7 @@ const MdlParamSpec mdl_hull_msimd_params[] = {
     "points: " MDL_POINT_DIST_CHOICES " (src/algos/points.h)" },
   { "prec", MDL_PARAM_CHOICE, "f32", NULL, 0, 0, MDL_POINT_PREC_CHOICES, 0,
     "coordinates: f32 (8-byte points, the paper's) or f64 (16-byte points)" },
-  { "part", MDL_PARAM_CHOICE, "copy", NULL, 0, 0, "copy|alg5", 0,
+  { "part", MDL_PARAM_CHOICE, "copy", NULL, 0, 0, MDL_HULL_PART_CHOICES, 0,
     "the independent stage's partition: copy: classify and count, then copy the survivors to the "
     "other buffer (three reads a point); alg5: Algorithm 5, in place from both ends through a "
     "2S-point register buffer (two reads a point)" },
