@@ -138,7 +138,7 @@ run_main (int argc, char **argv)
   gboolean help = FALSE, native = FALSE, by_site = FALSE;
   g_auto (GStrv) engines = NULL, param_list = NULL;
   g_autofree char *n_text = NULL, *seed_text = NULL, *machine = NULL, *format_name = NULL;
-  g_autofree char *output = NULL, *trace_out = NULL;
+  g_autofree char *output = NULL, *trace_out = NULL, *threads_text = NULL;
   const GOptionEntry entries[] = {
     MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "n", 'n', 0, G_OPTION_ARG_STRING, &n_text,
@@ -152,6 +152,7 @@ run_main (int argc, char **argv)
       "Time the native (uninstrumented) build; no engines", NULL },
     { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
       "Also break every count down by site id (named by site markers)", NULL },
+    MDL_CLI_THREADS_OPTION (threads_text),
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_run, entries, &help);
@@ -202,7 +203,7 @@ run_main (int argc, char **argv)
     return run_native (algo, params, source_name, n, seed, format, output);
 
   pipeline = mdl_cli_pipeline_new ((const char *const *) engines, machine, &error);
-  if (pipeline == NULL)
+  if (pipeline == NULL || !mdl_cli_pipeline_threads (pipeline, "run", threads_text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (by_site)
     mdl_cli_pipeline_by_site (pipeline);
@@ -233,6 +234,7 @@ run_main (int argc, char **argv)
       g_clear_error (&error);
       ok = TRUE;
     }
+  ok = ok && mdl_pipeline_flush (pipeline, &error);
   if (ok && writer
       && !(stopped ? mdl_trace_writer_abandon (writer, &error)
                    : mdl_trace_writer_close (writer, &error)))
