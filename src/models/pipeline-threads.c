@@ -8,7 +8,11 @@
  * every engine has consumed it: memory stays at n_chunks times the larger of chunk_bytes and the
  * largest batch, and the producer waits while the ring is full. Why chunks and not one queue slot
  * per batch: a sort's SIMT twin sends a marker every few hundred events, and a lock and a wake-up
- * per item would cost more than the engines' work on it. */
+ * per item would cost more than the engines' work on it.
+ * Errors: the serial pipeline stops at the first item an engine refuses, and among the engines
+ * refusing it at the first one added. Here the engines are at different places when one fails, so
+ * the others go on up to that place (the stop), and a failure before it becomes the stop; the
+ * producer is told once nothing can move the stop any more, so the error is the serial one. */
 #include "models/pipeline-threads.h"
 
 #include <models/error.h>
@@ -27,7 +31,13 @@ typedef struct {
 typedef struct {
   GByteArray *data;           /* the copied arrays and names, each 8-byte aligned */
   GArray *items;              /* Item */
+  guint64 first;              /* the stream position of the first item */
 } Chunk;
+
+/* A place in the stream as the serial pipeline reaches it: item, then engine. Engines number
+ * fewer than 2^16 and items fewer than 2^48. */
+#define PLACE(item, engine) ((item) << 16 | (engine))
+#define NOWHERE G_MAXUINT64
 
 struct MdlPipelineThreads {
   GPtrArray *engines;         /* MdlEngine *, borrowed */
@@ -35,6 +45,8 @@ struct MdlPipelineThreads {
   guint n_chunks;
   gsize chunk_bytes;
   Chunk *filling;             /* the producer's chunk, ring[published % n_chunks]; NULL: none yet */
+  guint64 n_items;            /* items delivered (producer only) */
+  guint64 stop;               /* atomic: the PLACE of the failure the error is from; NOWHERE */
   GThread **workers;
   guint n_workers;
   gint failed;                /* atomic: error is set (read by the producer without the lock) */
@@ -44,10 +56,11 @@ struct MdlPipelineThreads {
   guint64 published;          /* chunks handed to the workers */
   guint64 *done;              /* per engine: chunks it has consumed */
   gboolean *busy;             /* per engine: a worker is feeding it */
+  gboolean *broken;           /* per engine: it has failed */
   guint n_idle;               /* workers waiting on work */
   gboolean producer_waits;
   gboolean quit;
-  GError *error;              /* the first engine failure; it stops every worker */
+  GError *error;              /* the failure at stop */
 };
 
 gboolean
@@ -60,14 +73,23 @@ mdl_engine_deliver (MdlEngine *engine, const MdlEventBatch *batch, const MdlMark
   return FALSE;
 }
 
-/* Feeds every item of @c to @engine, in order. */
-static gboolean
-feed (MdlEngine *engine, const Chunk *c, GError **error)
+static guint64
+stop_get (MdlPipelineThreads *t)
 {
+  return __atomic_load_n (&t->stop, __ATOMIC_ACQUIRE);
+}
+
+/* Feeds the items of @c to engine @e, in order, up to the stop; the failing item's position in
+ * *@at. */
+static gboolean
+feed (MdlPipelineThreads *t, guint e, const Chunk *c, guint64 *at, GError **error)
+{
+  MdlEngine *engine = g_ptr_array_index (t->engines, e);
   const guint8 *data = c->data->data;
-  for (guint i = 0; i < c->items->len; i++)
+  for (guint i = 0; i < c->items->len && PLACE (c->first + i, e) < stop_get (t); i++)
     {
       const Item *it = &g_array_index (c->items, Item, i);
+      *at = c->first + i;
       if (it->is_marker)
         {
           MdlMarker m = it->marker;
@@ -97,14 +119,22 @@ min_done (const MdlPipelineThreads *t)
   return least;
 }
 
-/* An idle engine with a published chunk left to consume, the furthest behind (@last, the one the
- * worker fed before, among equals: its state is in this core's cache); G_MAXUINT: none. Locked. */
+/* TRUE when engine @e is idle and has a published chunk to consume before the stop. Locked. */
+static gboolean
+runnable (MdlPipelineThreads *t, guint e)
+{
+  return !t->busy[e] && !t->broken[e] && t->done[e] < t->published
+         && PLACE (t->ring[t->done[e] % t->n_chunks].first, e) < stop_get (t);
+}
+
+/* A runnable engine, the furthest behind (@last, the one the worker fed before, among equals: its
+ * state is in this core's cache); G_MAXUINT: none. Locked. */
 static guint
-pick_engine (const MdlPipelineThreads *t, guint last)
+pick_engine (MdlPipelineThreads *t, guint last)
 {
   guint pick = G_MAXUINT;
   for (guint e = 0; e < t->engines->len; e++)
-    if (!t->busy[e] && t->done[e] < t->published
+    if (runnable (t, e)
         && (pick == G_MAXUINT || t->done[e] < t->done[pick]
             || (t->done[e] == t->done[pick] && e == last)))
       pick = e;
@@ -117,10 +147,11 @@ worker_main (gpointer data)
   MdlPipelineThreads *t = data;
   guint last = G_MAXUINT;
   g_mutex_lock (&t->lock);
-  while (!t->quit && t->error == NULL)
+  while (!t->quit)
     {
       guint e = pick_engine (t, last);
       GError *error = NULL;
+      guint64 at = 0;
       gboolean ok;
       if (e == G_MAXUINT)
         {
@@ -131,20 +162,28 @@ worker_main (gpointer data)
         }
       t->busy[e] = TRUE;
       g_mutex_unlock (&t->lock);
-      ok = feed (g_ptr_array_index (t->engines, e), &t->ring[t->done[e] % t->n_chunks], &error);
+      ok = feed (t, e, &t->ring[t->done[e] % t->n_chunks], &at, &error);
       g_mutex_lock (&t->lock);
       t->busy[e] = FALSE;
       t->done[e]++;
       last = e;
       if (!ok)
         {
-          if (t->error == NULL)
-            t->error = error;
+          t->broken[e] = TRUE;
+          /* Why below the stop: the loop in feed only goes on while it is. */
+          if (PLACE (at, e) < stop_get (t))
+            {
+              g_clear_error (&t->error);
+              t->error = error;
+              __atomic_store_n (&t->stop, PLACE (at, e), __ATOMIC_RELEASE);
+            }
           else
             g_error_free (error);
           g_atomic_int_set (&t->failed, 1);
-          g_cond_broadcast (&t->work);
         }
+      /* The engine may be runnable again, and this worker may take another. */
+      if (t->n_idle > 0)
+        g_cond_signal (&t->work);
       if (t->producer_waits)
         g_cond_broadcast (&t->space);
     }
@@ -163,9 +202,11 @@ mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, g
   t->chunk_bytes = chunk_bytes;
   t->ring = g_new (Chunk, n_chunks);
   for (guint i = 0; i < n_chunks; i++)
-    t->ring[i] = (Chunk) { g_byte_array_new (), g_array_new (FALSE, FALSE, sizeof (Item)) };
+    t->ring[i] = (Chunk) { g_byte_array_new (), g_array_new (FALSE, FALSE, sizeof (Item)), 0 };
   t->done = g_new0 (guint64, engines->len);
   t->busy = g_new0 (gboolean, engines->len);
+  t->broken = g_new0 (gboolean, engines->len);
+  t->stop = NOWHERE;
   g_mutex_init (&t->lock);
   g_cond_init (&t->work);
   g_cond_init (&t->space);
@@ -176,10 +217,31 @@ mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, g
   return t;
 }
 
-/* A copy of the first engine error, when there is one. Locked. */
+/* Waits until every engine has consumed what was published, or after a failure until no engine
+ * can reach a place before the stop. Locked. */
+static void
+settle (MdlPipelineThreads *t)
+{
+  for (;;)
+    {
+      gboolean settled = t->error ? TRUE : min_done (t) == t->published;
+      for (guint e = 0; e < t->engines->len && settled; e++)
+        settled = !t->busy[e] && !(t->error && runnable (t, e));
+      if (settled)
+        break;
+      t->producer_waits = TRUE;
+      g_cond_wait (&t->space, &t->lock);
+    }
+  t->producer_waits = FALSE;
+}
+
+/* Settles and copies the error, when there is one. Locked. */
 static gboolean
 take_error (MdlPipelineThreads *t, GError **error)
 {
+  if (t->error == NULL)
+    return TRUE;
+  settle (t);
   if (t->error == NULL)
     return TRUE;
   if (error)
@@ -206,6 +268,7 @@ claim (MdlPipelineThreads *t, GError **error)
   if (!ok)
     return NULL;
   t->filling = &t->ring[t->published % t->n_chunks];
+  t->filling->first = t->n_items;
   g_byte_array_set_size (t->filling->data, 0);
   g_array_set_size (t->filling->items, 0);
   return t->filling;
@@ -234,6 +297,39 @@ append (Chunk *c, gconstpointer src, gsize bytes)
   return at;
 }
 
+/* Appends the lane addresses that @b's warp events use, and makes the copied events at @warp
+ * (an offset in @c) index them there. Why not the whole array: a replay may hand every batch the
+ * lane list of its whole stream (bench-simt's, the tests' collector), which copied per batch
+ * costs the square of the stream. */
+static gsize
+append_lanes (Chunk *c, gsize warp, const MdlEventBatch *b, gsize *n_lanes)
+{
+  gsize lo = G_MAXSIZE, hi = 0, at;
+  for (gsize i = 0; i < b->n_warp; i++)
+    {
+      const MdlWarpEvent *w = &b->warp[i];
+      if (mdl_warp_is_memory (w) && !(w->flags & MDL_WARP_STRIDED))
+        {
+          lo = MIN (lo, w->first_addr);
+          hi = MAX (hi, w->first_addr + (gsize) __builtin_popcountll (w->active));
+        }
+    }
+  if (lo >= hi)
+    {
+      *n_lanes = 0;
+      return append (c, NULL, 0);
+    }
+  at = append (c, b->lane_addrs + lo, (hi - lo) * sizeof *b->lane_addrs);
+  *n_lanes = hi - lo;
+  for (gsize i = 0; i < b->n_warp && lo > 0; i++)
+    {
+      MdlWarpEvent *w = (MdlWarpEvent *) (void *) (c->data->data + warp) + i;
+      if (mdl_warp_is_memory (w) && !(w->flags & MDL_WARP_STRIDED))
+        w->first_addr -= (guint32) lo;
+    }
+  return at;
+}
+
 gboolean
 mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
                               const MdlMarker *marker, GError **error)
@@ -253,10 +349,9 @@ mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
     {
       it.n_cpu = batch->n_cpu;
       it.n_warp = batch->n_warp;
-      it.n_lanes = batch->n_lane_addrs;
       it.cpu = append (c, batch->cpu, batch->n_cpu * sizeof *batch->cpu);
       it.warp = append (c, batch->warp, batch->n_warp * sizeof *batch->warp);
-      it.lanes = append (c, batch->lane_addrs, batch->n_lane_addrs * sizeof *batch->lane_addrs);
+      it.lanes = append_lanes (c, it.warp, batch, &it.n_lanes);
     }
   else
     {
@@ -267,6 +362,7 @@ mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
         it.name = append (c, marker->name, strlen (marker->name) + 1);
     }
   g_array_append_val (c->items, it);
+  t->n_items++;
   if (c->data->len + c->items->len * sizeof (Item) >= t->chunk_bytes)
     publish (t);
   return TRUE;
@@ -279,18 +375,7 @@ mdl_pipeline_threads_flush (MdlPipelineThreads *t, GError **error)
   if (t->filling && t->filling->items->len > 0)
     publish (t);
   g_mutex_lock (&t->lock);
-  /* After a failure the workers stop; wait only until none still holds an engine. */
-  for (;;)
-    {
-      gboolean settled = t->error == NULL ? min_done (t) == t->published : TRUE;
-      for (guint e = 0; e < t->engines->len && settled; e++)
-        settled = !t->busy[e];
-      if (settled)
-        break;
-      t->producer_waits = TRUE;
-      g_cond_wait (&t->space, &t->lock);
-    }
-  t->producer_waits = FALSE;
+  settle (t);
   ok = take_error (t, error);
   g_mutex_unlock (&t->lock);
   return ok;
@@ -316,6 +401,7 @@ mdl_pipeline_threads_free (MdlPipelineThreads *t)
   g_free (t->workers);
   g_free (t->done);
   g_free (t->busy);
+  g_free (t->broken);
   g_clear_error (&t->error);
   g_cond_clear (&t->work);
   g_cond_clear (&t->space);
