@@ -117,9 +117,8 @@ void mdl_cli_error_name (GError **error, const char *name);
 
 /* --threads of the commands that feed a pipeline from one source (run, analyze). */
 #define MDL_CLI_THREADS_OPTION(threads_text)                                                      \
-  { "threads", 0, 0, G_OPTION_ARG_STRING, &(threads_text),                                     \
-    "Run the engines on N worker threads beside the source (0: on the source's thread); the "     \
-    "reports are the same for every N (default: one per engine, at most the cores less one)",    \
+  { "threads", 0, 0, G_OPTION_ARG_STRING, &(threads_text),                                       \
+    "Engines on N worker threads (0: none; default: one per engine, at most the cores less one)",  \
     "N" }
 
 /* ---- shared steps of analyze, run and demo (setup.c) ---- */

@@ -27,13 +27,18 @@ const MdlCliCommand mdl_cli_cmd_run = {
     "is printed marked PARTIAL (exit status 130), and the trace is left truncated at its last\n"
     "record (\"models convert --salvage\" recovers it). --native times the uninstrumented build\n"
     "instead and prints its wall time and checksum. Algorithm parameters go after the name like an engine's\n"
-    "(scan/leftright:k=32) or in --param KEY=VALUE; a --param given later wins.\n"
+    "(scan/leftright:k=32) or in --param KEY=VALUE; a --param given later wins. --threads N runs\n"
+    "the engines on N worker threads while the algorithm runs on its own; the reports are the same\n"
+    "for every N. The default, a worker per engine but at most the cores less one, is the fastest\n"
+    "measured: the engines are independent of one another and most of a run's time (six GPU\n"
+    "engines behind a SIMT sort), and the algorithm needs a core of its own.\n"
     "\n"
     "Examples:\n"
     "  models run scan/random --n 1M --engine count\n"
     "  models run scan/leftright:k=32 --n 1M --engine kmodel:k=32 --engine banks:machine=h100\n"
     "  models run scan/seq --n 64k --machine x86-64 --format json\n"
     "  models run scan/random --n 4M --trace-out random.bin\n"
+    "  models run sort/bitonic --n 64k --engine agpu --engine kmodel --engine msimd --threads 3\n"
     "  models run scan/random --n 16M --native",
   .main = run_main,
 };
