@@ -170,7 +170,7 @@ worker_main (gpointer data)
       if (!ok)
         {
           t->broken[e] = TRUE;
-          /* Why below the stop: the loop in feed only goes on while it is. */
+          /* An earlier failure may have become the stop while this engine ran: keep it. */
           if (PLACE (at, e) < stop_get (t))
             {
               g_clear_error (&t->error);
@@ -195,7 +195,8 @@ MdlPipelineThreads *
 mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, gsize chunk_bytes)
 {
   MdlPipelineThreads *t;
-  g_return_val_if_fail (engines->len > 0 && n_threads > 0 && n_chunks > 0, NULL);
+  g_return_val_if_fail (engines->len > 0 && engines->len < (1u << 16) && n_threads > 0
+                        && n_chunks > 0, NULL);
   t = g_new0 (MdlPipelineThreads, 1);
   t->engines = engines;
   t->n_chunks = n_chunks;
