@@ -11,9 +11,14 @@
  *    engines' share of a row is replay, the layer's is the rest).
  * Every run must deliver the same number of warp events, and each engine the same report when fed
  * by the layer and by the replay (the program fails otherwise).
+ * Last, the six engines in wall-clock time: the serial pipeline against the threaded one
+ * (mdl_pipeline_set_threads, THREADS workers beside the layer), whose reports must be the same.
+ * CPU time cannot rate a threaded run (the workers' time is not the caller's), so these two rates
+ * are by the wall clock, best of REPEAT, and depend on how idle the other cores are.
  *
- * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT]]]   (N 4194304, REPEAT 3 by default; with no
- * ALGO, reduce/tree at 4M and the five sorts' SIMT twins at 64K, one after the other) */
+ * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT [THREADS]]]]   (N 4194304, REPEAT 3, THREADS
+ * one per engine up to the cores less one, by default; with no ALGO, reduce/tree at 4M and the
+ * five sorts' SIMT twins at 64K, one after the other) */
 #include <models/models.h>
 
 #include "bench.h"
@@ -127,19 +132,21 @@ reports_text (MdlPipeline *p)
 }
 
 /* Runs @specs (NULL-terminated; NULL itself: a dropping sink) @repeat times fed by the layer, or
- * by @replayed when not NULL; returns the best CPU seconds, the events in *@n_events and the
+ * by @replayed when not NULL, on @threads workers (0: serial); returns the best CPU seconds of the
+ * calling thread, the best wall seconds in *@wall (when not NULL), the events in *@n_events and the
  * reports in *@text (transfer full). */
 static double
-measure (const Source *src, const Stream *replayed, const char *const *specs, guint repeat,
-         guint64 *n_events, char **text)
+measure (const Source *src, const Stream *replayed, const char *const *specs, guint threads,
+         guint repeat, guint64 *n_events, char **text, double *wall)
 {
-  double best = G_MAXDOUBLE;
+  double best = G_MAXDOUBLE, best_wall = G_MAXDOUBLE;
   for (guint r = 0; r < repeat; r++)
     {
       g_autoptr (MdlPipeline) p = mdl_pipeline_new ();
       Stream count = { 0 };
       MdlSink sink = { keep_batch, keep_marker, &count };
-      double t0;
+      double t0, w0;
+      mdl_pipeline_set_threads (p, threads);
       if (specs)
         {
           for (const char *const *e = specs; *e; e++)
@@ -150,22 +157,32 @@ measure (const Source *src, const Stream *replayed, const char *const *specs, gu
               }
           sink = mdl_pipeline_sink (p);
         }
+      w0 = bench_now ();
       t0 = bench_cpu_now ();
       if (replayed)
         replay (replayed, &sink);
       else
         run_source (src, &sink);
+      if (!mdl_pipeline_flush (p, NULL))
+        {
+          fprintf (stderr, "bench-simt: an engine failed\n");
+          exit (1);
+        }
       best = MIN (best, bench_cpu_now () - t0);
+      best_wall = MIN (best_wall, bench_now () - w0);
       *n_events = specs ? mdl_pipeline_n_events (p) : count.n_warp;
       if (r == 0 && text)
         *text = specs ? reports_text (p) : g_strdup ("");
     }
+  if (wall)
+    *wall = best_wall;
   return best;
 }
 
-/* Benches @spec at @n, @repeat times a row; 0, or 1 when the runs differ or @spec is bad. */
+/* Benches @spec at @n, @repeat times a row, the threaded row on @threads workers; 0, or 1 when
+ * the runs differ or @spec is bad. */
 static int
-bench_source (const char *spec, guint64 n, guint repeat)
+bench_source (const char *spec, guint64 n, guint repeat, guint threads)
 {
   static const char *const six[] = { "coalesce:machine=h100", "banks:machine=h100",
                                      "divergence:machine=h100", "agpu", "kmodel", "msimd", NULL };
@@ -188,8 +205,9 @@ bench_source (const char *spec, guint64 n, guint repeat)
                g_array_new (FALSE, FALSE, sizeof (guint64)), g_array_new (FALSE, FALSE, sizeof (Mark)),
                0 };
   MdlSink keep = { keep_batch, keep_marker, &s };
-  guint64 n_drop, n_row, n_replay, n_markers;
-  double drop_s, six_s = 0;
+  guint64 n_drop, n_row, n_replay, n_markers, n_threaded;
+  double drop_s, six_s = 0, serial_wall, threaded_wall;
+  g_autofree char *serial_text = NULL, *threaded_text = NULL;
 
   if (!mdl_spec_split (spec, &name, &assigns, &error)
       || (src.algo = mdl_algo_lookup (name, &error)) == NULL
@@ -202,7 +220,7 @@ bench_source (const char *spec, guint64 n, guint repeat)
   src.n = n;
   run_source (&src, &keep);
   n_markers = s.marks->len;
-  drop_s = measure (&src, NULL, NULL, repeat, &n_drop, NULL);
+  drop_s = measure (&src, NULL, NULL, 0, repeat, &n_drop, NULL, NULL);
   printf ("%s --n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " warp events, %" G_GUINT64_FORMAT
           " markers; M events/s of CPU time, best of %u\n", spec, n, s.n_warp, n_markers, repeat);
   printf ("  %-28s %8.2f M/s  (%.3f s)\n", "layer into a dropping sink", (double) n_drop / drop_s / 1e6,
@@ -213,8 +231,8 @@ bench_source (const char *spec, guint64 n, guint repeat)
       const char *label = i < G_N_ELEMENTS (rows) ? rows[i].name : "all six GPU engines";
       const char *const *specs = i < G_N_ELEMENTS (rows) ? rows[i].specs : six;
       g_autofree char *live = NULL, *again = NULL;
-      double row_s = measure (&src, NULL, specs, repeat, &n_row, &live);
-      double replay_s = measure (&src, &s, specs, repeat, &n_replay, &again);
+      double row_s = measure (&src, NULL, specs, 0, repeat, &n_row, &live, NULL);
+      double replay_s = measure (&src, &s, specs, 0, repeat, &n_replay, &again, NULL);
       if (i == G_N_ELEMENTS (rows))
         six_s = row_s;
       printf ("  %-28s %8.2f M/s  %8.2f M/s  (%.3f s, %.3f s)\n", label,
@@ -234,6 +252,29 @@ bench_source (const char *spec, guint64 n, guint repeat)
    * layer's own rate that they keep (a ratio within one run, steadier than the rate). */
   printf ("  %s: all six GPU engines %.2f M warp instructions/s, %.2fx the layer into a dropping "
           "sink\n", spec, (double) s.n_warp / six_s / 1e6, drop_s / six_s);
+  /* The two wall-clock runs alternate, so that a load that comes and goes meets both. */
+  serial_wall = threaded_wall = G_MAXDOUBLE;
+  for (guint r = 0; r < repeat; r++)
+    {
+      double w;
+      g_clear_pointer (&serial_text, g_free);
+      g_clear_pointer (&threaded_text, g_free);
+      measure (&src, NULL, six, 0, 1, &n_row, &serial_text, &w);
+      serial_wall = MIN (serial_wall, w);
+      measure (&src, NULL, six, threads, 1, &n_threaded, &threaded_text, &w);
+      threaded_wall = MIN (threaded_wall, w);
+      if (n_threaded != n_row || strcmp (serial_text, threaded_text) != 0)
+        {
+          fprintf (stderr, "bench-simt: %s: the threaded pipeline's reports differ from the serial "
+                   "one's\n", spec);
+          return 1;
+        }
+    }
+  printf ("  %s: all six GPU engines by the wall clock: serial %.2f M/s (%.3f s), %u threads "
+          "%.2f M/s (%.3f s), %.2fx; the CPU rate above: %.2f M/s\n", spec,
+          (double) s.n_warp / serial_wall / 1e6, serial_wall, threads,
+          (double) s.n_warp / threaded_wall / 1e6, threaded_wall, serial_wall / threaded_wall,
+          (double) s.n_warp / six_s / 1e6);
   mdl_params_free (src.params);
   g_array_unref (s.events);
   g_array_unref (s.addrs);
@@ -254,12 +295,18 @@ main (int argc, char **argv)
     { "sort/bitonic", 65536 },       { "sort/warpsort", 65536 },      { "sort/dway-merge", 65536 },
   };
   guint repeat = argc > 3 ? (guint) atoi (argv[3]) : 3;
+  /* As `models run` chooses by default: a worker per engine, a core left to the layer. */
+  guint threads = argc > 4 ? (guint) atoi (argv[4])
+                           : (guint) CLAMP (g_get_num_processors () - 1, 1, 6);
   int rc = 0;
   if (repeat == 0)
     repeat = 3;
+  if (threads == 0)
+    threads = 1;
   if (argc > 1)
-    return bench_source (argv[1], argc > 2 ? g_ascii_strtoull (argv[2], NULL, 0) : 4194304, repeat);
+    return bench_source (argv[1], argc > 2 ? g_ascii_strtoull (argv[2], NULL, 0) : 4194304, repeat,
+                         threads);
   for (guint i = 0; i < G_N_ELEMENTS (defaults) && rc == 0; i++)
-    rc = bench_source (defaults[i].spec, defaults[i].n, repeat);
+    rc = bench_source (defaults[i].spec, defaults[i].n, repeat, threads);
   return rc;
 }

@@ -115,12 +115,22 @@ void mdl_cli_error_name (GError **error, const char *name);
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &(output),                                          \
     "Write the report to FILE instead of standard output", "FILE" }
 
+/* --threads of the commands that feed a pipeline from one source (run, analyze). */
+#define MDL_CLI_THREADS_OPTION(threads_text)                                                      \
+  { "threads", 0, 0, G_OPTION_ARG_STRING, &(threads_text),                                       \
+    "Engines on N worker threads (0: none; default: one per engine, at most the cores less one)",  \
+    "N" }
+
 /* ---- shared steps of analyze, run and demo (setup.c) ---- */
 
 /* A pipeline with one engine per spec (@specs NULL or empty: the default engines); a non-NULL
  * @machine is added as machine=NAME to every spec that does not choose its own.
  * Returns: (transfer full) the pipeline, or NULL with the library's error. */
 MdlPipeline *mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **error);
+/* Sets @pipeline's worker threads from @command's --threads @text (NULL: the default, which needs
+ * the engines added first); FALSE with MDL_ERROR_PARAM for a bad number. */
+gboolean mdl_cli_pipeline_threads (MdlPipeline *pipeline, const char *command, const char *text,
+                                   GError **error);
 /* Runs the instrumented algorithm @algo_spec ("reduce/tree:b=32") on @n elements of seed 1 into
  * one engine per spec of @engines (as mdl_cli_pipeline_new()), and returns their reports
  * (transfer full: free each and the array), their number in *n_reports and the run's wall time in

@@ -32,13 +32,14 @@ analyze_main (int argc, char **argv)
   gboolean help = FALSE, done = FALSE, by_site = FALSE;
   g_auto (GStrv) engines = NULL;
   g_autofree char *machine = NULL, *format_name = NULL, *trace_format_name = NULL;
-  g_autofree char *output = NULL;
+  g_autofree char *output = NULL, *threads_text = NULL;
   const GOptionEntry entries[] = {
     MDL_CLI_ENGINE_OPTIONS (engines, machine, format_name, output),
     { "trace-format", 't', 0, G_OPTION_ARG_STRING, &trace_format_name,
       "Input format: auto (default), bin, lackey, din, raw or warp", "FORMAT" },
     { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
       "Also break every count down by site id (named by site markers)", NULL },
+    MDL_CLI_THREADS_OPTION (threads_text),
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) ctx = mdl_cli_context_new (&mdl_cli_cmd_analyze, entries, &help);
@@ -63,7 +64,8 @@ analyze_main (int argc, char **argv)
       || (trace_format_name
           && !mdl_trace_format_from_name (trace_format_name, &trace_format, &error))
       || !mdl_cli_machine_check (machine, &error)
-      || !(pipeline = mdl_cli_pipeline_new ((const char *const *) engines, machine, &error)))
+      || !(pipeline = mdl_cli_pipeline_new ((const char *const *) engines, machine, &error))
+      || !mdl_cli_pipeline_threads (pipeline, "analyze", threads_text, &error))
     return mdl_cli_fail (g_steal_pointer (&error));
   if (by_site)
     mdl_cli_pipeline_by_site (pipeline);
@@ -88,6 +90,12 @@ analyze_main (int argc, char **argv)
         }
       mdl_cli_progress_update (progress, mdl_trace_reader_n_records (reader),
                                mdl_trace_reader_n_bytes (reader));
+    }
+  if (!mdl_pipeline_flush (pipeline, &error))
+    {
+      g_clear_pointer (&progress, mdl_cli_progress_free);
+      mdl_cli_error_name (&error, name);
+      return mdl_cli_fail (g_steal_pointer (&error));
     }
   source = (MdlSourceInfo) {
     .name = name,

@@ -30,6 +30,18 @@ mdl_cli_pipeline_new (const char *const *specs, const char *machine, GError **er
   return g_steal_pointer (&pipeline);
 }
 
+gboolean
+mdl_cli_pipeline_threads (MdlPipeline *pipeline, const char *command, const char *text,
+                          GError **error)
+{
+  /* The default leaves a core to the source, which keeps producing on its own thread. */
+  guint64 n = MIN (mdl_pipeline_n_engines (pipeline), (guint) MAX (g_get_num_processors () - 1, 1));
+  if (text && !mdl_params_parse_uint (command, "threads", text, 0, 1024, 0, &n, error))
+    return FALSE;
+  mdl_pipeline_set_threads (pipeline, (guint) n);
+  return TRUE;
+}
+
 MdlReport **
 mdl_cli_run_algorithm (const char *algo_spec, guint64 n, const char *const *engines,
                        const char *machine, double *seconds, guint *n_reports, GError **error)
