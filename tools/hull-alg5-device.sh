@@ -2,7 +2,8 @@
 # The device run of hull/msimd part=alg5 (Algorithm 5 in the CUDA twin's independent stage,
 # src/algos/cuda/hull.cu; docs/experiments/hull.md), one call on the GPU machine. Everything it
 # writes goes into ONE tar, $OUT/hull-alg5.tar.gz, rewritten after every stage, so that a run cut
-# short keeps the stages it finished. Each stage has its own `timeout`, and none runs past 145 s:
+# short keeps the stages it finished. Each stage has its own `timeout`, and none runs past $LIMIT s
+# (145 by default):
 #   check     (28 s) against the monotone chain: part=alg5 f32 and f64 on every distribution at
 #             n = 1, 2, 3, 31, 33, 1000, 4097, 2^16+3 and 2^20 (P = 480), at n = 1000, 2^16+3 and
 #             2^20 with P = 4 (a few warps: long independent stages, deep stacks), n = 0 (a case
@@ -10,13 +11,17 @@
 #             prologue was folded into one helper: copy must stay right);
 #   sanitize  (2 x 12 s) compute-sanitizer memcheck and racecheck at n = 2^12: part=alg5 f32 on
 #             every distribution, f64 on the disc and the ring, P = 4 on the disc and the ring;
-#   time      (9 x 10 s) part=alg5, part=copy and baseline/quickhull at 2^20, then 2^24, on the
-#             disc, the square and the ring: median of 5 launches after 3 warm-ups (CUDA events),
+#   time      (9 x $TIME_BOX s, 10 by default) part=alg5, part=copy and baseline/quickhull at
+#             2^20, then 2^24, on the disc, the square and the ring: median of 5 launches after 3
+#             warm-ups (CUDA events),
 #             every case's first launch checked (the `mismatches` column).
 # The harness is built beforehand from the merged tree:
 #   (cd src/algos/cuda && nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -o $GK *.cu)
-# Usage: GK=... OUT=... bash tools/hull-alg5-device.sh
+# Usage: GK=... OUT=... [LIMIT=145] [TIME_BOX=10] bash tools/hull-alg5-device.sh
+#   LIMIT: seconds for the whole run; TIME_BOX: seconds for each timed case (both sizes).
 set -u
+LIMIT=${LIMIT:-145}
+TIME_BOX=${TIME_BOX:-10}
 GK=${GK:?}
 OUT=${OUT:?}
 H=hull/msimd
@@ -29,8 +34,8 @@ mkdir -p "$OUT"
 say () { echo "$*" | tee -a "$W/log.txt"; }
 TAR="$OUT/hull-alg5.tar.gz"
 pack () { tar -czf "$TAR.part" -C "$W" . && mv "$TAR.part" "$TAR"; }
-# A stage's box: @1 seconds, or what is left of 145 s if that is less.
-box () { local left=$((145 - SECONDS)); echo $(($1 < left ? $1 : left)); }
+# A stage's box: @1 seconds, or what is left of $LIMIT s if that is less.
+box () { local left=$((LIMIT - SECONDS)); echo $(($1 < left ? $1 : left)); }
 # Runs the harness under `timeout` for at most @1 seconds, output to @2; the rest are its
 # arguments. Says the exit status and the lines that did not pass.
 gk () {
@@ -85,7 +90,7 @@ for d in disc square ring; do
       copy) a="$H:dist=$d" ;;
       quickhull) a="$B:dist=$d" ;;
     esac
-    t=$(box 10)
+    t=$(box $TIME_BOX)
     if [ "$t" -lt 2 ]; then say "skipped (no time left): $a"; continue; fi
     timeout "$t" "$GK" --seed $SEED --mode time --reps 5 --csv "$W/time-$kind-$d.csv" \
       --n 2^20,2^24 "$a" > "$W/time-$kind-$d.txt" 2>&1
