@@ -15,7 +15,7 @@ typedef SimtFiber *(*SimtFiberMain) (void *data);
 
 struct SimtFiber {
   void *sp;                 /* the saved stack pointer while the fiber is not running */
-  guint8 *map;              /* its stack mapping, a guard page first (NULL: the thread's own stack) */
+  guint8 *map;              /* its stack's mapping, a guard page first (NULL: the thread's stack) */
   gsize map_bytes;
   SimtFiberMain main;
   void *data;

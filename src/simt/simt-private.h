@@ -114,8 +114,8 @@ void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel,
 /* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
 void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
                                MdlSimtKernel kernel, void *args);
-/* schedule.c: after a global memory instruction of @blk in an interleaved launch: hands the baton to
- * the next resident block and returns when it comes back. */
+/* schedule.c: after a global memory instruction of @blk in an interleaved launch: switches to the
+ * next live resident block and returns when the turn comes back to @blk. */
 void mdl_simt_yield (SimtBlock *blk);
 
 #endif
