@@ -130,6 +130,70 @@ test_interleaved_launch_is_deterministic (void **state)
   test_collector_free (b);
 }
 
+/* Ensure one GPU's interleaved launches one after another, with fewer and then as many resident
+ * blocks as before, each give the hand-derived order and failures of a fresh GPU (the rows of
+ * test_spin_lock_fails_hand_derived_cases): the slots and their stacks are kept between launches
+ * and start over each time. */
+static void
+test_launches_reuse_their_slots (void **state)
+{
+  static const struct { guint grid, resident; } launches[] = { { 3, 3 }, { 3, 2 }, { 2, 2 } };
+  TestCollector *c = test_collector_new ();
+  MdlSink sink = test_collector_sink (c);
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (&sink, 32);
+  g_autoptr (GError) error = NULL;
+  Args a = { .lock = mdl_simt_alloc (gpu, 4, NULL), .counter = mdl_simt_alloc (gpu, 4, NULL) };
+  g_autofree char *order = NULL;
+  guint64 failed;
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (launches); i++)
+    {
+      MdlSimtLaunch shape = { .grid_x = launches[i].grid, .block_x = 1,
+                              .resident = launches[i].resident };
+      if (!mdl_simt_launch (gpu, &shape, lock_kernel, &a, &error))
+        fail_msg ("launch %" G_GSIZE_FORMAT ": %s", i, error->message);
+    }
+  order = memory_order (c, &failed);
+  assert_string_equal (order, "012012012012121212222" "010101012121212222" "01010101111");
+  assert_int_equal (failed, 9 + 6 + 3);
+  assert_int_equal (*(guint32 *) mdl_simt_host (gpu, a.counter), 3 + 3 + 2);
+  test_collector_free (c);
+}
+
+/* Thread 0 of a one-thread block: old = atomicAdd (counter, 1); data[block] = old. */
+static void
+ticket_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1), *old = mdl_simt_reg (b, 1);
+  at[0] = a->counter;
+  v[0] = 1;
+  mdl_simt_atom (b, MDL_SPACE_GLOBAL, MDL_SIMT_ATOM_ADD, 4, at, v, NULL, old);
+  at[0] = a->data + 4 * (guint64) b->idx_x;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, old);
+}
+
+/* Ensure the most resident blocks a launch may have all run at once, each on a stack of its own:
+ * the first round of turns goes in slot order, so block i draws ticket i before any block's
+ * store. */
+static void
+test_most_resident_blocks_run (void **state)
+{
+  const guint n = MDL_SIMT_MAX_RESIDENT;
+  g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+  g_autoptr (GError) error = NULL;
+  Args a = { .counter = mdl_simt_alloc (gpu, 4, NULL), .data = mdl_simt_alloc (gpu, 4 * n, NULL) };
+  MdlSimtLaunch shape = { .grid_x = n, .block_x = 1, .resident = n };
+  const guint32 *tickets = mdl_simt_host (gpu, a.data);
+  (void) state;
+  if (!mdl_simt_launch (gpu, &shape, ticket_kernel, &a, &error))
+    fail_msg ("%s", error->message);
+  assert_int_equal (*(guint32 *) mdl_simt_host (gpu, a.counter), n);
+  for (guint i = 0; i < n; i++)
+    if (tickets[i] != i)
+      fail_msg ("block %u drew ticket %u", i, tickets[i]);
+}
+
 /* Each block of 40 threads (two warps, the second partial) on its own 80 words: a load, a branch
  * on odd values, a store of v + 1 or 2v, a shared store and load across a barrier, a store back. */
 static void
@@ -272,6 +336,8 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_spin_lock_fails_hand_derived_cases),
     cmocka_unit_test (test_interleaved_launch_is_deterministic),
+    cmocka_unit_test (test_launches_reuse_their_slots),
+    cmocka_unit_test (test_most_resident_blocks_run),
     cmocka_unit_test (test_independent_blocks_keep_their_events),
     cmocka_unit_test (test_fault_in_a_resident_block_ends_the_launch),
     cmocka_unit_test (test_too_many_resident_blocks_is_a_param_error),

@@ -9,7 +9,7 @@
 set -eu
 machine=${1:-8800gt}
 dist=${2:-tube}
-n=${3:-100000}
+n=${3:-500000}
 blocks=${4:-"8 14 20 32 42"}
 threads=${5:-"32 64 72"}
 models=${MODELS:-models}

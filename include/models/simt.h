@@ -83,9 +83,10 @@ typedef void (*MdlSimtKernel) (MdlSimtBlock *block, void *args);
  *   (load, store, atomic) of a block, so that blocks that spin on each other's words (a lock, a
  *   persistent kernel's queue) see each other's updates as on the hardware; a block that ends
  *   frees its slot for the next block of the grid. The schedule is deterministic: the same
- *   launch gives the same event stream. Each resident block runs on a thread of its own, one at a
- *   time; the kernel must not keep per-launch state in thread-local storage. Take R from the
- *   occupancy calculator (SMs × blocks per SM, the `occupancy` engine's resident_blocks_max).
+ *   launch gives the same event stream. Each resident block runs on a stack of its own (2 MiB,
+ *   with a guard page), all on the launching thread, one at a time; the kernel must not keep
+ *   per-block state in static or thread-local storage. Take R from the occupancy calculator
+ *   (SMs × blocks per SM, the `occupancy` engine's resident_blocks_max).
  */
 typedef struct {
   guint32 grid_x;
@@ -101,7 +102,7 @@ typedef struct {
 #define MDL_SIMT_MAX_THREADS 1024
 /** MDL_SIMT_MAX_SHARED: the most shared memory a block may have (bytes). */
 #define MDL_SIMT_MAX_SHARED (1u << 20)
-/** MDL_SIMT_MAX_RESIDENT: the most blocks a launch may hold resident at once (a thread each). */
+/** MDL_SIMT_MAX_RESIDENT: the most blocks a launch may hold resident at once (a stack each). */
 #define MDL_SIMT_MAX_RESIDENT 2048
 /** MDL_SIMT_GLOBAL_BASE: the device address of the first global allocation. */
 #define MDL_SIMT_GLOBAL_BASE G_GUINT64_CONSTANT (0x700000000000)

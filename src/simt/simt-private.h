@@ -6,6 +6,8 @@
 #include <models/error.h>
 #include <models/simt.h>
 
+#include "simt/fiber.h"
+
 /* The deepest nesting of if, loop and predicate frames in one kernel. */
 #define MDL_SIMT_MAX_DEPTH 64
 /* The largest |stride| of an event in the strided form (the binary trace format's bound). */
@@ -59,9 +61,8 @@ typedef struct {
   gsize arena_used;
   /* Interleaved launches (resident >= 2) only: */
   guint slot;               /* its index among the resident blocks */
-  gboolean live;            /* its thread still has blocks to run */
-  GCond turn;               /* signalled when the baton comes to this slot */
-  GThread *thread;
+  gboolean live;            /* its fiber still has blocks to run */
+  SimtFiber fiber;          /* the stack the slot's blocks run on */
 } SimtBlock;
 
 typedef struct {
@@ -70,13 +71,10 @@ typedef struct {
   guint8 *data;
 } SimtBuffer;
 
-/* An interleaved launch: the kernel, and the baton that lets one resident block run at a time
- * (the holder of @baton whose slot is @turn runs; the others wait on their GCond). */
+/* An interleaved launch: the kernel, the next block to start, and the launcher's own stack, to
+ * which the last slot to end switches back. */
 typedef struct {
-  GMutex baton;
-  GCond done;               /* signalled when the last slot's thread has no block left */
-  guint turn;
-  guint n_live;
+  SimtFiber launcher;
   guint32 next_block;       /* the next block of the grid to start */
   guint32 n_blocks;
   MdlSimtKernel kernel;
@@ -116,8 +114,8 @@ void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel,
 /* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
 void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
                                MdlSimtKernel kernel, void *args);
-/* schedule.c: after a global memory instruction of @blk in an interleaved launch: hands the baton to
- * the next resident block and returns when it comes back. */
+/* schedule.c: after a global memory instruction of @blk in an interleaved launch: switches to the
+ * next live resident block and returns when the turn comes back to @blk. */
 void mdl_simt_yield (SimtBlock *blk);
 
 #endif

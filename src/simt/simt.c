@@ -91,8 +91,6 @@ mdl_simt_new (const MdlSink *sink, guint warp_width)
   gpu->next_addr = MDL_SIMT_GLOBAL_BASE;
   gpu->blk.arena = g_array_new (FALSE, FALSE, sizeof (SimtChunk));
   gpu->cur = &gpu->blk;
-  g_mutex_init (&gpu->sched.baton);
-  g_cond_init (&gpu->sched.done);
   return gpu;
 }
 
@@ -126,12 +124,11 @@ mdl_simt_free (MdlSimt *gpu)
   for (guint i = 0; i < gpu->n_slots; i++)
     {
       block_clear (gpu->slots[i]);
-      g_cond_clear (&gpu->slots[i]->turn);
+      mdl_simt_fiber_clear (&gpu->slots[i]->fiber);
       g_free (gpu->slots[i]);
     }
   g_free (gpu->slots);
-  g_mutex_clear (&gpu->sched.baton);
-  g_cond_clear (&gpu->sched.done);
+  mdl_simt_fiber_clear (&gpu->sched.launcher);
   g_free (gpu);
 }
 
