@@ -674,12 +674,68 @@ one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, gu
   return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
 }
 
-/* The references of a one-line access by kind (read, write, modify): consume_one_level's hit. */
-static const guint64 reads_of_kind[MDL_CPU_OPS] = { 1, 0, 1 };
-static const guint64 writes_of_kind[MDL_CPU_OPS] = { 0, 1, 1 };
+/* consume_one_level's hits are counted in one word, 21 bits each for the read references, the
+ * write references and the access records (one add from a table by kind, where three counters
+ * took three adds and two table loads); a scan covers at most SCAN_MAX records, so no field
+ * overflows. */
+#define PACKED_BITS 21
+#define PACKED_FIELD ((G_GUINT64_CONSTANT (1) << PACKED_BITS) - 1)
+#define PACKED_READ G_GUINT64_CONSTANT (1)
+#define PACKED_WRITE (PACKED_READ << PACKED_BITS)
+#define PACKED_ACCESS (PACKED_READ << (2 * PACKED_BITS))
+#define SCAN_MAX (1u << 20)
+
+/* A one-line hit of a read, a write and a modify (a read and a write of the line). */
+static const guint64 packed_hit_of_kind[MDL_CPU_OPS] = {
+  PACKED_READ | PACKED_ACCESS, PACKED_WRITE | PACKED_ACCESS, PACKED_READ | PACKED_WRITE | PACKED_ACCESS
+};
 
 /* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
 #define ANY_WAYS G_MAXUINT
+
+/* The hits consume_one_level takes without a call: from @e on, the records that are op counts or
+ * branches (skipped), or one-line data accesses that hit at way 0 or 1 of an ordered set, at the
+ * line referenced last (*@last_line), or with lru at the first or second way of the set's
+ * recency order; their counts are added to *@packed. Returns the first record it cannot take (a
+ * fetch, an access that spans lines, a miss or a deeper hit), or @end. A loop of its own, with no
+ * call in it, so that GCC keeps its state in registers (the loop that called out from its body
+ * reloaded the sets' address and mask from the stack on every record). */
+static inline __attribute__ ((always_inline)) const MdlCpuEvent *
+scan_hits (const MdlCpuEvent *e, const MdlCpuEvent *end, const CacheSets *sets, gboolean lru,
+           guint ordered_ways, guint shift, guint64 *last_line, guint64 *packed)
+{
+  guint8 *const blocks = sets->blocks;
+  const guint64 set_mask = sets->set_mask;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? sets->block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? sets->fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
+  const guint64 line_bytes = G_GUINT64_CONSTANT (1) << shift;
+  for (; e < end; e++)
+    {
+      guint kind = e->kind;
+      guint64 first;
+      if (!mdl_cpu_is_access (kind))
+        continue;
+      /* A fetch (or a flag that is not the dependent one, which matters only on a miss). */
+      if (e->flags & ~MDL_CPU_FLAG_DEPENDENT)
+        return e;
+      /* One line: its last byte is in the line of its first (and it cannot wrap). */
+      if ((e->addr & (line_bytes - 1)) + e->size > line_bytes)
+        return e;
+      first = e->addr >> shift;
+      if (!(ordered_ways
+            ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask) * block_bytes,
+                                                fp_offset, first)
+            : first == *last_line
+              || (lru && mdl_cache_lru_hit_near_head (sets, first & set_mask, first))))
+        return e;
+      if (!ordered_ways)
+        *last_line = first;
+      *packed += packed_hit_of_kind[kind];
+    }
+  return e;
+}
 
 /* @ordered_ways: 0 when the level's sets are not ordered (CacheSets.ordered); else their ways, a
  * constant for the common D1's 8 (the set's block address and its fingerprints' offset then are
@@ -692,50 +748,34 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
   Level *l = &c->levels[0];
   /* In locals: the loop's stores into the sets might, for all the compiler knows, change *b. */
   const MdlCpuEvent *e = b->cpu, *const end = b->cpu + b->n_cpu;
-  guint8 *const blocks = l->sets.blocks;
-  const guint64 set_mask = l->sets.set_mask;
-  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
-                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
-  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
-                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
   const guint shift = line_shift ? line_shift : l->line_shift;
   const gboolean write_allocate = c->write_allocate;
   /* Ordered sets: the line referenced last is at way 0 of its set, which the loop tests anyway;
    * without it the loop keeps one register more. */
   guint64 last_line = ordered_ways ? CACHE_INVALID : l->last_line;
-  guint64 reads = 0, writes = 0, accesses = 0, fetches = 0;
-  for (; e < end; e++)
+  while (e < end)
     {
-      guint kind = e->kind;
-      guint64 first, last;
+      guint64 packed = 0, first, last;
+      guint kind;
       gboolean dependent;
-      if (!mdl_cpu_is_access (kind))
-        continue;
-      if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
+      e = scan_hits (e, e + MIN ((gsize) (end - e), SCAN_MAX), &l->sets, lru, ordered_ways, shift,
+                     &last_line, &packed);
+      l->refs[REF_READ] += packed & PACKED_FIELD;
+      l->refs[REF_WRITE] += packed >> PACKED_BITS & PACKED_FIELD;
+      c->accesses += packed >> 2 * PACKED_BITS;
+      if (e == end || !mdl_cpu_is_access (e->kind))
+        continue;   /* the scan stopped at SCAN_MAX records */
+      kind = e->kind;
+      if (e->flags & MDL_CPU_FLAG_FETCH)
         {
-          fetches++;
+          c->fetches++;
+          c->fetches_ignored++;
+          e++;
           continue;
         }
-      accesses++;
+      c->accesses++;
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
-      if (G_LIKELY (first == last
-                    && (ordered_ways
-                        ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
-                                                                         * block_bytes,
-                                                            fp_offset, first)
-                        : first == last_line
-                          || (lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
-                                                                  first)))))
-        {
-          if (!ordered_ways)
-            last_line = first;
-          /* One line, hit: a read, a write, or a modify's read and write (an add from a table
-           * each, where the compares took three instructions). */
-          reads += reads_of_kind[kind];
-          writes += writes_of_kind[kind];
-          continue;
-        }
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
       dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
@@ -749,13 +789,9 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       else
         last_line = one_level_lines_any (l, kind, dependent, first, last, write_allocate,
                                          last_line);
+      e++;
     }
   l->last_line = last_line;
-  l->refs[REF_READ] += reads;
-  l->refs[REF_WRITE] += writes;
-  c->accesses += accesses;
-  c->fetches += fetches;
-  c->fetches_ignored += fetches;
 }
 
 /* The common D1: 8 ways of 64-byte lines, lru. */
