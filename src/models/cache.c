@@ -621,21 +621,30 @@ consume_general (Cache *c, const MdlEventBatch *b)
 
 /* The most common configuration, one data level without classification in the natural mode, runs
  * in two parts with the same rules as the general path (the agreement tests run both against the
- * reference). The batch loop (consume_one_level) handles a one-line access to the line referenced
- * last (which changes no state: level_lookup says why), or with lru a hit at the first or second
- * way of its set's recency order, with its counters in registers; everything else goes to
- * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
- * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
- * stack. lru sets of 2..16 ways are kept ordered (CacheSets.ordered), so that those two ways are
- * ways 0 and 1 of the set's block, with no head to load first, and the block of a set of 8 ways
- * is at a constant multiple of the set (a copy of the loop of its own): docs/models/memory.md,
- * bench-cache, has the instructions per reference and the rates. */
+ * reference and against each other). The batch loop (consume_one_level, its scan_one_line) takes
+ * the one-line data accesses it can without a call, with its state and counters in registers:
+ * with lru's ordered sets (2..16 ways, CacheSets.ordered; the most recent tag at way 0, the second
+ * at way 1, no head to load) all of them, hits and misses; otherwise a one-line access to the
+ * line referenced last (which changes no state: level_lookup says why), or with lru a hit at the
+ * first or second way of its set's recency order. Everything else goes to one_level_lines, out of
+ * line, one copy per loop so that each has its lookup inline. The block of a set of 8 ways is at a
+ * constant multiple of the set (the D1's loop of its own). docs/models/memory.md, bench-cache, has
+ * the instructions per reference, the rates and what was tried. */
+/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
+#define ANY_WAYS G_MAXUINT
+
+/* @ordered_ways as consume_one_level's. */
 static inline __attribute__ ((always_inline)) guint64
 one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                 gboolean write_allocate, guint64 last_line, gboolean lru)
+                 gboolean write_allocate, guint64 last_line, gboolean lru, guint ordered_ways)
 {
   guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
   guint ref = kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+  const guint ways = ordered_ways == ANY_WAYS ? l->sets.assoc : ordered_ways;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
   /* A modify makes a second pass, of writes. */
   for (pass = 0; pass < n_passes; pass++, ref = REF_WRITE)
     for (guint64 line = first; line <= last; line++)
@@ -645,9 +654,13 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
         l->refs[ref]++;
         if (line == last_line)
           continue;
-        if (lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
-                                        &evicted)
-                : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
+        if (ordered_ways
+            ? mdl_cache_ordered_access (&l->sets, l->sets.blocks + (line & l->sets.set_mask)
+                                                                   * block_bytes,
+                                        ways, fp_offset, line, allocate, &evicted)
+            : lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
+                                          &evicted)
+                  : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
           {
             last_line = line;
             continue;
@@ -660,24 +673,41 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
   return last_line;
 }
 
+/* One copy of one_level_lines for each loop of consume_one_level below, so that each has its
+ * lookup inline, with the constants of its loop. */
+static __attribute__ ((noinline)) guint64
+one_level_lines_d1 (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                   gboolean write_allocate, guint64 last_line)
+{
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE, 8);
+}
+
+static __attribute__ ((noinline)) guint64
+one_level_lines_ordered (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                        gboolean write_allocate, guint64 last_line)
+{
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE,
+                          ANY_WAYS);
+}
+
 static __attribute__ ((noinline)) guint64
 one_level_lines_lru (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                     gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate, guint64 last_line)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE);
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE, 0);
 }
 
 static __attribute__ ((noinline)) guint64
 one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                     gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate, guint64 last_line)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
+  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE, 0);
 }
 
-/* consume_one_level's hits are counted in one word, 21 bits each for the read references, the
- * write references and the access records (one add from a table by kind, where three counters
- * took three adds and two table loads); a scan covers at most SCAN_MAX records, so no field
- * overflows. */
+/* consume_one_level's one-line accesses are counted in one word, 21 bits each for the read
+ * references, the write references and the access records (one add from a table by kind, where
+ * three counters took three adds and two table loads); a scan covers at most SCAN_MAX records,
+ * so no field overflows. */
 #define PACKED_BITS 21
 #define PACKED_FIELD ((G_GUINT64_CONSTANT (1) << PACKED_BITS) - 1)
 #define PACKED_READ G_GUINT64_CONSTANT (1)
@@ -685,27 +715,31 @@ one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, gu
 #define PACKED_ACCESS (PACKED_READ << (2 * PACKED_BITS))
 #define SCAN_MAX (1u << 20)
 
-/* A one-line hit of a read, a write and a modify (a read and a write of the line). */
-static const guint64 packed_hit_of_kind[MDL_CPU_OPS] = {
-  PACKED_READ | PACKED_ACCESS, PACKED_WRITE | PACKED_ACCESS, PACKED_READ | PACKED_WRITE | PACKED_ACCESS
+/* The references of a one-line access of each kind, a read, a write and a modify (a read and a
+ * write of the line, which always hits after the read), whether it hits or misses. */
+static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
+  PACKED_READ | PACKED_ACCESS, PACKED_WRITE | PACKED_ACCESS,
+  PACKED_READ | PACKED_WRITE | PACKED_ACCESS
 };
 
-/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
-#define ANY_WAYS G_MAXUINT
-
-/* The hits consume_one_level takes without a call: from @e on, the records that are op counts or
- * branches (skipped), or one-line data accesses that hit at way 0 or 1 of an ordered set, at the
- * line referenced last (*@last_line), or with lru at the first or second way of the set's
- * recency order; their counts are added to *@packed. Returns the first record it cannot take (a
- * fetch, an access that spans lines, a miss or a deeper hit), or @end. A loop of its own, with no
- * call in it, so that GCC keeps its state in registers (the loop that called out from its body
- * reloaded the sets' address and mask from the stack on every record). */
+/* The one-line accesses consume_one_level takes without a call: from @e on, it skips op counts
+ * and branches and takes one-line data accesses that hit at the line referenced last
+ * (*@last_line), or with lru at the first or second way of the set's recency order; with ordered
+ * sets, every one-line data access: a hit at way 0 or 1 first, then the rest of the search, a
+ * miss counted into @l. The references of the accesses taken are added to *@packed. Returns the
+ * first record it cannot take (a fetch, an access that spans lines, or without ordered sets a
+ * miss or a deeper hit), or @end. A loop of its own, with no call in it, so that GCC keeps its
+ * state in registers (the loop that called out from its body reloaded the sets' address and mask
+ * from the stack on every record). */
 static inline __attribute__ ((always_inline)) const MdlCpuEvent *
-scan_hits (const MdlCpuEvent *e, const MdlCpuEvent *end, const CacheSets *sets, gboolean lru,
-           guint ordered_ways, guint shift, guint64 *last_line, guint64 *packed)
+scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean lru,
+               guint ordered_ways, guint shift, gboolean write_allocate, guint64 *last_line,
+               guint64 *packed)
 {
+  CacheSets *sets = &l->sets;
   guint8 *const blocks = sets->blocks;
   const guint64 set_mask = sets->set_mask;
+  const guint ways = ordered_ways == ANY_WAYS ? sets->assoc : ordered_ways;
   const guint64 block_bytes = ordered_ways == ANY_WAYS ? sets->block_bytes
                                                        : CACHE_RING_BLOCK_BYTES (ordered_ways);
   const guint fp_offset = ordered_ways == ANY_WAYS ? sets->fp_offset
@@ -715,6 +749,7 @@ scan_hits (const MdlCpuEvent *e, const MdlCpuEvent *end, const CacheSets *sets, 
     {
       guint kind = e->kind;
       guint64 first;
+      guint8 *block;
       if (!mdl_cpu_is_access (kind))
         continue;
       /* A fetch (or a flag that is not the dependent one, which matters only on a miss). */
@@ -724,15 +759,26 @@ scan_hits (const MdlCpuEvent *e, const MdlCpuEvent *end, const CacheSets *sets, 
       if ((e->addr & (line_bytes - 1)) + e->size > line_bytes)
         return e;
       first = e->addr >> shift;
-      if (!(ordered_ways
-            ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask) * block_bytes,
-                                                fp_offset, first)
-            : first == *last_line
-              || (lru && mdl_cache_lru_hit_near_head (sets, first & set_mask, first))))
-        return e;
+      block = blocks + (first & set_mask) * block_bytes;
       if (!ordered_ways)
-        *last_line = first;
-      *packed += packed_hit_of_kind[kind];
+        {
+          if (first != *last_line && !(lru && mdl_cache_lru_hit_near_head (sets, first & set_mask,
+                                                                           first)))
+            return e;
+          *last_line = first;
+        }
+      else if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first))
+        {
+          gboolean allocate = kind != MDL_CPU_WRITE || write_allocate;
+          guint64 evicted;
+          if (!mdl_cache_ordered_access (sets, block, ways, fp_offset, first, allocate, &evicted))
+            {
+              l->misses[kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ]++;
+              l->dependent_misses += kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
+              l->evictions += allocate && evicted != CACHE_INVALID;
+            }
+        }
+      *packed += packed_refs_of_kind[kind];
     }
   return e;
 }
@@ -758,14 +804,20 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       guint64 packed = 0, first, last;
       guint kind;
       gboolean dependent;
-      e = scan_hits (e, e + MIN ((gsize) (end - e), SCAN_MAX), &l->sets, lru, ordered_ways, shift,
-                     &last_line, &packed);
+      e = scan_one_line (e, e + MIN ((gsize) (end - e), SCAN_MAX), l, lru, ordered_ways, shift,
+                         write_allocate, &last_line, &packed);
       l->refs[REF_READ] += packed & PACKED_FIELD;
       l->refs[REF_WRITE] += packed >> PACKED_BITS & PACKED_FIELD;
       c->accesses += packed >> 2 * PACKED_BITS;
-      if (e == end || !mdl_cpu_is_access (e->kind))
-        continue;   /* the scan stopped at SCAN_MAX records */
+      if (e == end)
+        break;
+      /* A record the scan could not take, or the next after SCAN_MAX records, which may be any. */
       kind = e->kind;
+      if (!mdl_cpu_is_access (kind))
+        {
+          e++;
+          continue;
+        }
       if (e->flags & MDL_CPU_FLAG_FETCH)
         {
           c->fetches++;
@@ -779,16 +831,15 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
       dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
-      if (lru)
-        {
-          guint64 now = one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
-                                             last_line);
-          if (!ordered_ways)
-            last_line = now;
-        }
+      if (ordered_ways)
+        (ordered_ways == 8 ? one_level_lines_d1 : one_level_lines_ordered) (l, kind, dependent,
+                                                                            first, last,
+                                                                            write_allocate,
+                                                                            last_line);
       else
-        last_line = one_level_lines_any (l, kind, dependent, first, last, write_allocate,
-                                         last_line);
+        last_line = (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, dependent, first,
+                                                                       last, write_allocate,
+                                                                       last_line);
       e++;
     }
   l->last_line = last_line;
