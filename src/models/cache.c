@@ -38,7 +38,10 @@ enum { REF_READ = 0, REF_WRITE = 1, REF_FETCH = 2, N_REF_KINDS };
 typedef struct {
   CacheSets sets;
   MdlFalru shadow;            /* classify: the fully associative LRU of the same size */
-  guint64 last_line;          /* resident line of the previous reference, for the fast path */
+  guint64 last_line;          /* resident line of the previous reference: general path */
+  guint64 *set_last;          /* [n_sets] the one-level loop without ordered sets: the line each
+                               * set was referenced for last, resident, or CACHE_INVALID; NULL
+                               * in every other configuration */
   guint64 refs[N_REF_KINDS];
   guint64 misses[N_REF_KINDS];
   guint64 dependent_misses;   /* read misses of MDL_CPU_FLAG_DEPENDENT records */
@@ -282,6 +285,7 @@ cache_finalize (void *state)
   for (guint i = 0; c->levels && i < c->n_levels; i++)
     {
       mdl_cache_sets_destroy (&c->levels[i].sets);
+      g_free (c->levels[i].set_last);
       if (c->classify)
         mdl_falru_destroy (&c->levels[i].shadow);
     }
@@ -382,6 +386,16 @@ cache_init (void *state, const MdlParams *params, GError **error)
       && c->levels[0].sets.policy == &mdl_cache_lru && c->levels[0].assoc >= CACHE_ORDERED_MIN_ASSOC
       && c->levels[0].assoc <= CACHE_ORDERED_MAX_ASSOC)
     mdl_cache_sets_keep_ordered (&c->levels[0].sets);
+  else if (c->n_levels == 1 && !c->classify && !c->cachegrind)
+    {
+      /* The one-level loop's filter in front of the other policies' sets (consume_one_level). */
+      Level *l = &c->levels[0];
+      if (!mdl_budget_take ("cache", "the l1 filter of the line each set saw last",
+                            l->n_sets * sizeof (guint64), &c->table_bytes, error))
+        return FALSE;
+      l->set_last = g_new (guint64, l->n_sets);
+      memset (l->set_last, 0xff, l->n_sets * sizeof (guint64));   /* CACHE_INVALID */
+    }
   for (guint i = 0; i < c->n_levels; i++)
     {
       Level *l = &c->levels[i];
@@ -412,6 +426,8 @@ cache_reset (void *state)
       l->evictions = l->compulsory = l->capacity = l->conflict = l->back_invalidations = 0;
       l->dependent_misses = 0;
       l->last_line = CACHE_INVALID;
+      if (l->set_last)
+        memset (l->set_last, 0xff, l->n_sets * sizeof (guint64));   /* CACHE_INVALID */
     }
   c->accesses = c->fetches = c->fetches_ignored = 0;
 }
@@ -633,10 +649,13 @@ consume_general (Cache *c, const MdlEventBatch *b)
 /* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
 #define ANY_WAYS G_MAXUINT
 
-/* @ordered_ways as consume_one_level's. */
-static inline __attribute__ ((always_inline)) guint64
+/* @ordered_ways as consume_one_level's. Without ordered sets, a reference to the line its set was
+ * last referenced for (Level.set_last) takes no lookup: it hits, as no fill into the set came
+ * since, and changes no policy's state, as that reference was the last to change the set's
+ * (level_lookup's argument for the line referenced last at a level, set by set). */
+static inline __attribute__ ((always_inline)) void
 one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                 gboolean write_allocate, guint64 last_line, gboolean lru, guint ordered_ways)
+                 gboolean write_allocate, gboolean lru, guint ordered_ways)
 {
   guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
   guint ref = kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
@@ -650,58 +669,57 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
     for (guint64 line = first; line <= last; line++)
       {
         gboolean allocate = ref == REF_READ || write_allocate;
-        guint64 evicted;
+        guint64 set = line & l->sets.set_mask, evicted;
         l->refs[ref]++;
-        if (line == last_line)
+        if (!ordered_ways && l->set_last[set] == line)
           continue;
         if (ordered_ways
-            ? mdl_cache_ordered_access (&l->sets, l->sets.blocks + (line & l->sets.set_mask)
-                                                                   * block_bytes,
-                                        ways, fp_offset, line, allocate, &evicted)
-            : lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
-                                          &evicted)
+            ? mdl_cache_ordered_access (&l->sets, l->sets.blocks + set * block_bytes, ways,
+                                        fp_offset, line, allocate, &evicted)
+            : lru ? mdl_cache_lru_access (&l->sets, set, line, allocate, &evicted)
                   : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
           {
-            last_line = line;
+            if (!ordered_ways)
+              l->set_last[set] = line;
             continue;
           }
         l->misses[ref]++;
         l->dependent_misses += dependent;
-        last_line = allocate ? line : CACHE_INVALID;
         l->evictions += allocate && evicted != CACHE_INVALID;
+        /* A miss that places nothing leaves the set as it was, and its last line resident. */
+        if (!ordered_ways && allocate)
+          l->set_last[set] = line;
       }
-  return last_line;
 }
 
 /* One copy of one_level_lines for each loop of consume_one_level below, so that each has its
  * lookup inline, with the constants of its loop. */
-static __attribute__ ((noinline)) guint64
+static __attribute__ ((noinline)) void
 one_level_lines_d1 (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                   gboolean write_allocate, guint64 last_line)
+                   gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE, 8);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 8);
 }
 
-static __attribute__ ((noinline)) guint64
+static __attribute__ ((noinline)) void
 one_level_lines_ordered (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                        gboolean write_allocate, guint64 last_line)
+                        gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE,
-                          ANY_WAYS);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, ANY_WAYS);
 }
 
-static __attribute__ ((noinline)) guint64
+static __attribute__ ((noinline)) void
 one_level_lines_lru (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                    gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE, 0);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 0);
 }
 
-static __attribute__ ((noinline)) guint64
+static __attribute__ ((noinline)) void
 one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                    gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE, 0);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, FALSE, 0);
 }
 
 /* consume_one_level's one-line accesses are counted in one word, 21 bits each for the read
@@ -724,7 +742,7 @@ static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
 
 /* The one-line accesses consume_one_level takes without a call: from @e on, it skips op counts
  * and branches and takes one-line data accesses that hit at the line referenced last
- * (*@last_line), or with lru at the first or second way of the set's recency order; with ordered
+ * (Level.set_last), or with lru at the first or second way of the set's recency order; with ordered
  * sets, every one-line data access: a hit at way 0 or 1 first, then the rest of the search, a
  * miss counted into @l. The references of the accesses taken are added to *@packed. Returns the
  * first record it cannot take (a fetch, an access that spans lines, or without ordered sets a
@@ -733,8 +751,7 @@ static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
  * from the stack on every record). */
 static inline __attribute__ ((always_inline)) const MdlCpuEvent *
 scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean lru,
-               guint ordered_ways, guint shift, gboolean write_allocate, guint64 *last_line,
-               guint64 *packed)
+               guint ordered_ways, guint shift, gboolean write_allocate, guint64 *packed)
 {
   CacheSets *sets = &l->sets;
   guint8 *const blocks = sets->blocks;
@@ -762,10 +779,13 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
       block = blocks + (first & set_mask) * block_bytes;
       if (!ordered_ways)
         {
-          if (first != *last_line && !(lru && mdl_cache_lru_hit_near_head (sets, first & set_mask,
-                                                                           first)))
-            return e;
-          *last_line = first;
+          guint64 *set_last = &l->set_last[first & set_mask];
+          if (*set_last != first)
+            {
+              if (!(lru && mdl_cache_lru_hit_near_head (sets, first & set_mask, first)))
+                return e;
+              *set_last = first;
+            }
         }
       else if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first))
         {
@@ -796,16 +816,13 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
   const MdlCpuEvent *e = b->cpu, *const end = b->cpu + b->n_cpu;
   const guint shift = line_shift ? line_shift : l->line_shift;
   const gboolean write_allocate = c->write_allocate;
-  /* Ordered sets: the line referenced last is at way 0 of its set, which the loop tests anyway;
-   * without it the loop keeps one register more. */
-  guint64 last_line = ordered_ways ? CACHE_INVALID : l->last_line;
   while (e < end)
     {
       guint64 packed = 0, first, last;
       guint kind;
       gboolean dependent;
       e = scan_one_line (e, e + MIN ((gsize) (end - e), SCAN_MAX), l, lru, ordered_ways, shift,
-                         write_allocate, &last_line, &packed);
+                         write_allocate, &packed);
       l->refs[REF_READ] += packed & PACKED_FIELD;
       l->refs[REF_WRITE] += packed >> PACKED_BITS & PACKED_FIELD;
       c->accesses += packed >> 2 * PACKED_BITS;
@@ -834,15 +851,12 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       if (ordered_ways)
         (ordered_ways == 8 ? one_level_lines_d1 : one_level_lines_ordered) (l, kind, dependent,
                                                                             first, last,
-                                                                            write_allocate,
-                                                                            last_line);
+                                                                            write_allocate);
       else
-        last_line = (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, dependent, first,
-                                                                       last, write_allocate,
-                                                                       last_line);
+        (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, dependent, first, last,
+                                                           write_allocate);
       e++;
     }
-  l->last_line = last_line;
 }
 
 /* The common D1: 8 ways of 64-byte lines, lru. */
