@@ -647,12 +647,14 @@ test_one_level_loop_agrees_with_reference (void **state)
  * without write allocation, over traces that hit at every depth of a set and miss (a few hot lines
  * per set among more lines than ways), stream along lines, straddle, wrap, modify, and mix in
  * dependent reads, fetches and op records, in batches of random length. */
-/* The counters of a one-level report that the general path (classify=1) and the fast paths share. */
+/* The counters of a one-level report that the general path (classify=1) and the fast paths
+ * share. */
 static const char *const one_level_names[] = { "accesses", "fetches", "fetches_ignored", "refs",
                                                "read_refs", "write_refs", "misses", "read_misses",
                                                "write_misses", "dependent_misses", "evictions" };
 
-/* Fails unless @fast and @general agree on every counter of one_level_names; @what names the case. */
+/* Fails unless @fast and @general agree on every counter of one_level_names; @what names the
+ * case. */
 static void
 assert_same_one_level_counts (const MdlReport *fast, const MdlReport *general, const char *what)
 {
