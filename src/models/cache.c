@@ -641,8 +641,9 @@ consume_general (Cache *c, const MdlEventBatch *b)
  * the one-line data accesses it can without a call, with its state and counters in registers:
  * with lru's ordered sets (2..16 ways, CacheSets.ordered; the most recent tag at way 0, the second
  * at way 1, no head to load) all of them, hits and misses; otherwise a one-line access to the
- * line referenced last (which changes no state: level_lookup says why), or with lru a hit at the
- * first or second way of its set's recency order. Everything else goes to one_level_lines, out of
+ * line its set was last referenced for (Level.set_last, which changes no state: one_level_lines
+ * says why), or with lru a hit at the first or second way of its set's recency order. Everything
+ * else goes to one_level_lines, out of
  * line, one copy per loop so that each has its lookup inline. The block of a set of 8 ways is at a
  * constant multiple of the set (the D1's loop of its own). docs/models/memory.md, bench-cache, has
  * the instructions per reference, the rates and what was tried. */
@@ -741,10 +742,10 @@ static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
 };
 
 /* The one-line accesses consume_one_level takes without a call: from @e on, it skips op counts
- * and branches and takes one-line data accesses that hit at the line referenced last
- * (Level.set_last), or with lru at the first or second way of the set's recency order; with ordered
- * sets, every one-line data access: a hit at way 0 or 1 first, then the rest of the search, a
- * miss counted into @l. The references of the accesses taken are added to *@packed. Returns the
+ * and branches and takes one-line data accesses; with ordered sets every one, a hit at way 0 or 1
+ * first, then the rest of the search, a miss counted into @l; otherwise those to the line their
+ * set was last referenced for (Level.set_last) and, with lru, hits at the first or second way of
+ * the set's recency order. The references of the accesses taken are added to *@packed. Returns the
  * first record it cannot take (a fetch, an access that spans lines, or without ordered sets a
  * miss or a deeper hit), or @end. A loop of its own, with no call in it, so that GCC keeps its
  * state in registers (the loop that called out from its body reloaded the sets' address and mask
@@ -766,7 +767,6 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
     {
       guint kind = e->kind;
       guint64 first;
-      guint8 *block;
       if (!mdl_cpu_is_access (kind))
         continue;
       /* A fetch (or a flag that is not the dependent one, which matters only on a miss). */
@@ -776,8 +776,21 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
       if ((e->addr & (line_bytes - 1)) + e->size > line_bytes)
         return e;
       first = e->addr >> shift;
-      block = blocks + (first & set_mask) * block_bytes;
-      if (!ordered_ways)
+      if (ordered_ways)
+        {
+          guint8 *block = blocks + (first & set_mask) * block_bytes;
+          gboolean allocate = kind != MDL_CPU_WRITE || write_allocate;
+          guint64 evicted;
+          if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first)
+              && !mdl_cache_ordered_access (sets, block, ways, fp_offset, first, allocate,
+                                            &evicted))
+            {
+              l->misses[kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ]++;
+              l->dependent_misses += kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
+              l->evictions += allocate && evicted != CACHE_INVALID;
+            }
+        }
+      else
         {
           guint64 *set_last = &l->set_last[first & set_mask];
           if (*set_last != first)
@@ -785,17 +798,6 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
               if (!(lru && mdl_cache_lru_hit_near_head (sets, first & set_mask, first)))
                 return e;
               *set_last = first;
-            }
-        }
-      else if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first))
-        {
-          gboolean allocate = kind != MDL_CPU_WRITE || write_allocate;
-          guint64 evicted;
-          if (!mdl_cache_ordered_access (sets, block, ways, fp_offset, first, allocate, &evicted))
-            {
-              l->misses[kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ]++;
-              l->dependent_misses += kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
-              l->evictions += allocate && evicted != CACHE_INVALID;
             }
         }
       *packed += packed_refs_of_kind[kind];
