@@ -444,8 +444,9 @@ mdl_cache_ordered_hit_near_front (guint8 *block, guint fp_offset, guint64 tag)
 
 /* lru's reference on an ordered array (CacheSets.ordered) of @ways ways, whose fingerprints are
  * at @fp_offset: mdl_cache_lru_access with no head to load, and with @ways and @fp_offset
- * constants where the caller's are (the cache engine's loop of 8 ways), so that the search and
- * the shift of a miss (ways - 1 steps) unroll. */
+ * constants where the caller's are (the cache engine's loop of 8 ways): the set's block, its
+ * fingerprints and the size of a miss's shift (ways - 1 tags, which GCC copies with memmove) are
+ * then constants too. */
 CACHE_INLINE gboolean
 mdl_cache_ordered_access (CacheSets *s, guint8 *block, guint ways, guint fp_offset, guint64 tag,
                           gboolean allocate, guint64 *evicted)
