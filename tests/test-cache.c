@@ -647,12 +647,30 @@ test_one_level_loop_agrees_with_reference (void **state)
  * without write allocation, over traces that hit at every depth of a set and miss (a few hot lines
  * per set among more lines than ways), stream along lines, straddle, wrap, modify, and mix in
  * dependent reads, fetches and op records, in batches of random length. */
+/* The counters of a one-level report that the general path (classify=1) and the fast paths
+ * share. */
+static const char *const one_level_names[] = { "accesses", "fetches", "fetches_ignored", "refs",
+                                               "read_refs", "write_refs", "misses", "read_misses",
+                                               "write_misses", "dependent_misses", "evictions" };
+
+/* Fails unless @fast and @general agree on every counter of one_level_names; @what names the
+ * case. */
+static void
+assert_same_one_level_counts (const MdlReport *fast, const MdlReport *general, const char *what)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (one_level_names); i++)
+    {
+      guint64 want = mdl_report_lookup (general, one_level_names[i])->count;
+      guint64 got = mdl_report_lookup (fast, one_level_names[i])->count;
+      if (got != want)
+        fail_msg ("%s: %s: fast path %" G_GUINT64_FORMAT ", general path %" G_GUINT64_FORMAT, what,
+                  one_level_names[i], got, want);
+    }
+}
+
 static void
 test_fast_paths_agree_with_general_path (void **state)
 {
-  static const char *const names[] = { "accesses", "fetches", "fetches_ignored", "refs",
-                                        "read_refs", "write_refs", "misses", "read_misses",
-                                        "write_misses", "dependent_misses", "evictions" };
   guint32 seed = test_seed (20261128);
   GRand *rand = g_rand_new_with_seed (seed);
   (void) state;
@@ -718,17 +736,64 @@ test_fast_paths_agree_with_general_path (void **state)
         }
       fast_r = mdl_engine_report (fast_e);
       general_r = mdl_engine_report (general_e);
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-        {
-          guint64 want = mdl_report_lookup (general_r, names[i])->count;
-          guint64 got = mdl_report_lookup (fast_r, names[i])->count;
-          if (got != want)
-            fail_msg ("seed %u, iteration %u, %s: %s: fast path %" G_GUINT64_FORMAT
-                      ", general path %" G_GUINT64_FORMAT, seed, iter, spec, names[i], got, want);
-        }
+      {
+        g_autofree char *what = g_strdup_printf ("seed %u, iteration %u, %s", seed, iter, spec);
+        assert_same_one_level_counts (fast_r, general_r, what);
+      }
       g_free (ev);
     }
   g_rand_free (rand);
+}
+
+/* Ensure the fast paths count as the general path on the traces of real algorithms (sorts,
+ * searches, a heap, a transpose: runs along lines, reuse at every depth, streams of misses), for
+ * every policy, over geometries that take each loop: the D1 loop, ordered sets of 4 and 16 ways
+ * (the latter one fully associative set, with its filter), unordered lru of 32 ways, and 2 ways
+ * without write allocation. Both engines see one run of each algorithm. */
+static void
+test_fast_paths_agree_on_algorithm_traces (void **state)
+{
+  static const char *const algos[] = { "mergesort/bottom-up", "quicksort/intro", "heap/sort",
+                                       "binsearch/sorted", "transpose/rows" };
+  static const char *const geometries[] = { "size=32k,assoc=8,line=64", "size=4k,assoc=4,line=32",
+                                            "size=1k,assoc=16,line=64", "size=2k,assoc=0,line=64",
+                                            "size=8k,assoc=2,line=128,write_allocate=0" };
+  (void) state;
+  for (guint a = 0; a < G_N_ELEMENTS (algos); a++)
+    for (guint g = 0; g < G_N_ELEMENTS (geometries); g++)
+      for (guint p = 0; p < CACHE_N_POLICIES; p++)
+        {
+          g_autofree char *fast = g_strdup_printf ("cache:%s,policy=%s", geometries[g],
+                                                   mdl_cache_policies[p]->name);
+          g_autofree char *general = g_strconcat (fast, ",classify=1", NULL);
+          g_autofree char *what = g_strdup_printf ("%s, %s", algos[a], fast);
+          const char *const specs[] = { fast, general, NULL };
+          g_autoptr (GPtrArray) reports = test_run_algo_all (algos[a], 4096, 3, specs, NULL);
+          assert_same_one_level_counts (reports->pdata[0], reports->pdata[1], what);
+        }
+}
+
+/* Ensure a batch longer than the one-level loop's scan (2^20 records, the most its packed counts
+ * hold) counts as the same records fed in short batches: hits along a few lines, with a miss
+ * every 64 records. */
+static void
+test_one_long_batch_counts_as_short_ones (void **state)
+{
+  const gsize n = ((gsize) 1 << 20) + 4099;
+  g_autofree MdlCpuEvent *ev = g_new0 (MdlCpuEvent, n);
+  g_autoptr (MdlEngine) whole = test_engine_new ("cache:size=32k,assoc=8,line=64");
+  g_autoptr (MdlEngine) parts = test_engine_new ("cache:size=32k,assoc=8,line=64");
+  g_autoptr (MdlReport) whole_r = NULL, parts_r = NULL;
+  (void) state;
+  for (gsize k = 0; k < n; k++)
+    ev[k] = (MdlCpuEvent) { .kind = (guint8) (k % 3), .size = 8, .addr = 8 * k };
+  test_feed_cpu (whole, ev, n);
+  for (gsize k = 0; k < n; k += 1000)
+    test_feed_cpu (parts, ev + k, MIN (1000, n - k));
+  whole_r = mdl_engine_report (whole);
+  parts_r = mdl_engine_report (parts);
+  assert_same_one_level_counts (whole_r, parts_r, "one batch against batches of 1000");
+  assert_int_equal (test_report_count (whole_r, "accesses"), n);
 }
 
 int
@@ -748,6 +813,8 @@ main (void)
     cmocka_unit_test (test_agrees_with_reference),
     cmocka_unit_test (test_one_level_loop_agrees_with_reference),
     cmocka_unit_test (test_fast_paths_agree_with_general_path),
+    cmocka_unit_test (test_fast_paths_agree_on_algorithm_traces),
+    cmocka_unit_test (test_one_long_batch_counts_as_short_ones),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

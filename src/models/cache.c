@@ -38,7 +38,10 @@ enum { REF_READ = 0, REF_WRITE = 1, REF_FETCH = 2, N_REF_KINDS };
 typedef struct {
   CacheSets sets;
   MdlFalru shadow;            /* classify: the fully associative LRU of the same size */
-  guint64 last_line;          /* resident line of the previous reference, for the fast path */
+  guint64 last_line;          /* resident line of the previous reference: general path */
+  guint64 *set_last;          /* [n_sets] the one-level loop without ordered sets: the line each
+                               * set was referenced for last, resident, or CACHE_INVALID; NULL
+                               * in every other configuration */
   guint64 refs[N_REF_KINDS];
   guint64 misses[N_REF_KINDS];
   guint64 dependent_misses;   /* read misses of MDL_CPU_FLAG_DEPENDENT records */
@@ -282,6 +285,7 @@ cache_finalize (void *state)
   for (guint i = 0; c->levels && i < c->n_levels; i++)
     {
       mdl_cache_sets_destroy (&c->levels[i].sets);
+      g_free (c->levels[i].set_last);
       if (c->classify)
         mdl_falru_destroy (&c->levels[i].shadow);
     }
@@ -382,6 +386,16 @@ cache_init (void *state, const MdlParams *params, GError **error)
       && c->levels[0].sets.policy == &mdl_cache_lru && c->levels[0].assoc >= CACHE_ORDERED_MIN_ASSOC
       && c->levels[0].assoc <= CACHE_ORDERED_MAX_ASSOC)
     mdl_cache_sets_keep_ordered (&c->levels[0].sets);
+  else if (c->n_levels == 1 && !c->classify && !c->cachegrind)
+    {
+      /* The one-level loop's filter in front of the other policies' sets (consume_one_level). */
+      Level *l = &c->levels[0];
+      if (!mdl_budget_take ("cache", "the l1 filter of the line each set saw last",
+                            l->n_sets * sizeof (guint64), &c->table_bytes, error))
+        return FALSE;
+      l->set_last = g_new (guint64, l->n_sets);
+      memset (l->set_last, 0xff, l->n_sets * sizeof (guint64));   /* CACHE_INVALID */
+    }
   for (guint i = 0; i < c->n_levels; i++)
     {
       Level *l = &c->levels[i];
@@ -412,6 +426,8 @@ cache_reset (void *state)
       l->evictions = l->compulsory = l->capacity = l->conflict = l->back_invalidations = 0;
       l->dependent_misses = 0;
       l->last_line = CACHE_INVALID;
+      if (l->set_last)
+        memset (l->set_last, 0xff, l->n_sets * sizeof (guint64));   /* CACHE_INVALID */
     }
   c->accesses = c->fetches = c->fetches_ignored = 0;
 }
@@ -621,65 +637,179 @@ consume_general (Cache *c, const MdlEventBatch *b)
 
 /* The most common configuration, one data level without classification in the natural mode, runs
  * in two parts with the same rules as the general path (the agreement tests run both against the
- * reference). The batch loop (consume_one_level) handles a one-line access to the line referenced
- * last (which changes no state: level_lookup says why), or with lru a hit at the first or second
- * way of its set's recency order, with its counters in registers; everything else goes to
- * one_level_lines, out of line, one copy per policy kind so that lru's lookup is inline there.
- * With the whole lookup inline in the batch loop, GCC kept the loop's index and counters on the
- * stack. lru sets of 2..16 ways are kept ordered (CacheSets.ordered), so that those two ways are
- * ways 0 and 1 of the set's block, with no head to load first, and the block of a set of 8 ways
- * is at a constant multiple of the set (a copy of the loop of its own): docs/models/memory.md,
- * bench-cache, has the instructions per reference and the rates. */
-static inline __attribute__ ((always_inline)) guint64
+ * reference and against each other). The batch loop (consume_one_level, its scan_one_line) takes
+ * the one-line data accesses it can without a call, with its state and counters in registers:
+ * with lru's ordered sets (2..16 ways, CacheSets.ordered; the most recent tag at way 0, the second
+ * at way 1, no head to load) all of them, hits and misses; otherwise a one-line access to the
+ * line its set was last referenced for (Level.set_last, which changes no state: one_level_lines
+ * says why), or with lru a hit at the first or second way of its set's recency order. Everything
+ * else goes to one_level_lines, out of
+ * line, one copy per loop so that each has its lookup inline. The block of a set of 8 ways is at a
+ * constant multiple of the set (the D1's loop of its own). docs/models/memory.md, bench-cache, has
+ * the instructions per reference, the rates and what was tried. */
+/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
+#define ANY_WAYS G_MAXUINT
+
+/* @ordered_ways as consume_one_level's. Without ordered sets, a reference to the line its set was
+ * last referenced for (Level.set_last) takes no lookup: it hits, as no fill into the set came
+ * since, and changes no policy's state, as that reference was the last to change the set's
+ * (level_lookup's argument for the line referenced last at a level, set by set). */
+static inline __attribute__ ((always_inline)) void
 one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                 gboolean write_allocate, guint64 last_line, gboolean lru)
+                 gboolean write_allocate, gboolean lru, guint ordered_ways)
 {
   guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
   guint ref = kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
+  const guint ways = ordered_ways == ANY_WAYS ? l->sets.assoc : ordered_ways;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
   /* A modify makes a second pass, of writes. */
   for (pass = 0; pass < n_passes; pass++, ref = REF_WRITE)
     for (guint64 line = first; line <= last; line++)
       {
         gboolean allocate = ref == REF_READ || write_allocate;
-        guint64 evicted;
+        guint64 set = line & l->sets.set_mask, evicted;
         l->refs[ref]++;
-        if (line == last_line)
+        if (!ordered_ways && l->set_last[set] == line)
           continue;
-        if (lru ? mdl_cache_lru_access (&l->sets, line & l->sets.set_mask, line, allocate,
-                                        &evicted)
-                : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
+        if (ordered_ways
+            ? mdl_cache_ordered_access (&l->sets, l->sets.blocks + set * block_bytes, ways,
+                                        fp_offset, line, allocate, &evicted)
+            : lru ? mdl_cache_lru_access (&l->sets, set, line, allocate, &evicted)
+                  : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
           {
-            last_line = line;
+            if (!ordered_ways)
+              l->set_last[set] = line;
             continue;
           }
         l->misses[ref]++;
         l->dependent_misses += dependent;
-        last_line = allocate ? line : CACHE_INVALID;
         l->evictions += allocate && evicted != CACHE_INVALID;
+        /* A miss that places nothing leaves the set as it was, and its last line resident. */
+        if (!ordered_ways && allocate)
+          l->set_last[set] = line;
       }
-  return last_line;
 }
 
-static __attribute__ ((noinline)) guint64
+/* One copy of one_level_lines for each loop of consume_one_level below, so that each has its
+ * lookup inline, with the constants of its loop. */
+static __attribute__ ((noinline)) void
+one_level_lines_d1 (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                   gboolean write_allocate)
+{
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 8);
+}
+
+static __attribute__ ((noinline)) void
+one_level_lines_ordered (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+                        gboolean write_allocate)
+{
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, ANY_WAYS);
+}
+
+static __attribute__ ((noinline)) void
 one_level_lines_lru (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                     gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, TRUE);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 0);
 }
 
-static __attribute__ ((noinline)) guint64
+static __attribute__ ((noinline)) void
 one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
-                     gboolean write_allocate, guint64 last_line)
+                    gboolean write_allocate)
 {
-  return one_level_lines (l, kind, dependent, first, last, write_allocate, last_line, FALSE);
+  one_level_lines (l, kind, dependent, first, last, write_allocate, FALSE, 0);
 }
 
-/* The references of a one-line access by kind (read, write, modify): consume_one_level's hit. */
-static const guint64 reads_of_kind[MDL_CPU_OPS] = { 1, 0, 1 };
-static const guint64 writes_of_kind[MDL_CPU_OPS] = { 0, 1, 1 };
+/* consume_one_level's one-line accesses are counted in one word, 21 bits each for the read
+ * references, the write references and the access records (one add from a table by kind, where
+ * three counters took three adds and two table loads); a scan covers at most SCAN_MAX records,
+ * so no field overflows. */
+#define PACKED_BITS 21
+#define PACKED_FIELD ((G_GUINT64_CONSTANT (1) << PACKED_BITS) - 1)
+#define PACKED_READ G_GUINT64_CONSTANT (1)
+#define PACKED_WRITE (PACKED_READ << PACKED_BITS)
+#define PACKED_ACCESS (PACKED_READ << (2 * PACKED_BITS))
+/* The misses of a scan, counted the same way in a word of their own: read misses, write misses
+ * and, in the third field, evictions (in registers: 4-8% on bench-cache's synthetic trace, half
+ * misses, against three counters in the level). */
+#define PACKED_EVICTION PACKED_ACCESS
+#define SCAN_MAX (1u << 20)
 
-/* consume_one_level's @ordered_ways: the level's lru sets are ordered, of any number of ways. */
-#define ANY_WAYS G_MAXUINT
+/* The references of a one-line access of each kind, a read, a write and a modify (a read and a
+ * write of the line, which always hits after the read), whether it hits or misses. */
+static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
+  PACKED_READ | PACKED_ACCESS, PACKED_WRITE | PACKED_ACCESS,
+  PACKED_READ | PACKED_WRITE | PACKED_ACCESS
+};
+
+/* The one-line accesses consume_one_level takes without a call: from @e on, it skips op counts
+ * and branches and takes one-line data accesses; with ordered sets every one, a hit at way 0 or 1
+ * first, then the rest of the search, a miss counted into *@packed_misses (a dependent one into
+ * @l too); otherwise those to the line their set was last referenced for (Level.set_last) and,
+ * with lru, hits at the first or second way of the set's recency order. The references of the
+ * accesses taken are added to *@packed. Returns the first record it cannot take (a fetch, an
+ * access that spans lines, or without ordered sets a miss or a deeper hit), or @end. A loop of
+ * its own, with no call in it, so that GCC keeps its state in registers (the loop that called out
+ * from its body reloaded the sets' address and mask from the stack on every record). */
+static inline __attribute__ ((always_inline)) const MdlCpuEvent *
+scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean lru,
+               guint ordered_ways, guint shift, gboolean write_allocate, guint64 *packed,
+               guint64 *packed_misses)
+{
+  CacheSets *sets = &l->sets;
+  guint8 *const blocks = sets->blocks;
+  const guint64 set_mask = sets->set_mask;
+  const guint ways = ordered_ways == ANY_WAYS ? sets->assoc : ordered_ways;
+  const guint64 block_bytes = ordered_ways == ANY_WAYS ? sets->block_bytes
+                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
+  const guint fp_offset = ordered_ways == ANY_WAYS ? sets->fp_offset
+                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
+  const guint64 line_bytes = G_GUINT64_CONSTANT (1) << shift;
+  for (; e < end; e++)
+    {
+      guint kind = e->kind;
+      guint64 first;
+      if (!mdl_cpu_is_access (kind))
+        continue;
+      /* A fetch (or a flag that is not the dependent one, which matters only on a miss). */
+      if (e->flags & ~MDL_CPU_FLAG_DEPENDENT)
+        return e;
+      /* One line: its last byte is in the line of its first (and it cannot wrap). */
+      if ((e->addr & (line_bytes - 1)) + e->size > line_bytes)
+        return e;
+      first = e->addr >> shift;
+      if (ordered_ways)
+        {
+          guint8 *block = blocks + (first & set_mask) * block_bytes;
+          gboolean allocate = kind != MDL_CPU_WRITE || write_allocate;
+          guint64 evicted;
+          if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first)
+              && !mdl_cache_ordered_access (sets, block, ways, fp_offset, first, allocate,
+                                            &evicted))
+            {
+              *packed_misses += (kind == MDL_CPU_WRITE ? PACKED_WRITE : PACKED_READ)
+                                + (allocate && evicted != CACHE_INVALID ? PACKED_EVICTION : 0);
+              if (e->flags & MDL_CPU_FLAG_DEPENDENT)
+                l->dependent_misses += kind == MDL_CPU_READ;
+            }
+        }
+      else
+        {
+          guint64 *set_last = &l->set_last[first & set_mask];
+          if (*set_last != first)
+            {
+              if (!(lru && mdl_cache_lru_hit_near_head (sets, first & set_mask, first)))
+                return e;
+              *set_last = first;
+            }
+        }
+      *packed += packed_refs_of_kind[kind];
+    }
+  return e;
+}
 
 /* @ordered_ways: 0 when the level's sets are not ordered (CacheSets.ordered); else their ways, a
  * constant for the common D1's 8 (the set's block address and its fingerprints' offset then are
@@ -692,70 +822,52 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
   Level *l = &c->levels[0];
   /* In locals: the loop's stores into the sets might, for all the compiler knows, change *b. */
   const MdlCpuEvent *e = b->cpu, *const end = b->cpu + b->n_cpu;
-  guint8 *const blocks = l->sets.blocks;
-  const guint64 set_mask = l->sets.set_mask;
-  const guint64 block_bytes = ordered_ways == ANY_WAYS ? l->sets.block_bytes
-                                                       : CACHE_RING_BLOCK_BYTES (ordered_ways);
-  const guint fp_offset = ordered_ways == ANY_WAYS ? l->sets.fp_offset
-                                                   : CACHE_RING_TAGS + 8 * ordered_ways;
   const guint shift = line_shift ? line_shift : l->line_shift;
   const gboolean write_allocate = c->write_allocate;
-  /* Ordered sets: the line referenced last is at way 0 of its set, which the loop tests anyway;
-   * without it the loop keeps one register more. */
-  guint64 last_line = ordered_ways ? CACHE_INVALID : l->last_line;
-  guint64 reads = 0, writes = 0, accesses = 0, fetches = 0;
-  for (; e < end; e++)
+  while (e < end)
     {
-      guint kind = e->kind;
-      guint64 first, last;
+      guint64 packed = 0, packed_misses = 0, first, last;
+      guint kind;
       gboolean dependent;
+      e = scan_one_line (e, e + MIN ((gsize) (end - e), SCAN_MAX), l, lru, ordered_ways, shift,
+                         write_allocate, &packed, &packed_misses);
+      l->refs[REF_READ] += packed & PACKED_FIELD;
+      l->refs[REF_WRITE] += packed >> PACKED_BITS & PACKED_FIELD;
+      c->accesses += packed >> 2 * PACKED_BITS;
+      l->misses[REF_READ] += packed_misses & PACKED_FIELD;
+      l->misses[REF_WRITE] += packed_misses >> PACKED_BITS & PACKED_FIELD;
+      l->evictions += packed_misses >> 2 * PACKED_BITS;
+      if (e == end)
+        break;
+      /* A record the scan could not take, or the next after SCAN_MAX records, which may be any. */
+      kind = e->kind;
       if (!mdl_cpu_is_access (kind))
-        continue;
-      if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
         {
-          fetches++;
+          e++;
           continue;
         }
-      accesses++;
+      if (e->flags & MDL_CPU_FLAG_FETCH)
+        {
+          c->fetches++;
+          c->fetches_ignored++;
+          e++;
+          continue;
+        }
+      c->accesses++;
       first = e->addr >> shift;
       last = (e->addr + e->size - 1) >> shift;
-      if (G_LIKELY (first == last
-                    && (ordered_ways
-                        ? mdl_cache_ordered_hit_near_front (blocks + (first & set_mask)
-                                                                         * block_bytes,
-                                                            fp_offset, first)
-                        : first == last_line
-                          || (lru && mdl_cache_lru_hit_near_head (&l->sets, first & set_mask,
-                                                                  first)))))
-        {
-          if (!ordered_ways)
-            last_line = first;
-          /* One line, hit: a read, a write, or a modify's read and write (an add from a table
-           * each, where the compares took three instructions). */
-          reads += reads_of_kind[kind];
-          writes += writes_of_kind[kind];
-          continue;
-        }
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
       dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
-      if (lru)
-        {
-          guint64 now = one_level_lines_lru (l, kind, dependent, first, last, write_allocate,
-                                             last_line);
-          if (!ordered_ways)
-            last_line = now;
-        }
+      if (ordered_ways)
+        (ordered_ways == 8 ? one_level_lines_d1 : one_level_lines_ordered) (l, kind, dependent,
+                                                                            first, last,
+                                                                            write_allocate);
       else
-        last_line = one_level_lines_any (l, kind, dependent, first, last, write_allocate,
-                                         last_line);
+        (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, dependent, first, last,
+                                                           write_allocate);
+      e++;
     }
-  l->last_line = last_line;
-  l->refs[REF_READ] += reads;
-  l->refs[REF_WRITE] += writes;
-  c->accesses += accesses;
-  c->fetches += fetches;
-  c->fetches_ignored += fetches;
 }
 
 /* The common D1: 8 ways of 64-byte lines, lru. */

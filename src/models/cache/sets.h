@@ -345,12 +345,26 @@ mdl_cache_ordered_to_front (guint8 *block, guint fp_offset, guint p, guint64 tag
   guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
   guint8 *fp = block + fp_offset;
   for (guint q = p; q > 0; q--)
-    {
-      way[q] = way[q - 1];
-      fp[q] = fp[q - 1];
-    }
+    way[q] = way[q - 1];
   way[0] = tag;
+#ifdef __SSE2__
+  /* The fingerprints (at most 16: CACHE_ORDERED_MAX_ASSOC) in one 16-byte store: bytes 1..p take
+   * their left neighbours, byte 0 is @f, the others stay. The set's next search loads them with
+   * one 16-byte load, which a single store of the same bytes forwards and a byte store per way
+   * cannot. */
+  {
+    const __m128i byte_index = _mm_setr_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m128i old = _mm_loadu_si128 ((const __m128i *) (const void *) fp);
+    __m128i moved = _mm_or_si128 (_mm_slli_si128 (old, 1), _mm_cvtsi32_si128 (f));
+    __m128i stay = _mm_cmpgt_epi8 (byte_index, _mm_set1_epi8 ((char) p));
+    _mm_storeu_si128 ((__m128i *) (void *) fp,
+                      _mm_or_si128 (_mm_and_si128 (stay, old), _mm_andnot_si128 (stay, moved)));
+  }
+#else
+  for (guint q = p; q > 0; q--)
+    fp[q] = fp[q - 1];
   fp[0] = f;
+#endif
 }
 
 /* Places @tag, whose fingerprint is @f, at the head of the ring of @block over its last way
@@ -426,6 +440,46 @@ mdl_cache_ordered_hit_near_front (guint8 *block, guint fp_offset, guint64 tag)
   fp[0] = fp[1];
   fp[1] = f;
   return TRUE;
+}
+
+/* lru's reference on an ordered array (CacheSets.ordered) of @ways ways, whose fingerprints are
+ * at @fp_offset: mdl_cache_lru_access with no head to load, and with @ways and @fp_offset
+ * constants where the caller's are (the cache engine's loop of 8 ways): the set's block, its
+ * fingerprints and the size of a miss's shift (ways - 1 tags, which GCC copies with memmove) are
+ * then constants too. */
+CACHE_INLINE gboolean
+mdl_cache_ordered_access (CacheSets *s, guint8 *block, guint ways, guint fp_offset, guint64 tag,
+                          gboolean allocate, guint64 *evicted)
+{
+  const guint64 *way = (const guint64 *) (const void *) (block + CACHE_RING_TAGS);
+  guint8 f;
+  if (way[0] == tag)
+    return TRUE;
+  f = mdl_cache_fp (tag);
+  if (!(ways >= CACHE_FILTER_MIN_ASSOC && s->filter
+        && s->filter[mdl_cache_filter_bucket (s, tag)] == 0))
+    for (guint32 m = mdl_cache_fp_match16 (block + fp_offset, f); m; m &= m - 1)
+      {
+        guint p = (guint) __builtin_ctz (m);
+        if (way[p] == tag)
+          {
+            mdl_cache_ordered_to_front (block, fp_offset, p, tag, f);
+            return TRUE;
+          }
+      }
+  *evicted = CACHE_INVALID;
+  if (!allocate)
+    return FALSE;
+  /* The last way: empty (CACHE_INVALID) while the set fills, then the least recent. */
+  *evicted = way[ways - 1];
+  mdl_cache_ordered_to_front (block, fp_offset, ways - 1, tag, f);
+  if (ways >= CACHE_FILTER_MIN_ASSOC && s->filter)
+    {
+      if (*evicted != CACHE_INVALID)
+        s->filter[mdl_cache_filter_bucket (s, *evicted)]--;
+      s->filter[mdl_cache_filter_bucket (s, tag)]++;
+    }
+  return FALSE;
 }
 
 /* lru's reference, inline so that the engines' hot loops need no indirect call for the common
