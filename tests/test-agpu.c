@@ -237,6 +237,53 @@ test_agpu_launch_time (void **state)
   }
 }
 
+/* Ensure launch_ns charges every launch the same, on top of the launches' MP time: a two-launch
+ * program costs its body + 2 x the launch cost, and launch_time reports the 2 x.
+ * b = 32, k = 16, w = 32: an MP instruction stands for moving one 128-byte block at 1/16 of
+ * dram_bytes_per_us = 2048 bytes/us, i.e. 128 x 16 / 2048 us = 1000 ns; launch_ns = 5000 is
+ * 5 instructions, 5001 rounds up to 6. The body (test_agpu_launch_time's events, k = 16: blocks 0,
+ * 1, 2 on MPs 0, 1, 2): launch 0 costs block 1's 3, launch 1 its load's 1: 4. So 4 + 2 x 5 = 14
+ * and 4 + 2 x 6 = 16. The 8800 GT preset: 10 us at 57.6 GB/s over 14 MPs of 32 4-byte words,
+ * 10000 x 57600 / (1000 x 14 x 128) = 321.4, rounded up to 322 a launch. */
+static void
+test_agpu_launch_cost (void **state)
+{
+  static const Ev ev[] = {
+    { 0, 0, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, 0x1 },
+    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+    { 0, 2, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+    { 1, 0, 0, MDL_WARP_LOAD, G, 4, 0, 1, ALL },
+  };
+  static const struct {
+    const char *spec;
+    guint64 launch_time, time;
+  } costs[] = {
+    { "agpu:b=32,k=16", 0, 4 },
+    { "agpu:b=32,k=16,launch_ns=5000,dram_bytes_per_us=2048", 10, 14 },
+    { "agpu:b=32,k=16,launch_ns=5001,dram_bytes_per_us=2048", 12, 16 },
+    { "agpu:machine=8800gt", 2 * 322, 4 + 2 * 322 },   /* k = 14: the body is still 4 */
+  };
+  GError *error = NULL;
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (costs); i++)
+    {
+      g_autoptr (MdlEngine) e = mdl_engine_new (costs[i].spec, &error);
+      if (e == NULL)
+        fail_msg ("%s: %s", costs[i].spec, error->message);
+      feed (e, ev, G_N_ELEMENTS (ev), 0);
+      if (test_engine_count (e, "launch_time") != costs[i].launch_time
+          || test_engine_count (e, "time") != costs[i].time)
+        fail_msg ("%s: launch_time %" G_GUINT64_FORMAT ", time %" G_GUINT64_FORMAT "; expected %"
+                  G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT, costs[i].spec,
+                  test_engine_count (e, "launch_time"), test_engine_count (e, "time"),
+                  costs[i].launch_time, costs[i].time);
+    }
+  assert_null (mdl_engine_new ("agpu:launch_ns=5000", &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "launch_ns=5000 needs dram_bytes_per_us > 0");
+}
+
 /* Ensure divergent paths all count: branch, if side, jump, else side = 4 instructions. */
 static void
 test_agpu_divergence_counts_both_paths (void **state)
@@ -622,6 +669,7 @@ main (void)
     cmocka_unit_test (test_agpu_instruction_rows),
     cmocka_unit_test (test_agpu_transposed_load),
     cmocka_unit_test (test_agpu_launch_time),
+    cmocka_unit_test (test_agpu_launch_cost),
     cmocka_unit_test (test_agpu_divergence_counts_both_paths),
     cmocka_unit_test (test_agpu_tree_chunk_io),
     cmocka_unit_test (test_agpu_multiplicity_v9),

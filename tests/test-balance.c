@@ -1,7 +1,7 @@
 /* Tests of the load-balancing benchmark (Cederman's thesis ch. 3): the particle sets
  * (src/algos/particles.h), the sequential octree reference (src/algos/octree.h) against a
  * brute-force count of every cell, and the four balancers on the SIMT layer (src/algos/simt/)
- * against the reference: the validation cases §5.4 items 20-22 of
+ * against the reference: the validation cases §5.4 items 20-22 and 26 of
  * ../shared/spec/gpu-quicksort-cederman.md. */
 #include "helpers.h"
 
@@ -270,6 +270,48 @@ test_tube_makes_more_tasks_than_uniform_at_500k (void **state)
     }
 }
 
+/* Ensure the static list pays one launch cost per level and a persistent balancer two (the
+ * root's launch and its own), whatever else they do: on the 8800gt preset a launch costs 322 MP
+ * instructions (test-agpu.c derives it), and tube 20,000 takes 6 levels (launches 0..5). */
+static void
+test_static_list_pays_a_launch_per_level (void **state)
+{
+  g_autoptr (MdlReport) st = test_run_algo ("balance/static:dist=tube", 20000, 1,
+                                            "agpu:machine=8800gt", NULL);
+  g_autoptr (MdlReport) abp = test_run_algo ("balance/abp:dist=tube,blocks=8", 20000, 1,
+                                             "agpu:machine=8800gt", NULL);
+  (void) state;
+  assert_int_equal (test_report_count (st, "launches"), 6);
+  assert_int_equal (test_report_count (st, "launch_time"), 6 * 322);
+  assert_int_equal (test_report_count (abp, "launches"), 2);
+  assert_int_equal (test_report_count (abp, "launch_time"), 2 * 322);
+}
+
+/* Ensure the model's static list has the thesis's thread curve (§3.7, §5.4 item 26): on the 8800
+ * GT preset its AGPU time falls from 16 to 24 to 32 threads a block, rises past 32 (40 threads:
+ * a second warp of 8 lanes, charged as a whole warp's instructions) and again past 64 (72: a
+ * third warp of 8 lanes), and 32 is the best of them all. Tube, n = 50,000. */
+static void
+test_static_list_is_best_at_32_threads (void **state)
+{
+  static const guint threads[] = { 16, 24, 32, 40, 64, 72, 96 };
+  guint64 time[G_N_ELEMENTS (threads)];
+  (void) state;
+  for (gsize i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree char *spec = g_strdup_printf ("balance/static:dist=tube,threads=%u", threads[i]);
+      g_autoptr (MdlReport) r = test_run_algo (spec, 50000, 1, "agpu:machine=8800gt", NULL);
+      time[i] = test_report_count (r, "time");
+    }
+  assert_true (time[0] > time[1] && time[1] > time[2]);   /* 16 > 24 > 32 */
+  assert_true (time[3] > time[2]);                        /* drops after 32 */
+  assert_true (time[5] > time[4]);                        /* drops after 64 */
+  for (gsize i = 0; i < G_N_ELEMENTS (threads); i++)
+    if (i != 2 && time[i] <= time[2])
+      fail_msg ("%u threads: %" G_GUINT64_FORMAT " is not above 32 threads' %" G_GUINT64_FORMAT,
+                threads[i], time[i], time[2]);
+}
+
 /* Ensure the persistent kernels contend when their blocks are resident at once (8 blocks on
  * 20,000 tube particles): the blocking queue's waiters fail CASes on the lock, the lock-free
  * queue's dequeues lose slots to each other, ABP steals, and no block does all the tasks; with one
@@ -337,6 +379,8 @@ main (void)
     cmocka_unit_test (test_every_balancer_builds_the_reference_tree),
     cmocka_unit_test (test_static_list_tube_500k_takes_7_iterations),
     cmocka_unit_test (test_tube_makes_more_tasks_than_uniform_at_500k),
+    cmocka_unit_test (test_static_list_pays_a_launch_per_level),
+    cmocka_unit_test (test_static_list_is_best_at_32_threads),
     cmocka_unit_test (test_persistent_balancers_contend_when_resident_together),
     cmocka_unit_test (test_interleaved_builds_are_deterministic),
     cmocka_unit_test (test_bad_parameters_are_param_errors),

@@ -15,6 +15,10 @@
  * Divergent paths all count, since each side arrives as its own events. A launch costs the most
  * time of any MP (virtual=1: Theorem 4.9's bound ceil(G / k) x the most time of any block, G the
  * blocks of the launch); time is the sum over launches, io the sum over everything.
+ * Outside AGPU: with launch_ns set, every launch also costs the MP instructions that one kernel
+ * launch and its host synchronisation stand for, so that a host loop of s launches pays s of them
+ * (Cederman's static list pays 7 on tube 500k, a persistent kernel 2; docs/models/agpu.md says how
+ * ns become MP instructions and why that reading). 0, the default, is AGPU's rule: launches free.
  * Rules, ambiguities and defaults: spec agpu-koike-sadakane.md §1.8, docs/models/agpu.md. */
 #include <models/error.h>
 
@@ -31,6 +35,8 @@
 #define BITMAPS_PER_PAGE (BITMAP_PAGE_BYTES / 8)
 #define BITMAP_PAGE_SHIFT 15                              /* words per page: 2^15 */
 #define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
+#define MAX_LAUNCH_NS G_GUINT64_CONSTANT (1000000000)           /* 1 s */
+#define MAX_DRAM_BYTES_PER_US G_GUINT64_CONSTANT (1000000000)   /* 1 PB/s: the product fits 64 bits */
 
 typedef struct {
   /* parameters */
@@ -44,6 +50,7 @@ typedef struct {
   gboolean volatile_;
   gboolean virtual_;
   gboolean serial_atomics;   /* atomics=serial: a launch lasts at least its atomic chain */
+  guint64 launch_steps;      /* MP instructions a launch and its host synchronisation cost */
   GpuAtomicChain chain;      /* global atomics' chains and CAS lanes */
   guint64 chain_addrs[MDL_WARP_MAX_LANES];
   /* totals over closed launches */
@@ -92,8 +99,36 @@ static const MdlParamSpec agpu_params[] = {
   { "atomics", MDL_PARAM_CHOICE, "lanes", NULL, 0, 0, "lanes|serial", 0,
     "lanes: an atomic costs its lanes on one word, per MP (AGPU's rule); serial: also, a launch "
     "lasts at least its busiest global address's atomic lane updates, from every MP" },
+  { "launch_ns", MDL_PARAM_UINT, "0", "launch_ns", 0, MAX_LAUNCH_NS, NULL, 0,
+    "ns a kernel launch and its host synchronisation take, added to time per launch (0: free, "
+    "AGPU's rule)" },
+  { "dram_bytes_per_us", MDL_PARAM_UINT, "0", "dram_bytes_per_us", 0, MAX_DRAM_BYTES_PER_US, NULL,
+    0, "DRAM bandwidth in bytes per us: an MP instruction stands for the ns an MP takes to move "
+    "one b-word block at its 1/k share (needed when launch_ns > 0)" },
   { NULL }
 };
+
+/* Sets a->launch_steps from @launch_ns: an MP instruction stands for the ns one MP takes to move
+ * one b-word block at its 1/k share of @dram_bytes_per_us, so a launch costs, rounded up,
+ * launch_ns x dram_bytes_per_us / (1000 x k x b x w/8) instructions. Why this reading and not the
+ * issue rate: docs/models/agpu.md, "Launches". */
+static gboolean
+launch_steps_of (Agpu *a, guint64 launch_ns, guint64 dram_bytes_per_us, GError **error)
+{
+  guint64 step_bytes_ns = 1000 * a->k * a->b * a->word_bytes;   /* < 2^20 x 2^10 x 2^6 x 1000 */
+  a->launch_steps = 0;
+  if (launch_ns == 0)
+    return TRUE;
+  if (dram_bytes_per_us == 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: launch_ns=%" G_GUINT64_FORMAT " needs "
+                   "dram_bytes_per_us > 0 (it sets the ns an MP instruction stands for)", launch_ns);
+      return FALSE;
+    }
+  /* Why no overflow: both factors are at most 10^9 (the rows' limits). */
+  a->launch_steps = (launch_ns * dram_bytes_per_us + step_bytes_ns - 1) / step_bytes_ns;
+  return TRUE;
+}
 
 static gboolean
 agpu_init (void *state, const MdlParams *params, GError **error)
@@ -127,6 +162,9 @@ agpu_init (void *state, const MdlParams *params, GError **error)
         }
       a->k = p / a->b;
     }
+  if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
+                        mdl_params_uint (params, "dram_bytes_per_us"), error))
+    return FALSE;
   a->warp_width = 32;
   mdl_u64map_init (&a->block_time, 64);
   mdl_pages_init (&a->stored, BITMAP_PAGE_BYTES);
@@ -213,6 +251,7 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width, gui
   a->grid_blocks = grid_blocks;
   a->warp_width = warp_width;
   a->launches++;
+  a->time += a->launch_steps;
 }
 
 /* The bitmap of global words @word & ~63 .. @word | 63: bit i set when word (@word & ~63) + i was
@@ -497,7 +536,7 @@ agpu_report (void *state, MdlReport *out)
 {
   Agpu *a = state;
   mdl_report_add_count (out, "time", "count", "AGPU time: MP instructions, slowest MP, summed "
-                        "over launches", NULL, a->time + open_launch_time (a));
+                        "over launches, plus launch_time", NULL, a->time + open_launch_time (a));
   mdl_report_add_count (out, "io", "count", "AGPU I/O: global block accesses of all MPs", NULL,
                         a->io);
   mdl_report_add_peak (out, "shared_words", "words", "m: most shared words one block uses", NULL,
@@ -508,6 +547,9 @@ agpu_report (void *state, MdlReport *out)
                        NULL, a->shared_words ? (double) a->M / (double) a->shared_words : NAN);
   mdl_report_add_count (out, "launches", "count", "kernel launches (host synchronisations)", NULL,
                         a->launches);
+  mdl_report_add_count (out, "launch_time", "count", "launches x the MP instructions one launch "
+                        "and its host synchronisation cost (launch_ns; 0 when free)", NULL,
+                        a->launches * a->launch_steps);
   mdl_report_add_count (out, "stale_shared_reads", "count", "volatile: shared words read in a "
                         "launch before the block stored them in it", NULL, a->stale_reads);
   mdl_gpu_atomic_chain_report (out, &a->chain);
