@@ -150,6 +150,9 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
  * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
+ * @random_write_misses: of @random_misses, those of stores (write records; a modify's write
+ *   follows its read and hits): a store whose line no stream brought ahead waits for its line
+ *   (write-allocate) before it can commit, and stores commit in order, so later ones wait too.
  * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
  *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
  * @writes: write and read-modify-write records: stores, which a core retires at most one or two
@@ -179,6 +182,7 @@ typedef struct {
   guint64 branches;
   guint64 mispredicts;
   guint64 dependent_misses[3];
+  guint64 random_write_misses[3];
   guint64 dependent_reads;
   guint64 writes;
 } MdlVatPoint;
