@@ -21,14 +21,15 @@
 static const VatCpuTerm true_terms[] = {
   TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
-  TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP,
+  TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
-                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0 };
+                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0 };
 
-/* Which costs a synthetic experiment's times hold: per-operation ones, and misses of stores
- * (part of the random-only misses of L1 and L2, at their own price). */
-enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4 };
+/* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
+ * the random-only misses of L1 and L2, at their own price), and the mispredictions of a warm
+ * predictor (fewer than a cold one's, which then cost nothing). */
+enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -93,13 +94,15 @@ synthetic_experiment (guint32 seed, guint with)
         p.mispredicts = draw (rand, n, 0.5);
         p.dependent_reads = draw (rand, n, 3);
         p.branches = p.mispredicts + draw (rand, n, 2);
+        if (with & WITH_WARM_BRANCHES)
+          p.warm_mispredicts = (guint64) (g_rand_double (rand) * (double) p.mispredicts);
         p.writes = draw (rand, n, 4);
         {
           /* The load-only names repeat the independent misses: counted once, below. */
           const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
                                      indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
                                      p.tlb_misses, p.walks, p.mispredicts, store[0], store[1],
-                                     0, 0 };
+                                     0, 0, p.warm_mispredicts };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -107,6 +110,8 @@ synthetic_experiment (guint32 seed, guint with)
               if ((term == TERM_DEP_READ || term == TERM_WRITE) && !(with & WITH_DEP_AND_STORES))
                 continue;
               if (term == TERM_BRANCH && !(with & WITH_BRANCHES))
+                continue;
+              if (term == (with & WITH_WARM_BRANCHES ? TERM_MISPREDICT : TERM_MISPREDICT_WARM))
                 continue;
               ns += true_ns[t] * (double) counts[t];
             }
@@ -205,6 +210,20 @@ test_store_misses_recover_their_costs (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+stores+warm recovers its 15 costs when the times pay for the warm predictor's
+ * mispredictions, and that hierarchy+stores, which counts a cold one's, cannot. */
+static void
+test_warm_mispredictions_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+stores+warm", 15, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+stores")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
 /* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
  * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
  * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
@@ -291,7 +310,7 @@ test_term_counts_by_hand (void **state)
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
                     .dependent_misses = { 0, 24576, 10000 },
                     .random_write_misses = { 0, 4096, 0 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .dependent_reads = 2500, .branches = 1300,
+                    .mispredicts = 11, .warm_mispredicts = 3, .dependent_reads = 2500, .branches = 1300,
                     .writes = 400 };
   static const struct {
     VatCpuTerm term;
@@ -303,7 +322,7 @@ test_term_counts_by_hand (void **state)
     { TERM_TLB, 0.007 }, { TERM_WALK, 0.005 }, { TERM_MISPREDICT, 0.011 },
     { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
     { TERM_L1_STORE, 0 }, { TERM_L1_LOAD_INDEP, 0.088 }, { TERM_L2_STORE, 2.048 },
-    { TERM_L2_LOAD_INDEP, 9.28 },
+    { TERM_L2_LOAD_INDEP, 9.28 }, { TERM_MISPREDICT_WARM, 0.003 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -370,6 +389,7 @@ main (void)
     cmocka_unit_test (test_per_operation_terms_recover_their_costs),
     cmocka_unit_test (test_store_misses_recover_their_costs),
     cmocka_unit_test (test_store_miss_fit_by_hand),
+    cmocka_unit_test (test_warm_mispredictions_recover_their_cost),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

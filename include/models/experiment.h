@@ -148,6 +148,10 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @walks: its page walks (second-level TLB misses).
  * @branches: data-dependent branches the algorithm reported (MDL_BRANCH).
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
+ * @warm_mispredicts: of the same branches, the mispredictions of a second pass of the same
+ *   predictor over the same outcomes, as in the timed repetitions, which replay one input: a
+ *   predictor that holds a short run's outcomes predicts them the second time (the cold count for
+ *   runs of more than 2^26 branches).
  * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
  * @random_write_misses: of @random_misses, those of stores (write records; a modify's write
@@ -183,6 +187,7 @@ typedef struct {
   guint64 mispredicts;
   guint64 dependent_misses[3];
   guint64 random_write_misses[3];
+  guint64 warm_mispredicts;
   guint64 dependent_reads;
   guint64 writes;
 } MdlVatPoint;
