@@ -22,14 +22,17 @@ static const VatCpuTerm true_terms[] = {
   TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
   TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
+  TERM_CHASE_READ,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
-                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0 };
+                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5 };
 
 /* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
- * the random-only misses of L1 and L2, at their own price), and the mispredictions of a warm
- * predictor (fewer than a cold one's, which then cost nothing). */
-enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8 };
+ * the random-only misses of L1 and L2, at their own price), the mispredictions of a warm
+ * predictor (fewer than a cold one's, which then cost nothing), and chase loads (some of the
+ * dependent ones, costing more). */
+enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
+       WITH_CHASES = 16 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -96,13 +99,15 @@ synthetic_experiment (guint32 seed, guint with)
         p.branches = p.mispredicts + draw (rand, n, 2);
         if (with & WITH_WARM_BRANCHES)
           p.warm_mispredicts = (guint64) (g_rand_double (rand) * (double) p.mispredicts);
+        if (with & WITH_CHASES)
+          p.chase_reads = (guint64) (g_rand_double (rand) * (double) p.dependent_reads);
         p.writes = draw (rand, n, 4);
         {
           /* The load-only names repeat the independent misses: counted once, below. */
           const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
                                      indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
                                      p.tlb_misses, p.walks, p.mispredicts, store[0], store[1],
-                                     0, 0, p.warm_mispredicts };
+                                     0, 0, p.warm_mispredicts, p.chase_reads };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -224,6 +229,20 @@ test_warm_mispredictions_recover_their_cost (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+chase recovers its 16 costs when chase loads cost more than the other dependent
+ * loads, and that hierarchy+stores+warm, which prices all dependent loads alike, cannot. */
+static void
+test_chase_loads_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+chase", 16, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+stores+warm")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
 /* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
  * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
  * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
@@ -310,7 +329,7 @@ test_term_counts_by_hand (void **state)
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
                     .dependent_misses = { 0, 24576, 10000 },
                     .random_write_misses = { 0, 4096, 0 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .warm_mispredicts = 3, .dependent_reads = 2500, .branches = 1300,
+                    .mispredicts = 11, .warm_mispredicts = 3, .chase_reads = 900, .dependent_reads = 2500, .branches = 1300,
                     .writes = 400 };
   static const struct {
     VatCpuTerm term;
@@ -323,6 +342,7 @@ test_term_counts_by_hand (void **state)
     { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
     { TERM_L1_STORE, 0 }, { TERM_L1_LOAD_INDEP, 0.088 }, { TERM_L2_STORE, 2.048 },
     { TERM_L2_LOAD_INDEP, 9.28 }, { TERM_MISPREDICT_WARM, 0.003 },
+    { TERM_CHASE_READ, 0.9 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -390,6 +410,7 @@ main (void)
     cmocka_unit_test (test_store_misses_recover_their_costs),
     cmocka_unit_test (test_store_miss_fit_by_hand),
     cmocka_unit_test (test_warm_mispredictions_recover_their_cost),
+    cmocka_unit_test (test_chase_loads_recover_their_cost),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

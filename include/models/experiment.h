@@ -159,6 +159,8 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  *   (write-allocate) before it can commit, and stores commit in order, so later ones wait too.
  * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
  *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
+ * @chase_reads: of @dependent_reads, those whose address the loaded value computes with no branch
+ *   between (MDL_CPU_FLAG_CHASE): no predicted branch lets the core run ahead of them.
  * @writes: write and read-modify-write records: stores, which a core retires at most one or two
  *   a cycle, where loads issue two or three.
  */
@@ -188,6 +190,7 @@ typedef struct {
   guint64 dependent_misses[3];
   guint64 random_write_misses[3];
   guint64 warm_mispredicts;
+  guint64 chase_reads;
   guint64 dependent_reads;
   guint64 writes;
 } MdlVatPoint;

@@ -72,6 +72,15 @@ static const struct {
     { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE, TERM_L1_DEP,
       TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM,
       TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
+  /* A search whose next address is arithmetic on the loaded value (the van Emde Boas layout's
+   * i = 2i + (v < key)) waits for every load; one whose next address a branch chooses runs ahead
+   * while the branch is predicted. One price for both dependent loads made the searches' and
+   * sorts' too high, and through them the cost per operation of everything else. */
+  { "hierarchy+chase", "hierarchy+stores+warm, and per chase load (a dependent load whose "
+    "address is arithmetic on the loaded value, no branch between)", 16,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
+      TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
 };
 
 const char *
@@ -82,7 +91,7 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
     "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
     "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
-    "l2_miss_load_indep", "mispredict_warm",
+    "l2_miss_load_indep", "mispredict_warm", "chase_load",
   };
   return names[t];
 }
@@ -94,6 +103,7 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
   switch (t)
     {
     case TERM_OPS:
+    case TERM_CHASE_READ:
       *what = "L1 hit (chase)";
       return p->chase_ns[0];
     case TERM_L1:
@@ -214,6 +224,8 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
       return (double) p->warm_mispredicts / n;
     case TERM_DEP_READ:
       return (double) p->dependent_reads / n;
+    case TERM_CHASE_READ:
+      return (double) p->chase_reads / n;
     case TERM_BRANCH:
       return (double) p->branches / n;
     case TERM_WRITE:

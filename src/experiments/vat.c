@@ -182,7 +182,7 @@ typedef struct {
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
   GArray *branch_events;  /* MdlCpuEvent: the branch records, for the warm count; NULL: none */
   gboolean branches_dropped;   /* more than WARM_BRANCHES_MAX: branch_events given up */
-  guint64 dependent_reads, writes;   /* counted by the run of group 0 only */
+  guint64 dependent_reads, chase_reads, writes;   /* counted by the run of group 0 only */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
 
@@ -248,6 +248,7 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
         guint kind = batch->cpu[i].kind;
         run->dependent_reads += kind == MDL_CPU_READ
                                 && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
+        run->chase_reads += kind == MDL_CPU_READ && (batch->cpu[i].flags & MDL_CPU_FLAG_CHASE);
         run->writes += kind == MDL_CPU_WRITE || kind == MDL_CPU_MODIFY;
         if (kind == MDL_CPU_BRANCH && run->branch_events)
           {
@@ -457,6 +458,7 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   if (run->group == 0)
     {
       pt->dependent_reads = run->dependent_reads;
+      pt->chase_reads = run->chase_reads;
       pt->writes = run->writes;
       /* G_MAXUINT64 until the last run reads the cold count (which the warm one then equals). */
       if (run->branch_events)
