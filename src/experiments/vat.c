@@ -1123,6 +1123,7 @@ model_task_run (gpointer data, gpointer user_data)
                  "from the instrumented build's %" G_GUINT64_FORMAT, t->plan->algo->name, t->n,
                  t->checksum, task->checksum);
   g_array_unref (run.random_events);
+  g_clear_pointer (&run.branch_events, g_array_unref);   /* kept when the run failed */
   task->cpu_seconds = thread_cpu_seconds () - cpu_start;
   g_mutex_lock (&shared->lock);
   shared->events += run.unreported;
