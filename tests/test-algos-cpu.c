@@ -379,7 +379,9 @@ test_size_zero_is_an_error (void **state)
 
 /* The collected stream as text: "[name" and "]name" for phases, "O<k>" for k operations, and
  * "R<i>"/"W<i>"/"M<i>" for an 8-byte access to element i of the array whose element 0 is at
- * @base, "D<i>" for a read flagged dependent (MDL_CPU_FLAG_DEPENDENT). Branch records are left out: the memory stream is the claim here, and test-branch.c
+ * @base, "D<i>" for a read flagged dependent (MDL_CPU_FLAG_DEPENDENT), "C<i>" for one flagged a
+ * chase too (MDL_CPU_FLAG_CHASE). Branch records are left out: the memory stream is the claim
+ * here, and test-branch.c
  * counts the branches exactly. */
 static char *
 stream_text (const TestCollector *c, guint64 base)
@@ -417,8 +419,10 @@ stream_text (const TestCollector *c, guint64 base)
             {
               assert_int_equal (e->size, 8);
               gboolean dependent = e->flags == MDL_CPU_FLAG_DEPENDENT;
-              assert_true (e->flags == 0 || (dependent && e->kind == MDL_CPU_READ));
-              g_string_append_printf (s, "%c%" G_GINT64_FORMAT, dependent ? 'D' : "RWMO"[e->kind],
+              gboolean chase = e->flags == (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE);
+              assert_true (e->flags == 0 || ((dependent || chase) && e->kind == MDL_CPU_READ));
+              g_string_append_printf (s, "%c%" G_GINT64_FORMAT,
+                                      chase ? 'C' : dependent ? 'D' : "RWMO"[e->kind],
                                       (gint64) (e->addr - base) / 8);
             }
         }
@@ -466,10 +470,12 @@ static const char *const veb15[] = {
 
 /* The expected stream of @searches searches over @n keys: one operation per query, then a read and
  * an operation per probe; every probe but a search's first is a dependent read (the last probe's
- * compare chose it). The last probe's operation and the next query's stay two records: the
+ * compare chose it), written @dependent ('D', or 'C' where the compare's result is arithmetic on
+ * the address: a chase). The last probe's operation and the next query's stay two records: the
  * recorder merges op counts of one call site only, so that each line keeps its own. */
 static char *
-expected_search_stream (const char *const *probes, guint64 n, guint64 searches, guint64 seed)
+expected_search_stream (const char *const *probes, guint64 n, guint64 searches, guint64 seed,
+                        char dependent)
 {
   GString *s = g_string_new ("[search");
   guint64 st = SEARCH_SEED (seed);
@@ -479,7 +485,8 @@ expected_search_stream (const char *const *probes, guint64 n, guint64 searches, 
       g_auto (GStrv) idx = g_strsplit (probes[ref_rank (&st, n)], " ", -1);
       g_string_append (s, pending ? " O1 O1" : " O1");
       for (guint i = 0; idx[i]; i++)
-        g_string_append_printf (s, " %c%s%s", i ? 'D' : 'R', idx[i], idx[i + 1] ? " O1" : "");
+        g_string_append_printf (s, " %c%s%s", i ? dependent : 'R', idx[i],
+                                idx[i + 1] ? " O1" : "");
       pending = TRUE;
     }
   if (pending)
@@ -498,10 +505,11 @@ test_binsearch_streams (void **state)
     guint64 n;
     const char *const *probes;
     guint64 first;   /* the element every search probes first */
+    char dependent;  /* how the later probes are flagged: a branch chose them, or arithmetic */
   } rows[] = {
-    { "binsearch/sorted", 7, sorted7, 3 },
-    { "binsearch/veb", 7, veb7, 0 },
-    { "binsearch/veb", 15, veb15, 0 },
+    { "binsearch/sorted", 7, sorted7, 3, 'D' },
+    { "binsearch/veb", 7, veb7, 0, 'C' },
+    { "binsearch/veb", 15, veb15, 0, 'C' },
   };
   const char *const assignments[] = { "searches=5", NULL };
   (void) state;
@@ -511,7 +519,8 @@ test_binsearch_streams (void **state)
         TestCollector *c = test_collector_new ();
         MdlSink sink = test_collector_sink (c);
         g_autofree char *got = NULL;
-        g_autofree char *want = expected_search_stream (rows[r].probes, rows[r].n, 5, seed);
+        g_autofree char *want = expected_search_stream (rows[r].probes, rows[r].n, 5, seed,
+                                                        rows[r].dependent);
         run_into (rows[r].name, rows[r].n, seed, assignments, &sink);
         got = stream_text (c, first_access (c) - 8 * rows[r].first);
         if (strcmp (got, want) != 0)

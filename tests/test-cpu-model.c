@@ -13,18 +13,26 @@
 #define N_SIZES 8
 
 /* The costs the synthetic times are made of, ns per event, in the hierarchy+ops+branch model's
- * term order; hierarchy+ops has them all but the branches', the hierarchy model neither the
- * dependent loads', the branches' nor the stores'. Dependent misses cost far more than
- * independent ones of the same level, as on a real core. */
+ * term order and then the store misses'; hierarchy+ops has them all but the branches', the
+ * hierarchy model neither the dependent loads', the branches' nor the stores'. Dependent misses
+ * cost far more than independent ones of the same level, as on a real core, and so do the misses
+ * of stores; an independent load's miss costs what the level's independent miss costs (the
+ * times without store misses are the same for both names). */
 static const VatCpuTerm true_terms[] = {
   TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
+  TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
+  TERM_CHASE_READ,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
-                                  20.0, 7.0 };
+                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5 };
 
-/* Which per-operation costs a synthetic experiment's times hold. */
-enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2 };
+/* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
+ * the random-only misses of L1 and L2, at their own price), the mispredictions of a warm
+ * predictor (fewer than a cold one's, which then cost nothing), and chase loads (some of the
+ * dependent ones, costing more). */
+enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
+       WITH_CHASES = 16 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -67,7 +75,7 @@ synthetic_experiment (guint32 seed, guint with)
   for (guint a = 0; a < N_ALGOS; a++)
     for (guint s = 0; s < N_SIZES; s++)
       {
-        guint64 n = (guint64) 1024 << s, dep[3], indep[3], stream;
+        guint64 n = (guint64) 1024 << s, dep[3], indep[3], store[3] = { 0 }, stream;
         double ns = 0;
         MdlVatPoint p = { .algorithm = algo_names[a], .n = n, .bytes = 8 * n };
         p.ram_ops = n + draw (rand, n, 20);
@@ -75,9 +83,12 @@ synthetic_experiment (guint32 seed, guint with)
           {
             dep[l] = draw (rand, n, 1.0 / (1 + l));
             indep[l] = draw (rand, n, 2.0 / (1 + l));
+            if (l < 2 && (with & WITH_STORE_MISSES))
+              store[l] = draw (rand, n, 0.5 / (1 + l));
             p.dependent_misses[l] = dep[l];
-            p.random_misses[l] = dep[l] + indep[l];
-            p.cache_misses[l] = dep[l] + indep[l];
+            p.random_write_misses[l] = store[l];
+            p.random_misses[l] = dep[l] + indep[l] + store[l];
+            p.cache_misses[l] = dep[l] + indep[l] + store[l];
           }
         stream = draw (rand, n, 0.5);
         p.cache_misses[2] += stream;   /* at L3 the random-only cache lacks the streams' misses */
@@ -86,11 +97,17 @@ synthetic_experiment (guint32 seed, guint with)
         p.mispredicts = draw (rand, n, 0.5);
         p.dependent_reads = draw (rand, n, 3);
         p.branches = p.mispredicts + draw (rand, n, 2);
+        if (with & WITH_WARM_BRANCHES)
+          p.warm_mispredicts = (guint64) (g_rand_double (rand) * (double) p.mispredicts);
+        if (with & WITH_CHASES)
+          p.chase_reads = (guint64) (g_rand_double (rand) * (double) p.dependent_reads);
         p.writes = draw (rand, n, 4);
         {
+          /* The load-only names repeat the independent misses: counted once, below. */
           const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
                                      indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
-                                     p.tlb_misses, p.walks, p.mispredicts };
+                                     p.tlb_misses, p.walks, p.mispredicts, store[0], store[1],
+                                     0, 0, p.warm_mispredicts, p.chase_reads };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -98,6 +115,8 @@ synthetic_experiment (guint32 seed, guint with)
               if ((term == TERM_DEP_READ || term == TERM_WRITE) && !(with & WITH_DEP_AND_STORES))
                 continue;
               if (term == TERM_BRANCH && !(with & WITH_BRANCHES))
+                continue;
+              if (term == (with & WITH_WARM_BRANCHES ? TERM_MISPREDICT : TERM_MISPREDICT_WARM))
                 continue;
               ns += true_ns[t] * (double) counts[t];
             }
@@ -177,6 +196,103 @@ test_per_operation_terms_recover_their_costs (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+stores recovers its 15 costs when the misses of stores cost more than those
+ * of independent loads, and that hierarchy+ops, which prices both alike, cannot, though every
+ * coefficient it fits stays non-negative. */
+static void
+test_store_misses_recover_their_costs (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  const VatCpuModel *ops;
+  (void) state;
+  assert_recovers_costs ("hierarchy+stores", 15, with);
+  mdl_vat_cpu_models (exp);
+  ops = model_named (exp, "hierarchy+ops");
+  assert_true (ops->loao_max > 0.01);
+  for (guint t = 0; t < ops->n_terms; t++)
+    assert_true (ops->coef[t] >= 0);
+  experiment_free (exp);
+}
+
+/* Ensure hierarchy+stores+warm recovers its 15 costs when the times pay for the warm predictor's
+ * mispredictions, and that hierarchy+stores, which counts a cold one's, cannot. */
+static void
+test_warm_mispredictions_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+stores+warm", 15, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+stores")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
+/* Ensure hierarchy+chase recovers its 16 costs when chase loads cost more than the other dependent
+ * loads, and that hierarchy+stores+warm, which prices all dependent loads alike, cannot. */
+static void
+test_chase_loads_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+chase", 16, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+stores+warm")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
+/* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
+ * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
+ * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
+ * as the 15 terms). hierarchy+stores gets op = 1, l1_miss_load_indep = 0.25 and l1_miss_store
+ * = 3 back; hierarchy+ops, with one price per L1 miss, fits op = 1 (the sizes without a miss)
+ * and the mean of the two prices, (0.25 + 3) / 2 = 1.625. Left out, "a" is predicted by the fit
+ * on "b" alone, which has no load miss to price: 1 ns where it took 1.25, 20% off. */
+static void
+test_store_miss_fit_by_hand (void **state)
+{
+  MdlVatExperiment *exp = synthetic_experiment (1, 0);
+  const VatCpuModel *stores, *ops;
+  (void) state;
+  g_array_set_size (exp->points, 0);
+  exp->n_algos = 2;
+  for (guint a = 0; a < 2; a++)
+    for (guint s = 0; s < 16; s++)
+      {
+        guint64 n = (guint64) 1024 << s, misses = s % 2 ? n : 0;
+        MdlVatPoint p = { .algorithm = algo_names[a], .n = n, .bytes = 8, .ram_ops = n,
+                          .cache_misses = { misses }, .random_misses = { misses },
+                          .random_write_misses = { a == 1 ? misses : 0 } };
+        p.seconds = ((double) n + (a == 0 ? 0.25 : 3.0) * (double) misses) * 1e-9;
+        g_array_append_val (exp->points, p);
+      }
+  mdl_vat_cpu_models (exp);
+  stores = model_named (exp, "hierarchy+stores");
+  ops = model_named (exp, "hierarchy+ops");
+  for (guint t = 0; t < stores->n_terms; t++)
+    {
+      double want = stores->terms[t] == TERM_OPS ? 1.0
+                    : stores->terms[t] == TERM_L1_LOAD_INDEP ? 0.25
+                    : stores->terms[t] == TERM_L1_STORE ? 3.0 : 0;
+      if (fabs (stores->coef[t] - want) > 1e-9)
+        fail_msg ("hierarchy+stores: %s fitted %.9f ns, by hand %.3f",
+                  mdl_vat_cpu_term_name (stores->terms[t]), stores->coef[t], want);
+    }
+  for (guint t = 0; t < ops->n_terms; t++)
+    {
+      double want = ops->terms[t] == TERM_OPS ? 1.0 : ops->terms[t] == TERM_L1_INDEP ? 1.625 : 0;
+      if (fabs (ops->coef[t] - want) > 1e-9)
+        fail_msg ("hierarchy+ops: %s fitted %.9f ns, by hand %.3f",
+                  mdl_vat_cpu_term_name (ops->terms[t]), ops->coef[t], want);
+    }
+  assert_float_equal (stores->r2_fit, 1, 1e-12);
+  assert_float_equal (stores->algos[0].loao_max, 0.25 / 1.25, 1e-9);
+  assert_float_equal (stores->algos[0].loao_median, 0.5 * 0.25 / 1.25, 1e-9);
+  experiment_free (exp);
+}
+
 /* Ensure the same data defeat the model with one cost per miss per level: a dependent miss costs
  * 8 to 15 times an independent one there, and no single cost fits both. */
 static void
@@ -200,7 +316,8 @@ test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
  *  - L1 (512 lines): 600 misses, 512 warm: 88 independent, none dependent (no random-only miss);
  *  - L2 (16384 lines): 40000 misses, 32768 of them random-only, 3/4 of those (24576) dependent.
  *    Beyond the 16384 warm lines: 16384 random-only, so 12288 dependent; 40000 - 16384 = 23616
- *    in all, so 11328 independent;
+ *    in all, so 11328 independent; 4096 of the random-only misses are stores', so beyond the
+ *    warm lines 2048, leaving 9280 to independent loads;
  *  - L3 (524288 lines, all 20000 warm): 50000 misses, 30000 random-only, 10000 dependent: 10000
  *    random-only beyond warm, a third dependent (3333.3), 6666.7 independent, and the 20000 more
  *    of the full cache are the streams'. */
@@ -210,8 +327,9 @@ test_term_counts_by_hand (void **state)
   MdlVatExperiment *exp = synthetic_experiment (1, 0);
   MdlVatPoint p = { .algorithm = "a", .n = 1000, .ram_ops = 3000, .lines = 20000,
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
-                    .dependent_misses = { 0, 24576, 10000 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .dependent_reads = 2500, .branches = 1300,
+                    .dependent_misses = { 0, 24576, 10000 },
+                    .random_write_misses = { 0, 4096, 0 }, .tlb_misses = 7, .walks = 5,
+                    .mispredicts = 11, .warm_mispredicts = 3, .chase_reads = 900, .dependent_reads = 2500, .branches = 1300,
                     .writes = 400 };
   static const struct {
     VatCpuTerm term;
@@ -222,6 +340,9 @@ test_term_counts_by_hand (void **state)
     { TERM_L3_STREAM, 20.0 }, { TERM_L1, 0.088 }, { TERM_L2, 23.616 }, { TERM_L3_RANDOM, 10.0 },
     { TERM_TLB, 0.007 }, { TERM_WALK, 0.005 }, { TERM_MISPREDICT, 0.011 },
     { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
+    { TERM_L1_STORE, 0 }, { TERM_L1_LOAD_INDEP, 0.088 }, { TERM_L2_STORE, 2.048 },
+    { TERM_L2_LOAD_INDEP, 9.28 }, { TERM_MISPREDICT_WARM, 0.003 },
+    { TERM_CHASE_READ, 0.9 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -236,7 +357,8 @@ test_term_counts_by_hand (void **state)
 
 /* Ensure the split loses nothing and invents nothing: on random points with warm lines, the
  * dependent and independent misses of L1 and L2 add up to the level's misses (flat model's count),
- * and those of L3 to its random-only misses, every count non-negative. */
+ * and so do their dependent, store and independent-load misses; those of L3 add up to its
+ * random-only misses; every count is non-negative. */
 static void
 test_split_adds_up_to_the_flat_counts (void **state)
 {
@@ -252,7 +374,8 @@ test_split_adds_up_to_the_flat_counts (void **state)
       for (guint l = 0; l < 3; l++)
         {
           p.dependent_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
-          p.random_misses[l] = p.dependent_misses[l]
+          p.random_write_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
+          p.random_misses[l] = p.dependent_misses[l] + p.random_write_misses[l]
                                + (guint64) g_rand_int_range (rand, 0, 1 << 20);
           p.cache_misses[l] = p.random_misses[l] + (guint64) g_rand_int_range (rand, 0, 1 << 20);
         }
@@ -264,6 +387,15 @@ test_split_adds_up_to_the_flat_counts (void **state)
           if (dep < 0 || indep < 0 || fabs (dep + indep - all) > 1e-9 * MAX (1, all))
             fail_msg ("seed %u, point %u, level %u: dependent %.6f + independent %.6f, whole "
                       "%.6f", seed, k, l + 1, dep, indep, all);
+          if (l < 2)
+            {
+              double store = mdl_vat_cpu_term_value (exp, &p, TERM_L1_STORE + l);
+              double load = mdl_vat_cpu_term_value (exp, &p, TERM_L1_LOAD_INDEP + l);
+              if (store < 0 || load < 0 || fabs (dep + store + load - all) > 1e-9 * MAX (1, all))
+                fail_msg ("seed %u, point %u, level %u: dependent %.6f + store %.6f + "
+                          "independent load %.6f, whole %.6f", seed, k, l + 1, dep, store, load,
+                          all);
+            }
         }
     }
   experiment_free (exp);
@@ -275,6 +407,10 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_hierarchy_recovers_known_costs),
     cmocka_unit_test (test_per_operation_terms_recover_their_costs),
+    cmocka_unit_test (test_store_misses_recover_their_costs),
+    cmocka_unit_test (test_store_miss_fit_by_hand),
+    cmocka_unit_test (test_warm_mispredictions_recover_their_cost),
+    cmocka_unit_test (test_chase_loads_recover_their_cost),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

@@ -155,7 +155,8 @@ static const struct {
   { "CPU flags", "HDR CPU 0101080000000000 0010000000000000 END:2",
     "record 2 (byte 32): write record has nonzero flags 0x01" },
   { "read with a fetch flag", "HDR CPU 0001080000000000 0010000000000000 END:2",
-    "record 2 (byte 32): read record has flags 0x01 (only the dependent flag 0x04 is valid)" },
+    "record 2 (byte 32): read record has flags 0x01 (valid: the dependent flag 0x04, alone or "
+    "with the chase flag 0x08)" },
   { "dependent modify", "HDR 0204080000000000 0010000000000000 END:1",
     "record 1 (byte 16): modify record has nonzero flags 0x04" },
   { "CPU size 0", "HDR CPU CPU 0100000000000000 0010000000000000 END:3",
@@ -295,7 +296,9 @@ cpu_record_valid (const guint8 *rec)
     addr |= (guint64) rec[8 + i] << (8 * i);
   gboolean access = kind != MDL_CPU_OPS && kind != MDL_CPU_BRANCH;
   gboolean flags_ok = rec[1] == 0 || (kind == MDL_CPU_BRANCH && rec[1] == MDL_CPU_FLAG_TAKEN)
-                     || (kind == MDL_CPU_READ && rec[1] == MDL_CPU_FLAG_DEPENDENT);
+                     || (kind == MDL_CPU_READ && rec[1] == MDL_CPU_FLAG_DEPENDENT)
+                     || (kind == MDL_CPU_READ
+                         && rec[1] == (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE));
   return kind < MDL_CPU_N_KINDS && flags_ok && (size == 0) == !access
          && (size == 0 || addr <= G_MAXUINT64 - (size - 1));
 }
@@ -687,7 +690,11 @@ test_bin_writer_rejects_invalid_events (void **state)
     { "branch with fetch flag", { .kind = MDL_CPU_BRANCH, .flags = MDL_CPU_FLAG_FETCH },
       "branch record has flags 0x01" },
     { "read with fetch flag", { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_FETCH, .size = 1 },
-      "read record has flags 0x01 (only the dependent flag 0x04 is valid)" },
+      "read record has flags 0x01 (valid: the dependent flag 0x04, alone or with the chase flag "
+      "0x08)" },
+    { "chase without dependent", { .kind = MDL_CPU_READ, .flags = MDL_CPU_FLAG_CHASE, .size = 1 },
+      "read record has flags 0x08 (valid: the dependent flag 0x04, alone or with the chase flag "
+      "0x08)" },
     { "write flagged dependent", { .kind = MDL_CPU_WRITE, .flags = MDL_CPU_FLAG_DEPENDENT,
       .size = 1 }, "write record has nonzero flags 0x04" },
   };

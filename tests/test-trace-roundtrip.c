@@ -776,7 +776,8 @@ project (const TestCollector *orig, const Carries *f, TestCollector **input, Tes
           if (f->format != MDL_TRACE_BIN)
             {
               e.thread = e.site = 0;
-              e.flags &= (guint8) ~MDL_CPU_FLAG_DEPENDENT;   /* a text line has no place for it */
+              /* A text line has no place for them. */
+              e.flags &= (guint8) ~(MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE);
               if (e.kind == MDL_CPU_OPS)
                 {
                   ops += e.addr;

@@ -78,6 +78,16 @@ mdl_cpu_is_access (guint kind)
  * the flag, Lackey and din lines cannot and write such a read as a plain one.
  */
 #define MDL_CPU_FLAG_DEPENDENT 0x04
+/**
+ * MDL_CPU_FLAG_CHASE: flag of an MDL_CPU_READ flagged MDL_CPU_FLAG_DEPENDENT whose address is
+ * computed from the loaded value with no branch between: a pointer chase's next node, the van Emde
+ * Boas search's next node (i = 2i + (v < key)). A core that predicts a branch runs ahead of the
+ * load the branch waits for, so a dependent read chosen by a predicted branch (a binary search's
+ * next probe, a sift's child) waits only when the prediction fails; a chase waits for every load
+ * before it. Valid only with MDL_CPU_FLAG_DEPENDENT; binary trace files store it, Lackey and din
+ * lines cannot.
+ */
+#define MDL_CPU_FLAG_CHASE 0x08
 
 /**
  * MdlCpuEvent: one CPU access (or operation count), little-endian on disk.

@@ -148,10 +148,19 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  * @walks: its page walks (second-level TLB misses).
  * @branches: data-dependent branches the algorithm reported (MDL_BRANCH).
  * @mispredicts: their mispredictions by the `branch` engine's defaults (gshare).
+ * @warm_mispredicts: of the same branches, the mispredictions of a second pass of the same
+ *   predictor over the same outcomes, as in the timed repetitions, which replay one input: a
+ *   predictor that holds a short run's outcomes predicts them the second time (the cold count for
+ *   runs of more than 2^26 branches).
  * @dependent_misses: of @random_misses, those of dependent loads (MDL_CPU_FLAG_DEPENDENT: an
  *   earlier load's value chose the address), which a core cannot overlap with the load before.
+ * @random_write_misses: of @random_misses, those of stores (write records; a modify's write
+ *   follows its read and hits): a store whose line no stream brought ahead waits for its line
+ *   (write-allocate) before it can commit, and stores commit in order, so later ones wait too.
  * @dependent_reads: every dependent load, hits included: each waits for the load before it, so
  *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
+ * @chase_reads: of @dependent_reads, those whose address the loaded value computes with no branch
+ *   between (MDL_CPU_FLAG_CHASE): no predicted branch lets the core run ahead of them.
  * @writes: write and read-modify-write records: stores, which a core retires at most one or two
  *   a cycle, where loads issue two or three.
  */
@@ -179,6 +188,9 @@ typedef struct {
   guint64 branches;
   guint64 mispredicts;
   guint64 dependent_misses[3];
+  guint64 random_write_misses[3];
+  guint64 warm_mispredicts;
+  guint64 chase_reads;
   guint64 dependent_reads;
   guint64 writes;
 } MdlVatPoint;

@@ -119,7 +119,8 @@ mdl_recorder_site_or (const MdlRecorder *rec, guint16 code_site)
 /**
  * mdl_recorder_flagged_at: appends one access issued by site @site, with flags.
  * @kind: MDL_CPU_READ, MDL_CPU_WRITE or MDL_CPU_MODIFY.
- * @flags: 0, or MDL_CPU_FLAG_DEPENDENT on a read (event.h says which reads).
+ * @flags: 0, or on a read MDL_CPU_FLAG_DEPENDENT, alone or with MDL_CPU_FLAG_CHASE (event.h says
+ *   which reads).
  * @addr: the byte address.
  * @size: bytes, 1..65535.
  * @site: the site id (0: none).
@@ -215,11 +216,14 @@ mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
  * native build it is just (COND) != 0.
  * MDL_READ_DEP (REC, PTR, DEP) is MDL_READ, flagged MDL_CPU_FLAG_DEPENDENT when DEP is nonzero:
  * write it where the address may come from a value loaded just before (a search's probe, a sift's
- * children), with DEP saying whether it did this time (not on a search's first probe). */
+ * children), with DEP saying whether it did this time (not on a search's first probe).
+ * MDL_READ_CHASE (REC, PTR, DEP) is MDL_READ_DEP for a load whose address the loaded value computes
+ * with no branch between (MDL_CPU_FLAG_CHASE: a pointer chase). */
 #ifdef MDL_NATIVE
 #define MDL_BRANCH(REC, COND) ((COND) != 0)
 #define MDL_READ(REC, PTR) ((void) 0)
 #define MDL_READ_DEP(REC, PTR, DEP) ((void) 0)
+#define MDL_READ_CHASE(REC, PTR, DEP) ((void) 0)
 #define MDL_WRITE(REC, PTR) ((void) 0)
 #define MDL_MODIFY(REC, PTR) ((void) 0)
 #define MDL_OPS(REC, N) ((void) 0)
@@ -231,6 +235,11 @@ mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_READ_DEP(REC, PTR, DEP)                                                              \
   mdl_recorder_flagged_at ((REC), MDL_CPU_READ, (DEP) ? MDL_CPU_FLAG_DEPENDENT : 0,                \
+                           (guint64) (uintptr_t) (PTR), sizeof *(PTR),                           \
+                           mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
+#define MDL_READ_CHASE(REC, PTR, DEP)                                                            \
+  mdl_recorder_flagged_at ((REC), MDL_CPU_READ,                                                  \
+                           (DEP) ? MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE : 0,              \
                            (guint64) (uintptr_t) (PTR), sizeof *(PTR),                           \
                            mdl_recorder_site_or ((REC), MDL_SITE_HERE ()))
 #define MDL_WRITE(REC, PTR)                                                                      \

@@ -19,9 +19,13 @@ static const char *const thesis_programs[] = {
   "heap/sort", "quicksort/intro",
 };
 
+/* Rows of the predicted-against-measured panels: at most six panels a row stay readable at
+ * 1500 pixels. */
+#define MODEL_ROWS ((VAT_CPU_MODELS + 5) / 6)
+
 static const char *const model_colors[VAT_CPU_MODELS] = {
   "#7f7f7f", "#d62728", "#1f77b4", "#9467bd", "#ff7f0e", "#2ca02c", "#8c564b",
-  "#e377c2",
+  "#e377c2", "#17becf", "#bcbd22", "#000000",
 };
 
 static void
@@ -368,12 +372,13 @@ write_scripts (const MdlVatExperiment *exp, GString *gp)
   g_string_append_printf (gp, "# Draws vat-models.png and vat-fig21.png from vat-models.dat: run "
                           "`gnuplot vat-models.gp` in this directory.\n"
                           "set datafile missing \"?\"\nset grid\nset logscale xy\n"
-                          "set terminal pngcairo size 1500,360 font \"sans,9\"\n"
+                          "set terminal pngcairo size 1500,%d font \"sans,9\"\n"
                           "set output 'vat-models.png'\n"
-                          "set multiplot layout 1,%d title \"%s: predicted (leave one algorithm "
+                          "set multiplot layout %d,%d title \"%s: predicted (leave one algorithm "
                           "out) against measured ns per element\"\n"
                           "set key off\nset xlabel \"measured ns / element\"\n"
-                          "set ylabel \"predicted\"\n", VAT_CPU_MODELS, exp->cpu_model);
+                          "set ylabel \"predicted\"\n", 360 * MODEL_ROWS, MODEL_ROWS,
+                          (VAT_CPU_MODELS + MODEL_ROWS - 1) / MODEL_ROWS, exp->cpu_model);
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     {
       g_string_append_printf (gp, "set title \"%s (LOAO R^2 %.3f)\"\nplot x with lines lc rgb "

@@ -25,7 +25,7 @@ static const struct {
   const char *name;
   const char *description;
   guint n_terms;
-  VatCpuTerm terms[14];
+  VatCpuTerm terms[VAT_CPU_TERMS];
 } models[VAT_CPU_MODELS] = {
   { "ram", "RAM: one cost per operation", 1, { TERM_OPS } },
   { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC } },
@@ -55,6 +55,32 @@ static const struct {
     { TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
       TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
       TERM_MISPREDICT } },
+  /* A store that misses waits for its line (write-allocate) before it commits, and stores commit
+   * in order: a transpose's column stores cost several times what a scan's independent load
+   * misses do, which overlap. One price for both made the loads' too high (the products') and the
+   * stores' too low (the transposes'). */
+  { "hierarchy+stores", "hierarchy+ops, with the L1 and L2 misses of stores no stream continues "
+    "priced apart from those of independent loads", 15,
+    { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE, TERM_L1_DEP,
+      TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM,
+      TERM_TLB, TERM_WALK, TERM_MISPREDICT } },
+  /* The timed repetitions of a point replay one input, and its minimum time comes from one whose
+   * predictor has seen that input's branches: a short run's (heapify's, introsort's at 2^10) it
+   * predicts far better than a first pass does (docs/experiments/cpu-model.md). */
+  { "hierarchy+stores+warm", "hierarchy+stores, with the mispredictions of a predictor that has "
+    "seen the same input once before, as the timed repetitions' has", 15,
+    { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE, TERM_L1_DEP,
+      TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM,
+      TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
+  /* A search whose next address is arithmetic on the loaded value (the van Emde Boas layout's
+   * i = 2i + (v < key)) waits for every load; one whose next address a branch chooses runs ahead
+   * while the branch is predicted. One price for both dependent loads made the searches' and
+   * sorts' too high, and through them the cost per operation of everything else. */
+  { "hierarchy+chase", "hierarchy+stores+warm, and per chase load (a dependent load whose "
+    "address is arithmetic on the loaded value, no branch between)", 16,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
+      TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
 };
 
 const char *
@@ -64,7 +90,8 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "op", "tc_miss", "em_l1_miss", "em_l2_miss", "em_l3_miss", "l1_miss", "l2_miss",
     "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
     "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
-    "dep_load", "branch", "store",
+    "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
+    "l2_miss_load_indep", "mispredict_warm", "chase_load",
   };
   return names[t];
 }
@@ -76,15 +103,18 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
   switch (t)
     {
     case TERM_OPS:
+    case TERM_CHASE_READ:
       *what = "L1 hit (chase)";
       return p->chase_ns[0];
     case TERM_L1:
     case TERM_L1_DEP:
+    case TERM_L1_STORE:
     case TERM_EM1:
       *what = "L2 - L1 hit (chase)";
       return p->chase_ns[1] - p->chase_ns[0];
     case TERM_L2:
     case TERM_L2_DEP:
+    case TERM_L2_STORE:
     case TERM_EM2:
       *what = "L3 - L2 hit (chase)";
       return p->chase_ns[2] - p->chase_ns[1];
@@ -94,9 +124,11 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       *what = "memory - L3 (chase)";
       return p->chase_ns[3] - p->chase_ns[2];
     case TERM_L1_INDEP:
+    case TERM_L1_LOAD_INDEP:
       *what = "L2 - L1 (independent loads)";
       return p->random_ns[1] - p->random_ns[0];
     case TERM_L2_INDEP:
+    case TERM_L2_LOAD_INDEP:
       *what = "L3 - L2 (independent loads)";
       return p->random_ns[2] - p->random_ns[1];
     case TERM_L3_INDEP:
@@ -110,6 +142,7 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       *what = "4 KiB - 2 MiB pages (chase)";
       return p->chase_ns[4] - p->chase_ns[3];
     case TERM_MISPREDICT:
+    case TERM_MISPREDICT_WARM:
       *what = "random - alternating branch, x2";
       return p->mispredict_ns;
     case TERM_DEP_READ:
@@ -134,17 +167,28 @@ beyond_warm (guint64 misses, guint64 lines, guint64 level_bytes)
   return misses > warm ? (double) (misses - warm) : 0;
 }
 
-/* The dependent misses of level @l beyond the warm first touches: the random-only cache's misses
- * of dependent loads, less their share of the first touches (which the counts do not tell apart
- * by dependence, so they are shared in proportion to the misses). */
+/* @part (the dependent loads', or the stores') of the random-only cache's misses at level @l,
+ * beyond the warm first touches: less its share of the first touches (which the counts do not
+ * tell apart by kind, so they are shared in proportion to the misses). */
 static double
-dependent_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+random_part_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l, guint64 part)
 {
   guint64 all = p->random_misses[l];
   if (all == 0)
     return 0;
-  return (double) p->dependent_misses[l] * beyond_warm (all, p->lines, exp->cache_bytes[l])
-         / (double) all;
+  return (double) part * beyond_warm (all, p->lines, exp->cache_bytes[l]) / (double) all;
+}
+
+static double
+dependent_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+{
+  return random_part_beyond_warm (exp, p, l, p->dependent_misses[l]);
+}
+
+static double
+store_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+{
+  return random_part_beyond_warm (exp, p, l, p->random_write_misses[l]);
 }
 
 double
@@ -176,8 +220,12 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
       return (double) p->walks / n;
     case TERM_MISPREDICT:
       return (double) p->mispredicts / n;
+    case TERM_MISPREDICT_WARM:
+      return (double) p->warm_mispredicts / n;
     case TERM_DEP_READ:
       return (double) p->dependent_reads / n;
+    case TERM_CHASE_READ:
+      return (double) p->chase_reads / n;
     case TERM_BRANCH:
       return (double) p->branches / n;
     case TERM_WRITE:
@@ -194,6 +242,17 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
     case TERM_L3_INDEP:
       return MAX (0.0, beyond_warm (p->random_misses[2], p->lines, cb[2])
                          - dependent_beyond_warm (exp, p, 2)) / n;
+    case TERM_L1_STORE:
+    case TERM_L2_STORE:
+      return store_beyond_warm (exp, p, t - TERM_L1_STORE) / n;
+    case TERM_L1_LOAD_INDEP:
+    case TERM_L2_LOAD_INDEP:
+      {
+        guint l = t - TERM_L1_LOAD_INDEP;
+        return MAX (0.0, beyond_warm (p->cache_misses[l], p->lines, cb[l])
+                           - dependent_beyond_warm (exp, p, l) - store_beyond_warm (exp, p, l))
+               / n;
+      }
     case VAT_CPU_TERMS:
     default:
       return 0;

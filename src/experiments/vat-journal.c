@@ -47,6 +47,10 @@ static const struct {
   { "dependent_misses_l2", G_STRUCT_OFFSET (MdlVatPoint, dependent_misses[1]) },
   { "dependent_misses_l3", G_STRUCT_OFFSET (MdlVatPoint, dependent_misses[2]) },
   COUNT (dependent_reads), COUNT (writes),
+  { "random_write_misses_l1", G_STRUCT_OFFSET (MdlVatPoint, random_write_misses[0]) },
+  { "random_write_misses_l2", G_STRUCT_OFFSET (MdlVatPoint, random_write_misses[1]) },
+  { "random_write_misses_l3", G_STRUCT_OFFSET (MdlVatPoint, random_write_misses[2]) },
+  COUNT (warm_mispredicts), COUNT (chase_reads),
 };
 #undef COUNT
 #define N_COUNTS G_N_ELEMENTS (count_fields)

@@ -43,6 +43,11 @@
 #define MAX_JOBS 4096
 /* The size split of the cost models' validation: fit on arrays below it, predict the rest. */
 #define VAT_SPLIT_BYTES ((guint64) 32 << 20)
+/* Branch records kept for the warm predictor's count, at most (16 bytes each: 1 GiB). A gshare
+ * of 2^16 counters holds the outcomes of a few tens of thousands of branches at most, so a run
+ * with more than this many is as well predicted warm as cold. */
+#define WARM_BRANCHES_MAX ((gsize) 1 << 26)
+
 /* Events between progress calls during an instrumented run. */
 #define PROGRESS_EVENTS ((guint64) 1 << 22)
 /* The line size of the ideal caches (64 bytes on every x86-64). */
@@ -175,7 +180,9 @@ typedef struct {
   MdlSink random_only;    /* the caches fed only non-sequential accesses; batch NULL: none */
   MdlStreams streams;
   GArray *random_events;  /* MdlCpuEvent: the batch being filtered */
-  guint64 dependent_reads, writes;   /* counted by the run of group 0 only */
+  GArray *branch_events;  /* MdlCpuEvent: the branch records, for the warm count; NULL: none */
+  gboolean branches_dropped;   /* more than WARM_BRANCHES_MAX: branch_events given up */
+  guint64 dependent_reads, chase_reads, writes;   /* counted by the run of group 0 only */
   guint64 unreported;     /* events not yet added to shared->events */
 } ModelRun;
 
@@ -241,7 +248,18 @@ relay_batch (void *data, const MdlEventBatch *batch, GError **error)
         guint kind = batch->cpu[i].kind;
         run->dependent_reads += kind == MDL_CPU_READ
                                 && (batch->cpu[i].flags & MDL_CPU_FLAG_DEPENDENT);
+        run->chase_reads += kind == MDL_CPU_READ && (batch->cpu[i].flags & MDL_CPU_FLAG_CHASE);
         run->writes += kind == MDL_CPU_WRITE || kind == MDL_CPU_MODIFY;
+        if (kind == MDL_CPU_BRANCH && run->branch_events)
+          {
+            if (run->branch_events->len < WARM_BRANCHES_MAX)
+              g_array_append_val (run->branch_events, batch->cpu[i]);
+            else
+              {
+                g_clear_pointer (&run->branch_events, g_array_unref);
+                run->branches_dropped = TRUE;
+              }
+          }
       }
   if (run->unreported >= PROGRESS_EVENTS)
     {
@@ -329,7 +347,7 @@ counter (const MdlReport *r, const char *name)
 }
 
 /* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
- * the non-sequential accesses (with their misses of dependent loads). */
+ * the non-sequential accesses (with their misses of dependent loads and of stores). */
 static void
 cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport *random_only,
                    MdlVatPoint *pt)
@@ -338,6 +356,8 @@ cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport
   static const char *const dependent[VAT_EM_LEVELS] = { "l1_dependent_misses",
                                                         "l2_dependent_misses",
                                                         "l3_dependent_misses" };
+  static const char *const stores[VAT_EM_LEVELS] = { "l1_write_misses", "l2_write_misses",
+                                                     "l3_write_misses" };
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     pt->cache_misses[l] = counter (cache, misses[l]);
   pt->tlb_misses = counter (tlb, "l1_misses");
@@ -346,7 +366,28 @@ cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport
     {
       pt->random_misses[l] = counter (random_only, misses[l]);
       pt->dependent_misses[l] = counter (random_only, dependent[l]);
+      pt->random_write_misses[l] = counter (random_only, stores[l]);
     }
+}
+
+/* The mispredictions of a second pass of the branch engine over the same outcomes @branches: the
+ * timed repetitions replay one input, and the minimum time comes from a repetition whose
+ * predictor has seen that input's branches before; where it holds them all (a short run's), the
+ * repetition pays for few mispredictions. */
+static guint64
+warm_mispredicts (const GArray *branches)
+{
+  g_autoptr (MdlEngine) engine = mdl_engine_new ("branch", NULL);
+  g_autoptr (MdlReport) cold = NULL;
+  g_autoptr (MdlReport) warm = NULL;
+  MdlEventBatch batch = { .cpu = (const MdlCpuEvent *) (const void *) branches->data,
+                          .n_cpu = branches->len };
+  g_assert (engine != NULL);
+  mdl_engine_consume (engine, &batch, NULL);   /* the branch engine fails on nothing */
+  cold = mdl_engine_report (engine);
+  mdl_engine_consume (engine, &batch, NULL);
+  warm = mdl_engine_report (engine);
+  return counter (warm, "mispredicts") - counter (cold, "mispredicts");
 }
 
 /* The instrumented run of one point through the engines of the run's group; the point's last run
@@ -403,6 +444,8 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
     }
 
   run->pipeline = pipeline;
+  if (run->group == 0 && !huge)
+    run->branch_events = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
   run->random_only = random_only && in_group (run, n_engines) ? mdl_pipeline_sink (random_only)
                                                               : (MdlSink) { 0 };
   mdl_streams_init (&run->streams);
@@ -415,7 +458,14 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   if (run->group == 0)
     {
       pt->dependent_reads = run->dependent_reads;
+      pt->chase_reads = run->chase_reads;
       pt->writes = run->writes;
+      /* G_MAXUINT64 until the last run reads the cold count (which the warm one then equals). */
+      if (run->branch_events)
+        pt->warm_mispredicts = warm_mispredicts (run->branch_events);
+      else if (run->branches_dropped)
+        pt->warm_mispredicts = G_MAXUINT64;
+      g_clear_pointer (&run->branch_events, g_array_unref);
     }
 
   g_assert (mdl_pipeline_n_engines (pipeline) == n_engines);
@@ -441,6 +491,8 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
       cost_model_counts (reports[hier_engine], reports[hier_engine + 1], reports[n_engines], pt);
       pt->branches = counter (reports[hier_engine + 2], "branches");
       pt->mispredicts = counter (reports[hier_engine + 2], "mispredicts");
+      if (pt->warm_mispredicts == G_MAXUINT64)
+        pt->warm_mispredicts = pt->mispredicts;
     }
   return TRUE;
 }
@@ -1071,6 +1123,7 @@ model_task_run (gpointer data, gpointer user_data)
                  "from the instrumented build's %" G_GUINT64_FORMAT, t->plan->algo->name, t->n,
                  t->checksum, task->checksum);
   g_array_unref (run.random_events);
+  g_clear_pointer (&run.branch_events, g_array_unref);   /* kept when the run failed */
   task->cpu_seconds = thread_cpu_seconds () - cpu_start;
   g_mutex_lock (&shared->lock);
   shared->events += run.unreported;

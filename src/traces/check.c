@@ -12,9 +12,11 @@ mdl_trace_cpu_problem (guint kind, guint flags, guint size, guint64 addr)
   if (kind == MDL_CPU_BRANCH && (flags & ~MDL_CPU_FLAG_TAKEN) != 0)
     return g_strdup_printf ("branch record has flags 0x%02x (only the taken flag 0x%02x is valid)",
                             flags, MDL_CPU_FLAG_TAKEN);
-  if (kind == MDL_CPU_READ && (flags & ~MDL_CPU_FLAG_DEPENDENT) != 0)
-    return g_strdup_printf ("read record has flags 0x%02x (only the dependent flag 0x%02x is "
-                            "valid)", flags, MDL_CPU_FLAG_DEPENDENT);
+  if (kind == MDL_CPU_READ && flags != 0 && flags != MDL_CPU_FLAG_DEPENDENT
+      && flags != (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE))
+    return g_strdup_printf ("read record has flags 0x%02x (valid: the dependent flag 0x%02x, alone "
+                            "or with the chase flag 0x%02x)", flags, MDL_CPU_FLAG_DEPENDENT,
+                            MDL_CPU_FLAG_CHASE);
   if (kind != MDL_CPU_BRANCH && kind != MDL_CPU_READ && flags != 0)
     return g_strdup_printf ("%s record has nonzero flags 0x%02x", mdl_cpu_kind_name (kind), flags);
   if (!mdl_cpu_is_access (kind) && size != 0)

@@ -8,7 +8,8 @@
  * Both run the same `searches` queries (default n), each for a key that is present, drawn from the
  * same seeded sequence. Key k (0-based rank) is 2k+1, so a query is made without touching memory.
  * One RAM operation per query (the draw) and one per probe. Every probe after a search's first
- * is a dependent load (MDL_CPU_FLAG_DEPENDENT): the last probe's value chose its address. */
+ * is a dependent load (MDL_CPU_FLAG_DEPENDENT): the last probe's value chose its address, through
+ * a branch in the sorted layout, by arithmetic in the van Emde Boas one (MDL_CPU_FLAG_CHASE). */
 #include "algos/cpu/cpu-algo.h"
 
 #define VEB_MAX_DEPTH 64
@@ -122,7 +123,8 @@ search_veb (const VebTables *t, guint64 *pos, const guint64 *a, guint64 n, guint
       guint64 p = veb_pos (t, pos, depth, i);
       guint64 v = a[p];
       pos[depth] = p;
-      MDL_READ_DEP (rec, &a[p], depth > 0);   /* below the root: chosen by the last compare */
+      /* Below the root: computed from the last compare's result, with no branch to predict. */
+      MDL_READ_CHASE (rec, &a[p], depth > 0);
       MDL_OPS (rec, 1);
       if (MDL_BRANCH (rec, v == key))
         return p;
