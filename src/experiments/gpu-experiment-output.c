@@ -25,9 +25,8 @@ cost_name (guint k)
   return mdl_gpu_experiment_costs (NULL)[k].name;
 }
 
-/* n as the sweep names it: 2^K, 2^K+J just above a power of two, else decimal. */
-static void
-append_n (GString *out, guint64 n)
+void
+mdl_gpu_append_n (GString *out, guint64 n)
 {
   guint k = n ? 63 - (guint) __builtin_clzll (n) : 0;
   guint64 rest = n - ((guint64) 1 << k);
@@ -64,7 +63,7 @@ static void
 write_fits_table (const MdlGpuExperiment *exp, GString *out)
 {
   g_string_append_printf (out, "## Fits of the median time over the cases with n >= ");
-  append_n (out, exp->min_fit_n);
+  mdl_gpu_append_n (out, exp->min_fit_n);
   g_string_append (out, "\n\nNon-negative least squares; coefficients in ns per unit. LOAO: each "
                    "algorithm predicted by the fit on the others.\n\n"
                    "| fit | coefficients (ns) | points | algorithms | R² | median error | max "
@@ -119,7 +118,7 @@ write_points_table (const MdlGpuExperiment *exp, GString *out)
     {
       const GpuPoint *p = GPU_POINT (exp, i);
       g_string_append_printf (out, "| %s | %s | ", p->algorithm, *p->params ? p->params : "-");
-      append_n (out, p->pub.n);
+      mdl_gpu_append_n (out, p->pub.n);
       for (guint k = 0; k < G_N_ELEMENTS (table_models); k++)
         cell (out, "%.0f", p->cost[table_models[k]]);
       for (guint k = 0; k < G_N_ELEMENTS (table_counters); k++)
@@ -153,6 +152,7 @@ write_markdown (const MdlGpuExperiment *exp, GString *out)
   write_fits_table (exp, out);
   write_points_table (exp, out);
   mdl_gpu_sorting_write_markdown (exp, out);
+  mdl_gpu_hull_write_markdown (exp, out);
   g_string_append (out, "\n## Notes\n\n");
   {
     g_auto (GStrv) lines = g_strsplit (exp->notes->str, "\n", -1);
@@ -589,7 +589,8 @@ mdl_gpu_experiment_write_files (const MdlGpuExperiment *exp, const char *dir, GE
                           PLOT_COLUMNS * 420, fit_rows * 360 + 40, PLOT_COLUMNS * 420,
                           fit_rows * 360 + 40, PLOT_COLUMNS * 420, time_rows * 320 + 40,
                           PLOT_COLUMNS * 420, time_rows * 320 + 40);
-  if (!mdl_gpu_sorting_write_files (exp, dir, gp, error))
+  if (!mdl_gpu_sorting_write_files (exp, dir, gp, error)
+      || !mdl_gpu_hull_write_files (exp, dir, gp, error))
     return FALSE;
   return mdl_experiment_write_file (dir, "gpu.md", md, error)
          && mdl_experiment_write_file (dir, "gpu.csv", csv, error)

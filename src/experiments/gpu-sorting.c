@@ -86,9 +86,8 @@ sort_row_order (gconstpointer a, gconstpointer b)
   return c;
 }
 
-/* @algorithm, then ":" and the parameters of @params that are not the input (dist, keys). */
-static char *
-sort_label (const char *algorithm, const char *params)
+char *
+mdl_gpu_label (const char *algorithm, const char *params)
 {
   g_auto (GStrv) parts = g_strsplit (params ? params : "", ",", -1);
   GString *label = g_string_new (algorithm);
@@ -119,7 +118,7 @@ sort_rows (const MdlGpuExperiment *exp)
       dist = mdl_gpu_param (p->params, "dist", "uniform");
       d = mdl_keys_dist_index (dist);
       r.p = p;
-      r.label = sort_label (p->algorithm, p->params);
+      r.label = mdl_gpu_label (p->algorithm, p->params);
       r.keys = mdl_gpu_param (p->params, "keys", "u32");
       r.dist = d < 0 ? (int) MDL_KEYS_N_DISTS : d;
       g_array_append_val (rows, r);
