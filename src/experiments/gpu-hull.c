@@ -142,9 +142,12 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
                    "time, M points per second (n / time), time over the quickhull baseline's on "
                    "the same distribution and n (xquickhull), and the time the counters fit "
                    "predicts: fitted on every case, the hull's among them (fit), and on the other "
-                   "algorithms only (LOAO: the hull left out), with the LOAO error.\n\n"
-                   "| hull | dist | n | time us | M points/s | xquickhull | counters fit us | "
-                   "LOAO us | LOAO error |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
+                   "algorithms only (LOAO: the hull left out), with the LOAO error. Launches: "
+                   "those of one run, measured / the SIMT twin's (its points are another draw of "
+                   "the same distribution).\n\n"
+                   "| hull | dist | n | time us | M points/s | xquickhull | launches | "
+                   "counters fit us | LOAO us | LOAO error |\n"
+                   "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
   for (guint i = 0; i < rows->len; i++)
     {
       const HullRow *r = &g_array_index (rows, HullRow, i);
@@ -157,6 +160,9 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
         g_string_append (out, " FAILED CHECK");
       cell (out, "%.1f", (double) p->pub.n / p->pub.median_us);
       cell (out, "%.3f", quickhull_ratio (rows, r));
+      g_string_append_printf (out, " | %u", p->pub.launches);
+      if (p->pub.predicted)
+        g_string_append_printf (out, " / %.0f", p->cost[GPU_COST_LAUNCHES]);
       cell (out, "%.2f", p->fit_us[GPU_FIT_COUNTERS]);
       cell (out, "%.2f", loao);
       cell (out, "%+.0f%%", 100 * (loao - p->pub.median_us) / p->pub.median_us);
@@ -218,6 +224,30 @@ hull_dists (GArray *rows)
   return dists;
 }
 
+/* The smallest and the largest time, measured or predicted by fit @f without the hull, of the
+ * hull's fitted cases. */
+static void
+loao_range (GArray *rows, guint f, double *lo, double *hi)
+{
+  *lo = INFINITY;
+  *hi = 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const GpuPoint *p = g_array_index (rows, HullRow, i).p;
+      if (!p->pub.fitted || !isfinite (p->loao_us[f]))
+        continue;
+      *lo = MIN (*lo, MIN (p->pub.median_us, p->loao_us[f]));
+      *hi = MAX (*hi, MAX (p->pub.median_us, p->loao_us[f]));
+    }
+}
+
+/* The GPU that ran @exp's cases, or its machine preset. */
+static const char *
+device_of (const MdlGpuExperiment *exp)
+{
+  return exp->measured && *exp->measured->device ? exp->measured->device : exp->machine;
+}
+
 /* gpu-hull-time.dat, block (distribution k, label a) = k x labels + a: n, median, fastest,
  * slowest; and its panels. */
 static void
@@ -249,9 +279,7 @@ time_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GPtrArray
       }
   g_string_append_printf (gp, "set multiplot layout %u,%u title \"Hulls on %s: median time (us) "
                           "against n, log-log; bars: fastest to slowest\" font \",11\"\n",
-                          panel_rows, MIN (dists->len, PANEL_COLUMNS),
-                          exp->measured && *exp->measured->device ? exp->measured->device
-                                                                  : exp->machine);
+                          panel_rows, MIN (dists->len, PANEL_COLUMNS), device_of (exp));
   /* the figures before this one in gpu.gp leave their axes set */
   g_string_append (gp, "set datafile missing \"?\"\nunset logscale\nset autoscale xy\n"
                    "set xtics autofreq\nset logscale x 2\nset logscale y\nset grid\n"
@@ -296,7 +324,7 @@ fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *d
   g_string_append_printf (gp, "set multiplot layout %u,%u title \"Hulls on %s: each fit's "
                           "prediction without the hull's cases (LOAO) against the measured "
                           "median time (us); the diagonal is a perfect prediction\" font "
-                          "\",11\"\n", panel_rows, PANEL_COLUMNS, exp->machine);
+                          "\",11\"\n", panel_rows, PANEL_COLUMNS, device_of (exp));
   g_string_append (gp, "set datafile missing \"?\"\nset autoscale xy\nset logscale xy\n"
                    "set format x \"%g\"\nset grid\nset offsets 0, 0, 0, 0\n"
                    "set key top left font \",8\" samplen 1\n"
@@ -307,7 +335,7 @@ fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *d
   for (guint f = 0; f < PREDICTED_FITS; f++)
     {
       guint count;
-      double median, max;
+      double median, max, lo, hi;
       hull_errors (rows, f, TRUE, &count, &median, &max);
       g_string_append_printf (gp, "set title \"%s: LOAO median error", exp->fits[f].pub.name);
       if (isfinite (median))
@@ -317,12 +345,17 @@ fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *d
       g_string_append (gp, "\" font \",10\"\n");
       /* gnuplot cannot autoscale a log axis over no point at all */
       if (count == 0)
-        g_string_append (gp, "plot [1:10] [1:10] x title \"no prediction\"\n");
-      else
-        g_string_append_printf (gp, "plot for [k=0:%u] 'gpu-hull-fit.dat' index %u + k using "
-                                "1:2 with points pt 7 ps 0.6 title word(names, k + 1), x with "
-                                "lines lc rgb \"gray\" notitle\n", dists->len - 1,
-                                f * dists->len);
+        {
+          g_string_append (gp, "plot [1:10] [1:10] x title \"no prediction\"\n");
+          continue;
+        }
+      /* one range for both axes, so that the diagonal is the diagonal */
+      loao_range (rows, f, &lo, &hi);
+      g_string_append_printf (gp, "plot [%.6g:%.6g] [%.6g:%.6g] for [k=0:%u] 'gpu-hull-fit.dat' "
+                              "index %u + k using 1:2 with points pt 7 ps 0.6 title "
+                              "word(names, k + 1), x with lines lc rgb \"gray\" notitle\n",
+                              lo / 1.5, hi * 1.5, lo / 1.5, hi * 1.5, dists->len - 1,
+                              f * dists->len);
     }
   g_string_append (gp, "unset multiplot\n");
 }
