@@ -156,6 +156,12 @@ test_markdown_and_figures (void **state)
   assert_non_null (strstr (md, "| hull/msimd:part=alg5 | ring | 2^12 | 96.00 | 42.7 | 0.750 | "));
   assert_non_null (strstr (md, "| hull/msimd:part=alg5 | ring | 2^13 | 128.00 | 64.0 | - | "));
   assert_null (strstr (md, "| reduce/tree | disc"));
+  /* side by side, in ms: the quickhull, the copy partition and alg5, each with its ratio */
+  assert_non_null (strstr (md, "| dist | n | baseline/quickhull | hull/msimd | x | LOAO | "
+                               "hull/msimd:part=alg5 | x | LOAO |\n"));
+  assert_non_null (strstr (md, "| disc | 2^12 | 0.03 | 0.05 | 1.50 | "));
+  assert_non_null (strstr (md, "| ring | 2^12 | 0.13 | - | - | - | 0.10 | 0.75 | "));
+  assert_non_null (strstr (md, "| ring | 2^13 | - | - | - | - | 0.13 | - | "));
   assert_non_null (strstr (md, "### Each fit's error on the hull's fitted cases\n"));
   /* counters: four fitted hull cases, each predicted without the hull */
   assert_non_null (strstr (md, "| counters | 4 | "));

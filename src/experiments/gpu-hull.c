@@ -132,12 +132,90 @@ hull_errors (GArray *rows, guint f, gboolean loao, guint *count, double *median,
   mdl_gpu_median_max (rel, median, max);
 }
 
+static gint
+cmp_label (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The labels of @rows, in label order, each once. */
+static GPtrArray *
+hull_labels (GArray *rows)
+{
+  GPtrArray *labels = g_ptr_array_new ();
+  for (guint i = 0; i < rows->len; i++)
+    {
+      char *label = g_array_index (rows, HullRow, i).label;
+      if (!g_ptr_array_find_with_equal_func (labels, label, g_str_equal, NULL))
+        g_ptr_array_add (labels, label);
+    }
+  g_ptr_array_sort (labels, cmp_label);
+  return labels;
+}
+
+/* The row of @rows at distribution @dist, size @n and label @label, or NULL. */
+static const HullRow *
+row_at (GArray *rows, guint dist, guint64 n, const char *label)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HullRow *r = &g_array_index (rows, HullRow, i);
+      if (r->dist == dist && r->p->pub.n == n && strcmp (r->label, label) == 0)
+        return r;
+    }
+  return NULL;
+}
+
+/* The table by distribution and n: each hull's time, its ratio to the quickhull's and its LOAO
+ * prediction side by side, in ms. */
+static void
+write_side_by_side (GArray *rows, GPtrArray *labels, GString *out)
+{
+  g_string_append (out, "\n### Hulls side by side (ms)\n\nMeasured median time, time over the "
+                   "quickhull's (x), and the counters fit's prediction without the hull's cases "
+                   "(LOAO).\n\n| dist | n");
+  for (guint a = 0; a < labels->len; a++)
+    {
+      const char *label = g_ptr_array_index (labels, a);
+      g_string_append_printf (out, " | %s", label);
+      if (strcmp (label, MDL_GPU_QUICKHULL) != 0)
+        g_string_append (out, " | x | LOAO");
+    }
+  g_string_append (out, " |\n|---|--:");
+  for (guint a = 0; a < labels->len; a++)
+    g_string_append (out, strcmp (g_ptr_array_index (labels, a), MDL_GPU_QUICKHULL) == 0
+                          ? "|--:" : "|--:|--:|--:");
+  g_string_append (out, "|\n");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const HullRow *first = &g_array_index (rows, HullRow, i);
+      if (i > 0 && first->dist == g_array_index (rows, HullRow, i - 1).dist
+          && first->p->pub.n == g_array_index (rows, HullRow, i - 1).p->pub.n)
+        continue;
+      g_string_append_printf (out, "| %s | ", dist_of (first));
+      mdl_gpu_append_n (out, first->p->pub.n);
+      for (guint a = 0; a < labels->len; a++)
+        {
+          const char *label = g_ptr_array_index (labels, a);
+          const HullRow *r = row_at (rows, first->dist, first->p->pub.n, label);
+          cell (out, "%.2f", r ? r->p->pub.median_us / 1000 : NAN);
+          if (strcmp (label, MDL_GPU_QUICKHULL) == 0)
+            continue;
+          cell (out, "%.2f", r ? quickhull_ratio (rows, r) : NAN);
+          cell (out, "%.2f", r ? r->p->loao_us[GPU_FIT_COUNTERS] / 1000 : NAN);
+        }
+      g_string_append (out, " |\n");
+    }
+}
+
 void
 mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
 {
   g_autoptr (GArray) rows = hull_rows (exp);
+  g_autoptr (GPtrArray) labels = NULL;
   if (rows->len == 0)
     return;
+  labels = hull_labels (rows);
   g_string_append (out, "\n## Hulls\n\nEvery measured hull by point distribution and n: median "
                    "time, M points per second (n / time), time over the quickhull baseline's on "
                    "the same distribution and n (xquickhull), and the time the counters fit "
@@ -168,6 +246,7 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
       cell (out, "%+.0f%%", 100 * (loao - p->pub.median_us) / p->pub.median_us);
       g_string_append (out, " |\n");
     }
+  write_side_by_side (rows, labels, out);
   g_string_append (out, "\n### Each fit's error on the hull's fitted cases\n\n"
                    "Relative error |predicted - measured| / measured, median and largest, of the "
                    "fit made with the hull's cases and of the fit made without them (LOAO).\n\n"
@@ -187,27 +266,6 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
       cell (out, "%.1f%%", 100 * loao_max);
       g_string_append (out, " |\n");
     }
-}
-
-static gint
-cmp_label (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-/* The labels of @rows, in label order, each once. */
-static GPtrArray *
-hull_labels (GArray *rows)
-{
-  GPtrArray *labels = g_ptr_array_new ();
-  for (guint i = 0; i < rows->len; i++)
-    {
-      char *label = g_array_index (rows, HullRow, i).label;
-      if (!g_ptr_array_find_with_equal_func (labels, label, g_str_equal, NULL))
-        g_ptr_array_add (labels, label);
-    }
-  g_ptr_array_sort (labels, cmp_label);
-  return labels;
 }
 
 /* The distributions of @rows, ascending, each once. */
