@@ -169,7 +169,7 @@ test_markdown_and_figures (void **state)
                                      "? ? ? ?\n4096 96 96 96\n8192 128 128 128\n"));
   assert_non_null (strstr (time_dat, "# baseline/quickhull disc: n median_us min_us max_us\n"
                                      "? ? ? ?\n4096 32 32 32\n8192 16 16 16\n"));
-  assert_non_null (strstr (fit_dat, "# fit counters, ring: measured_us loao_us n\n? ? ?\n96 "));
+  assert_non_null (strstr (fit_dat, "# fit counters, ring: measured_us loao_us fit_us n\n? ? ? ?\n96 "));
   assert_null (strstr (fit_dat, "\n32 "));   /* a baseline is never predicted */
   assert_non_null (strstr (gp, "set output 'gpu-hull-time.png'\nload 'gpu-hull-time-panels.gp'"));
   assert_non_null (strstr (gp, "set output 'gpu-hull-fit.png'\nload 'gpu-hull-fit-panels.gp'"));

@@ -10,7 +10,8 @@
 # the first run, whose seeds were random. The predictions are the GPU experiment's and the hull's
 # SIMT twins' (OUT/hull-predictions.csv.gz, made by `PREDICT=1 tools/hull-plots.sh`: about 40 min
 # on two cores). Writes into OUT: hulls.md (gpu.md's hull section), gpu-fits.csv, gpu-hull.csv
-# (gpu.csv's hull rows), gpu-hull-time.png and gpu-hull-fit.png (gnuplot: tools/deps.sh --plot).
+# (gpu.csv's hull rows), gpu-hull-time.png and gpu-hull-fit.png (gnuplot: tools/deps.sh --plot);
+# and the fits made on the hull's cases alone, gpu-fits-hull-alone.csv and gpu-hull-fit-alone.png.
 # Environment: MODELS (default build/bin/models), JOBS (SIMT runs at once with PREDICT=1).
 set -eu
 
@@ -61,16 +62,23 @@ gunzip -c "$PREDICTED" | tail -n +2 >> "$tmp/predictions.csv"
 
 "$MODELS" experiment gpu --measured "$tmp/measured" --predictions "$tmp/predictions.csv" \
   --no-compute -o "$tmp/join" > /dev/null
+# The same fits made on the hull's cases alone (its two partitions, in-sample: no LOAO): how far
+# the models' costs explain the hull's own times.
+"$MODELS" experiment gpu --measured "$tmp/measured" --predictions "$tmp/predictions.csv" \
+  --no-compute -o "$tmp/alone" hull/msimd > /dev/null
 
 sed -n '/^## Hulls$/,/^## Notes$/p' "$tmp/join/gpu.md" | sed '$d' > "$OUT/hulls.md"
 sed -n '/^## Notes$/,$p' "$tmp/join/gpu.md" | sed "s|$tmp/measured|the joined directory|; s|$tmp/||" >> "$OUT/hulls.md"
 cp "$tmp/join/gpu-fits.csv" "$OUT/"
+cp "$tmp/alone/gpu-fits.csv" "$OUT/gpu-fits-hull-alone.csv"
 awk -F, 'NR == 1 || $0 ~ /^"(hull\/|baseline\/quickhull)/' "$tmp/join/gpu.csv" > "$OUT/gpu-hull.csv"
-for png in gpu-hull-time.png gpu-hull-fit.png; do
-  if [ -f "$tmp/join/$png" ]; then
-    cp "$tmp/join/$png" "$OUT/"
-  else
+for png in join/gpu-hull-time.png join/gpu-hull-fit.png alone/gpu-hull-fit.png; do
+  if [ ! -f "$tmp/$png" ]; then
     echo "hull-plots: no $png (gnuplot missing? tools/deps.sh --plot)" >&2
+  elif [ "${png%%/*}" = alone ]; then
+    cp "$tmp/$png" "$OUT/gpu-hull-fit-alone.png"
+  else
+    cp "$tmp/$png" "$OUT/"
   fi
 done
 echo "hull-plots: wrote $OUT"

@@ -282,20 +282,30 @@ hull_dists (GArray *rows)
   return dists;
 }
 
-/* The smallest and the largest time, measured or predicted by fit @f without the hull, of the
- * hull's fitted cases. */
+/* TRUE when fit @f predicts hull case @p, with its cases or without them. */
+static gboolean
+fit_predicts (const GpuPoint *p, guint f)
+{
+  return p->pub.fitted && (isfinite (p->loao_us[f]) || isfinite (p->fit_us[f]));
+}
+
+/* The smallest and the largest time, measured or predicted by fit @f, of the hull's cases it
+ * predicts. */
 static void
-loao_range (GArray *rows, guint f, double *lo, double *hi)
+fit_range (GArray *rows, guint f, double *lo, double *hi)
 {
   *lo = INFINITY;
   *hi = 0;
   for (guint i = 0; i < rows->len; i++)
     {
       const GpuPoint *p = g_array_index (rows, HullRow, i).p;
-      if (!p->pub.fitted || !isfinite (p->loao_us[f]))
-        continue;
-      *lo = MIN (*lo, MIN (p->pub.median_us, p->loao_us[f]));
-      *hi = MAX (*hi, MAX (p->pub.median_us, p->loao_us[f]));
+      const double v[] = { p->pub.median_us, p->loao_us[f], p->fit_us[f] };
+      for (guint k = 0; k < G_N_ELEMENTS (v) && fit_predicts (p, f); k++)
+        if (isfinite (v[k]))
+          {
+            *lo = MIN (*lo, v[k]);
+            *hi = MAX (*hi, v[k]);
+          }
     }
 }
 
@@ -356,8 +366,25 @@ time_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GPtrArray
   g_string_append (gp, "unset multiplot\n");
 }
 
+/* Appends to @gp the title of fit @f's panel: its median relative errors on the hull's cases. */
+static void
+fit_title (const MdlGpuExperiment *exp, GArray *rows, guint f, GString *gp)
+{
+  guint count;
+  double median, max;
+  g_string_append_printf (gp, "set title \"%s:", exp->fits[f].pub.name);
+  hull_errors (rows, f, TRUE, &count, &median, &max);
+  if (count)
+    g_string_append_printf (gp, " LOAO %.0f%%,", 100 * median);
+  hull_errors (rows, f, FALSE, &count, &median, &max);
+  if (count)
+    g_string_append_printf (gp, " fitted with the hull %.0f%%", 100 * median);
+  g_string_append (gp, "\" font \",10\"\n");
+}
+
 /* gpu-hull-fit.dat, block (fit f, distribution k) = f x distributions + k: measured, the
- * prediction of the fit without the hull, n; and its panels, one per fit. */
+ * prediction of the fit without the hull's cases (LOAO) and with them, n; and its panels, one per
+ * fit: LOAO filled, with the hull open, a colour per distribution. */
 static void
 fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *dat, GString *gp)
 {
@@ -366,23 +393,27 @@ fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *d
     for (guint k = 0; k < dists->len; k++)
       {
         guint d = g_array_index (dists, guint, k);
-        g_string_append_printf (dat, "%s# fit %s, %s: measured_us loao_us n\n? ? ?\n",
+        g_string_append_printf (dat, "%s# fit %s, %s: measured_us loao_us fit_us n\n? ? ? ?\n",
                                 block++ ? "\n\n" : "", exp->fits[f].pub.name, dist_names[d]);
         for (guint i = 0; i < rows->len; i++)
           {
             const HullRow *r = &g_array_index (rows, HullRow, i);
-            if (r->dist != d || !r->p->pub.fitted || !isfinite (r->p->loao_us[f]))
+            const double v[] = { r->p->pub.median_us, r->p->loao_us[f], r->p->fit_us[f] };
+            if (r->dist != d || !fit_predicts (r->p, f))
               continue;
-            mdl_experiment_append_real (dat, r->p->pub.median_us, "?");
-            g_string_append_c (dat, ' ');
-            mdl_experiment_append_real (dat, r->p->loao_us[f], "?");
-            g_string_append_printf (dat, " %" G_GUINT64_FORMAT "\n", r->p->pub.n);
+            for (guint j = 0; j < G_N_ELEMENTS (v); j++)
+              {
+                mdl_experiment_append_real (dat, v[j], "?");
+                g_string_append_c (dat, ' ');
+              }
+            g_string_append_printf (dat, "%" G_GUINT64_FORMAT "\n", r->p->pub.n);
           }
       }
   g_string_append_printf (gp, "set multiplot layout %u,%u title \"Hulls on %s: each fit's "
-                          "prediction without the hull's cases (LOAO) against the measured "
-                          "median time (us); the diagonal is a perfect prediction\" font "
-                          "\",11\"\n", panel_rows, PANEL_COLUMNS, device_of (exp));
+                          "predicted against the measured median time (us), titles: median errors\\nfilled: fitted "
+                          "without the hull's cases (LOAO); open: with them; the diagonal is a "
+                          "perfect prediction\" font \",11\"\n", panel_rows, PANEL_COLUMNS,
+                          device_of (exp));
   g_string_append (gp, "set datafile missing \"?\"\nset autoscale xy\nset logscale xy\n"
                    "set format x \"%g\"\nset grid\nset offsets 0, 0, 0, 0\n"
                    "set key top left font \",8\" samplen 1\n"
@@ -392,28 +423,22 @@ fit_figure (const MdlGpuExperiment *exp, GArray *rows, GArray *dists, GString *d
   g_string_append (gp, "\"\n");
   for (guint f = 0; f < PREDICTED_FITS; f++)
     {
-      guint count;
-      double median, max, lo, hi;
-      hull_errors (rows, f, TRUE, &count, &median, &max);
-      g_string_append_printf (gp, "set title \"%s: LOAO median error", exp->fits[f].pub.name);
-      if (isfinite (median))
-        g_string_append_printf (gp, " %.0f%%", 100 * median);
-      else
-        g_string_append (gp, " -");
-      g_string_append (gp, "\" font \",10\"\n");
+      double lo, hi;
+      fit_title (exp, rows, f, gp);
+      fit_range (rows, f, &lo, &hi);
       /* gnuplot cannot autoscale a log axis over no point at all */
-      if (count == 0)
+      if (!(lo <= hi))
         {
           g_string_append (gp, "plot [1:10] [1:10] x title \"no prediction\"\n");
           continue;
         }
       /* one range for both axes, so that the diagonal is the diagonal */
-      loao_range (rows, f, &lo, &hi);
       g_string_append_printf (gp, "plot [%.6g:%.6g] [%.6g:%.6g] for [k=0:%u] 'gpu-hull-fit.dat' "
-                              "index %u + k using 1:2 with points pt 7 ps 0.6 title "
-                              "word(names, k + 1), x with lines lc rgb \"gray\" notitle\n",
-                              lo / 1.5, hi * 1.5, lo / 1.5, hi * 1.5, dists->len - 1,
-                              f * dists->len);
+                              "index %u + k using 1:2 with points pt 7 ps 0.6 lc k + 1 notitle, "
+                              "for [k=0:%u] '' index %u + k using 1:3 with points pt 6 ps 0.8 "
+                              "lc k + 1 title word(names, k + 1), x with lines lc rgb "
+                              "\"gray\" notitle\n", lo / 1.5, hi * 1.5, lo / 1.5, hi * 1.5,
+                              dists->len - 1, f * dists->len, dists->len - 1, f * dists->len);
     }
   g_string_append (gp, "unset multiplot\n");
 }
@@ -440,7 +465,7 @@ mdl_gpu_hull_write_files (const MdlGpuExperiment *exp, const char *dir, GString 
                           "set terminal pngcairo size %u,%u font \"sans,9\"\n"
                           "set output 'gpu-hull-fit.png'\nload 'gpu-hull-fit-panels.gp'\n"
                           "unset output\n", MIN (dists->len, PANEL_COLUMNS) * 440,
-                          time_rows * 400 + 40, PANEL_COLUMNS * 400, fit_rows * 380 + 40);
+                          time_rows * 400 + 40, PANEL_COLUMNS * 400, fit_rows * 380 + 60);
   return mdl_experiment_write_file (dir, "gpu-hull-time.dat", time_dat, error)
          && mdl_experiment_write_file (dir, "gpu-hull-fit.dat", fit_dat, error)
          && mdl_experiment_write_file (dir, "gpu-hull-time-panels.gp", time_gp, error)
