@@ -49,9 +49,8 @@ cell_text (GString *out, const char *format, double v)
     g_string_append_c (out, '-');
 }
 
-/* A Markdown cell: @v in @format, or "-" when it is not finite. */
-static void
-cell (GString *out, const char *format, double v)
+void
+mdl_gpu_cell (GString *out, const char *format, double v)
 {
   g_string_append (out, " |");
   cell_text (out, format, v);
@@ -79,12 +78,12 @@ write_fits_table (const MdlGpuExperiment *exp, GString *out)
         g_string_append_printf (out, "%s%s %.4g", t ? ", " : "", fit->terms[t],
                                 1000 * fit->coef[t]);
       g_string_append_printf (out, " | %u | %u", fit->n_points, fit->n_algorithms);
-      cell (out, "%.4f", fit->r2);
-      cell (out, "%.1f%%", 100 * fit->median_rel_error);
-      cell (out, "%.1f%%", 100 * fit->max_rel_error);
-      cell (out, "%.4f", fit->loao_r2);
-      cell (out, "%.1f%%", 100 * fit->loao_median_rel_error);
-      cell (out, "%.1f%%", 100 * fit->loao_max_rel_error);
+      mdl_gpu_cell (out, "%.4f", fit->r2);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->median_rel_error);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->max_rel_error);
+      mdl_gpu_cell (out, "%.4f", fit->loao_r2);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->loao_median_rel_error);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->loao_max_rel_error);
       g_string_append (out, " |\n");
     }
   g_string_append (out, "\n");
@@ -120,24 +119,24 @@ write_points_table (const MdlGpuExperiment *exp, GString *out)
       g_string_append_printf (out, "| %s | %s | ", p->algorithm, *p->params ? p->params : "-");
       mdl_gpu_append_n (out, p->pub.n);
       for (guint k = 0; k < G_N_ELEMENTS (table_models); k++)
-        cell (out, "%.0f", p->cost[table_models[k]]);
+        mdl_gpu_cell (out, "%.0f", p->cost[table_models[k]]);
       for (guint k = 0; k < G_N_ELEMENTS (table_counters); k++)
         {
           guint c = table_counters[k];
-          cell (out, "%.0f", p->cost[c]);
+          mdl_gpu_cell (out, "%.0f", p->cost[c]);
           if (isfinite (p->cost_measured[c]))
             g_string_append_printf (out, " / %.0f", p->cost_measured[c]);
         }
-      cell (out, "%.0f", p->pub.measured ? (double) p->pub.launches : p->cost[GPU_COST_LAUNCHES]);
-      cell (out, "%.2f", p->pub.median_us);
+      mdl_gpu_cell (out, "%.0f", p->pub.measured ? (double) p->pub.launches : p->cost[GPU_COST_LAUNCHES]);
+      mdl_gpu_cell (out, "%.2f", p->pub.median_us);
       if (isfinite (p->pub.min_us) && isfinite (p->pub.max_us))
         g_string_append_printf (out, " (%.2f-%.2f)", p->pub.min_us, p->pub.max_us);
       if (p->pub.measured && !p->pub.cuda_check)
         g_string_append (out, " FAILED CHECK");
       for (guint f = 0; f < GPU_FIT_COUNTERS + 1; f++)
-        cell (out, "%.2f", p->fit_us[f]);
-      cell (out, "%.2f", p->pub.cub_ratio);
-      cell (out, "%.0f%%", 100 * p->pub.copy_fraction);
+        mdl_gpu_cell (out, "%.2f", p->fit_us[f]);
+      mdl_gpu_cell (out, "%.2f", p->pub.cub_ratio);
+      mdl_gpu_cell (out, "%.0f%%", 100 * p->pub.copy_fraction);
       g_string_append (out, " |\n");
     }
 }

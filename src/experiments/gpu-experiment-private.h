@@ -81,6 +81,8 @@ void mdl_gpu_median_max (GArray *values, double *median, double *max);
 /* gpu-experiment-output.c: appends @n to @out as the sweep names it: 2^K, 2^K+J just above a
  * power of two, else decimal. */
 void mdl_gpu_append_n (GString *out, guint64 n);
+/* Appends a Markdown cell to @out: " | " and @v in @format, or "-" when it is not finite. */
+void mdl_gpu_cell (GString *out, const char *format, double v);
 
 /* gpu-sorting.c: the sorts' part of the report. */
 

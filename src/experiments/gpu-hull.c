@@ -1,12 +1,13 @@
 /* The hull's part of a GPU experiment's report (docs/experiments/hull.md): every measured case of
  * the hull problem (hull/... and the quickhull baseline) by point distribution and n, with its
  * time over the quickhull's on the same distribution and n, and the time the fits predict for it:
- * the counters fit over every fitted case, the hull's among them, and each fit made without the
- * hull (leave one algorithm out: what the GPU experiment predicts for an algorithm it was not
- * fitted on). Two gnuplot figures: time against n, one panel per distribution and one series per
- * hull (its label: the name and the parameters less dist), log-log; and each fit's prediction of
- * the hull left out against the measured time, one colour per distribution. A case that names no
- * dist ran on the disc, the default of both twins and of the baseline. */
+ * each fit made over every fitted case, the hull's among them, and made without the hull (leave
+ * one algorithm out: what the GPU experiment predicts for an algorithm it was not fitted on); a
+ * row per case, then the hulls side by side, then each fit's errors on the hull. Two gnuplot
+ * figures: time against n, one panel per distribution and one series per hull (its label: the
+ * name and the parameters less dist), log-log; and each fit's predictions against the measured
+ * time, one colour per distribution. A hull is labelled by its name and parameters less dist; a
+ * case that names no dist ran on the disc, the default of both twins and of the baseline. */
 #include "experiments/gpu-experiment-private.h"
 #include "experiments/output.h"
 
@@ -96,22 +97,6 @@ quickhull_ratio (GArray *rows, const HullRow *row)
   return NAN;
 }
 
-static const char *
-dist_of (const HullRow *r)
-{
-  return r->dist < N_DISTS ? dist_names[r->dist] : "other";
-}
-
-static void
-cell (GString *out, const char *format, double v)
-{
-  g_string_append (out, " | ");
-  if (isfinite (v))
-    g_string_append_printf (out, format, v);
-  else
-    g_string_append_c (out, '-');
-}
-
 /* The median and the largest relative error of fit @f's predictions of the hull's fitted cases,
  * left out (@loao) or fitted with them; the cases it predicted in @count. */
 static void
@@ -192,17 +177,17 @@ write_side_by_side (GArray *rows, GPtrArray *labels, GString *out)
       if (i > 0 && first->dist == g_array_index (rows, HullRow, i - 1).dist
           && first->p->pub.n == g_array_index (rows, HullRow, i - 1).p->pub.n)
         continue;
-      g_string_append_printf (out, "| %s | ", dist_of (first));
+      g_string_append_printf (out, "| %s | ", dist_names[first->dist]);
       mdl_gpu_append_n (out, first->p->pub.n);
       for (guint a = 0; a < labels->len; a++)
         {
           const char *label = g_ptr_array_index (labels, a);
           const HullRow *r = row_at (rows, first->dist, first->p->pub.n, label);
-          cell (out, "%.2f", r ? r->p->pub.median_us / 1000 : NAN);
+          mdl_gpu_cell (out, "%.2f", r ? r->p->pub.median_us / 1000 : NAN);
           if (strcmp (label, MDL_GPU_QUICKHULL) == 0)
             continue;
-          cell (out, "%.2f", r ? quickhull_ratio (rows, r) : NAN);
-          cell (out, "%.2f", r ? r->p->loao_us[GPU_FIT_COUNTERS] / 1000 : NAN);
+          mdl_gpu_cell (out, "%.2f", r ? quickhull_ratio (rows, r) : NAN);
+          mdl_gpu_cell (out, "%.2f", r ? r->p->loao_us[GPU_FIT_COUNTERS] / 1000 : NAN);
         }
       g_string_append (out, " |\n");
     }
@@ -231,19 +216,19 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
       const HullRow *r = &g_array_index (rows, HullRow, i);
       const GpuPoint *p = r->p;
       double loao = p->loao_us[GPU_FIT_COUNTERS];
-      g_string_append_printf (out, "| %s | %s | ", r->label, dist_of (r));
+      g_string_append_printf (out, "| %s | %s | ", r->label, dist_names[r->dist]);
       mdl_gpu_append_n (out, p->pub.n);
-      cell (out, "%.2f", p->pub.median_us);
+      mdl_gpu_cell (out, "%.2f", p->pub.median_us);
       if (!p->pub.cuda_check)
         g_string_append (out, " FAILED CHECK");
-      cell (out, "%.1f", (double) p->pub.n / p->pub.median_us);
-      cell (out, "%.3f", quickhull_ratio (rows, r));
+      mdl_gpu_cell (out, "%.1f", (double) p->pub.n / p->pub.median_us);
+      mdl_gpu_cell (out, "%.3f", quickhull_ratio (rows, r));
       g_string_append_printf (out, " | %u", p->pub.launches);
       if (p->pub.predicted)
         g_string_append_printf (out, " / %.0f", p->cost[GPU_COST_LAUNCHES]);
-      cell (out, "%.2f", p->fit_us[GPU_FIT_COUNTERS]);
-      cell (out, "%.2f", loao);
-      cell (out, "%+.0f%%", 100 * (loao - p->pub.median_us) / p->pub.median_us);
+      mdl_gpu_cell (out, "%.2f", p->fit_us[GPU_FIT_COUNTERS]);
+      mdl_gpu_cell (out, "%.2f", loao);
+      mdl_gpu_cell (out, "%+.0f%%", 100 * (loao - p->pub.median_us) / p->pub.median_us);
       g_string_append (out, " |\n");
     }
   write_side_by_side (rows, labels, out);
@@ -259,11 +244,11 @@ mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out)
       hull_errors (rows, f, FALSE, &count, &median, &max);
       hull_errors (rows, f, TRUE, &loao_count, &loao_median, &loao_max);
       g_string_append_printf (out, "| %s | %u", exp->fits[f].pub.name, count);
-      cell (out, "%.1f%%", 100 * median);
-      cell (out, "%.1f%%", 100 * max);
+      mdl_gpu_cell (out, "%.1f%%", 100 * median);
+      mdl_gpu_cell (out, "%.1f%%", 100 * max);
       g_string_append_printf (out, " | %u", loao_count);
-      cell (out, "%.1f%%", 100 * loao_median);
-      cell (out, "%.1f%%", 100 * loao_max);
+      mdl_gpu_cell (out, "%.1f%%", 100 * loao_median);
+      mdl_gpu_cell (out, "%.1f%%", 100 * loao_max);
       g_string_append (out, " |\n");
     }
 }

@@ -205,16 +205,6 @@ append_size (GString *out, guint64 n)
     g_string_append_printf (out, "%" G_GUINT64_FORMAT, n);
 }
 
-static void
-cell (GString *out, const char *format, double v)
-{
-  g_string_append (out, " | ");
-  if (isfinite (v))
-    g_string_append_printf (out, format, v);
-  else
-    g_string_append_c (out, '-');
-}
-
 /* G keys/s of @p: n over the median time. */
 static double
 gkeys_per_s (const GpuPoint *p)
@@ -243,12 +233,12 @@ mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out)
       g_autofree char *dist = mdl_gpu_param (r->p->params, "dist", "uniform");
       g_string_append_printf (out, "| %s | %s | %s | ", r->label, r->keys, dist);
       append_size (out, r->p->pub.n);
-      cell (out, "%.2f", r->p->pub.median_us);
+      mdl_gpu_cell (out, "%.2f", r->p->pub.median_us);
       if (!r->p->pub.cuda_check)
         g_string_append (out, " FAILED CHECK");
-      cell (out, "%.4g", gkeys_per_s (r->p));
-      cell (out, "%.3f", r->p->pub.cub_ratio);
-      cell (out, "%.1f%%", 100 * r->p->pub.copy_fraction);
+      mdl_gpu_cell (out, "%.4g", gkeys_per_s (r->p));
+      mdl_gpu_cell (out, "%.3f", r->p->pub.cub_ratio);
+      mdl_gpu_cell (out, "%.1f%%", 100 * r->p->pub.copy_fraction);
       g_string_append (out, " |\n");
     }
   sizes = dist_sizes (rows);
@@ -286,7 +276,7 @@ mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out)
           g_string_append_printf (out, "| %.*s | %s", (int) (strstr (name, " keys=") - name), name,
                                   strstr (name, " keys=") + 6);
           for (int d = 0; d < (int) MDL_KEYS_N_DISTS; d++)
-            cell (out, "%.4g", v[d]);
+            mdl_gpu_cell (out, "%.4g", v[d]);
           g_string_append (out, " |\n");
         }
     }
