@@ -8,7 +8,7 @@
 # scans, whose fits predict the hull left out) and every hull run on disc, square and ring. A case
 # measured in two runs keeps the row of the first file listed below: the seed-1 runs come before
 # the first run, whose seeds were random. The predictions are the GPU experiment's and the hull's
-# SIMT twins' (OUT/hull-predictions.csv.gz, made by `PREDICT=1 tools/hull-plots.sh`: about 70 min
+# SIMT twins' (OUT/hull-predictions.csv.gz, made by `PREDICT=1 tools/hull-plots.sh`: about 2 hours
 # on two cores). Writes into OUT: hulls.md (gpu.md's hull section), gpu-fits.csv, gpu-hull.csv
 # (gpu.csv's hull rows), gpu-hull-time.png and gpu-hull-fit.png (gnuplot: tools/deps.sh --plot);
 # and the fits made on the hull's cases alone, gpu-fits-hull-alone.csv and gpu-hull-fit-alone.png.
@@ -21,8 +21,8 @@ R=docs/results/h100
 GPU=$R/gpu-experiment
 PREDICTED=$OUT/hull-predictions.csv.gz
 # The hull cases the SIMT twins predict, at the sizes measured with seed 1; the disc's copy
-# partition also at the first run's 2^16 and 2^18; 2^26 on the square and the disc only (the
-# ring's twin takes about 40 minutes a case there on one core).
+# partition also at the first run's 2^16 and 2^18; 2^26 (the ring's twin takes about 35 minutes
+# a case there).
 SIZES=2^20,2^24,100000,1000000,10000000
 
 tmp=$(mktemp -d)
@@ -34,7 +34,7 @@ if [ "${PREDICT:-0}" = 1 ]; then
     printf 'hull/msimd:dist=%s,part=alg5\nhull/msimd:dist=%s\n' "$d" "$d"
   done > "$tmp/cases.txt"
   printf 'hull/msimd:n=65536,dist=disc\nhull/msimd:n=262144,dist=disc\n' >> "$tmp/cases.txt"
-  for d in disc square; do
+  for d in disc square ring; do
     printf 'hull/msimd:n=67108864,dist=%s,part=alg5\nhull/msimd:n=67108864,dist=%s\n' "$d" "$d"
   done >> "$tmp/cases.txt"
   [ -f "$PREDICTED" ] && gunzip -c "$PREDICTED" > "$tmp/hull.csv"
