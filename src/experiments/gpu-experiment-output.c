@@ -25,9 +25,8 @@ cost_name (guint k)
   return mdl_gpu_experiment_costs (NULL)[k].name;
 }
 
-/* n as the sweep names it: 2^K, 2^K+J just above a power of two, else decimal. */
-static void
-append_n (GString *out, guint64 n)
+void
+mdl_gpu_append_n (GString *out, guint64 n)
 {
   guint k = n ? 63 - (guint) __builtin_clzll (n) : 0;
   guint64 rest = n - ((guint64) 1 << k);
@@ -50,9 +49,8 @@ cell_text (GString *out, const char *format, double v)
     g_string_append_c (out, '-');
 }
 
-/* A Markdown cell: @v in @format, or "-" when it is not finite. */
-static void
-cell (GString *out, const char *format, double v)
+void
+mdl_gpu_cell (GString *out, const char *format, double v)
 {
   g_string_append (out, " |");
   cell_text (out, format, v);
@@ -64,7 +62,7 @@ static void
 write_fits_table (const MdlGpuExperiment *exp, GString *out)
 {
   g_string_append_printf (out, "## Fits of the median time over the cases with n >= ");
-  append_n (out, exp->min_fit_n);
+  mdl_gpu_append_n (out, exp->min_fit_n);
   g_string_append (out, "\n\nNon-negative least squares; coefficients in ns per unit. LOAO: each "
                    "algorithm predicted by the fit on the others.\n\n"
                    "| fit | coefficients (ns) | points | algorithms | R² | median error | max "
@@ -80,12 +78,12 @@ write_fits_table (const MdlGpuExperiment *exp, GString *out)
         g_string_append_printf (out, "%s%s %.4g", t ? ", " : "", fit->terms[t],
                                 1000 * fit->coef[t]);
       g_string_append_printf (out, " | %u | %u", fit->n_points, fit->n_algorithms);
-      cell (out, "%.4f", fit->r2);
-      cell (out, "%.1f%%", 100 * fit->median_rel_error);
-      cell (out, "%.1f%%", 100 * fit->max_rel_error);
-      cell (out, "%.4f", fit->loao_r2);
-      cell (out, "%.1f%%", 100 * fit->loao_median_rel_error);
-      cell (out, "%.1f%%", 100 * fit->loao_max_rel_error);
+      mdl_gpu_cell (out, "%.4f", fit->r2);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->median_rel_error);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->max_rel_error);
+      mdl_gpu_cell (out, "%.4f", fit->loao_r2);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->loao_median_rel_error);
+      mdl_gpu_cell (out, "%.1f%%", 100 * fit->loao_max_rel_error);
       g_string_append (out, " |\n");
     }
   g_string_append (out, "\n");
@@ -119,26 +117,26 @@ write_points_table (const MdlGpuExperiment *exp, GString *out)
     {
       const GpuPoint *p = GPU_POINT (exp, i);
       g_string_append_printf (out, "| %s | %s | ", p->algorithm, *p->params ? p->params : "-");
-      append_n (out, p->pub.n);
+      mdl_gpu_append_n (out, p->pub.n);
       for (guint k = 0; k < G_N_ELEMENTS (table_models); k++)
-        cell (out, "%.0f", p->cost[table_models[k]]);
+        mdl_gpu_cell (out, "%.0f", p->cost[table_models[k]]);
       for (guint k = 0; k < G_N_ELEMENTS (table_counters); k++)
         {
           guint c = table_counters[k];
-          cell (out, "%.0f", p->cost[c]);
+          mdl_gpu_cell (out, "%.0f", p->cost[c]);
           if (isfinite (p->cost_measured[c]))
             g_string_append_printf (out, " / %.0f", p->cost_measured[c]);
         }
-      cell (out, "%.0f", p->pub.measured ? (double) p->pub.launches : p->cost[GPU_COST_LAUNCHES]);
-      cell (out, "%.2f", p->pub.median_us);
+      mdl_gpu_cell (out, "%.0f", p->pub.measured ? (double) p->pub.launches : p->cost[GPU_COST_LAUNCHES]);
+      mdl_gpu_cell (out, "%.2f", p->pub.median_us);
       if (isfinite (p->pub.min_us) && isfinite (p->pub.max_us))
         g_string_append_printf (out, " (%.2f-%.2f)", p->pub.min_us, p->pub.max_us);
       if (p->pub.measured && !p->pub.cuda_check)
         g_string_append (out, " FAILED CHECK");
       for (guint f = 0; f < GPU_FIT_COUNTERS + 1; f++)
-        cell (out, "%.2f", p->fit_us[f]);
-      cell (out, "%.2f", p->pub.cub_ratio);
-      cell (out, "%.0f%%", 100 * p->pub.copy_fraction);
+        mdl_gpu_cell (out, "%.2f", p->fit_us[f]);
+      mdl_gpu_cell (out, "%.2f", p->pub.cub_ratio);
+      mdl_gpu_cell (out, "%.0f%%", 100 * p->pub.copy_fraction);
       g_string_append (out, " |\n");
     }
 }
@@ -153,6 +151,7 @@ write_markdown (const MdlGpuExperiment *exp, GString *out)
   write_fits_table (exp, out);
   write_points_table (exp, out);
   mdl_gpu_sorting_write_markdown (exp, out);
+  mdl_gpu_hull_write_markdown (exp, out);
   g_string_append (out, "\n## Notes\n\n");
   {
     g_auto (GStrv) lines = g_strsplit (exp->notes->str, "\n", -1);
@@ -589,7 +588,8 @@ mdl_gpu_experiment_write_files (const MdlGpuExperiment *exp, const char *dir, GE
                           PLOT_COLUMNS * 420, fit_rows * 360 + 40, PLOT_COLUMNS * 420,
                           fit_rows * 360 + 40, PLOT_COLUMNS * 420, time_rows * 320 + 40,
                           PLOT_COLUMNS * 420, time_rows * 320 + 40);
-  if (!mdl_gpu_sorting_write_files (exp, dir, gp, error))
+  if (!mdl_gpu_sorting_write_files (exp, dir, gp, error)
+      || !mdl_gpu_hull_write_files (exp, dir, gp, error))
     return FALSE;
   return mdl_experiment_write_file (dir, "gpu.md", md, error)
          && mdl_experiment_write_file (dir, "gpu.csv", csv, error)

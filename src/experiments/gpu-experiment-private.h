@@ -74,7 +74,21 @@ struct MdlGpuExperiment {
 /* The point of @exp at @i. */
 #define GPU_POINT(exp, i) ((const GpuPoint *) g_ptr_array_index ((exp)->points, (i)))
 
+/* gpu-experiment.c: the median and the largest of @values (double; sorted here), NaN when it is
+ * empty. */
+void mdl_gpu_median_max (GArray *values, double *median, double *max);
+
+/* gpu-experiment-output.c: appends @n to @out as the sweep names it: 2^K, 2^K+J just above a
+ * power of two, else decimal. */
+void mdl_gpu_append_n (GString *out, guint64 n);
+/* Appends a Markdown cell to @out: " | " and @v in @format, or "-" when it is not finite. */
+void mdl_gpu_cell (GString *out, const char *format, double v);
+
 /* gpu-sorting.c: the sorts' part of the report. */
+
+/* @algorithm, then ":" and the parameters of @params that are not the input (dist, keys): what
+ * tells a sort's or a hull's configurations apart on one input; (transfer full). */
+char *mdl_gpu_label (const char *algorithm, const char *params);
 
 /* The value of @key in @params ("k=v,k2=v2", as a point holds them), or @fallback; (transfer full). */
 char *mdl_gpu_param (const char *params, const char *key, const char *fallback);
@@ -90,5 +104,20 @@ void mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out);
  * nothing when no sort was measured. */
 gboolean mdl_gpu_sorting_write_files (const MdlGpuExperiment *exp, const char *dir, GString *gp,
                                       GError **error);
+
+/* gpu-hull.c: the hull's part of the report (docs/experiments/hull.md). */
+
+/* The quickhull baseline: the hull problem's reference, whose name says no family. */
+#define MDL_GPU_QUICKHULL MDL_GPU_BASELINE_PREFIX "quickhull"
+
+/* TRUE for an algorithm of the hull problem: hull/... or the quickhull baseline. */
+gboolean mdl_gpu_is_hull (const char *algorithm);
+/* Appends the hulls' section (a row per case, each fit's error on the hull left out) to gpu.md's
+ * @out; nothing when no hull was measured. */
+void mdl_gpu_hull_write_markdown (const MdlGpuExperiment *exp, GString *out);
+/* Writes the hulls' figures' data and panels into @dir and appends their drawing to gpu.gp's @gp;
+ * nothing when no hull was measured. */
+gboolean mdl_gpu_hull_write_files (const MdlGpuExperiment *exp, const char *dir, GString *gp,
+                                   GError **error);
 
 #endif

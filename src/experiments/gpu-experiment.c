@@ -83,15 +83,19 @@ static const struct {
 
 /* The problems whose minimal traffic and baselines are known: an algorithm NAME is of problem
  * FAMILY when NAME is "FAMILY/variant"; a baseline "baseline/IMPL-FAMILY" (or "baseline/FAMILY")
- * solves FAMILY. The input is n words; the output is out_per_n x n + out_words words. */
+ * solves FAMILY, and so does the problem's @baseline, whose name says no family. The input is
+ * in_per_n x n words; the output is out_per_n x n + out_words words. A hull's n points are 2n
+ * words of f32; its output, h points, is left out: h is the input's, unknown here, and h << n. */
 static const struct {
   const char *family;
-  guint out_per_n, out_words;
+  guint in_per_n, out_per_n, out_words;
+  const char *baseline;
 } problems[] = {
-  { "reduce", 0, 1 },
-  { "scan", 1, 0 },
-  { "sort", 1, 0 },
-  { "memcpy", 1, 0 },
+  { "reduce", 1, 0, 1, NULL },
+  { "scan", 1, 1, 0, NULL },
+  { "sort", 1, 1, 0, NULL },
+  { "memcpy", 1, 1, 0, NULL },
+  { "hull", 2, 0, 0, MDL_GPU_QUICKHULL },
 };
 #define CUB_PREFIX MDL_GPU_BASELINE_PREFIX "cub-"
 #define COPY_BASELINE MDL_GPU_BASELINE_PREFIX "memcpy"
@@ -125,10 +129,14 @@ mdl_gpu_experiment_config_init (MdlGpuExperimentConfig *config)
   config->min_fit_n = DEFAULT_MIN_FIT_N;
 }
 
-/* The problem family of algorithm @name ("reduce" for reduce/tree and baseline/cub-reduce). */
+/* The problem family of algorithm @name ("reduce" for reduce/tree and baseline/cub-reduce, "hull"
+ * for baseline/quickhull). */
 static char *
 family_of (const char *name)
 {
+  for (guint k = 0; k < G_N_ELEMENTS (problems); k++)
+    if (problems[k].baseline && strcmp (name, problems[k].baseline) == 0)
+      return g_strdup (problems[k].family);
   if (g_str_has_prefix (name, MDL_GPU_BASELINE_PREFIX))
     {
       const char *rest = name + strlen (MDL_GPU_BASELINE_PREFIX), *dash = strrchr (rest, '-');
@@ -862,7 +870,7 @@ join (MdlGpuExperiment *exp)
       pub->bytes = NAN;
       for (guint k = 0; k < G_N_ELEMENTS (problems); k++)
         if (strcmp (family, problems[k].family) == 0)
-          pub->bytes = 4.0 * ((double) pub->n * (1 + problems[k].out_per_n)
+          pub->bytes = 4.0 * ((double) pub->n * (problems[k].in_per_n + problems[k].out_per_n)
                               + problems[k].out_words);
       p->cost[GPU_COST_BYTES] = pub->bytes;
       if (m)
@@ -978,6 +986,19 @@ cmp_double (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+void
+mdl_gpu_median_max (GArray *values, double *median, double *max)
+{
+  *median = *max = NAN;
+  if (values->len == 0)
+    return;
+  g_array_sort (values, cmp_double);
+  *median = values->len % 2 ? g_array_index (values, double, values->len / 2)
+                            : (g_array_index (values, double, values->len / 2 - 1)
+                               + g_array_index (values, double, values->len / 2)) / 2;
+  *max = g_array_index (values, double, values->len - 1);
+}
+
 /* R^2 and the median and largest relative error of fit @f's predictions (with @loao, those of
  * the fits without each point's algorithm) over the points it uses. */
 static void
@@ -1008,15 +1029,8 @@ errors (const MdlGpuExperiment *exp, guint f, gboolean loao, double *r2, double 
           g_array_append_val (rel, e);
         }
       }
-  *r2 = *median = *max = NAN;
-  if (rel->len == 0)
-    return;
-  g_array_sort (rel, cmp_double);
-  *r2 = tss > 0 ? 1 - rss / tss : NAN;
-  *median = rel->len % 2 ? g_array_index (rel, double, rel->len / 2)
-                         : (g_array_index (rel, double, rel->len / 2 - 1)
-                            + g_array_index (rel, double, rel->len / 2)) / 2;
-  *max = g_array_index (rel, double, rel->len - 1);
+  *r2 = rel->len && tss > 0 ? 1 - rss / tss : NAN;
+  mdl_gpu_median_max (rel, median, max);
 }
 
 static void

@@ -86,9 +86,8 @@ sort_row_order (gconstpointer a, gconstpointer b)
   return c;
 }
 
-/* @algorithm, then ":" and the parameters of @params that are not the input (dist, keys). */
-static char *
-sort_label (const char *algorithm, const char *params)
+char *
+mdl_gpu_label (const char *algorithm, const char *params)
 {
   g_auto (GStrv) parts = g_strsplit (params ? params : "", ",", -1);
   GString *label = g_string_new (algorithm);
@@ -119,7 +118,7 @@ sort_rows (const MdlGpuExperiment *exp)
       dist = mdl_gpu_param (p->params, "dist", "uniform");
       d = mdl_keys_dist_index (dist);
       r.p = p;
-      r.label = sort_label (p->algorithm, p->params);
+      r.label = mdl_gpu_label (p->algorithm, p->params);
       r.keys = mdl_gpu_param (p->params, "keys", "u32");
       r.dist = d < 0 ? (int) MDL_KEYS_N_DISTS : d;
       g_array_append_val (rows, r);
@@ -206,16 +205,6 @@ append_size (GString *out, guint64 n)
     g_string_append_printf (out, "%" G_GUINT64_FORMAT, n);
 }
 
-static void
-cell (GString *out, const char *format, double v)
-{
-  g_string_append (out, " | ");
-  if (isfinite (v))
-    g_string_append_printf (out, format, v);
-  else
-    g_string_append_c (out, '-');
-}
-
 /* G keys/s of @p: n over the median time. */
 static double
 gkeys_per_s (const GpuPoint *p)
@@ -244,12 +233,12 @@ mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out)
       g_autofree char *dist = mdl_gpu_param (r->p->params, "dist", "uniform");
       g_string_append_printf (out, "| %s | %s | %s | ", r->label, r->keys, dist);
       append_size (out, r->p->pub.n);
-      cell (out, "%.2f", r->p->pub.median_us);
+      mdl_gpu_cell (out, "%.2f", r->p->pub.median_us);
       if (!r->p->pub.cuda_check)
         g_string_append (out, " FAILED CHECK");
-      cell (out, "%.4g", gkeys_per_s (r->p));
-      cell (out, "%.3f", r->p->pub.cub_ratio);
-      cell (out, "%.1f%%", 100 * r->p->pub.copy_fraction);
+      mdl_gpu_cell (out, "%.4g", gkeys_per_s (r->p));
+      mdl_gpu_cell (out, "%.3f", r->p->pub.cub_ratio);
+      mdl_gpu_cell (out, "%.1f%%", 100 * r->p->pub.copy_fraction);
       g_string_append (out, " |\n");
     }
   sizes = dist_sizes (rows);
@@ -287,7 +276,7 @@ mdl_gpu_sorting_write_markdown (const MdlGpuExperiment *exp, GString *out)
           g_string_append_printf (out, "| %.*s | %s", (int) (strstr (name, " keys=") - name), name,
                                   strstr (name, " keys=") + 6);
           for (int d = 0; d < (int) MDL_KEYS_N_DISTS; d++)
-            cell (out, "%.4g", v[d]);
+            mdl_gpu_cell (out, "%.4g", v[d]);
           g_string_append (out, " |\n");
         }
     }
