@@ -16,9 +16,10 @@
  * CPU time cannot rate a threaded run (the workers' time is not the caller's), so these two rates
  * are by the wall clock, best of REPEAT, and depend on how idle the other cores are.
  *
- * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT [THREADS]]]]   (N 4194304, REPEAT 3, THREADS
- * one per engine up to the cores less one, by default; with no ALGO, reduce/tree at 4M and the
- * five sorts' SIMT twins at 64K, one after the other) */
+ * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT [THREADS [CHUNKS KIB]]]]]   (N 4194304,
+ * REPEAT 3, THREADS one per engine up to the cores less one, by default; with no ALGO,
+ * reduce/tree at 4M and the five sorts' SIMT twins at 64K, one after the other; CHUNKS KIB: the
+ * threaded run's queue, mdl_pipeline_set_queue(), by default the library's) */
 #include <models/models.h>
 
 #include "bench.h"
@@ -69,6 +70,10 @@ typedef struct {
   MdlParams *params;
   guint64 n;
 } Source;
+
+/* The threaded runs' queue (mdl_pipeline_set_queue()); 0 chunks: the library's default. */
+static guint queue_chunks;
+static gsize queue_bytes;
 
 static void
 run_source (const Source *src, const MdlSink *sink)
@@ -147,6 +152,8 @@ measure (const Source *src, const Stream *replayed, const char *const *specs, gu
       MdlSink sink = { keep_batch, keep_marker, &count };
       double t0, w0;
       mdl_pipeline_set_threads (p, threads);
+      if (threads > 0 && queue_chunks > 0)
+        mdl_pipeline_set_queue (p, queue_chunks, queue_bytes);
       if (specs)
         {
           for (const char *const *e = specs; *e; e++)
@@ -228,6 +235,9 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
   drop_s = measure (&src, NULL, NULL, 0, repeat, &n_drop, NULL, NULL);
   printf ("%s --n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " warp events, %" G_GUINT64_FORMAT
           " markers; M events/s of CPU time, best of %u\n", spec, n, s.n_warp, n_markers, repeat);
+  if (queue_chunks > 0)
+    printf ("  threaded queue: %u chunks of %" G_GSIZE_FORMAT " KiB\n", queue_chunks,
+            queue_bytes >> 10);
   printf ("  %-28s %8.2f M/s  (%.3f s)\n", "layer into a dropping sink", (double) n_drop / drop_s / 1e6,
           drop_s);
   printf ("  %-28s %8s      %8s      %s\n", "engines", "layer+engines", "replay", "(engines alone)");
@@ -307,6 +317,11 @@ main (int argc, char **argv)
   guint threads = argc > 4 ? (guint) atoi (argv[4])
                            : (guint) CLAMP (g_get_num_processors () - 1, 1, 6);
   int rc = 0;
+  if (argc > 6)
+    {
+      queue_chunks = (guint) atoi (argv[5]);
+      queue_bytes = (gsize) g_ascii_strtoull (argv[6], NULL, 0) << 10;
+    }
   if (repeat == 0)
     repeat = 3;
   if (threads == 0)
