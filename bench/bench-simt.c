@@ -271,14 +271,14 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
   serial_wall = threaded_wall = producer_s = G_MAXDOUBLE;
   for (guint r = 0; r < repeat; r++)
     {
-      double w;
+      double w, producer;
       g_clear_pointer (&serial_text, g_free);
       g_clear_pointer (&threaded_text, g_free);
       measure (&src, NULL, six, 0, 1, &n_row, &serial_text, &w);
       serial_wall = MIN (serial_wall, w);
       /* The calling thread's CPU time here is the producer's: the layer and the hand-over. */
-      producer_s = MIN (producer_s, measure (&src, NULL, six, threads, 1, &n_threaded,
-                                             &threaded_text, &w));
+      producer = measure (&src, NULL, six, threads, 1, &n_threaded, &threaded_text, &w);
+      producer_s = MIN (producer_s, producer);
       threaded_wall = MIN (threaded_wall, w);
       if (n_threaded != n_row || strcmp (serial_text, threaded_text) != 0)
         {
