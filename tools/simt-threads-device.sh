@@ -5,8 +5,10 @@
 #   rows   bench-simt sort/NAME 65536 2 6 for the five sorts, BEFORE then AFTER per sort: the
 #          layer into a dropping sink, each engine alone (its worker's share), all six serial by
 #          CPU time, then serial against 6 workers by the wall clock, with the producer's rate;
-#   queue  AFTER's threaded line for warpsort with queues of 16 x 64 KiB, 64 x 64 KiB,
-#          4 x 512 KiB and 16 x 2 MiB (the default is 16 x 512 KiB, larger than a core's L2);
+#   queue  AFTER's threaded line for warpsort and bitonic with queues of 16 x 512 KiB (the
+#          default, 8 MiB, larger than a core's L2), 16 x 128, 16 x 64 and 8 x 64 KiB,
+#          twice (on the development VM with one worker the producer kept 0.65x of the layer's
+#          rate with the default and 0.76-1.36x with rings of 0.5 to 2 MiB, under heavy load);
 #   large  models run sort/NAME --n 1M through the six engines with --threads 6, BEFORE and AFTER
 #          alternated (the events and seconds of each run: the wall-clock rate at 2^20 keys).
 # About 2 to 4 minutes on the H100 host's Xeon (bench-simt took 4.5 s of CPU for bitonic and 16 s
@@ -47,8 +49,12 @@ for s in $SORTS; do
 done
 
 stage queue
-for q in "16 64" "64 64" "4 512" "16 2048"; do
-  within 15 "$AFTER/bench-simt" sort/warpsort 65536 1 6 $q | grep -E "queue|wall clock"
+for pass in 1 2; do
+  for s in warpsort bitonic; do
+    for q in "16 512" "16 128" "16 64" "8 64"; do
+      within 15 "$AFTER/bench-simt" "sort/$s" 65536 1 6 $q | grep -E "dropping|queue|wall clock"
+    done
+  done
 done
 
 stage large
