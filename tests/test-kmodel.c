@@ -272,6 +272,100 @@ test_kmodel_sigma_random (void **state)
     }
 }
 
+/* The naive longest bank queue of the words that lanes @group of @loads (each lanes of @width
+ * bytes from @addrs[load][lane]) touch: per bank (word mod @k) the requests, or with @broadcast
+ * the distinct words. */
+static guint64
+naive_queue (guint64 addrs[2][32], guint n_loads, guint64 group, guint width, guint k,
+             gboolean broadcast)
+{
+  guint64 words[2 * 32 * 2], worst = 0;
+  guint n = 0;
+  for (guint i = 0; i < n_loads; i++)
+    for (guint l = 0; l < 32; l++)
+      if (group >> l & 1)
+        for (guint64 w = addrs[i][l] / 4; w <= (addrs[i][l] + width - 1) / 4; w++)
+          {
+            gboolean seen = FALSE;
+            for (guint j = 0; j < n && broadcast; j++)
+              seen |= words[j] == w;
+            if (!seen)
+              words[n++] = w;
+          }
+  for (guint b = 0; b < k; b++)
+    {
+      guint64 q = 0;
+      for (guint j = 0; j < n; j++)
+        q += words[j] % k == b;
+      worst = MAX (worst, q);
+    }
+  return worst;
+}
+
+/* Ensure fused shared-load pairs and lone shared loads cost the naive bank queue: random masks,
+ * lanes of 4 and 8 bytes at random 4-byte-aligned addresses or one word apart (the strided
+ * form), k = 4 to 32, broadcast off and on; a pair's masks differ now and then, so that each
+ * load goes alone. */
+static void
+test_kmodel_fused_queues_random (void **state)
+{
+  static const guint ks[] = { 4, 8, 16, 32 };
+  guint32 seed = test_seed (1616);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint round = 0; round < 800; round++)
+    {
+      guint k = ks[round % 4], width = round % 3 ? 4 : 8, span = MIN (k, 32u);
+      gboolean broadcast = round / 4 % 2, fused = round % 5 != 0;
+      g_autofree char *spec = g_strdup_printf ("kmodel:k=%u,broadcast=%d", k, broadcast);
+      g_autoptr (MdlEngine) e = mdl_engine_new (spec, NULL);
+      guint64 addrs[2][32], lanes[64], want = 0;
+      MdlWarpEvent w[2];
+      guint n = 0;
+      GError *error = NULL;
+      for (guint i = 0; i < 2; i++)
+        {
+          gboolean strided = width == 4 && g_rand_int_range (rand, 0, 3) == 0;
+          guint64 base = 4 * (guint64) g_rand_int_range (rand, 0, 128);
+          w[i] = (MdlWarpEvent) { .active = (i == 1 && fused ? w[0].active : g_rand_int (rand)) | 1u,
+                                  .op = MDL_WARP_LOAD, .space = SH, .width = (guint16) width,
+                                  .first_addr = n };
+          if (strided)
+            {
+              w[i].flags = MDL_WARP_STRIDED;
+              w[i].base = base;
+              w[i].stride = 4;
+            }
+          for (guint l = 0; l < 32; l++)
+            {
+              addrs[i][l] = strided ? base + 4 * l : 4 * (guint64) g_rand_int_range (rand, 0, 256);
+              if (!strided && (w[i].active >> l & 1))
+                lanes[n++] = addrs[i][l];
+            }
+        }
+      for (guint g = 0; g < 32; g += span)
+        {
+          guint64 group = (G_GUINT64_CONSTANT (1) << span) - 1;
+          if (fused && (w[0].active & group << g))
+            want += naive_queue (addrs, 2, w[0].active & group << g, width, k, broadcast);
+          for (guint i = 0; i < 2 && !fused; i++)
+            if (w[i].active & group << g)
+              {
+                guint64 one[2][32];
+                memcpy (one[0], addrs[i], sizeof one[0]);
+                want += naive_queue (one, 1, w[i].active & group << g, width, k, broadcast);
+              }
+        }
+      MdlEventBatch b = { .warp = w, .n_warp = 2, .lane_addrs = lanes, .n_lane_addrs = n };
+      if (!mdl_engine_consume (e, &b, &error))
+        fail_msg ("seed %u round %u: %s", seed, round, error->message);
+      if (count (e, "T_shared_loads") != want)
+        fail_msg ("seed %u round %u (%s, width %u, %s): T_shared_loads %" G_GUINT64_FORMAT
+                  ", naive %" G_GUINT64_FORMAT, seed, round, spec, width,
+                  fused ? "fused" : "alone", count (e, "T_shared_loads"), want);
+    }
+}
+
 int
 main (void)
 {
@@ -283,6 +377,7 @@ main (void)
     cmocka_unit_test (test_kmodel_pending_load),
     cmocka_unit_test (test_kmodel_sigma),
     cmocka_unit_test (test_kmodel_sigma_random),
+    cmocka_unit_test (test_kmodel_fused_queues_random),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -257,20 +257,28 @@ pipeline_count (MdlPipeline *p, guint i, const char *name)
   return count;
 }
 
-/* Runs source @k into a pipeline of @specs set up as @s, then flushes it; the reports as JSON. */
+/* Runs algorithm @name on @n into a pipeline of @specs set up as @s, then flushes it; the
+ * reports as JSON. */
 static char *
-run_source (guint k, const char *const *specs, const Setup *s)
+run_algo (const char *name, guint64 n, const char *const *specs, const Setup *s)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (MdlParams) params = NULL;
   g_autoptr (MdlPipeline) p = pipeline_new (specs, s);
-  const MdlAlgo *algo = mdl_algo_lookup (sources[k].algo, &error);
+  const MdlAlgo *algo = mdl_algo_lookup (name, &error);
   MdlSink sink = mdl_pipeline_sink (p);
   if (algo == NULL || (params = mdl_params_parse (algo->name, algo->params, NULL, &error)) == NULL
-      || !mdl_algo_run_into (algo, params, sources[k].n, 1, &sink, NULL, &error)
+      || !mdl_algo_run_into (algo, params, n, 1, &sink, NULL, &error)
       || !mdl_pipeline_flush (p, &error))
-    fail_msg ("%s on %u threads: %s", sources[k].algo, s->n_threads, error->message);
+    fail_msg ("%s on %u threads: %s", name, s->n_threads, error->message);
   return reports_json (p);
+}
+
+/* Runs source @k as run_algo() does. */
+static char *
+run_source (guint k, const char *const *specs, const Setup *s)
+{
+  return run_algo (sources[k].algo, sources[k].n, specs, s);
 }
 
 /* Ensure every built-in engine (and trail) reports byte for byte the same on 1, 2 and 7 threads,
@@ -305,6 +313,33 @@ test_every_engine_reports_as_serial (void **state)
                         setups[i].chunk_bytes, by_site, got, want);
           }
       }
+}
+
+/* Ensure each sort's SIMT twin (issue 13's sources) gets the same reports from the six GPU
+ * engines on worker threads as from the serial pipeline: one worker per engine, two workers, and
+ * a queue of small chunks, at sizes that are not powers of two. */
+static void
+test_sorts_through_six_engines_report_as_serial (void **state)
+{
+  static const char *const six[] = { "coalesce:machine=h100", "banks:machine=h100",
+                                     "divergence:machine=h100", "agpu", "kmodel", "msimd", NULL };
+  static const char *const sorts[] = { "sort/bitonic", "sort/warpsort", "sort/dway-merge",
+                                       "sort/gpu-quicksort", "sort/msimd-quicksort" };
+  static const Setup setups[] = { { 6, 0, 0, FALSE }, { 2, 0, 0, FALSE }, { 6, 4, 8192, FALSE } };
+  const Setup serial = { 0, 0, 0, FALSE };
+  (void) state;
+  for (guint k = 0; k < G_N_ELEMENTS (sorts); k++)
+    {
+      g_autofree char *want = run_algo (sorts[k], 3000, six, &serial);
+      for (guint i = 0; i < G_N_ELEMENTS (setups); i++)
+        {
+          g_autofree char *got = run_algo (sorts[k], 3000, six, &setups[i]);
+          if (strcmp (want, got) != 0)
+            fail_msg ("%s, %u threads, queue %u x %" G_GSIZE_FORMAT " bytes: the reports differ "
+                      "from the serial pipeline's:\n%s\nserial:\n%s", sorts[k],
+                      setups[i].n_threads, setups[i].n_chunks, setups[i].chunk_bytes, got, want);
+        }
+    }
 }
 
 /* Ensure the further sinks see the whole stream in order on the producer's thread, and each
@@ -553,6 +588,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_every_engine_reports_as_serial),
+    cmocka_unit_test (test_sorts_through_six_engines_report_as_serial),
     cmocka_unit_test (test_sinks_and_engines_see_the_same_stream),
     cmocka_unit_test (test_producer_waits_for_a_full_queue),
     cmocka_unit_test (test_engine_failing_mid_stream_stops_the_run),

@@ -50,17 +50,22 @@ static const struct { const char *T, *W, *T_help, *W_help; } class_counters[N_CL
   { "T_control", "W_control", "part of T: branches and jumps", "part of W: branches and jumps" },
 };
 
-/* A shared load waiting for a second one to fuse with, per warp index. */
+/* A shared load waiting for a second one to fuse with, per warp index. Its requests are kept per
+ * group as the latency needs them: with broadcast=0 as a count per bank (a fused pair's queue is
+ * then the largest sum, with no list of 2 x span words to copy and count again), with
+ * broadcast=1 as words (repeats across the two loads must be seen). */
 typedef struct {
   gboolean used;
   guint32 launch, block;
   guint64 active;
-  gboolean lanes;                   /* group i's words are word0 + its lanes, not in words */
+  gboolean lanes;                   /* group i's words are word0 + its lanes, not kept */
   guint64 word0;
   guint n[MDL_WARP_MAX_LANES];      /* requests per group */
-  guint64 *words;                   /* MAX_REQS: group i's at i x span x 2 x LANE_WORDS; NULL
-                                       until the warp's first fused load (64 of 17 KiB each
-                                       were most of building the engine) */
+  guint64 *words;                   /* broadcast=1, MAX_REQS: group i's at i x span x 2 x
+                                       LANE_WORDS; NULL until the warp's first fused load (64 of
+                                       17 KiB each were most of building the engine) */
+  guint16 *queues;                  /* broadcast=0, MDL_WARP_MAX_LANES x k: group i's requests
+                                       per bank at i x k (at most 2 x 64 x 17); NULL until then */
 } Pending;
 
 typedef struct {
@@ -114,17 +119,48 @@ kmodel_finalize (void *state)
 {
   Kmodel *m = state;
   for (guint i = 0; i < MAX_WARPS; i++)
-    g_free (m->pending[i].words);
+    {
+      g_free (m->pending[i].words);
+      g_free (m->pending[i].queues);
+    }
   gpu_atomic_chain_free (&m->chain);
 }
 
-/* The longest bank queue of @n word requests (broadcast=1: of the distinct words). */
-static guint
-bank_latency (Kmodel *m, guint64 *req, guint n)
+/* Counts the @n word requests @words into @q, the requests per bank (word mod k). */
+static inline void
+queue_count (const Kmodel *m, guint16 *q, const guint64 *words, guint n)
 {
+  for (guint i = 0; i < n; i++)
+    q[words[i] & (m->k - 1)]++;
+}
+
+/* The longest of the k bank queues @q. */
+static inline guint
+queue_max (const Kmodel *m, const guint16 *q)
+{
+  guint worst = 0;
+  for (guint b = 0; b < m->k; b++)
+    worst = MAX (worst, q[b]);
+  return worst;
+}
+
+/* The longest bank queue of the @n word requests @words (broadcast=1: of the distinct words).
+ * Counted per bank: a count and a pass over k banks cost less than gpu_bank_queue()'s checks of
+ * rising words, which the sorts' data-dependent shared accesses mostly fail. */
+static guint
+bank_latency (Kmodel *m, const guint64 *words, guint n)
+{
+  guint16 q[MAX_K];
   if (m->broadcast)
-    n = mdl_gpu_sort_unique (req, n);
-  return gpu_bank_queue (m->bank_count, req, n, m->k - 1);
+    {
+      if (words != m->reqs)
+        memcpy (m->reqs, words, n * sizeof *words);
+      n = mdl_gpu_sort_unique (m->reqs, n);
+      return gpu_bank_queue (m->bank_count, m->reqs, n, m->k - 1);
+    }
+  memset (q, 0, m->k * sizeof *q);
+  queue_count (m, q, words, n);
+  return queue_max (m, q);
 }
 
 /* The words of @group when its lane l touches word @word0 + l alone (gpu_lane_words()), in lane
@@ -148,7 +184,23 @@ lane_banks (const Kmodel *m, guint64 group, guint g, guint64 word0)
   return turn ? ((r << turn) | (r >> (m->k - turn))) & all : r;
 }
 
-/* Writes out the words of a pending load kept as word0 + lane (Pending.lanes). */
+/* Adds the @n word requests @words to group @gi of the pending load @p. */
+static void
+pending_keep (const Kmodel *m, Pending *p, guint gi, const guint64 *words, guint n)
+{
+  if (m->broadcast)
+    memcpy (p->words + (gsize) gi * m->span * 2 * LANE_WORDS + p->n[gi], words, n * sizeof *words);
+  else
+    {
+      guint16 *q = p->queues + (gsize) gi * m->k;
+      if (p->n[gi] == 0)
+        memset (q, 0, m->k * sizeof *q);
+      queue_count (m, q, words, n);
+    }
+  p->n[gi] += n;
+}
+
+/* Keeps the words of a pending load kept as word0 + lane (Pending.lanes), as any other's. */
 static void
 pending_list (Kmodel *m, Pending *p)
 {
@@ -159,9 +211,21 @@ pending_list (Kmodel *m, Pending *p)
     {
       guint64 group = p->active & (group_mask << g);
       if (group)
-        p->n[gi] = lane_word_list (group, p->word0, p->words + (gsize) gi * m->span * 2 * LANE_WORDS);
+        {
+          p->n[gi] = 0;
+          pending_keep (m, p, gi, m->reqs, lane_word_list (group, p->word0, m->reqs));
+        }
     }
   p->lanes = FALSE;
+}
+
+/* The longest bank queue of group @gi of the pending load @p. */
+static guint
+pending_queue (Kmodel *m, const Pending *p, guint gi)
+{
+  if (m->broadcast)
+    return bank_latency (m, p->words + (gsize) gi * m->span * 2 * LANE_WORDS, p->n[gi]);
+  return queue_max (m, p->queues + (gsize) gi * m->k);
 }
 
 /* The T of a pending load issued alone. */
@@ -173,10 +237,7 @@ pending_latency (Kmodel *m, const Pending *p)
     if (p->n[i] && p->lanes)
       t++;   /* distinct words of at most k consecutive lanes: one bank each */
     else if (p->n[i])
-      {
-        memcpy (m->reqs, p->words + (gsize) i * m->span * 2 * LANE_WORDS, p->n[i] * sizeof m->reqs[0]);
-        t += bank_latency (m, m->reqs, p->n[i]);
-      }
+      t += pending_queue (m, p, i);
   return t;
 }
 
@@ -260,18 +321,19 @@ sigma_ok (Kmodel *m, const MdlWarpEvent *e, GError **error)
   return TRUE;
 }
 
-/* The words of the lanes @group of @e into @out, as gpu_group_words() lists them from m->addrs;
- * when @listed, the group's slice of m->list. Returns how many. */
-static guint
-group_words (const Kmodel *m, const MdlWarpEvent *e, guint64 group, gboolean listed, guint64 *out)
+/* The words of the lanes @group of @e, as gpu_group_words() lists them from m->addrs (into
+ * @out), or when @listed the group's slice of m->list (not copied); how many in *@n. */
+static const guint64 *
+group_words (const Kmodel *m, const MdlWarpEvent *e, guint64 group, gboolean listed, guint64 *out,
+             guint *n)
 {
-  guint below, n;
   if (!listed)
-    return gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, out);
-  below = gpu_popcount (e->active & ((group & -group) - 1));
-  n = gpu_popcount (group);
-  memcpy (out, m->list + below, n * sizeof out[0]);
-  return n;
+    {
+      *n = gpu_group_words (m->addrs, group, e->width, WORD_SHIFT, out);
+      return out;
+    }
+  *n = gpu_popcount (group);
+  return m->list + gpu_popcount (e->active & ((group & -group) - 1));
 }
 
 static InstrClass
@@ -333,8 +395,10 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       if (shared_load && m->fuse)
         {
           gboolean second = p->used;
-          if (p->words == NULL)
+          if (m->broadcast && p->words == NULL)
             p->words = g_new (guint64, MAX_REQS);
+          if (!m->broadcast && p->queues == NULL)
+            p->queues = g_new (guint16, MDL_WARP_MAX_LANES * m->k);
           if (!second)
             {
               p->used = TRUE;
@@ -362,7 +426,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
             {
               guint64 group = e->active & (group_mask << g);
-              guint64 *slot = p->words + (gsize) gi * m->span * 2 * LANE_WORDS;
+              const guint64 *words;
               guint n;
               if (!second)
                 p->n[gi] = 0;
@@ -373,9 +437,11 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                   p->n[gi] = gpu_popcount (group);   /* the words stay word0 + lane */
                   continue;
                 }
-              n = lanes ? lane_word_list (group, word0, slot + p->n[gi])
-                        : group_words (m, e, group, listed, slot + p->n[gi]);
-              p->n[gi] += n;
+              if (lanes)
+                words = m->reqs, n = lane_word_list (group, word0, m->reqs);
+              else
+                words = group_words (m, e, group, listed, m->reqs, &n);
+              pending_keep (m, p, gi, words, n);
             }
           if (second)
             flush_pending (m, p);
@@ -394,10 +460,10 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             }
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_GLOBAL)
             {
+              const guint64 *words = group_words (m, e, group, listed, m->reqs, &n);
               guint segs;
-              n = group_words (m, e, group, listed, m->reqs);
               for (guint j = 0; j < n; j++)
-                m->reqs[j] >>= m->k_shift;
+                m->reqs[j] = words[j] >> m->k_shift;
               /* At least one: a group whose every access wraps past the top of the address
                * space lists no word, and has always counted one segment. */
               segs = mdl_gpu_sort_unique (m->reqs, n);
@@ -410,8 +476,8 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
-              n = group_words (m, e, group, listed, m->reqs);
-              guint lat = bank_latency (m, m->reqs, n);
+              const guint64 *words = group_words (m, e, group, listed, m->reqs, &n);
+              guint lat = bank_latency (m, words, n);
               /* An atomic's lanes on one word update it one after the other, whatever the
                * broadcast rule (docs/models/kmodel.md, "Warp primitives"). */
               if (e->op == MDL_WARP_ATOMIC)

@@ -299,13 +299,20 @@ append (Chunk *c, gconstpointer src, gsize bytes)
 }
 
 /* Appends the lane addresses that @b's warp events use, and makes the copied events at @warp
- * (an offset in @c) index them there. Why not the whole array: a replay may hand every batch the
- * lane list of its whole stream (bench-simt's, the tests' collector), which copied per batch
- * costs the square of the stream. */
+ * (an offset in @c) index them there. Why not always the whole array: a replay may hand every
+ * batch the lane list of its whole stream (bench-simt's, the tests' collector), which copied per
+ * batch costs the square of the stream. A list no longer than the batch's events can use (the
+ * SIMT layer's, which starts afresh at every batch) is copied whole, with no pass over the
+ * events to find the lanes they use. */
 static gsize
 append_lanes (Chunk *c, gsize warp, const MdlEventBatch *b, gsize *n_lanes)
 {
   gsize lo = G_MAXSIZE, hi = 0, at;
+  if (b->n_lane_addrs <= (gsize) MDL_WARP_MAX_LANES * b->n_warp)
+    {
+      *n_lanes = b->n_lane_addrs;
+      return append (c, b->lane_addrs, b->n_lane_addrs * sizeof *b->lane_addrs);
+    }
   for (gsize i = 0; i < b->n_warp; i++)
     {
       const MdlWarpEvent *w = &b->warp[i];
