@@ -345,26 +345,12 @@ mdl_cache_ordered_to_front (guint8 *block, guint fp_offset, guint p, guint64 tag
   guint64 *way = (guint64 *) (void *) (block + CACHE_RING_TAGS);
   guint8 *fp = block + fp_offset;
   for (guint q = p; q > 0; q--)
-    way[q] = way[q - 1];
+    {
+      way[q] = way[q - 1];
+      fp[q] = fp[q - 1];
+    }
   way[0] = tag;
-#ifdef __SSE2__
-  /* The fingerprints (at most 16: CACHE_ORDERED_MAX_ASSOC) in one 16-byte store: bytes 1..p take
-   * their left neighbours, byte 0 is @f, the others stay. The set's next search loads them with
-   * one 16-byte load, which a single store of the same bytes forwards and a byte store per way
-   * cannot. */
-  {
-    const __m128i byte_index = _mm_setr_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    __m128i old = _mm_loadu_si128 ((const __m128i *) (const void *) fp);
-    __m128i moved = _mm_or_si128 (_mm_slli_si128 (old, 1), _mm_cvtsi32_si128 (f));
-    __m128i stay = _mm_cmpgt_epi8 (byte_index, _mm_set1_epi8 ((char) p));
-    _mm_storeu_si128 ((__m128i *) (void *) fp,
-                      _mm_or_si128 (_mm_and_si128 (stay, old), _mm_andnot_si128 (stay, moved)));
-  }
-#else
-  for (guint q = p; q > 0; q--)
-    fp[q] = fp[q - 1];
   fp[0] = f;
-#endif
 }
 
 /* Places @tag, whose fingerprint is @f, at the head of the ring of @block over its last way
