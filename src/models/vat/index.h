@@ -84,17 +84,31 @@ vat_index_find_hashed (const VatIndex *x, guint64 node)
   return s == end ? VAT_NO_SLOT : s;
 }
 
-/* The cell holding @node, or VAT_NO_SLOT. */
-static inline guint32
-vat_index_find (const VatIndex *x, guint64 node)
+/* The direct table of @node's layer and tree, NULL for a hashed layer. A walk that knows its
+ * layers reads these once and passes them to the _in calls below. */
+static inline guint32 *
+vat_index_direct_of (const VatIndex *x, guint64 node)
 {
-  const guint32 *direct = x->direct[node >> VAT_TREE_SHIFT];
+  return x->direct[node >> VAT_TREE_SHIFT];
+}
+
+/* The cell holding @node, or VAT_NO_SLOT; @direct: vat_index_direct_of (@x, @node). */
+static inline guint32
+vat_index_find_in (const VatIndex *x, const guint32 *direct, guint64 node)
+{
   if (direct != NULL)
     {
       guint32 s = direct[node & VAT_INDEX_MASK];
       return x->node[s] == node ? s : VAT_NO_SLOT;
     }
   return vat_index_find_hashed (x, node);
+}
+
+/* The cell holding @node, or VAT_NO_SLOT. */
+static inline guint32
+vat_index_find (const VatIndex *x, guint64 node)
+{
+  return vat_index_find_in (x, vat_index_direct_of (x, node), node);
 }
 
 /* Takes the cell @s out of its chain, if it is in one; its own links are left as they were. */
@@ -107,11 +121,10 @@ vat_index_unlink (VatIndex *x, guint32 s)
 }
 
 /* Puts @node into the cell @s, free or just unlinked (first in the chain of its bucket, if
- * hashed). */
+ * hashed); @direct: vat_index_direct_of (@x, @node). */
 static inline void
-vat_index_put (VatIndex *x, guint32 s, guint64 node)
+vat_index_put_in (VatIndex *x, guint32 *direct, guint32 s, guint64 node)
 {
-  guint32 *direct = x->direct[node >> VAT_TREE_SHIFT];
   x->node[s] = node;
   if (direct != NULL)
     {
@@ -129,6 +142,12 @@ vat_index_put (VatIndex *x, guint32 s, guint64 node)
     }
 }
 
+static inline void
+vat_index_put (VatIndex *x, guint32 s, guint64 node)
+{
+  vat_index_put_in (x, vat_index_direct_of (x, node), s, node);
+}
+
 /* Frees the cell @s; a free one stays free. */
 static inline void
 vat_index_remove (VatIndex *x, guint32 s)
@@ -141,10 +160,10 @@ vat_index_remove (VatIndex *x, guint32 s)
 
 /* Puts @node into the cell @s in place of its node, if any: a remove and a put in one. */
 static inline void
-vat_index_replace (VatIndex *x, guint32 s, guint64 node)
+vat_index_replace_in (VatIndex *x, guint32 *direct, guint32 s, guint64 node)
 {
   vat_index_unlink (x, s);
-  vat_index_put (x, s, node);
+  vat_index_put_in (x, direct, s, node);
 }
 
 #endif
