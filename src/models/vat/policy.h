@@ -258,6 +258,28 @@ vat_fill (VatTc *tc, guint32 s, guint64 node, guint32 parent, guint flags)
  * `*head = prev[*head]`, with nothing unlinked. */
 void mdl_vat_ring_init (guint32 *prev, guint32 *next, guint32 *head, guint32 first, guint32 n);
 
+/* Takes @s, not the only cell, off the ring. */
+static inline void
+vat_ring_take (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
+{
+  next[prev[s]] = next[s];
+  prev[next[s]] = prev[s];
+  if (*head == s)
+    *head = next[s];
+}
+
+/* Puts @s, a cell off the ring, on it as the most recent. */
+static inline void
+vat_ring_put_first (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
+{
+  guint32 h = *head, t = prev[h];
+  prev[s] = t;
+  next[s] = h;
+  next[t] = s;
+  prev[h] = s;
+  *head = s;
+}
+
 /* Makes @s the most recent. */
 static inline void
 vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
@@ -315,13 +337,13 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
  * (the ring's head, the path's cells) and the index's fields in locals, where the shared walk reads
  * them from the TC after every store to a table that may alias them.
  *
- * Under lru the root is not moved on the ring at every access: with W >= d+1 it is never the least
- * recent node (it was used at the start of the walk under way, and at most d-1 nodes since), so
- * its place decides nothing as long as it is never taken as the victim. When the ring brings it to
- * the least recent end, the ring turns one step past it, which makes it the most recent. The order
- * of the other cells stays exact, and the shared walk, which may take the next batch, moves the
- * root to the front first thing, before any insertion. (Not under islru: its victim is the least
- * recent childless node, which a root left behind could become.)
+ * The root is off the ring while the run lasts, and put back as the most recent at its end: every
+ * walk shares it with the last one, and it is never the victim (under lru it was used at the
+ * start of the walk under way and at most d-1 nodes since, with W >= d+1; under islru it has a
+ * child, the path's). So neither policy needs to move it or to step over it, and the order of
+ * the other cells stays exact; whoever walks next (this run or the shared walk) moves the root to
+ * the front first thing, before any insertion, so where it was put back decides nothing. The
+ * first walk after a reset, which inserts the root, goes through the policy's shared run.
  *
  * Counts come from the histogram alone: an access with m misses misses exactly on layers 0..m-1
  * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
@@ -335,19 +357,31 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                       int fixed_depth)
 {
   VatRecency *r = tc->ps;
-  VatIndex index = tc->index, *x = &index;
+  VatIndex index;
   guint32 *prev = r->prev, *next = r->next, *parent = tc->parent, *n_children = tc->n_children;
-  guint32 head = r->head, root;
+  guint32 head;
   guint32 path[VAT_MAX_DEPTH + 1];            /* the cell of each node of the last walk */
   guint32 *direct[VAT_MAX_DEPTH + 1];         /* each layer's direct table, NULL if hashed */
   guint64 by_misses[VAT_MAX_DEPTH + 2] = { 0 }, insertions = 0, at_least = 0;
-  guint64 memo_page = tc->memo_page;
+  guint64 memo_page;
   int depth = fixed_depth > 0 ? fixed_depth : (int) tc->depth;
   guint k_bits = tc->k_bits;
+  VatIndex *x = &index;
+  if (n > 0 && tc->memo_page == VAT_NO_NODE)
+    {
+      tc->policy->run (tc, pages, 1, NULL, hist);
+      pages++;
+      n--;
+    }
+  if (n == 0)
+    return;
+  index = tc->index;
+  head = r->head;
+  memo_page = tc->memo_page;
   memcpy (path, tc->memo_slot, sizeof path);
   for (int l = 0; l <= depth; l++)
     direct[l] = vat_index_direct_of (x, vat_node_make ((guint) l, 0, 0));
-  root = memo_page != VAT_NO_NODE && !isp ? path[depth] : VAT_NO_SLOT;
+  vat_ring_take (prev, next, &head, path[depth]);
   for (gsize i = 0; i < n; i++)
     {
       guint64 page = pages[i];
@@ -358,15 +392,13 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
        * constant the loop unrolls and each layer's branches are predicted on their own
        * (bench-vat, callgrind: lru 282 -> 227 instructions per access, islru 414 -> 321). */
 #pragma GCC unroll 8
-      for (int l = depth; l >= 0; l--)
+      for (int l = depth - 1; l >= 0; l--)
         {
           guint64 node = vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l));
           guint32 s;
           if (l >= shared)
             {
-              /* lru leaves the root where it is (above). */
-              if (isp || l < depth)
-                vat_ring_touch (prev, next, &head, path[l]);
+              vat_ring_touch (prev, next, &head, path[l]);
               continue;
             }
           if (misses == 0 && (s = vat_index_find_in (x, direct[l], node)) != VAT_NO_SLOT)
@@ -381,7 +413,7 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
               s = prev[head];
               if (isp)
                 {
-                  guint32 up = l == depth ? VAT_NO_SLOT : path[l + 1];
+                  guint32 up = path[l + 1];
                   /* islru's victim (islru.c); a childless node older than the path always
                    * exists, and its child count is already the new node's, 0. */
                   for (; n_children[s] != 0; s = prev[s])
@@ -389,28 +421,19 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                   if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
                     n_children[parent[s]]--;
                   parent[s] = up;
-                  if (up != VAT_NO_SLOT)
-                    n_children[up]++;
+                  n_children[up]++;
                   vat_ring_touch (prev, next, &head, s);
                 }
               else
-                {
-                  if (G_UNLIKELY (s == root))
-                    {
-                      head = s;
-                      s = prev[head];
-                    }
-                  head = s;
-                }
+                head = s;
               vat_index_replace_in (x, direct[l], s, node);
               path[l] = s;
             }
         }
       by_misses[misses]++;
-      if (!isp)
-        root = path[depth];
       memo_page = page;
     }
+  vat_ring_put_first (prev, next, &head, path[depth]);
   r->head = head;
   tc->memo_page = memo_page;
   memcpy (tc->memo_slot, path, sizeof path);
