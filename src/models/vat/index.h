@@ -22,6 +22,10 @@
 
 #include "models/vat/node.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define VAT_NO_SLOT G_MAXUINT32
 
 /* Layers of at most 2^VAT_DIRECT_BITS nodes may get a direct table (4 bytes a node, of which a
@@ -54,6 +58,9 @@ void mdl_vat_index_init (VatIndex *x, guint32 cells);
 void mdl_vat_index_add_direct (VatIndex *x, guint layer, guint tree, guint bits);
 /* Frees every cell. */
 void mdl_vat_index_clear (VatIndex *x);
+/* Rebuilds every chain from the cells' nodes (the direct tables must be up to date).
+ * O(cells + buckets). */
+void mdl_vat_index_rechain (VatIndex *x);
 void mdl_vat_index_free (VatIndex *x);
 /* Checks that every chain links used cells of its bucket with agreeing back links, and that the
  * index finds every used cell's node there; @what names the owner in the message
@@ -109,6 +116,49 @@ static inline guint32
 vat_index_find (const VatIndex *x, guint64 node)
 {
   return vat_index_find_in (x, vat_index_direct_of (x, node), node);
+}
+
+/* Where a TC has at most VAT_SCAN_CELLS cells, a run may find the hashed layers' nodes by scanning
+ * the cells instead of keeping the chains (vat_recency_run_fast): a 16-bit fingerprint of each
+ * cell's node, compared 16 at a time, and the chains rebuilt from the cells' nodes at the end of
+ * the run (mdl_vat_index_rechain). An insertion is then a store or two and an eviction nothing
+ * (bench-vat lru: 211 -> 200 instructions per access). Why no more cells: a scan of 64 already
+ * costs about twice the instructions of a chain lookup. */
+#define VAT_SCAN_CELLS 64
+
+static inline guint16
+vat_index_fingerprint (guint64 node)
+{
+  return (guint16) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 48);
+}
+
+/* The cell holding @node, or VAT_NO_SLOT, by @fp ([@x->n rounded up to 16]: the fingerprint of
+ * each cell's node, then anything). */
+static inline guint32
+vat_index_scan (const VatIndex *x, const guint16 *fp, guint64 node)
+{
+  guint16 key = vat_index_fingerprint (node);
+#ifdef __SSE2__
+  __m128i keys = _mm_set1_epi16 ((short) key);
+  for (guint32 c = 0; c < x->n; c += 16)
+    {
+      __m128i lo = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (fp + c));
+      __m128i hi = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (fp + c + 8));
+      guint m = (guint) _mm_movemask_epi8 (_mm_packs_epi16 (_mm_cmpeq_epi16 (lo, keys),
+                                                            _mm_cmpeq_epi16 (hi, keys)));
+      for (; m != 0; m &= m - 1)
+        {
+          guint32 s = c + (guint32) __builtin_ctz (m);
+          if (s < x->n && x->node[s] == node)
+            return s;
+        }
+    }
+#else
+  for (guint32 s = 0; s < x->n; s++)
+    if (fp[s] == key && x->node[s] == node)
+      return s;
+#endif
+  return VAT_NO_SLOT;
 }
 
 /* Takes the cell @s out of its chain, if it is in one; its own links are left as they were. */

@@ -349,6 +349,9 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
  * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
  * childless, the first W insertions fill them and nothing empties one.
  *
+ * A TC of at most VAT_SCAN_CELLS cells finds its hashed layers' nodes by a scan and leaves the
+ * chains alone until the end of the run (index.h).
+ *
  * @fixed_depth: the tree's depth as a constant (0: read it from @tc), so that the walk over the
  * layers unrolls into straight-line code with each layer's direct table known.
  */
@@ -367,6 +370,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
   int depth = fixed_depth > 0 ? fixed_depth : (int) tc->depth;
   guint k_bits = tc->k_bits;
   VatIndex *x = &index;
+  guint16 fp[VAT_SCAN_CELLS];                 /* with scan: each cell's fingerprint (index.h) */
+  gboolean scan = tc->n_slots <= VAT_SCAN_CELLS;
   if (n > 0 && tc->memo_page == VAT_NO_NODE)
     {
       tc->policy->run (tc, pages, 1, NULL, hist);
@@ -382,6 +387,9 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
   for (int l = 0; l <= depth; l++)
     direct[l] = vat_index_direct_of (x, vat_node_make ((guint) l, 0, 0));
   vat_ring_take (prev, next, &head, path[depth]);
+  if (scan)
+    for (guint32 c = 0; c < VAT_SCAN_CELLS; c++)
+      fp[c] = c < x->n ? vat_index_fingerprint (x->node[c]) : 0;
   for (gsize i = 0; i < n; i++)
     {
       guint64 page = pages[i];
@@ -401,7 +409,10 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
               vat_ring_touch (prev, next, &head, path[l]);
               continue;
             }
-          if (misses == 0 && (s = vat_index_find_in (x, direct[l], node)) != VAT_NO_SLOT)
+          if (misses == 0
+              && (s = scan && direct[l] == NULL ? vat_index_scan (x, fp, node)
+                                                : vat_index_find_in (x, direct[l], node))
+                 != VAT_NO_SLOT)
             {
               vat_ring_touch (prev, next, &head, s);
               path[l] = s;
@@ -426,7 +437,16 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                 }
               else
                 head = s;
-              vat_index_replace_in (x, direct[l], s, node);
+              if (scan)
+                {
+                  /* The chains are rebuilt at the end of the run. */
+                  x->node[s] = node;
+                  fp[s] = vat_index_fingerprint (node);
+                  if (direct[l] != NULL)
+                    direct[l][node & VAT_INDEX_MASK] = s;
+                }
+              else
+                vat_index_replace_in (x, direct[l], s, node);
               path[l] = s;
             }
         }
@@ -434,6 +454,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
       memo_page = page;
     }
   vat_ring_put_first (prev, next, &head, path[depth]);
+  if (scan)
+    mdl_vat_index_rechain (&tc->index);
   r->head = head;
   tc->memo_page = memo_page;
   memcpy (tc->memo_slot, path, sizeof path);
