@@ -22,11 +22,15 @@ typedef struct {
 
 /* A random tree and TC: K from 2 to 4096, d from 1 up to what keeps pages below 2^56 (so that
  * some layers get direct tables and others are hashed), W from the policy's least to 4096, evenly
- * spread over log2 W, pages of 1 byte to 2 MiB, sometimes huge pages or vm. */
+ * spread over log2 W or, in a quarter of the trials, at an edge of the fast run's cases (around
+ * VAT_SCAN_CELLS, where it stops scanning the cells, and small), pages of 1 byte to 2 MiB,
+ * sometimes huge pages or vm. */
 static Shape
 shape_random (GRand *rand, guint trial)
 {
   static const guint k_bits_choices[] = { 1, 2, 3, 4, 6, 9, 12 };
+  static const guint w_edges[] = { 1, 2, 4, VAT_SCAN_CELLS - 1, VAT_SCAN_CELLS, VAT_SCAN_CELLS + 1,
+                                   4 * VAT_SCAN_CELLS, 4 * VAT_SCAN_CELLS + 1 };
   Shape s = { .policy = fast_policies[trial % G_N_ELEMENTS (fast_policies)] };
   guint min_w;
   s.k_bits = k_bits_choices[g_rand_int_range (rand, 0, G_N_ELEMENTS (k_bits_choices))];
@@ -36,7 +40,9 @@ shape_random (GRand *rand, guint trial)
   s.vm = g_rand_int_range (rand, 0, 8) == 0;
   /* islru needs a whole path; huge pages take a level off the tree. */
   min_w = strcmp (s.policy, "islru") == 0 ? s.depth - s.huge + 1 : 1;
-  s.w = (guint) exp2 (g_rand_double_range (rand, 0, 12));
+  s.w = g_rand_int_range (rand, 0, 4) == 0
+        ? w_edges[g_rand_int_range (rand, 0, G_N_ELEMENTS (w_edges))]
+        : (guint) exp2 (g_rand_double_range (rand, 0, 12));
   s.w = MAX (s.w, min_w);
   return s;
 }
@@ -120,8 +126,9 @@ assert_same_reports (const MdlReport *a, const MdlReport *b, guint32 seed, guint
 
 /* Ensure the fast runs give the shared walk's report, every counter (misses in all and per layer,
  * the accesses by their misses, hits, compulsory misses, cost), over 3000 random record streams
- * with K from 2 to 4096, d from 1 to 8, W from 1 to 4096, pages of 1 B to 2 MiB, huge pages and
- * vm (where the fast run must step aside), in batches of 1 to 3000 records; the engine under test
+ * with K from 2 to 4096, d from 1 to 8, W from 1 to 4096 (some at the edges of the scan), pages of
+ * 1 B to 2 MiB, huge pages and vm (where the fast run must step aside), in batches of 1 to 3000
+ * records; the engine under test
  * is switched between the two runs at random batch boundaries, which also holds the fast run to
  * leaving the TC exactly as the shared walk would (its ring, index and path memo), and its TC
  * passes the consistency check at the end. */

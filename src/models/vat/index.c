@@ -51,6 +51,21 @@ mdl_vat_index_clear (VatIndex *x)
 }
 
 void
+mdl_vat_index_rechain (VatIndex *x)
+{
+  for (gsize e = x->n; e <= (gsize) x->n + 1 + x->bucket_mask; e++)
+    x->link[e] = x->n;
+  x->back[x->n] = x->n;
+  for (guint32 s = 0; s < x->n; s++)
+    {
+      x->link[s] = x->n;
+      x->back[s] = x->n;
+      if (x->node[s] != VAT_NO_NODE)
+        vat_index_put (x, s, x->node[s]);
+    }
+}
+
+void
 mdl_vat_index_free (VatIndex *x)
 {
   g_free (x->link);

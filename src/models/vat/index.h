@@ -22,6 +22,10 @@
 
 #include "models/vat/node.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define VAT_NO_SLOT G_MAXUINT32
 
 /* Layers of at most 2^VAT_DIRECT_BITS nodes may get a direct table (4 bytes a node, of which a
@@ -54,6 +58,9 @@ void mdl_vat_index_init (VatIndex *x, guint32 cells);
 void mdl_vat_index_add_direct (VatIndex *x, guint layer, guint tree, guint bits);
 /* Frees every cell. */
 void mdl_vat_index_clear (VatIndex *x);
+/* Rebuilds every chain from the cells' nodes (the direct tables must be up to date).
+ * O(cells + buckets). */
+void mdl_vat_index_rechain (VatIndex *x);
 void mdl_vat_index_free (VatIndex *x);
 /* Checks that every chain links used cells of its bucket with agreeing back links, and that the
  * index finds every used cell's node there; @what names the owner in the message
@@ -84,17 +91,74 @@ vat_index_find_hashed (const VatIndex *x, guint64 node)
   return s == end ? VAT_NO_SLOT : s;
 }
 
-/* The cell holding @node, or VAT_NO_SLOT. */
-static inline guint32
-vat_index_find (const VatIndex *x, guint64 node)
+/* The direct table of @node's layer and tree, NULL for a hashed layer. A walk that knows its
+ * layers reads these once and passes them to the _in calls below. */
+static inline guint32 *
+vat_index_direct_of (const VatIndex *x, guint64 node)
 {
-  const guint32 *direct = x->direct[node >> VAT_TREE_SHIFT];
+  return x->direct[node >> VAT_TREE_SHIFT];
+}
+
+/* The cell holding @node, or VAT_NO_SLOT; @direct: vat_index_direct_of (@x, @node). */
+static inline guint32
+vat_index_find_in (const VatIndex *x, const guint32 *direct, guint64 node)
+{
   if (direct != NULL)
     {
       guint32 s = direct[node & VAT_INDEX_MASK];
       return x->node[s] == node ? s : VAT_NO_SLOT;
     }
   return vat_index_find_hashed (x, node);
+}
+
+/* The cell holding @node, or VAT_NO_SLOT. */
+static inline guint32
+vat_index_find (const VatIndex *x, guint64 node)
+{
+  return vat_index_find_in (x, vat_index_direct_of (x, node), node);
+}
+
+/* Where a TC has at most VAT_SCAN_CELLS cells, a run may find the hashed layers' nodes by scanning
+ * the cells instead of keeping the chains (vat_recency_run_fast): a 16-bit fingerprint of each
+ * cell's node, compared 16 at a time, and the chains rebuilt from the cells' nodes at the end of
+ * the run (mdl_vat_index_rechain). An insertion is then a store or two and an eviction nothing
+ * (bench-vat lru: 211 -> 200 instructions per access). Why no more cells: a scan of 64 already
+ * costs about twice the instructions of a chain lookup. */
+#define VAT_SCAN_CELLS 64
+
+static inline guint16
+vat_index_fingerprint (guint64 node)
+{
+  return (guint16) ((node * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 48);
+}
+
+/* The cell holding @node, or VAT_NO_SLOT, by @fp ([@x->n rounded up to 16]: the fingerprint of
+ * each cell's node, then anything). */
+static inline guint32
+vat_index_scan (const VatIndex *x, const guint16 *fp, guint64 node)
+{
+  guint16 key = vat_index_fingerprint (node);
+#ifdef __SSE2__
+  __m128i keys = _mm_set1_epi16 ((short) key);
+  for (guint32 c = 0; c < x->n; c += 16)
+    {
+      __m128i lo = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (fp + c));
+      __m128i hi = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (fp + c + 8));
+      guint m = (guint) _mm_movemask_epi8 (_mm_packs_epi16 (_mm_cmpeq_epi16 (lo, keys),
+                                                            _mm_cmpeq_epi16 (hi, keys)));
+      for (; m != 0; m &= m - 1)
+        {
+          guint32 s = c + (guint32) __builtin_ctz (m);
+          if (s < x->n && x->node[s] == node)
+            return s;
+        }
+    }
+#else
+  for (guint32 s = 0; s < x->n; s++)
+    if (fp[s] == key && x->node[s] == node)
+      return s;
+#endif
+  return VAT_NO_SLOT;
 }
 
 /* Takes the cell @s out of its chain, if it is in one; its own links are left as they were. */
@@ -107,11 +171,10 @@ vat_index_unlink (VatIndex *x, guint32 s)
 }
 
 /* Puts @node into the cell @s, free or just unlinked (first in the chain of its bucket, if
- * hashed). */
+ * hashed); @direct: vat_index_direct_of (@x, @node). */
 static inline void
-vat_index_put (VatIndex *x, guint32 s, guint64 node)
+vat_index_put_in (VatIndex *x, guint32 *direct, guint32 s, guint64 node)
 {
-  guint32 *direct = x->direct[node >> VAT_TREE_SHIFT];
   x->node[s] = node;
   if (direct != NULL)
     {
@@ -129,6 +192,12 @@ vat_index_put (VatIndex *x, guint32 s, guint64 node)
     }
 }
 
+static inline void
+vat_index_put (VatIndex *x, guint32 s, guint64 node)
+{
+  vat_index_put_in (x, vat_index_direct_of (x, node), s, node);
+}
+
 /* Frees the cell @s; a free one stays free. */
 static inline void
 vat_index_remove (VatIndex *x, guint32 s)
@@ -141,10 +210,10 @@ vat_index_remove (VatIndex *x, guint32 s)
 
 /* Puts @node into the cell @s in place of its node, if any: a remove and a put in one. */
 static inline void
-vat_index_replace (VatIndex *x, guint32 s, guint64 node)
+vat_index_replace_in (VatIndex *x, guint32 *direct, guint32 s, guint64 node)
 {
   vat_index_unlink (x, s);
-  vat_index_put (x, s, node);
+  vat_index_put_in (x, direct, s, node);
 }
 
 #endif

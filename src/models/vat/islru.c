@@ -29,7 +29,7 @@ islru_victim (VatTc *tc, guint64 node, guint32 parent)
 static void
 islru_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist)
 {
-  vat_recency_run_fast (tc, pages, n, hist, TRUE);
+  vat_recency_run_fast_by_depth (tc, pages, n, hist, TRUE);
 }
 
 VAT_POLICY_DEFINE (islru, VAT_POLICY_ISP | VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,

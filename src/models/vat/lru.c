@@ -20,7 +20,7 @@ lru_victim (VatTc *tc, guint64 node, guint32 parent)
 static void
 lru_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist)
 {
-  vat_recency_run_fast (tc, pages, n, hist, FALSE);
+  vat_recency_run_fast_by_depth (tc, pages, n, hist, FALSE);
 }
 
 VAT_POLICY_DEFINE (lru, VAT_POLICY_STACK | VAT_POLICY_KEEPS_PATH | VAT_POLICY_GAP,
