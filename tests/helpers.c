@@ -242,6 +242,50 @@ test_write_temp (const char *basename, const void *data, gsize len)
   return path;
 }
 
+char *
+test_read_text (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    fail_msg ("cannot read %s", path);
+  return text;
+}
+
+MdlGpuExperiment *
+test_gpu_experiment_on (const char *timings, MdlGpuExperimentConfig *cfg, char **dir_out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = test_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "timings.csv", NULL);
+  MdlGpuExperiment *exp;
+  if (!g_file_set_contents (path, timings, -1, &error))
+    fail_msg ("cannot write %s: %s", path, error->message);
+  cfg->measured = dir;
+  exp = mdl_gpu_experiment_run (cfg, &error);
+  cfg->measured = NULL;
+  if (exp == NULL)
+    fail_msg ("%s", error->message);
+  if (dir_out)
+    *dir_out = g_steal_pointer (&dir);
+  return exp;
+}
+
+const MdlGpuPoint *
+test_gpu_point (const MdlGpuExperiment *exp, const char *spec, guint *index)
+{
+  const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
+  for (guint i = 0; i < r->n_points; i++)
+    if (strcmp (r->points[i].spec, spec) == 0)
+      {
+        if (index)
+          *index = i;
+        return &r->points[i];
+      }
+  fail_msg ("no point %s", spec);
+  return NULL;
+}
+
 void
 test_assert_error (GError *error, int code, const char *needle, const char *file, int line)
 {

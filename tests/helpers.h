@@ -80,6 +80,20 @@ char *test_temp_dir (void);
  * path (transfer full). */
 char *test_write_temp (const char *basename, const void *data, gsize len);
 
+/* The text of file @name in folder @dir (transfer full); a file that cannot be read fails the
+ * test. */
+char *test_read_text (const char *dir, const char *name);
+
+/* Runs the GPU experiment with @cfg on @timings, the text of a timings.csv written into a fresh
+ * test_temp_dir(), which becomes cfg->measured; that folder in *@dir_out when not NULL (transfer
+ * full). An error fails the test. */
+MdlGpuExperiment *test_gpu_experiment_on (const char *timings, MdlGpuExperimentConfig *cfg,
+                                          char **dir_out);
+
+/* The point of case @spec in @exp, and its index in *@index when not NULL; a case the experiment
+ * does not have fails the test. */
+const MdlGpuPoint *test_gpu_point (const MdlGpuExperiment *exp, const char *spec, guint *index);
+
 /* Asserts that @error is set, in MDL_ERROR with @code, and that its message contains @needle;
  * prints the message on failure. Frees the error. */
 #define assert_mdl_error(error, code, needle) test_assert_error ((error), (code), (needle), __FILE__, __LINE__)

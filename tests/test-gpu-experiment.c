@@ -35,22 +35,6 @@ run_or_fail (const MdlGpuExperimentConfig *cfg)
   return exp;
 }
 
-/* The point of case @spec. */
-static const MdlGpuPoint *
-point_of (const MdlGpuExperiment *exp, const char *spec, guint *index)
-{
-  const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
-  for (guint i = 0; i < r->n_points; i++)
-    if (strcmp (r->points[i].spec, spec) == 0)
-      {
-        if (index)
-          *index = i;
-        return &r->points[i];
-      }
-  fail_msg ("no point %s", spec);
-  return NULL;
-}
-
 /* The index of quantity @name, and of fit @name. */
 static guint
 cost_index (const char *name)
@@ -118,7 +102,7 @@ test_join_reads_times_counters_and_launches (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     assert_string_equal (r->points[i].spec, order[i]);
 
-  p = point_of (exp, "reduce/tree:n=65536,b=32", NULL);
+  p = test_gpu_point (exp, "reduce/tree:n=65536,b=32", NULL);
   assert_true (p->measured && p->predicted && p->profiled && p->cuda_check && p->fitted);
   assert_true (p->median_us == 3.0 && p->min_us == 2.9 && p->max_us == 3.2 && p->launches == 1);
   assert_true (p->cost[sectors] == 1000 && p->cost_measured[sectors] == 1000);
@@ -126,7 +110,7 @@ test_join_reads_times_counters_and_launches (void **state)
   assert_string_equal (p->params, "b=32");
   assert_true (p->n == 65536 && !p->baseline);
 
-  p = point_of (exp, "reduce/tree:n=1024,b=32", &small);
+  p = test_gpu_point (exp, "reduce/tree:n=1024,b=32", &small);
   assert_true (p->profiled && !p->fitted && p->launches == 2);
   assert_true (p->cost[sectors] == 66 && p->cost_measured[sectors] == 66);
   assert_true (p->cost[insts] == 442 && p->cost_measured[insts] == 450);
@@ -139,19 +123,19 @@ test_join_reads_times_counters_and_launches (void **state)
                     MDL_GPU_NO_COLUMN);
   {
     guint i;
-    point_of (exp, "reduce/tree:n=65536,b=32", &i);
+    test_gpu_point (exp, "reduce/tree:n=65536,b=32", &i);
     assert_int_equal (row_of (exp, i,
                               "smsp__thread_inst_executed_per_inst_executed.ratio")->verdict,
                       MDL_GPU_NOT_APPLICABLE);
   }
 
-  p = point_of (exp, "scan/nopad:n=131072,block=2048", NULL);
+  p = test_gpu_point (exp, "scan/nopad:n=131072,block=2048", NULL);
   assert_true (p->measured && !p->profiled && p->fitted);
   assert_true (isnan (p->cost_measured[sectors]) && p->cost_measured[launches] == 1);
 
-  p = point_of (exp, "reduce/cascade:n=262144,b=32,k=16", NULL);
+  p = test_gpu_point (exp, "reduce/cascade:n=262144,b=32,k=16", NULL);
   assert_true (p->measured && !p->cuda_check && !p->fitted);
-  p = point_of (exp, "baseline/memcpy:n=65536", NULL);
+  p = test_gpu_point (exp, "baseline/memcpy:n=65536", NULL);
   assert_true (p->baseline && !p->predicted && !p->fitted && p->n_rows == 0);
   assert_true (p->launches == 0 && p->bytes == 8 * 65536.0);
 }
@@ -190,7 +174,8 @@ test_fits_recover_known_coefficients (void **state)
       assert_float_equal (fit->max_rel_error, 0, 1e-9);
     }
   fit_of (exp, "counters", &f);
-  assert_float_equal (point_of (exp, "reduce/tree:n=1024,b=32", NULL)->fit_us[f], 4.2989, 1e-9);
+  assert_float_equal (test_gpu_point (exp, "reduce/tree:n=1024,b=32", NULL)->fit_us[f], 4.2989,
+                      1e-9);
   /* every left-out algorithm is predicted exactly too: the data hold one law */
   assert_float_equal (fit_of (exp, "counters", NULL)->loao_r2, 1, 1e-9);
 }
@@ -223,7 +208,7 @@ test_loao_on_a_toy (void **state)
   assert_float_equal (fit->coef[1], 74.0 / 41, 1e-9);
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      double got = point_of (exp, rows[i].spec, NULL)->loao_us[f];
+      double got = test_gpu_point (exp, rows[i].spec, NULL)->loao_us[f];
       if (fabs (got - rows[i].loao) > 1e-9)
         fail_msg ("%s: LOAO %.17g, expected %g", rows[i].spec, got, rows[i].loao);
     }
@@ -231,7 +216,7 @@ test_loao_on_a_toy (void **state)
   assert_float_equal (fit->loao_median_rel_error, (0.14 + 1.0 / 6) / 2, 1e-9);
   assert_float_equal (fit->loao_max_rel_error, 1.1 / 3, 1e-9);
   /* not fitted, not predicted out of sample */
-  assert_true (isnan (point_of (exp, "reduce/tree:n=1024,b=32", NULL)->loao_us[f]));
+  assert_true (isnan (test_gpu_point (exp, "reduce/tree:n=1024,b=32", NULL)->loao_us[f]));
 }
 
 /* Ensure each kernel's time against CUB's of its problem at the same n, and its bandwidth against
@@ -246,19 +231,19 @@ test_ratios_and_bandwidth (void **state)
   g_autoptr (MdlGpuExperiment) exp = run_or_fail (&cfg);
   const MdlGpuPoint *p;
   (void) state;
-  p = point_of (exp, "reduce/tree:n=65536,b=32", NULL);
+  p = test_gpu_point (exp, "reduce/tree:n=65536,b=32", NULL);
   assert_float_equal (p->cub_ratio, 2, 1e-12);
   assert_float_equal (p->bytes, 4 * 65537.0, 0);
   assert_float_equal (p->copy_fraction, (4 * 65537.0 / 3) / (8 * 65536.0 / 2), 1e-12);
-  p = point_of (exp, "reduce/tree:n=131072,b=32", NULL);
+  p = test_gpu_point (exp, "reduce/tree:n=131072,b=32", NULL);
   assert_float_equal (p->cub_ratio, 2, 1e-12);
   assert_float_equal (p->copy_fraction, (4 * 131073.0 / 5) / (8 * 131072.0 / 3), 1e-12);
-  p = point_of (exp, "scan/nopad:n=131072,block=2048", NULL);
+  p = test_gpu_point (exp, "scan/nopad:n=131072,block=2048", NULL);
   assert_float_equal (p->cub_ratio, 2, 1e-12);
   assert_float_equal (p->copy_fraction, 0.5, 1e-12);
-  p = point_of (exp, "reduce/tree:n=1024,b=32", NULL);
+  p = test_gpu_point (exp, "reduce/tree:n=1024,b=32", NULL);
   assert_true (isnan (p->cub_ratio) && isnan (p->copy_fraction));
-  p = point_of (exp, "baseline/cub-scan:n=65536", NULL);
+  p = test_gpu_point (exp, "baseline/cub-scan:n=65536", NULL);
   assert_float_equal (p->cub_ratio, 1, 0);
   assert_float_equal (p->copy_fraction, 1, 1e-12);
 }
@@ -299,7 +284,7 @@ test_predictions_at_small_n (void **state)
       assert_int_equal (r->n_points, 2);   /* the baseline is left out: nothing to predict */
       for (guint i = 0; i < G_N_ELEMENTS (want); i++)
         {
-          const MdlGpuPoint *p = point_of (exp, want[i].spec, NULL);
+          const MdlGpuPoint *p = test_gpu_point (exp, want[i].spec, NULL);
           assert_true (p->predicted && !p->measured);
           if (p->cost[cost_index ("agpu_io")] != want[i].io
               || p->cost[cost_index ("agpu_time")] != want[i].time
@@ -332,8 +317,8 @@ test_failed_case_does_not_stop_the_others (void **state)
   cfg.sizes = sizes;
   cfg.n_sizes = 1;
   exp = run_or_fail (&cfg);
-  bad = point_of (exp, "scan/padding:n=1024,block=2048,k=3", NULL);
-  good = point_of (exp, "reduce/tree:n=1024,b=32", NULL);
+  bad = test_gpu_point (exp, "scan/padding:n=1024,block=2048,k=3", NULL);
+  good = test_gpu_point (exp, "reduce/tree:n=1024,b=32", NULL);
   assert_false (bad->predicted);
   assert_non_null (bad->error);
   assert_non_null (strstr (bad->error, "k=3 is not a power of two"));
@@ -360,8 +345,8 @@ test_cut_predictions_file (void **state)
   path = test_write_temp ("predictions.csv", text, len - 4);
   cfg.predictions = path;
   exp = run_or_fail (&cfg);
-  assert_false (point_of (exp, "reduce/cascade:n=262144,b=32,k=16", NULL)->predicted);
-  assert_true (point_of (exp, "reduce/cascade:n=131072,b=32,k=16", NULL)->predicted);
+  assert_false (test_gpu_point (exp, "reduce/cascade:n=262144,b=32,k=16", NULL)->predicted);
+  assert_true (test_gpu_point (exp, "reduce/cascade:n=131072,b=32,k=16", NULL)->predicted);
   assert_non_null (strstr (mdl_gpu_experiment_notes (exp), "ended in a cut line"));
   g_unlink (path);
 }

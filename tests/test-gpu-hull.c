@@ -41,41 +41,10 @@
 static MdlGpuExperiment *
 run_synthetic (const char *timings, char **dir_out)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = test_temp_dir ();
-  g_autofree char *path = g_build_filename (dir, "timings.csv", NULL);
   MdlGpuExperimentConfig cfg;
-  MdlGpuExperiment *exp;
-  assert_true (g_file_set_contents (path, timings, -1, NULL));
   mdl_gpu_experiment_config_init (&cfg);
-  cfg.measured = dir;
   cfg.min_fit_n = 1024;
-  if (!(exp = mdl_gpu_experiment_run (&cfg, &error)))
-    fail_msg ("%s", error->message);
-  if (dir_out)
-    *dir_out = g_steal_pointer (&dir);
-  return exp;
-}
-
-static const MdlGpuPoint *
-point (const MdlGpuExperiment *exp, const char *spec)
-{
-  const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
-  for (guint i = 0; i < r->n_points; i++)
-    if (strcmp (r->points[i].spec, spec) == 0)
-      return &r->points[i];
-  fail_msg ("no point %s", spec);
-  return NULL;
-}
-
-static char *
-read_file (const char *dir, const char *name)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  char *text = NULL;
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    fail_msg ("no %s", path);
-  return text;
+  return test_gpu_experiment_on (timings, &cfg, dir_out);
 }
 
 /* Ensure the hull's problem: 8n bytes for the hull and the quickhull alike (2 words a point), so
@@ -84,8 +53,8 @@ static void
 test_hull_problem (void **state)
 {
   g_autoptr (MdlGpuExperiment) exp = run_synthetic (TIMINGS ("0"), NULL);
-  const MdlGpuPoint *alg5 = point (exp, "hull/msimd:n=4096,dist=disc,part=alg5");
-  const MdlGpuPoint *quick = point (exp, "baseline/quickhull:n=4096,dist=disc");
+  const MdlGpuPoint *alg5 = test_gpu_point (exp, "hull/msimd:n=4096,dist=disc,part=alg5", NULL);
+  const MdlGpuPoint *quick = test_gpu_point (exp, "baseline/quickhull:n=4096,dist=disc", NULL);
   (void) state;
   assert_true (alg5->bytes == 8 * 4096 && quick->bytes == 8 * 4096);
   assert_true (alg5->copy_fraction == 0.03125 && quick->copy_fraction == 0.0625);
@@ -113,8 +82,8 @@ test_loao_is_the_fit_without_the_hull (void **state)
   for (guint h = 0; h < G_N_ELEMENTS (hulls); h++)
     for (guint f = 0; f <= GPU_FIT_COUNTERS; f++)
       {
-        double loao = point (with, hulls[h])->loao_us[f];
-        double fit = point (without, hulls[h])->fit_us[f];
+        double loao = test_gpu_point (with, hulls[h], NULL)->loao_us[f];
+        double fit = test_gpu_point (without, hulls[h], NULL)->fit_us[f];
         if (isnan (fit))
           {
             assert_true (isnan (loao));
@@ -127,7 +96,7 @@ test_loao_is_the_fit_without_the_hull (void **state)
       }
   /* the counters fit at least, on all four hulls */
   assert_true (compared >= G_N_ELEMENTS (hulls));
-  assert_true (isfinite (point (with, hulls[0])->loao_us[GPU_FIT_COUNTERS]));
+  assert_true (isfinite (test_gpu_point (with, hulls[0], NULL)->loao_us[GPU_FIT_COUNTERS]));
 }
 
 /* Ensure gpu.md's hulls section (a row per case by distribution, n and label, the quickhull
@@ -141,10 +110,10 @@ test_markdown_and_figures (void **state)
   (void) state;
   if (!mdl_gpu_experiment_write_files (exp, dir, &error))
     fail_msg ("%s", error->message);
-  md = read_file (dir, "gpu.md");
-  time_dat = read_file (dir, "gpu-hull-time.dat");
-  fit_dat = read_file (dir, "gpu-hull-fit.dat");
-  gp = read_file (dir, "gpu.gp");
+  md = test_read_text (dir, "gpu.md");
+  time_dat = test_read_text (dir, "gpu-hull-time.dat");
+  fit_dat = test_read_text (dir, "gpu-hull-fit.dat");
+  gp = test_read_text (dir, "gpu.gp");
   assert_non_null (strstr (md, "\n## Hulls\n"));
   /* disc at 2^12, labels in order: the quickhull, the copy partition (no part=), alg5 */
   assert_non_null (strstr (md, "| baseline/quickhull | disc | 2^12 | 32.00 | 128.0 | 1.000 | 1 | - "
@@ -186,8 +155,8 @@ test_no_hull (void **state)
   (void) state;
   if (!mdl_gpu_experiment_write_files (exp, dir, &error))
     fail_msg ("%s", error->message);
-  md = read_file (dir, "gpu.md");
-  gp = read_file (dir, "gpu.gp");
+  md = test_read_text (dir, "gpu.md");
+  gp = test_read_text (dir, "gpu.gp");
   dat = g_build_filename (dir, "gpu-hull-time.dat", NULL);
   assert_null (strstr (md, "## Hulls"));
   assert_null (strstr (gp, "gpu-hull"));

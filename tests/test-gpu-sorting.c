@@ -41,31 +41,10 @@ static const char timings[] =
 static MdlGpuExperiment *
 run_synthetic (char **dir_out)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = test_temp_dir ();
-  g_autofree char *path = g_build_filename (dir, "timings.csv", NULL);
   MdlGpuExperimentConfig cfg;
-  MdlGpuExperiment *exp;
-  assert_true (g_file_set_contents (path, timings, -1, NULL));
   mdl_gpu_experiment_config_init (&cfg);
-  cfg.measured = dir;
   cfg.compute = FALSE;
-  if (!(exp = mdl_gpu_experiment_run (&cfg, &error)))
-    fail_msg ("%s", error->message);
-  if (dir_out)
-    *dir_out = g_steal_pointer (&dir);
-  return exp;
-}
-
-static const MdlGpuPoint *
-point (const MdlGpuExperiment *exp, const char *spec)
-{
-  const MdlGpuResults *r = mdl_gpu_experiment_results (exp);
-  for (guint i = 0; i < r->n_points; i++)
-    if (strcmp (r->points[i].spec, spec) == 0)
-      return &r->points[i];
-  fail_msg ("no point %s", spec);
-  return NULL;
+  return test_gpu_experiment_on (timings, &cfg, dir_out);
 }
 
 /* Ensure each sort's ratio is to CUB on the same n, distribution and key type, and none where CUB
@@ -88,7 +67,7 @@ test_ratio_to_cub_on_the_same_input (void **state)
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
-      double got = point (exp, rows[i].spec)->cub_ratio;
+      double got = test_gpu_point (exp, rows[i].spec, NULL)->cub_ratio;
       if (isnan (rows[i].ratio) ? !isnan (got) : got != rows[i].ratio)
         fail_msg ("%s: ratio %g, expected %g", rows[i].spec, got, rows[i].ratio);
     }
@@ -100,13 +79,16 @@ static void
 test_copy_share (void **state)
 {
   g_autoptr (MdlGpuExperiment) exp = run_synthetic (NULL);
+  const MdlGpuPoint *thrust =
+    test_gpu_point (exp, "baseline/thrust-sort:n=1024,dist=uniform,keys=u32", NULL);
+  const MdlGpuPoint *bucket =
+    test_gpu_point (exp, "baseline/cub-sort:n=1024,dist=bucket,keys=u32", NULL);
+  const MdlGpuPoint *uncopied =
+    test_gpu_point (exp, "baseline/cub-sort:n=2048,dist=uniform,keys=u32", NULL);
   (void) state;
-  assert_true (point (exp, "baseline/thrust-sort:n=1024,dist=uniform,keys=u32")->copy_fraction
-               == 0.0625);
-  assert_true (point (exp, "baseline/cub-sort:n=1024,dist=bucket,keys=u32")->copy_fraction
-               == 0.03125);
-  assert_true (isnan (point (exp, "baseline/cub-sort:n=2048,dist=uniform,keys=u32")
-                        ->copy_fraction));
+  assert_true (thrust->copy_fraction == 0.0625);
+  assert_true (bucket->copy_fraction == 0.03125);
+  assert_true (isnan (uncopied->copy_fraction));
 }
 
 /* Ensure gpu.md's sorts section: a row per case (G keys/s = n / us / 1000) and the
