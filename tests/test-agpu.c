@@ -200,6 +200,18 @@ test_agpu_transposed_load (void **state)
       }
 }
 
+/* Two launches, the events of test_agpu_launch_time and test_agpu_launch_cost: launch 0 runs
+ * three blocks of 1, 3 and 1 ALU instructions, launch 1 one block with one global load of 32
+ * aligned words. */
+static const Ev two_launches[] = {
+  { 0, 0, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+  { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+  { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, 0x1 },
+  { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+  { 0, 2, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
+  { 1, 0, 0, MDL_WARP_LOAD, G, 4, 0, 1, ALL },
+};
+
 /* Ensure a launch costs its slowest MP, blocks fold onto k MPs round robin, launches add up,
  * and virtual=1 gives Theorem 4.9's ceil(G/k) x slowest block. */
 static void
@@ -210,19 +222,11 @@ test_agpu_launch_time (void **state)
    * Virtual: G = 3 blocks, ceil(3/2) = 2 rounds x slowest block 3 = 6.
    * Launch 1: one block, one global load of 32 aligned words: 1 (and 1 I/O).
    * Totals: folded 3 + 1 = 4, virtual 6 + 1 = 7; launches 2; io 1. */
-  static const Ev ev[] = {
-    { 0, 0, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, 0x1 },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 2, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 1, 0, 0, MDL_WARP_LOAD, G, 4, 0, 1, ALL },
-  };
   g_autoptr (MdlEngine) fold = mdl_engine_new ("agpu:b=32,k=2", NULL);
   g_autoptr (MdlEngine) virt = mdl_engine_new ("agpu:p=64,b=32,virtual=1", NULL);
   (void) state;
-  feed (fold, ev, G_N_ELEMENTS (ev), 0);
-  feed (virt, ev, G_N_ELEMENTS (ev), 0);
+  feed (fold, two_launches, G_N_ELEMENTS (two_launches), 0);
+  feed (virt, two_launches, G_N_ELEMENTS (two_launches), 0);
   assert_int_equal (test_engine_count (fold, "time"), 4);
   assert_int_equal (test_engine_count (virt, "time"), 7);
   assert_int_equal (test_engine_count (fold, "launches"), 2);
@@ -244,18 +248,11 @@ test_agpu_launch_time (void **state)
  * 5 instructions, 5001 rounds up to 6. The body (test_agpu_launch_time's events, k = 16: blocks 0,
  * 1, 2 on MPs 0, 1, 2): launch 0 costs block 1's 3, launch 1 its load's 1: 4. So 4 + 2 x 5 = 14
  * and 4 + 2 x 6 = 16. The 8800 GT preset: 10 us at 57.6 GB/s over 14 MPs of 32 4-byte words,
- * 10000 x 57600 / (1000 x 14 x 128) = 321.4, rounded up to 322 a launch. */
+ * 10000 x 57600 / (1000 x 14 x 128) = 321.4, rounded up to 322 a launch; the H100's, 13.61 us at
+ * 3.35 TB/s over 132 MPs, 2698.5, rounded up to 2699. */
 static void
 test_agpu_launch_cost (void **state)
 {
-  static const Ev ev[] = {
-    { 0, 0, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, 0x1 },
-    { 0, 1, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 0, 2, 0, MDL_WARP_ALU, 0, 0, 0, 0, ALL },
-    { 1, 0, 0, MDL_WARP_LOAD, G, 4, 0, 1, ALL },
-  };
   static const struct {
     const char *spec;
     guint64 launch_time, time;
@@ -264,6 +261,7 @@ test_agpu_launch_cost (void **state)
     { "agpu:b=32,k=16,launch_ns=5000,dram_bytes_per_us=2048", 10, 14 },
     { "agpu:b=32,k=16,launch_ns=5001,dram_bytes_per_us=2048", 12, 16 },
     { "agpu:machine=8800gt", 2 * 322, 4 + 2 * 322 },   /* k = 14: the body is still 4 */
+    { "agpu:machine=h100", 2 * 2699, 4 + 2 * 2699 },   /* 13610 x 3350000 / (1000 x 132 x 128) */
   };
   GError *error = NULL;
   (void) state;
@@ -272,7 +270,7 @@ test_agpu_launch_cost (void **state)
       g_autoptr (MdlEngine) e = mdl_engine_new (costs[i].spec, &error);
       if (e == NULL)
         fail_msg ("%s: %s", costs[i].spec, error->message);
-      feed (e, ev, G_N_ELEMENTS (ev), 0);
+      feed (e, two_launches, G_N_ELEMENTS (two_launches), 0);
       if (test_engine_count (e, "launch_time") != costs[i].launch_time
           || test_engine_count (e, "time") != costs[i].time)
         fail_msg ("%s: launch_time %" G_GUINT64_FORMAT ", time %" G_GUINT64_FORMAT "; expected %"
