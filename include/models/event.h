@@ -214,6 +214,12 @@ typedef struct {
 } MdlWarpEvent;
 
 /**
+ * MdlBatchKeep: a hold on the memory of a batch's arrays (mdl_event_batch_keep()); opaque. The
+ * SIMT layer lends its batches so, and a threaded pipeline keeps them instead of copying them.
+ */
+typedef struct MdlBatchKeep MdlBatchKeep;
+
+/**
  * MdlEventBatch: the view of a batch handed to a sink; borrowed for the duration of the call.
  * @cpu: CPU events in program order (NULL when @n_cpu is 0).
  * @n_cpu: number of CPU events.
@@ -221,6 +227,10 @@ typedef struct {
  * @n_warp: number of warp instructions.
  * @lane_addrs: lane addresses referenced by the warp events' @first_addr.
  * @n_lane_addrs: number of lane addresses.
+ * @keep: (nullable) set by a source whose arrays may outlive the call: a sink that consumes the
+ *   batch later (on another thread) takes a hold with mdl_event_batch_keep() instead of copying
+ *   it. NULL (what an initializer that leaves it out gives): the arrays are borrowed for the call
+ *   only.
  * A batch holds CPU events or warp events, never both.
  */
 typedef struct {
@@ -230,7 +240,21 @@ typedef struct {
   gsize n_warp;
   const guint64 *lane_addrs;
   gsize n_lane_addrs;
+  MdlBatchKeep *keep;
 } MdlEventBatch;
+
+/**
+ * mdl_event_batch_keep: holds the memory of @batch's arrays past the sink call, when its source
+ * allows it (@batch->keep set): they stay valid and unchanged, even after the source is freed,
+ * until mdl_batch_keep_release(). Any thread may release the hold.
+ * Returns: (transfer full) (nullable) the hold; NULL when the source lends nothing (copy what
+ *   you keep).
+ * Cost: one atomic increment.
+ */
+MDL_API MdlBatchKeep *mdl_event_batch_keep (const MdlEventBatch *batch);
+
+/** mdl_batch_keep_release: gives back a hold from mdl_event_batch_keep(); NULL is fine. */
+MDL_API void mdl_batch_keep_release (MdlBatchKeep *keep);
 
 /** mdl_warp_is_memory: TRUE for loads, stores and atomics. */
 static inline gboolean

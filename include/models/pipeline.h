@@ -51,11 +51,12 @@ MDL_API void mdl_pipeline_add_sink (MdlPipeline *pipeline, const MdlSink *sink);
  * than there are engines), from the first event on; call it before then. The source stays on
  * the caller's thread, and so do the further sinks (mdl_pipeline_add_sink()), in the stream's
  * order. A batch or marker is copied into a bounded queue (mdl_pipeline_set_queue()) and the sink
- * returns; it waits while the queue is full. An engine's error reaches the source at its next
+ * returns; it waits while the queue is full. A batch whose source lends its memory
+ * (MdlEventBatch.keep, as the SIMT layer does) is held there instead of copied. An engine's error reaches the source at its next
  * event or at mdl_pipeline_flush(), and then every later call fails with it.
  * @n_threads: 0 (the default): no threads, each event goes through every engine before the sink
  *   returns.
- * Cost: a copy of each batch, and a lock per queue chunk (hundreds of KiB).
+ * Cost: a copy of each batch that is not lent, and a lock per queue chunk (hundreds of KiB).
  */
 MDL_API void mdl_pipeline_set_threads (MdlPipeline *pipeline, guint n_threads);
 

@@ -1,6 +1,8 @@
 /* The pipeline's engines on worker threads. The producer (the caller's thread: the SIMT layer, a
- * recorder, a trace reader) copies each batch and marker into the chunk it is filling, one of a
- * ring of n_chunks; a chunk holding chunk_bytes or more is published to the workers. Each engine
+ * recorder, a trace reader) puts each batch and marker into the chunk it is filling, one of a
+ * ring of n_chunks; a chunk holding chunk_bytes or more is published to the workers. A batch whose
+ * source lends its memory (MdlEventBatch.keep: the SIMT layer's) is kept, not copied, and the hold
+ * is given back when its chunk is refilled; any other batch is copied into the chunk. Each engine
  * consumes the chunks in order, so it sees exactly the stream it would see alone, and its report
  * cannot depend on the threads. A worker takes whichever idle engine is furthest behind (the one
  * holding back the oldest chunk), so a few threads share many engines of unequal cost without a
@@ -21,7 +23,8 @@
 /* One batch or marker of a chunk. Offsets, not pointers, into the chunk's data, which may move
  * while the chunk is filled. */
 typedef struct {
-  gsize cpu, warp, lanes;     /* byte offsets of the arrays */
+  MdlEventBatch kept;         /* a kept batch, as its source lent it; kept.keep NULL: none */
+  gsize cpu, warp, lanes;     /* a copied batch: byte offsets of the arrays */
   gsize n_cpu, n_warp, n_lanes;
   gsize name;                 /* the marker name's offset; G_MAXSIZE: none */
   MdlMarker marker;           /* name unset */
@@ -31,6 +34,7 @@ typedef struct {
 typedef struct {
   GByteArray *data;           /* the copied arrays and names, each 8-byte aligned */
   GArray *items;              /* Item */
+  gsize kept_bytes;           /* the kept batches' arrays (they count towards the chunk's size) */
   guint64 first;              /* the stream position of the first item */
 } Chunk;
 
@@ -97,11 +101,19 @@ feed (MdlPipelineThreads *t, guint e, const Chunk *c, guint64 *at, GError **erro
           if (!mdl_engine_deliver (engine, NULL, &m, error))
             return FALSE;
         }
+      else if (it->kept.keep)
+        {
+          if (!mdl_engine_deliver (engine, &it->kept, NULL, error))
+            return FALSE;
+        }
       else
         {
-          MdlEventBatch b = { (const MdlCpuEvent *) (const void *) (data + it->cpu), it->n_cpu,
-                              (const MdlWarpEvent *) (const void *) (data + it->warp), it->n_warp,
-                              (const guint64 *) (const void *) (data + it->lanes), it->n_lanes };
+          MdlEventBatch b = { .cpu = (const MdlCpuEvent *) (const void *) (data + it->cpu),
+                              .n_cpu = it->n_cpu,
+                              .warp = (const MdlWarpEvent *) (const void *) (data + it->warp),
+                              .n_warp = it->n_warp,
+                              .lane_addrs = (const guint64 *) (const void *) (data + it->lanes),
+                              .n_lane_addrs = it->n_lanes };
           if (!mdl_engine_deliver (engine, &b, NULL, error))
             return FALSE;
         }
@@ -203,7 +215,8 @@ mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, g
   t->chunk_bytes = chunk_bytes;
   t->ring = g_new (Chunk, n_chunks);
   for (guint i = 0; i < n_chunks; i++)
-    t->ring[i] = (Chunk) { g_byte_array_new (), g_array_new (FALSE, FALSE, sizeof (Item)), 0 };
+    t->ring[i] = (Chunk) { .data = g_byte_array_new (),
+                           .items = g_array_new (FALSE, FALSE, sizeof (Item)) };
   t->done = g_new0 (guint64, engines->len);
   t->busy = g_new0 (gboolean, engines->len);
   t->broken = g_new0 (gboolean, engines->len);
@@ -250,6 +263,17 @@ take_error (MdlPipelineThreads *t, GError **error)
   return FALSE;
 }
 
+/* Empties @c, giving back the holds on its kept batches. */
+static void
+chunk_clear (Chunk *c)
+{
+  for (guint i = 0; i < c->items->len; i++)
+    mdl_batch_keep_release (g_array_index (c->items, Item, i).kept.keep);
+  g_byte_array_set_size (c->data, 0);
+  g_array_set_size (c->items, 0);
+  c->kept_bytes = 0;
+}
+
 /* The chunk to fill, once every engine has consumed what it held before. */
 static Chunk *
 claim (MdlPipelineThreads *t, GError **error)
@@ -269,9 +293,8 @@ claim (MdlPipelineThreads *t, GError **error)
   if (!ok)
     return NULL;
   t->filling = &t->ring[t->published % t->n_chunks];
+  chunk_clear (t->filling);
   t->filling->first = t->n_items;
-  g_byte_array_set_size (t->filling->data, 0);
-  g_array_set_size (t->filling->items, 0);
   return t->filling;
 }
 
@@ -353,7 +376,15 @@ mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
     }
   if ((c = claim (t, error)) == NULL)
     return FALSE;
-  if (batch)
+  if (batch && (it.kept.keep = mdl_event_batch_keep (batch)) != NULL)
+    {
+      MdlBatchKeep *keep = it.kept.keep;
+      it.kept = *batch;
+      it.kept.keep = keep;
+      c->kept_bytes += batch->n_cpu * sizeof *batch->cpu + batch->n_warp * sizeof *batch->warp
+                       + batch->n_lane_addrs * sizeof *batch->lane_addrs;
+    }
+  else if (batch)
     {
       it.n_cpu = batch->n_cpu;
       it.n_warp = batch->n_warp;
@@ -371,7 +402,7 @@ mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
     }
   g_array_append_val (c->items, it);
   t->n_items++;
-  if (c->data->len + c->items->len * sizeof (Item) >= t->chunk_bytes)
+  if (c->data->len + c->items->len * sizeof (Item) + c->kept_bytes >= t->chunk_bytes)
     publish (t);
   return TRUE;
 }
@@ -402,6 +433,7 @@ mdl_pipeline_threads_free (MdlPipelineThreads *t)
     g_thread_join (t->workers[i]);
   for (guint i = 0; i < t->n_chunks; i++)
     {
+      chunk_clear (&t->ring[i]);
       g_byte_array_unref (t->ring[i].data);
       g_array_unref (t->ring[i].items);
     }

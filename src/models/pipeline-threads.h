@@ -19,7 +19,8 @@ gboolean mdl_engine_deliver (MdlEngine *engine, const MdlEventBatch *batch,
 MdlPipelineThreads *mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks,
                                               gsize chunk_bytes);
 
-/* Copies @batch, or when it is NULL @marker, into the queue, waiting while it is full. Fails with
+/* Copies @batch (or holds it, when its source lends it), or when it is NULL @marker, into the
+ * queue, waiting while it is full. Fails with
  * (a copy of) the first engine's error once one has failed. */
 gboolean mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatch *batch,
                                        const MdlMarker *marker, GError **error);

@@ -7,6 +7,7 @@
 #include <models/simt.h>
 
 #include "simt/fiber.h"
+#include "traces/batch-keep.h"
 
 /* The deepest nesting of if, loop and predicate frames in one kernel. */
 #define MDL_SIMT_MAX_DEPTH 64
@@ -65,6 +66,14 @@ typedef struct {
   SimtFiber fiber;          /* the stack the slot's blocks run on */
 } SimtBlock;
 
+/* A block of batch memory: the layer's batches are slices of it, lent to the sinks
+ * (MdlBatchKeep), so that a threaded pipeline keeps them rather than copying them. */
+typedef struct {
+  MdlBatchKeep keep;        /* first member: the hold converts back; the layer holds one reference */
+  MdlWarpEvent *events;
+  guint64 *lanes;
+} SimtLend;
+
 typedef struct {
   guint64 addr;             /* device address */
   gsize bytes;
@@ -91,11 +100,12 @@ struct MdlSimt {
   GArray *bufs;             /* SimtBuffer, in address order */
   guint last_buf;
   guint64 next_addr;
-  MdlWarpEvent *events;     /* the pending batch */
+  GPtrArray *lends;         /* SimtLend *, every block of batch memory made (its hold owns it) */
+  SimtLend *lend;           /* the block the pending batch is in */
+  MdlWarpEvent *events;     /* the pending batch: its events, in @lend */
   gsize n_events_pending;
-  guint64 *lane_addrs;
+  guint64 *lane_addrs;      /* its lane addresses, in @lend */
   gsize n_lane_addrs;
-  gsize lane_cap;
   GError *error;            /* the kernel's first fault */
   GError *sink_error;       /* the sink's first failure */
   SimtBlock blk;             /* the block of a sequential launch */

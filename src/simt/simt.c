@@ -34,8 +34,85 @@ typedef guint64 SimtU64x2 __attribute__ ((vector_size (16)));
 #endif
 #endif
 
+/* A batch: up to 4096 events and 8 lane addresses per event (485 KiB), sent when either is
+ * full or at a marker. */
 #define BATCH_EVENTS 4096
+#define BATCH_LANES ((gsize) BATCH_EVENTS * 8)
+/* A block of batch memory holds four full batches (1.9 MiB), or many more short ones: a batch a
+ * sink keeps is followed by the next in the same block, whose room never cuts a batch short (so a
+ * sink sees the same batches whether it keeps them or not), and one short batch does not hold a
+ * block of its own. */
+#define LEND_EVENTS (4 * BATCH_EVENTS)
+#define LEND_LANES (4 * BATCH_LANES)
 #define ARENA_CHUNK ((gsize) 256 << 10)
+
+/* ---- batch memory ---- */
+
+static void
+lend_free (MdlBatchKeep *keep)
+{
+  SimtLend *lend = (SimtLend *) keep;
+  g_free (lend->events);
+  g_free (lend->lanes);
+  g_free (lend);
+}
+
+/* A new block of batch memory, held by the layer. */
+static SimtLend *
+lend_new (MdlSimt *gpu)
+{
+  SimtLend *lend = g_new (SimtLend, 1);
+  lend->keep = (MdlBatchKeep) { .refs = 1, .free_func = lend_free };
+  lend->events = g_new (MdlWarpEvent, LEND_EVENTS);
+  lend->lanes = g_new (guint64, LEND_LANES);
+  g_ptr_array_add (gpu->lends, lend);
+  return lend;
+}
+
+/* The pending batch, empty, at @events and @lanes of @lend. */
+static void
+batch_place (MdlSimt *gpu, SimtLend *lend, MdlWarpEvent *events, guint64 *lanes)
+{
+  gpu->lend = lend;
+  gpu->events = events;
+  gpu->lane_addrs = lanes;
+  gpu->n_events_pending = 0;
+  gpu->n_lane_addrs = 0;
+}
+
+/* After a batch went to the sink: where the next one goes. While no sink holds the block, at its
+ * start again (it stays in the cache); else right after the batch just sent, or, with less than a
+ * full batch's room left, at the start of a block no sink holds any more, or of a new one (the
+ * sinks that keep batches bound how many are held: a threaded pipeline's queue). */
+static void
+batch_next (MdlSimt *gpu)
+{
+  SimtLend *lend = gpu->lend;
+  MdlWarpEvent *events = gpu->events + gpu->n_events_pending;
+  guint64 *lanes = gpu->lane_addrs + gpu->n_lane_addrs;
+  if (mdl_batch_keep_is_free (&lend->keep))
+    {
+      batch_place (gpu, lend, lend->events, lend->lanes);
+      return;
+    }
+  if (events + BATCH_EVENTS <= lend->events + LEND_EVENTS
+      && lanes + BATCH_LANES <= lend->lanes + LEND_LANES)
+    {
+      batch_place (gpu, lend, events, lanes);
+      return;
+    }
+  for (guint i = 0; i < gpu->lends->len; i++)
+    {
+      lend = g_ptr_array_index (gpu->lends, i);
+      if (mdl_batch_keep_is_free (&lend->keep))
+        {
+          batch_place (gpu, lend, lend->events, lend->lanes);
+          return;
+        }
+    }
+  lend = lend_new (gpu);
+  batch_place (gpu, lend, lend->events, lend->lanes);
+}
 
 /* ---- the GPU ---- */
 
@@ -82,9 +159,9 @@ mdl_simt_new (const MdlSink *sink, guint warp_width)
     {
       gpu->sink = *sink;
       gpu->has_sink = TRUE;
-      gpu->events = g_new (MdlWarpEvent, BATCH_EVENTS);
-      gpu->lane_addrs = g_new (guint64, (gsize) BATCH_EVENTS * 8);
-      gpu->lane_cap = (gsize) BATCH_EVENTS * 8;
+      gpu->lends = g_ptr_array_new ();
+      SimtLend *lend = lend_new (gpu);
+      batch_place (gpu, lend, lend->events, lend->lanes);
     }
   gpu->warp_width = warp_width;
   gpu->bufs = g_array_new (FALSE, FALSE, sizeof (SimtBuffer));
@@ -118,8 +195,11 @@ mdl_simt_free (MdlSimt *gpu)
     global_bytes_free (&g_array_index (gpu->bufs, SimtBuffer, i));
   g_array_free (gpu->bufs, TRUE);
   g_clear_error (&gpu->error);
-  g_free (gpu->events);
-  g_free (gpu->lane_addrs);
+  /* A block a sink still holds lives on until the sink lets it go. */
+  for (guint i = 0; gpu->lends && i < gpu->lends->len; i++)
+    mdl_batch_keep_release (&((SimtLend *) g_ptr_array_index (gpu->lends, i))->keep);
+  if (gpu->lends)
+    g_ptr_array_free (gpu->lends, TRUE);
   block_clear (&gpu->blk);
   for (guint i = 0; i < gpu->n_slots; i++)
     {
@@ -227,13 +307,13 @@ static void
 flush (MdlSimt *gpu)
 {
   MdlEventBatch batch = { .warp = gpu->events, .n_warp = gpu->n_events_pending,
-                          .lane_addrs = gpu->lane_addrs, .n_lane_addrs = gpu->n_lane_addrs };
+                          .lane_addrs = gpu->lane_addrs, .n_lane_addrs = gpu->n_lane_addrs,
+                          .keep = &gpu->lend->keep };
   if (gpu->n_events_pending == 0)
     return;
-  gpu->n_events_pending = 0;
-  gpu->n_lane_addrs = 0;
   if (gpu->sink_error == NULL)
     gpu->sink.batch (gpu->sink.data, &batch, &gpu->sink_error);
+  batch_next (gpu);
 }
 
 static void
@@ -315,7 +395,7 @@ lane_stride (const guint64 *addrs, guint64 active, gint64 *stride)
 static inline guint64 *
 batch_room (MdlSimt *gpu)
 {
-  if (gpu->n_events_pending == BATCH_EVENTS || gpu->n_lane_addrs + MDL_WARP_MAX_LANES > gpu->lane_cap)
+  if (gpu->n_events_pending == BATCH_EVENTS || gpu->n_lane_addrs + MDL_WARP_MAX_LANES > BATCH_LANES)
     flush (gpu);
   return gpu->lane_addrs + gpu->n_lane_addrs;
 }

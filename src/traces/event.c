@@ -1,7 +1,10 @@
-/* Names of event kinds and the validity rules of warp events (include/models/event.h). Readers and
+/* Names of event kinds, the validity rules of warp events and the holds on lent batches
+ * (include/models/event.h). Readers and
  * the SIMT layer call mdl_warp_event_check() once per event, so engines can trust what they get. */
 #include <models/error.h>
 #include <models/event.h>
+
+#include "traces/batch-keep.h"
 
 static const char *const cpu_kind_names[] = { "read", "write", "modify", "ops", "branch" };
 static const char *const warp_op_names[] = { "ld", "st", "atom", "alu", "branch", "bar",
@@ -80,4 +83,20 @@ mdl_warp_event_check (const MdlEventBatch *batch, const MdlWarpEvent *w, guint w
                "warp event (launch %u, block %u, warp %u, %s): %s", w->launch, w->block, w->warp,
                NAME_OF (warp_op_names, w->op) ? NAME_OF (warp_op_names, w->op) : "?", why);
   return FALSE;
+}
+
+MdlBatchKeep *
+mdl_event_batch_keep (const MdlEventBatch *batch)
+{
+  g_return_val_if_fail (batch != NULL, NULL);
+  if (batch->keep)
+    g_atomic_int_inc (&batch->keep->refs);
+  return batch->keep;
+}
+
+void
+mdl_batch_keep_release (MdlBatchKeep *keep)
+{
+  if (keep && g_atomic_int_dec_and_test (&keep->refs))
+    keep->free_func (keep);
 }
