@@ -74,6 +74,14 @@ typedef struct {
   guint64 *f, *x, *y, *at, *at2;
 } Merge;
 
+/* The lower element of comparator @t's pair at distance @j (a power of two): t with a 0 bit put in
+ * at j's place, (t / j)·2j + t mod j, with no division per lane. */
+static inline guint64
+pair_low (guint t, guint j)
+{
+  return (guint64) t + (t & ~(j - 1));
+}
+
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
@@ -153,7 +161,7 @@ node_merge (Merge *s, guint i)
     {
       MDL_SIMT_EACH (blk, t)
         {
-          guint64 e = (guint64) (t / j) * 2 * j + t % j;
+          guint64 e = pair_low (t, j);
           s->at[t] = ws + 4 * e;
           s->at2[t] = ws + 4 * (e + j);
         }
@@ -252,9 +260,15 @@ static void
 merge_kernel (MdlSimtBlock *blk, void *p)
 {
   const MergeArgs *a = p;
-  Merge s = { .blk = blk, .a = a, .b = a->b, .d = a->d };
+  /* Not zeroed whole (10 KiB for a merge of d <= 4): merge_ranges() sets the d leaves' ranges,
+   * and the keys of the 2d nodes are cleared below. */
+  Merge s;
   guint64 out, junk = 0, count = 0;
   guint8 *cond;
+  s.blk = blk;
+  s.a = a;
+  s.b = a->b;
+  s.d = a->d;
   s.f = mdl_simt_reg (blk, 1);
   s.x = mdl_simt_reg (blk, 1);
   s.y = mdl_simt_reg (blk, 1);
@@ -272,7 +286,7 @@ merge_kernel (MdlSimtBlock *blk, void *p)
       else
         s.cur[r] = s.hi[r];
     }
-  memset (s.key, 0, sizeof s.key);
+  memset (s.key, 0, 2 * s.d * sizeof s.key[0]);
   for (guint i = s.d - 1; i >= 1; i--)
     {
       guint64 xs = 4 * (guint64) (i - 1) * s.b;
@@ -331,7 +345,7 @@ block_sort_kernel (MdlSimtBlock *blk, void *p)
         pred_begin_lanes (blk, b / 2);
         MDL_SIMT_EACH (blk, t)
           {
-            guint64 e = (guint64) (t / j) * 2 * j + t % j;
+            guint64 e = pair_low (t, j);
             gboolean up = (e & k) == 0;
             at[t] = 4 * (up ? e : e + j);
             at2[t] = 4 * (up ? e + j : e);
