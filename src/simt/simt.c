@@ -157,10 +157,11 @@ mdl_simt_new (const MdlSink *sink, guint warp_width)
   gpu = g_new0 (MdlSimt, 1);
   if (sink)
     {
+      SimtLend *lend;
       gpu->sink = *sink;
       gpu->has_sink = TRUE;
       gpu->lends = g_ptr_array_new ();
-      SimtLend *lend = lend_new (gpu);
+      lend = lend_new (gpu);
       batch_place (gpu, lend, lend->events, lend->lanes);
     }
   gpu->warp_width = warp_width;

@@ -1,6 +1,6 @@
 /* Names of event kinds, the validity rules of warp events and the holds on lent batches
- * (include/models/event.h). Readers and
- * the SIMT layer call mdl_warp_event_check() once per event, so engines can trust what they get. */
+ * (include/models/event.h). Readers and the SIMT layer call mdl_warp_event_check() once per event,
+ * so engines can trust what they get. */
 #include <models/error.h>
 #include <models/event.h>
 
