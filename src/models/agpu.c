@@ -324,6 +324,59 @@ shared_row (Agpu *a, guint32 block, guint64 row, guint64 bits, gboolean store)
     a->stale_reads += gpu_popcount (bits & ~(have ? *have : 0));
 }
 
+/* The shared words @word0 + i of the set bits i of @bits (a word is its low 32 bits, and those of
+ * @word0 + 63 must not wrap), read by event @e (counted as stale when the block has not stored
+ * them) or stored by it: the reads of an atomic are checked before its stores are marked. */
+static void
+shared_marks (Agpu *a, const MdlWarpEvent *e, guint64 word0, guint64 bits)
+{
+  guint shift = (guint) (word0 % 64);
+  guint64 row = (word0 & G_MAXUINT32) / 64, low = bits << shift, high = shift ? bits >> (64 - shift) : 0;
+  if (e->op != MDL_WARP_STORE)
+    {
+      shared_row (a, e->block, row, low, FALSE);
+      shared_row (a, e->block, row + 1, high, FALSE);
+    }
+  if (e->op != MDL_WARP_LOAD)
+    {
+      shared_row (a, e->block, row, low, TRUE);
+      shared_row (a, e->block, row + 1, high, TRUE);
+    }
+}
+
+/* The cost of shared load or store @e (groups of @span lanes) when b and @span are 8 to 64 and each group's
+ * words are distinct and fit one window (gpu_window_fill()): a group's marks two rows at a time
+ * and its bank queue from the window, with no list of words. Sets *@cost and returns TRUE; FALSE,
+ * with nothing counted, for any other instruction. */
+static gboolean
+shared_windows (Agpu *a, const MdlEventBatch *batch, const MdlWarpEvent *e, guint span, guint64 *cost)
+{
+  GpuWindow win[MDL_WARP_MAX_LANES / 8];
+  guint64 group_mask = gpu_group_mask (span);
+  guint n = 0;
+  if (a->b < 8 || a->b > 64 || span < 8)   /* span: min(b, warp width) */
+    return FALSE;
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+    {
+      guint64 group = e->active & (group_mask << g);
+      GpuWindow *w = &win[n];
+      if (group == 0)
+        continue;
+      /* Distinct words: a lane is a bank request (broadcast=0) and a stale read of its own. */
+      if (!gpu_window_fill (batch, e, group, a->word_shift, w) || gpu_popcount (w->bits) != w->n
+          || (w->first >> 32) != ((w->first + 63) >> 32))
+        return FALSE;
+      n++;
+    }
+  *cost = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      shared_marks (a, e, win[i].first, win[i].bits);
+      *cost += gpu_window_queue (&win[i], a->b - 1);
+    }
+  return TRUE;
+}
+
 /* shared_words() and the bank queue of the @n (> 0) shared words in a->words of event @e, when
  * they are distinct and lie within three rows of 64 (gpu_rows_of()) whose low 32 bits do not
  * wrap: a row at a time, and the queue from the rows (repeats aside, broadcast changes nothing).
@@ -436,17 +489,7 @@ group_cost_lanes (Agpu *a, const MdlWarpEvent *e, guint64 group, guint64 word0)
       a->io += c;
       return c;
     }
-  /* shared: the reads of an atomic are checked before its stores are marked */
-  if (e->op != MDL_WARP_STORE)
-    {
-      shared_row (a, e->block, row, low, FALSE);
-      shared_row (a, e->block, row + 1, high, FALSE);
-    }
-  if (e->op != MDL_WARP_LOAD)
-    {
-      shared_row (a, e->block, row, low, TRUE);
-      shared_row (a, e->block, row + 1, high, TRUE);
-    }
+  shared_marks (a, e, word0, group);
   return 1;
 }
 
@@ -470,6 +513,12 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
         lanes = gpu_lane_words (e, a->word_shift, &word0)
                 && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
+      if (!lanes && e->space == MDL_SPACE_SHARED && (e->op == MDL_WARP_LOAD || e->op == MDL_WARP_STORE)
+          && shared_windows (a, batch, e, span, &cost))
+        {
+          charge (a, e->block, cost);
+          continue;
+        }
       /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
           && gpu_list_words (batch, e, a->word_shift, a->list, NULL))

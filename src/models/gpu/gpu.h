@@ -286,6 +286,73 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
   return bad == 0;
 }
 
+/* The words a group of lanes of a memory instruction touches, as one 64-bit map: the sorts' shared
+ * accesses (data-dependent lane addresses, but rising or falling within 64 words) in one cheap
+ * pass over the lanes, with no list of words, no sort and no count per bank. */
+typedef struct {
+  guint64 first;   /* the word of bit 0 */
+  guint64 bits;    /* bit i: some lane touches word first + i */
+  guint n;         /* lanes (requests) */
+} GpuWindow;
+
+/* Fills @w with the words of 2^@word_shift bytes that the lanes @group (not 0) of memory
+ * instruction @e touch, explicit or strided; FALSE (and @w undefined) unless every lane's width
+ * is a power of two no wider than a word, every lane is aligned to it (so it touches one word)
+ * and every word lies within 64 of the lower of the group's first and last lane's word. One
+ * pass of about six operations per lane; the range and alignment are both read off the OR of
+ * the lanes' offsets from the window's first byte. */
+static inline gboolean
+gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 group, guint word_shift,
+                 GpuWindow *w)
+{
+  guint64 width = MAX (e->width, 1u), low = ((guint64) 1 << word_shift) - 1, any = 0, bits = 0;
+  guint first = (guint) __builtin_ctzll (group), last = 63 - (guint) __builtin_clzll (group);
+  guint64 origin;
+  if ((width & (width - 1)) != 0 || width > low + 1)
+    return FALSE;
+  w->n = gpu_popcount (group);
+  if (e->flags & MDL_WARP_STRIDED)
+    {
+      guint64 lo = e->base + (guint64) ((gint64) first * e->stride);
+      guint64 hi = e->base + (guint64) ((gint64) last * e->stride);
+      origin = MIN (lo, hi) & ~low;
+      for (guint64 r = group; r; r &= r - 1)
+        {
+          guint64 d = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride) - origin;
+          any |= d;
+          bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+        }
+    }
+  else
+    {
+      /* The group's lanes are a slice of the event's list, after those of the active lanes below
+       * it (none for the first group: no popcount, a dozen operations in the default build). */
+      guint64 below = e->active & ((group & -group) - 1);
+      const guint64 *src = batch->lane_addrs + e->first_addr + (below ? gpu_popcount (below) : 0);
+      origin = MIN (src[0], src[w->n - 1]) & ~low;
+#pragma GCC unroll 4
+      for (guint i = 0; i < w->n; i++)
+        {
+          guint64 d = src[i] - origin;
+          any |= d;
+          bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+        }
+    }
+  w->first = origin >> word_shift;
+  w->bits = bits;
+  /* A lane below origin wraps to a huge offset, one beyond the window to a large one. */
+  return (any >> word_shift) < 64 && (any & (width - 1)) == 0;
+}
+
+/* The longest bank queue (most words of one bank) of the words of @w over @bank_mask + 1 banks
+ * (8 to 64): a bank's words lie @bank_mask + 1 apart, whatever word the window starts at. */
+static inline guint
+gpu_window_queue (const GpuWindow *w, guint64 bank_mask)
+{
+  GpuRows r = { 0, { w->bits, 0, 0 } };
+  return gpu_rows_queue (&r, bank_mask);
+}
+
 /* How many distinct values (@offset + l) >> @chunk_shift take over the lanes l of @group (not 0),
  * @offset < 2^@chunk_shift: the distinct chunks (blocks, segments) that words @offset + l of
  * consecutive lanes fall in, when the first word sits @offset words into its chunk. */
