@@ -303,6 +303,7 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
+      GpuWindow window;
       Counts *k;
       if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
         continue;
@@ -310,6 +311,15 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       k->requests++;
       if (e->op != MDL_WARP_ATOMIC && strided_one_row (b, k, e))
         continue;
+      /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
+       * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
+      if (e->op != MDL_WARP_ATOMIC && b->banks >= 8 && b->banks <= 64 && one_pass (b, e)
+          && gpu_window_fill (batch, e, e->active, b->bank_shift, &window))
+        {
+          k->wavefronts += gpu_window_queue (&window, b->banks - 1);
+          k->passes++;
+          continue;
+        }
       /* A one-pass load or store in the explicit form: its pass is the event's address list as
        * it stands (active lanes in lane order), with no scatter by lane and gather back. */
       if (e->op != MDL_WARP_ATOMIC && !(e->flags & MDL_WARP_STRIDED) && one_pass (b, e))
