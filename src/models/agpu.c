@@ -353,7 +353,7 @@ shared_windows (Agpu *a, const MdlEventBatch *batch, const MdlWarpEvent *e, guin
 {
   GpuWindow win[MDL_WARP_MAX_LANES / 8];
   guint64 group_mask = gpu_group_mask (span);
-  guint n = 0;
+  guint n = 0, at = 0;
   if (a->b < 8 || a->b > 64 || span < 8)   /* span: min(b, warp width) */
     return FALSE;
   for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
@@ -363,9 +363,10 @@ shared_windows (Agpu *a, const MdlEventBatch *batch, const MdlWarpEvent *e, guin
       if (group == 0)
         continue;
       /* Distinct words: a lane is a bank request (broadcast=0) and a stale read of its own. */
-      if (!gpu_window_fill (batch, e, group, a->word_shift, w) || gpu_popcount (w->bits) != w->n
+      if (!gpu_window_fill (batch, e, group, at, a->word_shift, w) || gpu_popcount (w->bits) != w->n
           || (w->first >> 32) != ((w->first + 63) >> 32))
         return FALSE;
+      at += w->n;
       n++;
     }
   *cost = 0;

@@ -314,7 +314,7 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
        * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
       if (e->op != MDL_WARP_ATOMIC && b->banks >= 8 && b->banks <= 64 && one_pass (b, e)
-          && gpu_window_fill (batch, e, e->active, b->bank_shift, &window))
+          && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
         {
           k->wavefronts += gpu_window_queue (&window, b->banks - 1);
           k->passes++;

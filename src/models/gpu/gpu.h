@@ -165,15 +165,18 @@ gpu_rows_of (const guint64 *words, guint n, GpuRows *r)
  * down to the banks' width, and the largest count read from the top slice down. O(1): about 40
  * operations for 32 banks, whatever the number of words. */
 static inline guint
-gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
+gpu_rows_queue_any (const GpuRows *r, guint64 bank_mask)
 {
   guint64 a = r->bits[0], b = r->bits[1], c = r->bits[2], s[8], cand;
   guint slices = 2, q = 0;
   s[0] = a ^ b ^ c;
   s[1] = (a & b) | (c & (a ^ b));
+  /* Unrolled where the banks are a constant (gpu_rows_queue()). */
+#pragma GCC unroll 6
   for (guint width = 32; width > bank_mask; width /= 2)
     {
       guint64 low = (G_GUINT64_CONSTANT (1) << width) - 1, carry = 0;
+#pragma GCC unroll 8
       for (guint k = 0; k < slices; k++)
         {
           guint64 x = s[k] & low, y = (s[k] >> width) & low;
@@ -183,13 +186,26 @@ gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
       s[slices++] = carry;
     }
   cand = gpu_group_mask ((guint) bank_mask + 1);
-  for (guint k = slices; k-- > 0;)
+#pragma GCC unroll 8
+  for (gint k = (gint) slices - 1; k >= 0; k--)
     if (cand & s[k])
       {
         cand &= s[k];
         q |= 1u << k;
       }
   return q;
+}
+
+/* gpu_rows_queue_any(), with its loops unrolled for the common banks, 16 (kmodel's k) and 32
+ * (the H100's banks, agpu's b): about a third of the operations. */
+static inline guint
+gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
+{
+  if (bank_mask == 31)
+    return gpu_rows_queue_any (r, 31);
+  if (bank_mask == 15)
+    return gpu_rows_queue_any (r, 15);
+  return gpu_rows_queue_any (r, bank_mask);
 }
 
 /* The longest bank queue of the @n word requests @words: the most of them that any one bank
@@ -296,14 +312,15 @@ typedef struct {
 } GpuWindow;
 
 /* Fills @w with the words of 2^@word_shift bytes that the lanes @group (not 0) of memory
- * instruction @e touch, explicit or strided; FALSE (and @w undefined) unless every lane's width
+ * instruction @e touch, explicit or strided (@at: how many active lanes of @e lie below
+ * @group, the place of its first address in the explicit form's list); FALSE (and @w undefined) unless every lane's width
  * is a power of two no wider than a word, every lane is aligned to it (so it touches one word)
  * and every word lies within 64 of the lower of the group's first and last lane's word. One
  * pass of about six operations per lane; the range and alignment are both read off the OR of
  * the lanes' offsets from the window's first byte. */
 static inline gboolean
-gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 group, guint word_shift,
-                 GpuWindow *w)
+gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 group, guint at,
+                 guint word_shift, GpuWindow *w)
 {
   guint64 width = MAX (e->width, 1u), low = ((guint64) 1 << word_shift) - 1, any = 0, bits = 0;
   guint first = (guint) __builtin_ctzll (group), last = 63 - (guint) __builtin_clzll (group);
@@ -325,10 +342,7 @@ gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 grou
     }
   else
     {
-      /* The group's lanes are a slice of the event's list, after those of the active lanes below
-       * it (none for the first group: no popcount, a dozen operations in the default build). */
-      guint64 below = e->active & ((group & -group) - 1);
-      const guint64 *src = batch->lane_addrs + e->first_addr + (below ? gpu_popcount (below) : 0);
+      const guint64 *src = batch->lane_addrs + e->first_addr + at;
       origin = MIN (src[0], src[w->n - 1]) & ~low;
 #pragma GCC unroll 4
       for (guint i = 0; i < w->n; i++)
