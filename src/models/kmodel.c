@@ -538,6 +538,9 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             flush_pending (m, p);
           continue;
         }
+      /* W: every active lane of an issued instruction (global accesses are not issued). */
+      if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_GLOBAL)
+        m->W[cls] += gpu_popcount (e->active);
       for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
         {
           guint64 group = e->active & (group_mask << g);
@@ -562,7 +565,6 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               continue;
             }
           m->instructions++;
-          m->W[cls] += gpu_popcount (group);
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED && lanes)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
           else if (mapped)

@@ -333,12 +333,20 @@ gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 grou
       guint64 lo = e->base + (guint64) ((gint64) first * e->stride);
       guint64 hi = e->base + (guint64) ((gint64) last * e->stride);
       origin = MIN (lo, hi) & ~low;
-      for (guint64 r = group; r; r &= r - 1)
-        {
-          guint64 d = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride) - origin;
-          any |= d;
-          bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
-        }
+      /* A run of lanes (a whole warp, mostly) steps by the stride, with no bit scan per lane. */
+      if (((group >> first) & ((group >> first) + 1)) == 0)
+        for (guint64 d = lo - origin, i = 0; i < w->n; i++, d += (guint64) e->stride)
+          {
+            any |= d;
+            bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+          }
+      else
+        for (guint64 r = group; r; r &= r - 1)
+          {
+            guint64 d = e->base - origin + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
+            any |= d;
+            bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+          }
     }
   else
     {
