@@ -353,10 +353,10 @@ shared_windows (Agpu *a, const MdlEventBatch *batch, const MdlWarpEvent *e, guin
 {
   GpuWindow win[MDL_WARP_MAX_LANES / 8];
   guint64 group_mask = gpu_group_mask (span);
-  guint n = 0, at = 0;
+  guint n = 0, at = 0, end = 64 - (guint) __builtin_clzll (e->active);   /* lanes past the last active one */
   if (a->b < 8 || a->b > 64 || span < 8)   /* span: min(b, warp width) */
     return FALSE;
-  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+  for (guint g = 0; g < end; g += span)
     {
       guint64 group = e->active & (group_mask << g);
       GpuWindow *w = &win[n];
@@ -508,6 +508,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint span = (guint) MIN (a->b, (guint64) a->warp_width);
       guint64 group_mask = gpu_group_mask (span);
       guint64 cost = 0, word0 = 0;
+      guint end = 64 - (guint) __builtin_clzll (e->active);   /* no group past the last active lane */
       gboolean lanes = FALSE;
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width, 0);
@@ -525,7 +526,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
           && gpu_list_words (batch, e, a->word_shift, a->list, NULL))
         {
           guint at = 0;
-          for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+          for (guint g = 0; g < end; g += span)
             {
               guint64 group = e->active & (group_mask << g);
               guint n = gpu_popcount (group);
@@ -550,7 +551,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
         }
       /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
        * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
-      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+      for (guint g = 0; g < end; g += span)
         {
           guint64 group = e->active & (group_mask << g);
           if (group)

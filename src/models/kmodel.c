@@ -223,10 +223,10 @@ static gboolean
 group_maps (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 *maps)
 {
   guint64 group_mask = gpu_group_mask (m->span);
-  guint at = 0;
+  guint at = 0, end = 64 - (guint) __builtin_clzll (e->active);   /* lanes past the last active one */
   if (m->broadcast || m->k < 8 || m->span < 8)
     return FALSE;
-  for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
+  for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
     {
       guint64 group = e->active & (group_mask << g);
       GpuWindow w;
@@ -430,6 +430,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
       guint64 word0 = 0, top, maps[MDL_WARP_MAX_LANES / 8];
+      guint end = 64 - (guint) __builtin_clzll (e->active);   /* no group past the last active lane */
       gboolean lanes = FALSE, listed = FALSE, mapped = FALSE;
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
@@ -489,7 +490,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             {
               /* Two loads of one word per lane: a group's queue is 2 where a bank serves both. */
               guint64 t = 0;
-              for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+              for (guint g = 0; g < end; g += m->span)
                 {
                   guint64 group = e->active & (group_mask << g);
                   if (group)
@@ -502,7 +503,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             {
               /* Either load in maps: the pair's queue per group from the two maps. */
               guint64 t = 0;
-              for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
+              for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
                 {
                   guint64 group = e->active & (group_mask << g);
                   if (group)
@@ -514,6 +515,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             }
           else
             pending_list (m, p);
+          /* Every group: a first load zeroes the counts of those it leaves idle. */
           for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
             {
               guint64 group = e->active & (group_mask << g);
@@ -541,7 +543,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       /* W: every active lane of an issued instruction (global accesses are not issued). */
       if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_GLOBAL)
         m->W[cls] += gpu_popcount (e->active);
-      for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
+      for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
         {
           guint64 group = e->active & (group_mask << g);
           guint n;
