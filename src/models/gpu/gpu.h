@@ -314,8 +314,9 @@ typedef struct {
 /* Fills @w with the words of 2^@word_shift bytes that the lanes @group (not 0) of memory
  * instruction @e touch, explicit or strided (@at: how many active lanes of @e lie below
  * @group, the place of its first address in the explicit form's list); FALSE (and @w undefined) unless every lane's width
- * is a power of two no wider than a word, every lane is aligned to it (so it touches one word)
- * and every word lies within 64 of the lower of the group's first and last lane's word. One
+ * is a power of two no wider than a word, every lane is aligned to it (so it touches one word),
+ * every word lies within 64 of the lower of the group's first and last lane's word, and those 64
+ * words end below the top of the address space. One
  * pass of about six operations per lane; the range and alignment are both read off the OR of
  * the lanes' offsets from the window's first byte. */
 static inline gboolean
@@ -362,8 +363,11 @@ gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 grou
     }
   w->first = origin >> word_shift;
   w->bits = bits;
-  /* A lane below origin wraps to a huge offset, one beyond the window to a large one. */
-  return (any >> word_shift) < 64 && (any & (width - 1)) == 0;
+  /* A lane below origin wraps to a huge offset, one beyond the window to a large one; a window
+   * reaching past the top of the address space is left to the general paths (a lane's offset
+   * from origin may have wrapped around 2^64 into it). */
+  return (any >> word_shift) < 64 && (any & (width - 1)) == 0
+         && origin <= G_MAXUINT64 - ((guint64) 64 << word_shift) + 1;
 }
 
 /* The longest bank queue (most words of one bank) of the words of @w over @bank_mask + 1 banks
