@@ -334,6 +334,8 @@ gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 grou
       guint64 lo = e->base + (guint64) ((gint64) first * e->stride);
       guint64 hi = e->base + (guint64) ((gint64) last * e->stride);
       origin = MIN (lo, hi) & ~low;
+      if (((MAX (lo, hi) - origin) >> word_shift) >= 64)
+        return FALSE;   /* the end lanes alone rule it out: no pass over the lanes */
       /* A run of lanes (a whole warp, mostly) steps by the stride, with no bit scan per lane. */
       if (((group >> first) & ((group >> first) + 1)) == 0)
         for (guint64 d = lo - origin, i = 0; i < w->n; i++, d += (guint64) e->stride)
@@ -353,6 +355,8 @@ gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 grou
     {
       const guint64 *src = batch->lane_addrs + e->first_addr + at;
       origin = MIN (src[0], src[w->n - 1]) & ~low;
+      if (((MAX (src[0], src[w->n - 1]) - origin) >> word_shift) >= 64)
+        return FALSE;
 #pragma GCC unroll 4
       for (guint i = 0; i < w->n; i++)
         {
