@@ -64,6 +64,8 @@ typedef struct {
   guint32 launch;
   guint32 grid_blocks;       /* from the launch marker, 0 when none came */
   guint warp_width;
+  guint span;                /* lanes per MP instruction: min(b, warp_width) */
+  guint64 group_mask;        /* gpu_group_mask (span) */
   guint64 worst;             /* the open launch's largest MP time (virtual=1: block time) */
   MdlU64Map block_time;      /* virtual=1: block -> MP instructions in the open launch */
   guint64 stored_rows;       /* 64-word bitmaps per block in stored (0: the map written) */
@@ -130,6 +132,17 @@ launch_steps_of (Agpu *a, guint64 launch_ns, guint64 dram_bytes_per_us, GError *
   return TRUE;
 }
 
+/* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one b-lane group
+ * (both are powers of two); with b smaller it spans warp_width / b groups. Kept per launch, not
+ * derived per event. */
+static void
+set_warp_width (Agpu *a, guint warp_width)
+{
+  a->warp_width = warp_width;
+  a->span = (guint) MIN (a->b, (guint64) warp_width);
+  a->group_mask = gpu_group_mask (a->span);
+}
+
 static gboolean
 agpu_init (void *state, const MdlParams *params, GError **error)
 {
@@ -165,7 +178,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
                         mdl_params_uint (params, "dram_bytes_per_us"), error))
     return FALSE;
-  a->warp_width = 32;
+  set_warp_width (a, 32);
   mdl_u64map_init (&a->block_time, 64);
   mdl_pages_init (&a->stored, BITMAP_PAGE_BYTES);
   mdl_u64map_init (&a->written, 64);
@@ -249,7 +262,7 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width, gui
   a->open = TRUE;
   a->launch = launch;
   a->grid_blocks = grid_blocks;
-  a->warp_width = warp_width;
+  set_warp_width (a, warp_width);
   a->launches++;
   a->time += a->launch_steps;
 }
@@ -505,8 +518,8 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       /* The machine's instructions are not the algorithm's (MDL_WARP_MACHINE). */
       if (e->flags & MDL_WARP_MACHINE)
         continue;
-      guint span = (guint) MIN (a->b, (guint64) a->warp_width);
-      guint64 group_mask = gpu_group_mask (span);
+      guint span = a->span;
+      guint64 group_mask = a->group_mask;
       guint64 cost = 0, word0 = 0;
       guint end = 64 - (guint) __builtin_clzll (e->active);   /* no group past the last active lane */
       gboolean lanes = FALSE;
@@ -549,8 +562,6 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
               gpu_atomic_chain_add (&a->chain, e, a->chain_addrs);
             }
         }
-      /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
-       * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
       for (guint g = 0; g < end; g += span)
         {
           guint64 group = e->active & (group_mask << g);
@@ -612,7 +623,7 @@ agpu_reset (void *state)
   Agpu *a = state;
   a->time = a->io = a->launches = a->shared_words = a->stale_reads = a->n_global_words = 0;
   a->open = FALSE;
-  a->warp_width = 32;
+  set_warp_width (a, 32);
   a->worst = 0;
   gpu_atomic_chain_free (&a->chain);
   a->chain = (GpuAtomicChain) { 0 };
