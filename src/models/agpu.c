@@ -64,6 +64,8 @@ typedef struct {
   guint32 launch;
   guint32 grid_blocks;       /* from the launch marker, 0 when none came */
   guint warp_width;
+  guint span;                /* lanes per MP instruction: min(b, warp_width) */
+  guint64 group_mask;        /* gpu_group_mask (span) */
   guint64 worst;             /* the open launch's largest MP time (virtual=1: block time) */
   MdlU64Map block_time;      /* virtual=1: block -> MP instructions in the open launch */
   guint64 stored_rows;       /* 64-word bitmaps per block in stored (0: the map written) */
@@ -130,6 +132,17 @@ launch_steps_of (Agpu *a, guint64 launch_ns, guint64 dram_bytes_per_us, GError *
   return TRUE;
 }
 
+/* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one b-lane group
+ * (both are powers of two); with b smaller it spans warp_width / b groups. Kept per launch, not
+ * derived per event. */
+static void
+set_warp_width (Agpu *a, guint warp_width)
+{
+  a->warp_width = warp_width;
+  a->span = (guint) MIN (a->b, (guint64) warp_width);
+  a->group_mask = gpu_group_mask (a->span);
+}
+
 static gboolean
 agpu_init (void *state, const MdlParams *params, GError **error)
 {
@@ -165,7 +178,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
                         mdl_params_uint (params, "dram_bytes_per_us"), error))
     return FALSE;
-  a->warp_width = 32;
+  set_warp_width (a, 32);
   mdl_u64map_init (&a->block_time, 64);
   mdl_pages_init (&a->stored, BITMAP_PAGE_BYTES);
   mdl_u64map_init (&a->written, 64);
@@ -249,7 +262,7 @@ open_launch (Agpu *a, guint32 launch, guint32 grid_blocks, guint warp_width, gui
   a->open = TRUE;
   a->launch = launch;
   a->grid_blocks = grid_blocks;
-  a->warp_width = warp_width;
+  set_warp_width (a, warp_width);
   a->launches++;
   a->time += a->launch_steps;
 }
@@ -322,6 +335,60 @@ shared_row (Agpu *a, guint32 block, guint64 row, guint64 bits, gboolean store)
     *have |= bits;
   else
     a->stale_reads += gpu_popcount (bits & ~(have ? *have : 0));
+}
+
+/* The shared words @word0 + i of the set bits i of @bits (a word is its low 32 bits, and those of
+ * @word0 + 63 must not wrap), read by event @e (counted as stale when the block has not stored
+ * them) or stored by it: the reads of an atomic are checked before its stores are marked. */
+static void
+shared_marks (Agpu *a, const MdlWarpEvent *e, guint64 word0, guint64 bits)
+{
+  guint shift = (guint) (word0 % 64);
+  guint64 row = (word0 & G_MAXUINT32) / 64, low = bits << shift, high = shift ? bits >> (64 - shift) : 0;
+  if (e->op != MDL_WARP_STORE)
+    {
+      shared_row (a, e->block, row, low, FALSE);
+      shared_row (a, e->block, row + 1, high, FALSE);
+    }
+  if (e->op != MDL_WARP_LOAD)
+    {
+      shared_row (a, e->block, row, low, TRUE);
+      shared_row (a, e->block, row + 1, high, TRUE);
+    }
+}
+
+/* The cost of shared load or store @e (groups of @span lanes) when b and @span are 8 to 64 and each group's
+ * words are distinct and fit one window (gpu_window_fill()): a group's marks two rows at a time
+ * and its bank queue from the window, with no list of words. Sets *@cost and returns TRUE; FALSE,
+ * with nothing counted, for any other instruction. */
+static gboolean
+shared_windows (Agpu *a, const MdlEventBatch *batch, const MdlWarpEvent *e, guint span, guint64 *cost)
+{
+  GpuWindow win[MDL_WARP_MAX_LANES / 8];
+  guint64 group_mask = gpu_group_mask (span);
+  guint n = 0, at = 0, end = 64 - (guint) __builtin_clzll (e->active);   /* lanes past the last active one */
+  if (a->b < 8 || a->b > 64 || span < 8)   /* span: min(b, warp width) */
+    return FALSE;
+  for (guint g = 0; g < end; g += span)
+    {
+      guint64 group = e->active & (group_mask << g);
+      GpuWindow *w = &win[n];
+      if (group == 0)
+        continue;
+      /* Distinct words: a lane is a bank request (broadcast=0) and a stale read of its own. */
+      if (!gpu_window_fill (batch, e, group, at, a->word_shift, w) || gpu_popcount (w->bits) != w->n
+          || (w->first >> 32) != ((w->first + 63) >> 32))
+        return FALSE;
+      at += w->n;
+      n++;
+    }
+  *cost = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      shared_marks (a, e, win[i].first, win[i].bits);
+      *cost += gpu_window_queue (&win[i], a->b - 1);
+    }
+  return TRUE;
 }
 
 /* shared_words() and the bank queue of the @n (> 0) shared words in a->words of event @e, when
@@ -436,17 +503,7 @@ group_cost_lanes (Agpu *a, const MdlWarpEvent *e, guint64 group, guint64 word0)
       a->io += c;
       return c;
     }
-  /* shared: the reads of an atomic are checked before its stores are marked */
-  if (e->op != MDL_WARP_STORE)
-    {
-      shared_row (a, e->block, row, low, FALSE);
-      shared_row (a, e->block, row + 1, high, FALSE);
-    }
-  if (e->op != MDL_WARP_LOAD)
-    {
-      shared_row (a, e->block, row, low, TRUE);
-      shared_row (a, e->block, row + 1, high, TRUE);
-    }
+  shared_marks (a, e, word0, group);
   return 1;
 }
 
@@ -461,21 +518,28 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
       /* The machine's instructions are not the algorithm's (MDL_WARP_MACHINE). */
       if (e->flags & MDL_WARP_MACHINE)
         continue;
-      guint span = (guint) MIN (a->b, (guint64) a->warp_width);
-      guint64 group_mask = gpu_group_mask (span);
+      guint span = a->span;
+      guint64 group_mask = a->group_mask;
       guint64 cost = 0, word0 = 0;
+      guint end = 64 - (guint) __builtin_clzll (e->active);   /* no group past the last active lane */
       gboolean lanes = FALSE;
       if (!a->open || e->launch != a->launch)
         open_launch (a, e->launch, 0, a->warp_width, 0);
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL)
         lanes = gpu_lane_words (e, a->word_shift, &word0)
                 && (e->space == MDL_SPACE_GLOBAL || word0 < G_MAXUINT32 - MDL_WARP_MAX_LANES);
+      if (!lanes && e->space == MDL_SPACE_SHARED && (e->op == MDL_WARP_LOAD || e->op == MDL_WARP_STORE)
+          && shared_windows (a, batch, e, span, &cost))
+        {
+          charge (a, e->block, cost);
+          continue;
+        }
       /* An atomic's rounds need its lanes' addresses; other one-word lanes need only their list. */
       if (mdl_warp_is_memory (e) && e->space != MDL_SPACE_LOCAL && !lanes && e->op != MDL_WARP_ATOMIC
           && gpu_list_words (batch, e, a->word_shift, a->list, NULL))
         {
           guint at = 0;
-          for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+          for (guint g = 0; g < end; g += span)
             {
               guint64 group = e->active & (group_mask << g);
               guint n = gpu_popcount (group);
@@ -498,9 +562,7 @@ agpu_consume (void *state, const MdlEventBatch *batch, GError **error)
               gpu_atomic_chain_add (&a->chain, e, a->chain_addrs);
             }
         }
-      /* Why groups of min(b, warp_width) lanes: with b >= warp_width a warp lies inside one
-       * b-lane group (both are powers of two); with b smaller it spans warp_width / b groups. */
-      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += span)
+      for (guint g = 0; g < end; g += span)
         {
           guint64 group = e->active & (group_mask << g);
           if (group)
@@ -561,7 +623,7 @@ agpu_reset (void *state)
   Agpu *a = state;
   a->time = a->io = a->launches = a->shared_words = a->stale_reads = a->n_global_words = 0;
   a->open = FALSE;
-  a->warp_width = 32;
+  set_warp_width (a, 32);
   a->worst = 0;
   gpu_atomic_chain_free (&a->chain);
   a->chain = (GpuAtomicChain) { 0 };

@@ -60,6 +60,8 @@ typedef struct {
   guint64 active;
   gboolean lanes;                   /* group i's words are word0 + its lanes, not kept */
   guint64 word0;
+  gboolean mapped;                  /* group i's words are maps[i] (group_maps()), not kept */
+  guint64 maps[MDL_WARP_MAX_LANES / 8];
   guint n[MDL_WARP_MAX_LANES];      /* requests per group */
   guint64 *words;                   /* broadcast=1, MAX_REQS: group i's at i x span x 2 x
                                        LANE_WORDS; NULL until the warp's first fused load (64 of
@@ -184,6 +186,62 @@ lane_banks (const Kmodel *m, guint64 group, guint g, guint64 word0)
   return turn ? ((r << turn) | (r >> (m->k - turn))) & all : r;
 }
 
+/* The bank-aligned map of the words of @w: bit p for word w when w = p mod 64, so that bit p's
+ * bank is p mod k (k divides 64) whatever word the window starts at. A window spans 64 words,
+ * so no two of its words share a bit. */
+static inline guint64
+window_map (const GpuWindow *w)
+{
+  guint turn = (guint) (w->first & 63);
+  return turn ? (w->bits << turn) | (w->bits >> (64 - turn)) : w->bits;
+}
+
+/* The bank-aligned map of the lanes of @group, a group of the span that starts at lane @g, when
+ * lane l touches word @word0 + l alone (gpu_lane_words()). */
+static inline guint64
+lane_map (guint64 group, guint g, guint64 word0)
+{
+  GpuWindow w = { word0 + g, group >> g, 0 };
+  return window_map (&w);
+}
+
+/* The longest bank queue of the requests of the bank-aligned maps @a and @b (0 for none): a
+ * fused pair's queue is the largest sum of the two loads' requests per bank. O(1). */
+static guint
+maps_queue (const Kmodel *m, guint64 a, guint64 b)
+{
+  GpuRows r = { 0, { a, b, 0 } };
+  return gpu_rows_queue (&r, m->k - 1);
+}
+
+/* Fills @maps (one per group of the span, 0 for an idle group) with the bank-aligned maps of
+ * the words of shared instruction @e, when broadcast=0 (requests, so repeats must not merge), k
+ * and the span are at least 8, and every group's words are distinct, fit one window
+ * (gpu_window_fill()) and lie below sigma: the sorts' data-dependent lists, costed with no list
+ * of words and no count per bank. FALSE otherwise. */
+static gboolean
+group_maps (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 *maps)
+{
+  guint64 group_mask = gpu_group_mask (m->span);
+  guint at = 0, end = 64 - (guint) __builtin_clzll (e->active);   /* lanes past the last active one */
+  if (m->broadcast || m->k < 8 || m->span < 8)
+    return FALSE;
+  for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
+    {
+      guint64 group = e->active & (group_mask << g);
+      GpuWindow w;
+      maps[gi] = 0;
+      if (group == 0)
+        continue;
+      if (!gpu_window_fill (batch, e, group, at, WORD_SHIFT, &w) || gpu_popcount (w.bits) != w.n
+          || w.first + 63 - (guint) __builtin_clzll (w.bits) >= m->sigma)
+        return FALSE;
+      at += w.n;
+      maps[gi] = window_map (&w);
+    }
+  return TRUE;
+}
+
 /* Adds the @n word requests @words to group @gi of the pending load @p. */
 static void
 pending_keep (const Kmodel *m, Pending *p, guint gi, const guint64 *words, guint n)
@@ -200,23 +258,32 @@ pending_keep (const Kmodel *m, Pending *p, guint gi, const guint64 *words, guint
   p->n[gi] += n;
 }
 
-/* Keeps the words of a pending load kept as word0 + lane (Pending.lanes), as any other's. */
+/* Keeps the words of a pending load kept as word0 + lane (Pending.lanes) or as maps
+ * (Pending.mapped, broadcast=0), as any other's. */
 static void
 pending_list (Kmodel *m, Pending *p)
 {
   guint64 group_mask = gpu_group_mask (m->span);
-  if (!p->lanes)
+  if (!p->lanes && !p->mapped)
     return;
   for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
     {
       guint64 group = p->active & (group_mask << g);
-      if (group)
+      if (group && p->lanes)
         {
           p->n[gi] = 0;
           pending_keep (m, p, gi, m->reqs, lane_word_list (group, p->word0, m->reqs));
         }
+      else if (group)
+        {
+          /* A map's bit b is a request to bank b mod k. */
+          guint16 *q = p->queues + (gsize) gi * m->k;
+          memset (q, 0, m->k * sizeof *q);
+          for (guint64 r = p->maps[gi]; r; r &= r - 1)
+            q[__builtin_ctzll (r) & (m->k - 1)]++;
+        }
     }
-  p->lanes = FALSE;
+  p->lanes = p->mapped = FALSE;
 }
 
 /* The longest bank queue of group @gi of the pending load @p. */
@@ -236,6 +303,8 @@ pending_latency (Kmodel *m, const Pending *p)
   for (guint g = 0, i = 0; g < MDL_WARP_MAX_LANES; g += m->span, i++)
     if (p->n[i] && p->lanes)
       t++;   /* distinct words of at most k consecutive lanes: one bank each */
+    else if (p->n[i] && p->mapped)
+      t += maps_queue (m, p->maps[i], 0);
     else if (p->n[i])
       t += pending_queue (m, p, i);
   return t;
@@ -360,8 +429,9 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
       gboolean shared_load = e->op == MDL_WARP_LOAD && e->space == MDL_SPACE_SHARED;
       guint64 group_mask = gpu_group_mask (m->span);
       InstrClass cls = class_of (e);
-      guint64 word0 = 0, top;
-      gboolean lanes = FALSE, listed = FALSE;
+      guint64 word0 = 0, top, maps[MDL_WARP_MAX_LANES / 8];
+      guint end = 64 - (guint) __builtin_clzll (e->active);   /* no group past the last active lane */
+      gboolean lanes = FALSE, listed = FALSE, mapped = FALSE;
       if (p->used && (p->launch != e->launch || p->block != e->block || !shared_load
                       || p->active != e->active))
         flush_pending (m, p);
@@ -379,13 +449,18 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               mdl_warp_addrs (batch, e, m->chain_addrs);
               gpu_atomic_chain_add (&m->chain, e, m->chain_addrs);
             }
+          /* Shared words in windows need no list, unless a pending load kept as a list waits
+           * for them. */
+          mapped = !lanes && e->space == MDL_SPACE_SHARED && e->op != MDL_WARP_ATOMIC
+                   && (!shared_load || !m->fuse || !p->used || p->lanes || p->mapped)
+                   && group_maps (m, batch, e, maps);
           /* Other lanes of one word each come straight from the list (an atomic's rounds need
            * addresses by lane); the rest, and an instruction beyond sigma, by lane. */
           /* the list's own sigma check: its highest word (sigma_ok() names the first beyond) */
-          listed = !lanes && e->op != MDL_WARP_ATOMIC
+          listed = !lanes && !mapped && e->op != MDL_WARP_ATOMIC
                    && gpu_list_words (batch, e, WORD_SHIFT, m->list, &top)
                    && (e->space == MDL_SPACE_GLOBAL || top < m->sigma);
-          if (!lanes && !listed)
+          if (!lanes && !listed && !mapped)
             {
               mdl_warp_addrs (batch, e, m->addrs);
               if (e->space == MDL_SPACE_SHARED && !sigma_ok (m, e, error))
@@ -407,12 +482,15 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               p->active = e->active;
               p->lanes = lanes;
               p->word0 = word0;
+              p->mapped = mapped;
+              if (mapped)
+                memcpy (p->maps, maps, sizeof maps);
             }
           else if (p->lanes && lanes && !m->broadcast)
             {
               /* Two loads of one word per lane: a group's queue is 2 where a bank serves both. */
               guint64 t = 0;
-              for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+              for (guint g = 0; g < end; g += m->span)
                 {
                   guint64 group = e->active & (group_mask << g);
                   if (group)
@@ -421,8 +499,23 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               flush_pending_t (m, p, t);
               continue;
             }
+          else if (!m->broadcast && (p->lanes || p->mapped) && (lanes || mapped))
+            {
+              /* Either load in maps: the pair's queue per group from the two maps. */
+              guint64 t = 0;
+              for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
+                {
+                  guint64 group = e->active & (group_mask << g);
+                  if (group)
+                    t += maps_queue (m, p->mapped ? p->maps[gi] : lane_map (group, g, p->word0),
+                                     mapped ? maps[gi] : lane_map (group, g, word0));
+                }
+              flush_pending_t (m, p, t);
+              continue;
+            }
           else
             pending_list (m, p);
+          /* Every group: a first load zeroes the counts of those it leaves idle. */
           for (guint g = 0, gi = 0; g < MDL_WARP_MAX_LANES; g += m->span, gi++)
             {
               guint64 group = e->active & (group_mask << g);
@@ -432,9 +525,9 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
                 p->n[gi] = 0;
               if (!group)
                 continue;
-              if (!second && lanes)
+              if (!second && (lanes || mapped))
                 {
-                  p->n[gi] = gpu_popcount (group);   /* the words stay word0 + lane */
+                  p->n[gi] = gpu_popcount (group);   /* the words stay word0 + lane, or maps */
                   continue;
                 }
               if (lanes)
@@ -447,7 +540,10 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
             flush_pending (m, p);
           continue;
         }
-      for (guint g = 0; g < MDL_WARP_MAX_LANES; g += m->span)
+      /* W: every active lane of an issued instruction (global accesses are not issued). */
+      if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_GLOBAL)
+        m->W[cls] += gpu_popcount (e->active);
+      for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
         {
           guint64 group = e->active & (group_mask << g);
           guint n;
@@ -471,9 +567,10 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
               continue;
             }
           m->instructions++;
-          m->W[cls] += gpu_popcount (group);
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED && lanes)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
+          else if (mapped)
+            m->T[cls] += maps_queue (m, maps[gi], 0);
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               const guint64 *words = group_words (m, e, group, listed, m->reqs, &n);

@@ -236,16 +236,17 @@ one_pass (const Banks *b, const MdlWarpEvent *e)
   return first / group == last / group;
 }
 
-/* A strided instruction that its rule makes one pass, and whose words lie within one row of
- * banks: one wavefront, known from its end lanes (pass_wavefronts()'s common case) with no lane
- * addresses. Counts it and returns TRUE; FALSE when it is not such an instruction. */
+/* A strided instruction that its rule makes one pass (one_pass(), which the caller checked), and
+ * whose words lie within one row of banks: one wavefront, known from its end lanes
+ * (pass_wavefronts()'s common case) with no lane addresses. Counts it and returns TRUE; FALSE
+ * when it is not such an instruction. */
 static gboolean
 strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
 {
   guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
   guint width = e->width;
   guint64 lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED) || !one_pass (b, e))
+  if (!(e->flags & MDL_WARP_STRIDED))
     return FALSE;
   /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
   lo = e->base + (guint64) ((gint64) first * e->stride);
@@ -303,16 +304,28 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
   for (gsize i = 0; i < batch->n_warp; i++)
     {
       const MdlWarpEvent *e = &batch->warp[i];
+      GpuWindow window;
+      gboolean single;   /* a load or store its rule makes one pass */
       Counts *k;
       if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
         continue;
       k = &b->c[e->op];
       k->requests++;
-      if (e->op != MDL_WARP_ATOMIC && strided_one_row (b, k, e))
+      single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
+      if (single && strided_one_row (b, k, e))
         continue;
+      /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
+       * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
+      if (single && b->banks >= 8 && b->banks <= 64
+          && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
+        {
+          k->wavefronts += gpu_window_queue (&window, b->banks - 1);
+          k->passes++;
+          continue;
+        }
       /* A one-pass load or store in the explicit form: its pass is the event's address list as
        * it stands (active lanes in lane order), with no scatter by lane and gather back. */
-      if (e->op != MDL_WARP_ATOMIC && !(e->flags & MDL_WARP_STRIDED) && one_pass (b, e))
+      if (single && !(e->flags & MDL_WARP_STRIDED))
         {
           k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
                                             gpu_popcount (e->active), e->width);

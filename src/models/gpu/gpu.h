@@ -165,15 +165,18 @@ gpu_rows_of (const guint64 *words, guint n, GpuRows *r)
  * down to the banks' width, and the largest count read from the top slice down. O(1): about 40
  * operations for 32 banks, whatever the number of words. */
 static inline guint
-gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
+gpu_rows_queue_any (const GpuRows *r, guint64 bank_mask)
 {
   guint64 a = r->bits[0], b = r->bits[1], c = r->bits[2], s[8], cand;
   guint slices = 2, q = 0;
   s[0] = a ^ b ^ c;
   s[1] = (a & b) | (c & (a ^ b));
+  /* Unrolled where the banks are a constant (gpu_rows_queue()). */
+#pragma GCC unroll 6
   for (guint width = 32; width > bank_mask; width /= 2)
     {
       guint64 low = (G_GUINT64_CONSTANT (1) << width) - 1, carry = 0;
+#pragma GCC unroll 8
       for (guint k = 0; k < slices; k++)
         {
           guint64 x = s[k] & low, y = (s[k] >> width) & low;
@@ -183,13 +186,26 @@ gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
       s[slices++] = carry;
     }
   cand = gpu_group_mask ((guint) bank_mask + 1);
-  for (guint k = slices; k-- > 0;)
+#pragma GCC unroll 8
+  for (gint k = (gint) slices - 1; k >= 0; k--)
     if (cand & s[k])
       {
         cand &= s[k];
         q |= 1u << k;
       }
   return q;
+}
+
+/* gpu_rows_queue_any(), with its loops unrolled for the common banks, 16 (kmodel's k) and 32
+ * (the H100's banks, agpu's b): about a third of the operations. */
+static inline guint
+gpu_rows_queue (const GpuRows *r, guint64 bank_mask)
+{
+  if (bank_mask == 31)
+    return gpu_rows_queue_any (r, 31);
+  if (bank_mask == 15)
+    return gpu_rows_queue_any (r, 15);
+  return gpu_rows_queue_any (r, bank_mask);
 }
 
 /* The longest bank queue of the @n word requests @words: the most of them that any one bank
@@ -284,6 +300,87 @@ gpu_list_words (const MdlEventBatch *batch, const MdlWarpEvent *e, guint word_sh
   if (top)
     *top = hi >> word_shift;
   return bad == 0;
+}
+
+/* The words a group of lanes of a memory instruction touches, as one 64-bit map: the sorts' shared
+ * accesses (data-dependent lane addresses, but rising or falling within 64 words) in one cheap
+ * pass over the lanes, with no list of words, no sort and no count per bank. */
+typedef struct {
+  guint64 first;   /* the word of bit 0 */
+  guint64 bits;    /* bit i: some lane touches word first + i */
+  guint n;         /* lanes (requests) */
+} GpuWindow;
+
+/* Fills @w with the words of 2^@word_shift bytes that the lanes @group (not 0) of memory
+ * instruction @e touch, explicit or strided (@at: how many active lanes of @e lie below
+ * @group, the place of its first address in the explicit form's list); FALSE (and @w undefined) unless every lane's width
+ * is a power of two no wider than a word, every lane is aligned to it (so it touches one word),
+ * every word lies within 64 of the lower of the group's first and last lane's word, and those 64
+ * words end below the top of the address space. One
+ * pass of about six operations per lane; the range and alignment are both read off the OR of
+ * the lanes' offsets from the window's first byte. */
+static inline gboolean
+gpu_window_fill (const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 group, guint at,
+                 guint word_shift, GpuWindow *w)
+{
+  guint64 width = MAX (e->width, 1u), low = ((guint64) 1 << word_shift) - 1, any = 0, bits = 0;
+  guint first = (guint) __builtin_ctzll (group), last = 63 - (guint) __builtin_clzll (group);
+  guint64 origin;
+  if ((width & (width - 1)) != 0 || width > low + 1)
+    return FALSE;
+  w->n = gpu_popcount (group);
+  if (e->flags & MDL_WARP_STRIDED)
+    {
+      guint64 lo = e->base + (guint64) ((gint64) first * e->stride);
+      guint64 hi = e->base + (guint64) ((gint64) last * e->stride);
+      origin = MIN (lo, hi) & ~low;
+      if (((MAX (lo, hi) - origin) >> word_shift) >= 64)
+        return FALSE;   /* the end lanes alone rule it out: no pass over the lanes */
+      /* A run of lanes (a whole warp, mostly) steps by the stride, with no bit scan per lane. */
+      if (((group >> first) & ((group >> first) + 1)) == 0)
+        for (guint64 d = lo - origin, i = 0; i < w->n; i++, d += (guint64) e->stride)
+          {
+            any |= d;
+            bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+          }
+      else
+        for (guint64 r = group; r; r &= r - 1)
+          {
+            guint64 d = e->base - origin + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
+            any |= d;
+            bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+          }
+    }
+  else
+    {
+      const guint64 *src = batch->lane_addrs + e->first_addr + at;
+      origin = MIN (src[0], src[w->n - 1]) & ~low;
+      if (((MAX (src[0], src[w->n - 1]) - origin) >> word_shift) >= 64)
+        return FALSE;
+#pragma GCC unroll 4
+      for (guint i = 0; i < w->n; i++)
+        {
+          guint64 d = src[i] - origin;
+          any |= d;
+          bits |= G_GUINT64_CONSTANT (1) << ((d >> word_shift) & 63);
+        }
+    }
+  w->first = origin >> word_shift;
+  w->bits = bits;
+  /* A lane below origin wraps to a huge offset, one beyond the window to a large one; a window
+   * reaching past the top of the address space is left to the general paths (a lane's offset
+   * from origin may have wrapped around 2^64 into it). */
+  return (any >> word_shift) < 64 && (any & (width - 1)) == 0
+         && origin <= G_MAXUINT64 - ((guint64) 64 << word_shift) + 1;
+}
+
+/* The longest bank queue (most words of one bank) of the words of @w over @bank_mask + 1 banks
+ * (8 to 64): a bank's words lie @bank_mask + 1 apart, whatever word the window starts at. */
+static inline guint
+gpu_window_queue (const GpuWindow *w, guint64 bank_mask)
+{
+  GpuRows r = { 0, { w->bits, 0, 0 } };
+  return gpu_rows_queue (&r, bank_mask);
 }
 
 /* How many distinct values (@offset + l) >> @chunk_shift take over the lanes l of @group (not 0),
