@@ -299,6 +299,20 @@ vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
   *head = s;
 }
 
+/* Moves @s, which is not @p, to just after @p (one step less recent than @p). */
+static inline void
+vat_ring_place_after (guint32 *prev, guint32 *next, guint32 p, guint32 s)
+{
+  guint32 after;
+  next[prev[s]] = next[s];
+  prev[next[s]] = prev[s];
+  after = next[p];
+  prev[s] = p;
+  next[s] = after;
+  next[p] = s;
+  prev[after] = s;
+}
+
 /* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways. */
 gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
                              guint32 n, const char *what, GError **error);
@@ -337,13 +351,18 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
  * (the ring's head, the path's cells) and the index's fields in locals, where the shared walk reads
  * them from the TC after every store to a table that may alias them.
  *
- * The root is off the ring while the run lasts, and put back as the most recent at its end: every
- * walk shares it with the last one, and it is never the victim (under lru it was used at the
- * start of the walk under way and at most d-1 nodes since, with W >= d+1; under islru it has a
- * child, the path's). So neither policy needs to move it or to step over it, and the order of
- * the other cells stays exact; whoever walks next (this run or the shared walk) moves the root to
- * the front first thing, before any insertion, so where it was put back decides nothing. The
- * first walk after a reset, which inserts the root, goes through the policy's shared run.
+ * lru: the root is off the ring while the run lasts, and put back as the most recent at its end:
+ * every walk shares it with the last one, and it is never the victim (it was used at the start of
+ * the walk under way and at most d-1 nodes since, with W >= d+1). So the run need not move it or
+ * step over it, and the order of the other cells stays exact; whoever walks next (this run or the
+ * shared walk) moves the root to the front first thing, before any insertion, so where it was put
+ * back decides nothing.
+ *
+ * islru keeps each walk's nodes on the ring root first, each just after its parent (islru.c): the
+ * root stays the most recent cell, a layer the walk shares with the last one is already in place,
+ * and the least recent cell is the victim, with no step over nodes that have children.
+ *
+ * The first walk after a reset, which inserts the root, goes through the policy's shared run.
  *
  * Counts come from the histogram alone: an access with m misses misses exactly on layers 0..m-1
  * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
@@ -386,7 +405,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
   memcpy (path, tc->memo_slot, sizeof path);
   for (int l = 0; l <= depth; l++)
     direct[l] = vat_index_direct_of (x, vat_node_make ((guint) l, 0, 0));
-  vat_ring_take (prev, next, &head, path[depth]);
+  if (!isp)
+    vat_ring_take (prev, next, &head, path[depth]);
   if (scan)
     for (guint32 c = 0; c < VAT_SCAN_CELLS; c++)
       fp[c] = c < x->n ? vat_index_fingerprint (x->node[c]) : 0;
@@ -406,7 +426,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
           guint32 s;
           if (l >= shared)
             {
-              vat_ring_touch (prev, next, &head, path[l]);
+              if (!isp)
+                vat_ring_touch (prev, next, &head, path[l]);
               continue;
             }
           if (misses == 0
@@ -414,7 +435,10 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                                                 : vat_index_find_in (x, direct[l], node))
                  != VAT_NO_SLOT)
             {
-              vat_ring_touch (prev, next, &head, s);
+              if (isp)
+                vat_ring_place_after (prev, next, path[l + 1], s);
+              else
+                vat_ring_touch (prev, next, &head, s);
               path[l] = s;
             }
           else
@@ -425,15 +449,14 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
               if (isp)
                 {
                   guint32 up = path[l + 1];
-                  /* islru's victim (islru.c); a childless node older than the path always
-                   * exists, and its child count is already the new node's, 0. */
-                  for (; n_children[s] != 0; s = prev[s])
-                    g_assert (s != head);
-                  if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
+                  /* islru's victim (islru.c): the least recent cell, childless by the order
+                   * of the ring, so its child count is already the new node's, 0. */
+                  g_assert (n_children[s] == 0);
+                  if (parent[s] != VAT_NO_SLOT)
                     n_children[parent[s]]--;
                   parent[s] = up;
                   n_children[up]++;
-                  vat_ring_touch (prev, next, &head, s);
+                  vat_ring_place_after (prev, next, up, s);
                 }
               else
                 head = s;
@@ -453,7 +476,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
       by_misses[misses]++;
       memo_page = page;
     }
-  vat_ring_put_first (prev, next, &head, path[depth]);
+  if (!isp)
+    vat_ring_put_first (prev, next, &head, path[depth]);
   if (scan)
     mdl_vat_index_rechain (&tc->index);
   r->head = head;
