@@ -182,6 +182,11 @@ void mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
 
+/* Sets every cell's child count from the parent links, which are right (a free cell has none):
+ * islru's fast run leaves the counts to this at its end where the TC is small, as it leaves the
+ * index's chains. */
+void mdl_vat_tc_recount_children (VatTc *tc);
+
 /* The insertions so far: all, or of tree @tree only. */
 guint64 mdl_vat_tc_misses (const VatTc *tc);
 guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
@@ -369,7 +374,7 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
  * childless, the first W insertions fill them and nothing empties one.
  *
  * A TC of at most VAT_SCAN_CELLS cells finds its hashed layers' nodes by a scan and leaves the
- * chains alone until the end of the run (index.h).
+ * chains alone until the end of the run (index.h), and islru's child counts too.
  *
  * @fixed_depth: the tree's depth as a constant (0: read it from @tc), so that the walk over the
  * layers unrolls into straight-line code with each layer's direct table known.
@@ -452,11 +457,16 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                   /* islru's victim (islru.c): the least recent cell, childless by the order
                    * of the ring, so its child count is already the new node's, 0 (no assert
                    * here, 4 instructions an insertion: test-vat-fast holds the run to the shared
-                   * walk's counts and checks the ISP and the child counts after it). */
-                  if (parent[s] != VAT_NO_SLOT)
-                    n_children[parent[s]]--;
+                   * walk's counts and checks the ISP and the child counts after it). With the
+                   * scan the child counts are recounted at the end of the run, as the chains
+                   * are rebuilt. */
+                  if (!scan)
+                    {
+                      if (parent[s] != VAT_NO_SLOT)
+                        n_children[parent[s]]--;
+                      n_children[up]++;
+                    }
                   parent[s] = up;
-                  n_children[up]++;
                   vat_ring_place_after (prev, next, up, s);
                 }
               else
@@ -480,7 +490,11 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
   if (!isp)
     vat_ring_put_first (prev, next, &head, path[depth]);
   if (scan)
-    mdl_vat_index_rechain (&tc->index);
+    {
+      mdl_vat_index_rechain (&tc->index);
+      if (isp)
+        mdl_vat_tc_recount_children (tc);
+    }
   r->head = head;
   tc->memo_page = memo_page;
   memcpy (tc->memo_slot, path, sizeof path);

@@ -53,6 +53,15 @@ mdl_vat_tc_reset (VatTc *tc)
 }
 
 void
+mdl_vat_tc_recount_children (VatTc *tc)
+{
+  memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
+  for (guint32 c = 0; c < tc->n_slots; c++)
+    if (tc->parent[c] != VAT_NO_SLOT)
+      tc->n_children[tc->parent[c]]++;
+}
+
+void
 mdl_vat_tc_finalize (VatTc *tc)
 {
   if (tc->ps && tc->policy->finalize)
