@@ -350,6 +350,23 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
   vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
+/* vat_recency_run_fast's insertion of @node into cell @s, whose node it evicts: with @scan
+ * (index.h) the cell's node, its fingerprint in @fp and the direct table @direct (NULL: a hashed
+ * layer) only, the chains being rebuilt at the end of the run. */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_fast_put (VatIndex *x, guint16 *fp, guint32 *direct, gboolean scan, guint32 s, guint64 node)
+{
+  if (scan)
+    {
+      x->node[s] = node;
+      fp[s] = vat_index_fingerprint (node);
+      if (direct != NULL)
+        direct[node & VAT_INDEX_MASK] = s;
+    }
+  else
+    vat_index_replace_in (x, direct, s, node);
+}
+
 /**
  * vat_recency_run_fast: VatPolicy.run_fast of lru (@isp FALSE) and islru (@isp TRUE, a constant):
  * the shared walk with what they do not need taken out, and the state it changes on every access
@@ -365,7 +382,8 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
  *
  * islru keeps each walk's nodes on the ring root first, each just after its parent (islru.c): the
  * root stays the most recent cell, a layer the walk shares with the last one is already in place,
- * and the least recent cell is the victim, with no step over nodes that have children.
+ * and the least recent cell is the victim, with no step over nodes that have children; a walk's
+ * insertions take the ring's last cells as one block.
  *
  * The first walk after a reset, which inserts the root, goes through the policy's shared run.
  *
@@ -446,20 +464,37 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                 vat_ring_touch (prev, next, &head, s);
               path[l] = s;
             }
-          else
+          else if (isp)
             {
-              /* The victim's cell becomes the most recent. */
-              misses = misses ? misses : l + 1;
-              s = prev[head];
-              if (isp)
+              /* islru: this layer and every one below miss (the ISP), and their victims
+               * (islru.c) are the l+1 least recent cells, one after the other: each is the
+               * least recent when its turn comes, childless by the order of the ring, and the
+               * cells taken before it go to the front. So the run takes them as one block off
+               * the ring's end and puts it after the parent's cell as it stands, its most
+               * recent cell for layer l and so on down, which is the order the insertions one
+               * by one would leave, in other cells (no count depends on which). No assert on
+               * the victims' child counts: test-vat-fast holds the run to the shared walk's
+               * counts and checks the ISP and the counts after it. */
+              guint32 low = prev[head], top = low, up = path[l + 1], before, after;
+              misses = l + 1;
+#pragma GCC unroll 8
+              for (int j = 0; j < l; j++)
+                top = prev[top];
+              before = prev[top];
+              next[before] = head;
+              prev[head] = before;
+              after = next[up];
+              next[up] = top;
+              prev[top] = up;
+              next[low] = after;
+              prev[after] = low;
+#pragma GCC unroll 8
+              for (int j = l; j >= 0; j--)
                 {
-                  guint32 up = path[l + 1];
-                  /* islru's victim (islru.c): the least recent cell, childless by the order
-                   * of the ring, so its child count is already the new node's, 0 (no assert
-                   * here, 4 instructions an insertion: test-vat-fast holds the run to the shared
-                   * walk's counts and checks the ISP and the child counts after it). With the
-                   * scan the child counts are recounted at the end of the run, as the chains
-                   * are rebuilt. */
+                  s = top;
+                  top = next[top];
+                  /* With the scan the child counts are recounted at the end of the run, as
+                   * the chains are rebuilt. */
                   if (!scan)
                     {
                       if (parent[s] != VAT_NO_SLOT)
@@ -467,20 +502,20 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                       n_children[up]++;
                     }
                   parent[s] = up;
-                  vat_ring_place_after (prev, next, up, s);
+                  vat_fast_put (x, fp, direct[j], scan, s,
+                                vat_node_make ((guint) j, 0, page >> (k_bits * (guint) j)));
+                  path[j] = s;
+                  up = s;
                 }
-              else
-                head = s;
-              if (scan)
-                {
-                  /* The chains are rebuilt at the end of the run. */
-                  x->node[s] = node;
-                  fp[s] = vat_index_fingerprint (node);
-                  if (direct[l] != NULL)
-                    direct[l][node & VAT_INDEX_MASK] = s;
-                }
-              else
-                vat_index_replace_in (x, direct[l], s, node);
+              break;
+            }
+          else
+            {
+              /* The victim's cell becomes the most recent. */
+              misses = misses ? misses : l + 1;
+              s = prev[head];
+              head = s;
+              vat_fast_put (x, fp, direct[l], scan, s, node);
               path[l] = s;
             }
         }
