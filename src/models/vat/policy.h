@@ -182,6 +182,11 @@ void mdl_vat_tc_init (VatTc *tc, const VatPolicy *policy, guint32 n_slots, guint
 void mdl_vat_tc_reset (VatTc *tc);
 void mdl_vat_tc_finalize (VatTc *tc);
 
+/* Sets every cell's child count from the parent links, which are right (a free cell has none):
+ * islru's fast run leaves the counts to this at its end where the TC is small, as it leaves the
+ * index's chains. */
+void mdl_vat_tc_recount_children (VatTc *tc);
+
 /* The insertions so far: all, or of tree @tree only. */
 guint64 mdl_vat_tc_misses (const VatTc *tc);
 guint64 mdl_vat_tc_tree_misses (const VatTc *tc, guint tree);
@@ -299,6 +304,20 @@ vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
   *head = s;
 }
 
+/* Moves @s, which is not @p, to just after @p (one step less recent than @p). */
+static inline void
+vat_ring_place_after (guint32 *prev, guint32 *next, guint32 p, guint32 s)
+{
+  guint32 after;
+  next[prev[s]] = next[s];
+  prev[next[s]] = prev[s];
+  after = next[p];
+  prev[s] = p;
+  next[s] = after;
+  next[p] = s;
+  prev[after] = s;
+}
+
 /* Checks that the ring at @head links exactly the cells [@first, @first + @n), both ways. */
 gboolean mdl_vat_ring_check (const guint32 *prev, const guint32 *next, guint32 head, guint32 first,
                              guint32 n, const char *what, GError **error);
@@ -331,26 +350,49 @@ vat_recency_access (VatTc *tc, guint32 s, gboolean hit)
   vat_ring_touch (r->prev, r->next, &r->head, s);
 }
 
+/* vat_recency_run_fast's insertion of @node into cell @s, whose node it evicts: with @scan
+ * (index.h) the cell's node, its fingerprint in @fp and the direct table @direct (NULL: a hashed
+ * layer) only, the chains being rebuilt at the end of the run. */
+static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
+vat_fast_put (VatIndex *x, guint16 *fp, guint32 *direct, gboolean scan, guint32 s, guint64 node)
+{
+  if (scan)
+    {
+      x->node[s] = node;
+      fp[s] = vat_index_fingerprint (node);
+      if (direct != NULL)
+        direct[node & VAT_INDEX_MASK] = s;
+    }
+  else
+    vat_index_replace_in (x, direct, s, node);
+}
+
 /**
  * vat_recency_run_fast: VatPolicy.run_fast of lru (@isp FALSE) and islru (@isp TRUE, a constant):
  * the shared walk with what they do not need taken out, and the state it changes on every access
  * (the ring's head, the path's cells) and the index's fields in locals, where the shared walk reads
  * them from the TC after every store to a table that may alias them.
  *
- * The root is off the ring while the run lasts, and put back as the most recent at its end: every
- * walk shares it with the last one, and it is never the victim (under lru it was used at the
- * start of the walk under way and at most d-1 nodes since, with W >= d+1; under islru it has a
- * child, the path's). So neither policy needs to move it or to step over it, and the order of
- * the other cells stays exact; whoever walks next (this run or the shared walk) moves the root to
- * the front first thing, before any insertion, so where it was put back decides nothing. The
- * first walk after a reset, which inserts the root, goes through the policy's shared run.
+ * lru: the root is off the ring while the run lasts, and put back as the most recent at its end:
+ * every walk shares it with the last one, and it is never the victim (it was used at the start of
+ * the walk under way and at most d-1 nodes since, with W >= d+1). So the run need not move it or
+ * step over it, and the order of the other cells stays exact; whoever walks next (this run or the
+ * shared walk) moves the root to the front first thing, before any insertion, so where it was put
+ * back decides nothing.
+ *
+ * islru keeps each walk's nodes on the ring root first, each just after its parent (islru.c): the
+ * root stays the most recent cell, a layer the walk shares with the last one is already in place,
+ * and the least recent cell is the victim, with no step over nodes that have children; a walk's
+ * insertions take the ring's last cells as one block.
+ *
+ * The first walk after a reset, which inserts the root, goes through the policy's shared run.
  *
  * Counts come from the histogram alone: an access with m misses misses exactly on layers 0..m-1
  * (Lemma 2.8, and the ISP for islru), and since the free cells are the least recent and
  * childless, the first W insertions fill them and nothing empties one.
  *
  * A TC of at most VAT_SCAN_CELLS cells finds its hashed layers' nodes by a scan and leaves the
- * chains alone until the end of the run (index.h).
+ * chains alone until the end of the run (index.h), and islru's child counts too.
  *
  * @fixed_depth: the tree's depth as a constant (0: read it from @tc), so that the walk over the
  * layers unrolls into straight-line code with each layer's direct table known.
@@ -386,7 +428,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
   memcpy (path, tc->memo_slot, sizeof path);
   for (int l = 0; l <= depth; l++)
     direct[l] = vat_index_direct_of (x, vat_node_make ((guint) l, 0, 0));
-  vat_ring_take (prev, next, &head, path[depth]);
+  if (!isp)
+    vat_ring_take (prev, next, &head, path[depth]);
   if (scan)
     for (guint32 c = 0; c < VAT_SCAN_CELLS; c++)
       fp[c] = c < x->n ? vat_index_fingerprint (x->node[c]) : 0;
@@ -406,7 +449,8 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
           guint32 s;
           if (l >= shared)
             {
-              vat_ring_touch (prev, next, &head, path[l]);
+              if (!isp)
+                vat_ring_touch (prev, next, &head, path[l]);
               continue;
             }
           if (misses == 0
@@ -414,48 +458,78 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
                                                 : vat_index_find_in (x, direct[l], node))
                  != VAT_NO_SLOT)
             {
-              vat_ring_touch (prev, next, &head, s);
+              if (isp)
+                vat_ring_place_after (prev, next, path[l + 1], s);
+              else
+                vat_ring_touch (prev, next, &head, s);
               path[l] = s;
+            }
+          else if (isp)
+            {
+              /* islru: this layer and every one below miss (the ISP), and their victims
+               * (islru.c) are the l+1 least recent cells, one after the other: each is the
+               * least recent when its turn comes, childless by the order of the ring, and the
+               * cells taken before it go to the front. So the run takes them as one block off
+               * the ring's end and puts it after the parent's cell as it stands, its most
+               * recent cell for layer l and so on down, which is the order the insertions one
+               * by one would leave, in other cells (no count depends on which). No assert on
+               * the victims' child counts: test-vat-fast holds the run to the shared walk's
+               * counts and checks the ISP and the counts after it. */
+              guint32 low = prev[head], top = low, up = path[l + 1], before, after;
+              misses = l + 1;
+#pragma GCC unroll 8
+              for (int j = 0; j < l; j++)
+                top = prev[top];
+              before = prev[top];
+              next[before] = head;
+              prev[head] = before;
+              after = next[up];
+              next[up] = top;
+              prev[top] = up;
+              next[low] = after;
+              prev[after] = low;
+#pragma GCC unroll 8
+              for (int j = l; j >= 0; j--)
+                {
+                  s = top;
+                  top = next[top];
+                  /* With the scan the child counts are recounted at the end of the run, as
+                   * the chains are rebuilt. */
+                  if (!scan)
+                    {
+                      if (parent[s] != VAT_NO_SLOT)
+                        n_children[parent[s]]--;
+                      n_children[up]++;
+                    }
+                  parent[s] = up;
+                  vat_fast_put (x, fp, direct[j], scan, s,
+                                vat_node_make ((guint) j, 0, page >> (k_bits * (guint) j)));
+                  path[j] = s;
+                  up = s;
+                }
+              break;
             }
           else
             {
               /* The victim's cell becomes the most recent. */
               misses = misses ? misses : l + 1;
               s = prev[head];
-              if (isp)
-                {
-                  guint32 up = path[l + 1];
-                  /* islru's victim (islru.c); a childless node older than the path always
-                   * exists, and its child count is already the new node's, 0. */
-                  for (; n_children[s] != 0; s = prev[s])
-                    g_assert (s != head);
-                  if (x->node[s] != VAT_NO_NODE && parent[s] != VAT_NO_SLOT)
-                    n_children[parent[s]]--;
-                  parent[s] = up;
-                  n_children[up]++;
-                  vat_ring_touch (prev, next, &head, s);
-                }
-              else
-                head = s;
-              if (scan)
-                {
-                  /* The chains are rebuilt at the end of the run. */
-                  x->node[s] = node;
-                  fp[s] = vat_index_fingerprint (node);
-                  if (direct[l] != NULL)
-                    direct[l][node & VAT_INDEX_MASK] = s;
-                }
-              else
-                vat_index_replace_in (x, direct[l], s, node);
+              head = s;
+              vat_fast_put (x, fp, direct[l], scan, s, node);
               path[l] = s;
             }
         }
       by_misses[misses]++;
       memo_page = page;
     }
-  vat_ring_put_first (prev, next, &head, path[depth]);
+  if (!isp)
+    vat_ring_put_first (prev, next, &head, path[depth]);
   if (scan)
-    mdl_vat_index_rechain (&tc->index);
+    {
+      mdl_vat_index_rechain (&tc->index);
+      if (isp)
+        mdl_vat_tc_recount_children (tc);
+    }
   r->head = head;
   tc->memo_page = memo_page;
   memcpy (tc->memo_slot, path, sizeof path);

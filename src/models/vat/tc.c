@@ -40,11 +40,25 @@ mdl_vat_tc_reset (VatTc *tc)
 {
   mdl_vat_index_clear (&tc->index);
   if (tc->isp)
-    memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
+    {
+      /* A free cell has no parent, so an insertion may drop its cell's old parent link
+       * without asking whether the cell was free. */
+      memset (tc->parent, 0xff, tc->n_slots * sizeof *tc->parent);
+      memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
+    }
   tc->filled = 0;
   tc->memo_page = VAT_NO_NODE;
   memset (tc->misses_layer, 0, sizeof tc->misses_layer);
   tc->policy->reset (tc);
+}
+
+void
+mdl_vat_tc_recount_children (VatTc *tc)
+{
+  memset (tc->n_children, 0, tc->n_slots * sizeof *tc->n_children);
+  for (guint32 c = 0; c < tc->n_slots; c++)
+    if (tc->parent[c] != VAT_NO_SLOT)
+      tc->n_children[tc->parent[c]]++;
 }
 
 void
