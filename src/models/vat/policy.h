@@ -108,6 +108,10 @@ enum {
   VAT_POLICY_GAP = 1 << 5,        /* below the first missing node of a path every node misses */
   VAT_POLICY_FREE_FIRST = 1 << 6, /* free cells are filled in order before the victim is asked,
                                      which then only ever sees a full TC */
+  VAT_POLICY_RUN_ENDS = 1 << 7,   /* offline: with W >= d+1, the accesses inside a run of repeats
+                                     of one page are all hits that leave the TC as the run's last
+                                     access finds it, so a run may be stored as its first and last
+                                     access (vat.c, translate) */
 };
 
 /* With the flags of a policy, the walk's variant for a batch that a hook watches (vat_run_inline). */

@@ -102,7 +102,10 @@ struct Vat {
   guint index_bits;        /* k * d: a page at or above 2^index_bits is beyond the tree */
   guint n_trees;
   guint hist_len;
-  gboolean collapse;
+  gboolean collapse;       /* repeats of the page just walked are counted, not walked */
+  gboolean run_ends;       /* collapse under VAT_POLICY_RUN_ENDS: a run's second access is
+                              stored, and stands for its last */
+  gboolean run_end_stored; /* run_ends: the current run's second access is stored */
   gboolean offline;
   guint32 curve_max;
   VatCurveLru *curve_lru;
@@ -251,7 +254,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
   v->tau = mdl_params_uint (params, "tau");
   v->offline = (policy->flags & VAT_POLICY_OFFLINE) != 0;
   /* Why not with vm: the host walk between two guest walks may evict guest nodes. */
-  v->collapse = (policy->flags & VAT_POLICY_KEEPS_PATH) && w >= d + 1 && !vm;
+  v->collapse = (policy->flags & (VAT_POLICY_KEEPS_PATH | VAT_POLICY_RUN_ENDS)) && w >= d + 1 && !vm;
+  v->run_ends = v->collapse && (policy->flags & VAT_POLICY_RUN_ENDS);
   v->last_page = VAT_NO_NODE;
   v->marks = g_array_new (FALSE, FALSE, sizeof (VatMark));
   g_array_set_clear_func (v->marks, (GDestroyNotify) mark_clear);
@@ -275,8 +279,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
         v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, isp);
     }
   mdl_vat_seen_init (&v->seen, d, k_bits);
-  /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
-  v->tc.memo = v->collapse;
+  /* The path memo needs the previous walk's path cached at the next walk, whatever page that is. */
+  v->tc.memo = v->collapse && (policy->flags & VAT_POLICY_KEEPS_PATH);
   mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
                    mdl_params_uint (params, "seed"));
   return TRUE;
@@ -334,12 +338,14 @@ flush (Vat *v)
 }
 
 /* One access to @page: the hot path. A hook sees every operation in order, so with one the batch
- * is walked at once. */
+ * is walked at once. Under run_ends the first repeat is stored, as the run's last access (the
+ * repeats after it are all hits between the two, and their hook events, all hits of the same
+ * path, come after it instead). */
 static inline void
 translate (Vat *v, guint64 page)
 {
   v->accesses++;
-  if (v->collapse && page == v->last_page)
+  if (v->collapse && page == v->last_page && !(v->run_ends && !v->run_end_stored))
     {
       v->repeats++;
       if (v->offline)
@@ -348,6 +354,7 @@ translate (Vat *v, guint64 page)
         report_repeat_hits (v, page);
       return;
     }
+  v->run_end_stored = page == v->last_page;
   v->last_page = page;
   if (v->offline)
     {
