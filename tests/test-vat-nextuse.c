@@ -117,11 +117,58 @@ test_forward_equals_backward (void **state)
   g_rand_free (rand);
 }
 
+/* Ensure a layer whose first numbers are scattered over a range too wide for a direct array goes
+ * to a hash table, moves back to a direct array once the range has filled in (a random trace over
+ * 2^22 pages), and gives the backward pass's entries all along. */
+static void
+test_forward_hashed_then_direct (void **state)
+{
+  guint32 seed = test_seed (1802);
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize n = 400000;
+  guint depth = 2, k_bits = 11;
+  g_autofree guint64 *pages = g_new (guint64, n);
+  g_autofree guint32 *whole = NULL;
+  gboolean was_hashed = FALSE;
+  VatNextUse nu;
+  (void) state;
+  for (gsize t = 0; t < n; t++)
+    pages[t] = g_rand_int_range (rand, 0, 8) == 0 && t > 0 ? pages[t - 1]
+               : (guint64) g_rand_int_range (rand, 0, 1 << 22);
+  whole = backward_nextuse (pages, n, depth, k_bits);
+  mdl_vat_nextuse_init (&nu, depth, k_bits);
+  for (gsize at = 0, step; at < n; at += step)
+    {
+      const guint32 *got;
+      step = (gsize) g_rand_int_range (rand, 1, 60000);
+      step = MIN (step, n - at);
+      mdl_vat_nextuse_add (&nu, pages + at, step);
+      was_hashed |= nu.layer[0].hashed;
+      got = mdl_vat_nextuse_of (&nu);
+      for (gsize i = 0; i < nu.final_upto * (depth + 1); i++)
+        if (got[i] != whole[i])
+          fail_msg ("seed %u: after %zu accesses, access %zu (final) layer %zu has %u, the whole "
+                    "trace gives %u", seed, at + step, i / (depth + 1), i % (depth + 1), got[i],
+                    whole[i]);
+    }
+  for (gsize i = 0; i < n * (depth + 1); i++)
+    if (mdl_vat_nextuse_of (&nu)[i] != whole[i])
+      fail_msg ("seed %u: access %zu layer %zu has %u, the backward pass %u", seed, i / (depth + 1),
+                i % (depth + 1), mdl_vat_nextuse_of (&nu)[i], whole[i]);
+  if (!was_hashed || nu.layer[0].hashed)
+    fail_msg ("seed %u: the leaf layer was %shashed and ends %shashed; this test is for a layer "
+              "that is hashed and then direct", seed, was_hashed ? "" : "never ",
+              nu.layer[0].hashed ? "" : "not ");
+  mdl_vat_nextuse_finalize (&nu);
+  g_rand_free (rand);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_forward_equals_backward),
+    cmocka_unit_test (test_forward_hashed_then_direct),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -8,8 +8,9 @@
  * Where a layer's node numbers are dense (below DIRECT_PER_NODE times its distinct nodes so far,
  * plus DIRECT_SLACK, as with any trace over one contiguous region) the table is a plain array
  * indexed by node number, grown as larger numbers come; the first number beyond that moves the
- * layer to a hash table for good (key and value side by side, one line per probe; on Linux backed
- * by transparent huge pages where the system allows it on request). Forward rather than the
+ * layer to a hash table (key and value side by side, one line per probe; on Linux backed by
+ * transparent huge pages where the system allows it on request), which moves back to an array
+ * when it is full and the numbers have become dense. Forward rather than the
  * backward pass over the finished trace this replaced, so that it runs while the stream is
  * consumed and a policy can run over the accesses whose next uses are final (issue 18: vat min's
  * pass after the recording bounded the sweep on 16 threads). */
@@ -63,49 +64,53 @@ layer_pair (const VatNextUseLayer *ly, guint64 number)
   return vat_pair_find (ly->pairs, ly->mask, pairs_home (ly->mask, number), number);
 }
 
-static void
-layer_hash_put (VatNextUseLayer *ly, guint64 number, guint64 last);
+/* Stores @last for @number in the hash table, which has room for it. */
+static inline void
+layer_hash_set (VatNextUseLayer *ly, guint64 number, guint64 last)
+{
+  guint64 *e = layer_pair (ly, number);
+  ly->n_pairs += e[0] == VAT_NO_NODE;
+  e[0] = number;
+  e[1] = last;
+}
 
-/* A hash table of @slots pairs holding the pairs of the old one, or the direct array's numbers. */
+/* The layer hashed, in a table of @slots pairs holding what the old table or the direct array
+ * held. */
 static void
-layer_rehash (VatNextUseLayer *ly, gsize slots)
+layer_to_table (VatNextUseLayer *ly, gsize slots)
 {
   guint64 *old = ly->pairs;
   gsize old_slots = old ? ly->mask + 1 : 0;
   ly->pairs = pairs_alloc (slots);
   ly->mask = slots - 1;
   ly->n_pairs = 0;
-  ly->hashed = TRUE;
   for (gsize i = 0; i < old_slots; i++)
     if (old[2 * i] != VAT_NO_NODE)
-      layer_hash_put (ly, old[2 * i], old[2 * i + 1]);
+      layer_hash_set (ly, old[2 * i], old[2 * i + 1]);
   for (guint64 i = 0; i < ly->n_direct; i++)
     if (ly->direct[i] != 0)
-      layer_hash_put (ly, i, ly->direct[i] - 1);
+      layer_hash_set (ly, i, ly->direct[i] - 1);
   free (old);
   g_clear_pointer (&ly->direct, g_free);
   ly->n_direct = 0;
+  ly->hashed = TRUE;
 }
 
+/* The layer back on a direct array of its numbers up to `top`, from its hash table. */
 static void
-layer_hash_put (VatNextUseLayer *ly, guint64 number, guint64 last)
+layer_to_direct (VatNextUseLayer *ly)
 {
-  guint64 *e = layer_pair (ly, number);
-  if (e[0] == VAT_NO_NODE)
-    {
-      if (2 * (ly->n_pairs + 1) > ly->mask + 1)
-        {
-          layer_rehash (ly, 2 * (ly->mask + 1));
-          e = layer_pair (ly, number);
-        }
-      ly->n_pairs++;
-      e[0] = number;
-    }
-  e[1] = last;
+  ly->n_direct = ly->top + 1;
+  ly->direct = g_new0 (guint32, ly->n_direct);
+  for (gsize i = 0; i <= ly->mask; i++)
+    if (ly->pairs[2 * i] != VAT_NO_NODE)
+      ly->direct[ly->pairs[2 * i]] = (guint32) (ly->pairs[2 * i + 1] + 1);
+  g_clear_pointer (&ly->pairs, free);
+  ly->hashed = FALSE;
 }
 
-/* Room in the direct array for @number, or the layer hashed when @number is too sparse for it.
- * Out of line: numbers grow rarely. */
+/* Room in the direct array for @number, or the layer hashed when @number is too sparse for it
+ * (DIRECT_PER_NODE). Out of line: numbers grow rarely. */
 static void
 layer_make_room (VatNextUseLayer *ly, guint64 number)
 {
@@ -122,7 +127,8 @@ layer_make_room (VatNextUseLayer *ly, guint64 number)
       gsize slots = 64;
       while (slots < 4 * (ly->distinct + 1))
         slots *= 2;
-      layer_rehash (ly, slots);
+      ly->top = number;
+      layer_to_table (ly, slots);
     }
 }
 
@@ -130,37 +136,68 @@ layer_make_room (VatNextUseLayer *ly, guint64 number)
 static inline guint64
 layer_last (VatNextUseLayer *ly, guint64 number)
 {
-  if (!ly->hashed && number >= ly->n_direct)
-    layer_make_room (ly, number);
+  const guint64 *e;
   if (!ly->hashed)
-    return (guint64) ly->direct[number] - 1;   /* 0 - 1: NONE */
-  {
-    const guint64 *e = layer_pair (ly, number);
-    return e[0] == number ? e[1] : NONE;
-  }
+    {
+      if (number >= ly->n_direct)
+        layer_make_room (ly, number);
+      if (!ly->hashed)
+        return (guint64) ly->direct[number] - 1;   /* 0 - 1: NONE */
+    }
+  ly->top = MAX (ly->top, number);
+  e = layer_pair (ly, number);
+  return e[0] == number ? e[1] : NONE;
 }
 
 /* @number's run has ended at access @last. @number has been looked up (layer_last) since the
- * layer last changed its form, so a direct array has room for it. */
+ * layer last changed its form, so a direct array has room for it. A full hash table doubles, or,
+ * where the numbers have turned out dense after all (a random trace's first pages are spread
+ * over its whole range, and only its later ones fill it in), gives way to a direct array: on
+ * bench-vat's random pages over 16 GiB that happens at a quarter of a million nodes. */
 static inline void
 layer_put (VatNextUseLayer *ly, guint64 number, guint64 last)
 {
+  if (ly->hashed && 2 * (ly->n_pairs + 1) > ly->mask + 1)
+    {
+      if (ly->top < ly->distinct * DIRECT_PER_NODE + DIRECT_SLACK)
+        layer_to_direct (ly);
+      else
+        layer_to_table (ly, 2 * (ly->mask + 1));
+    }
   if (!ly->hashed)
     ly->direct[number] = (guint32) (last + 1);
   else
-    layer_hash_put (ly, number, last);
+    layer_hash_set (ly, number, last);
 }
 
-static inline void
-layer_prefetch (const VatNextUseLayer *ly, guint64 number)
+/* Leaf lookups miss the caches on scattered pages, and so does the store into the entry they find:
+ * the loop prefetches the table's line PREFETCH accesses ahead, and the entry it names PREFETCH / 2
+ * ahead (a number used again in between makes that a wasted fetch, nothing worse). These return
+ * the addresses, and the loop itself prefetches: GCC takes a function that only prefetches for one
+ * without effects, and drops its calls. */
+static inline const void *
+leaf_line (const VatNextUseLayer *ly, guint64 number)
 {
+  if (ly->hashed)
+    return &ly->pairs[2 * pairs_home (ly->mask, number)];
+  return number < ly->n_direct ? &ly->direct[number] : NULL;
+}
+
+static inline const void *
+entry_line (const VatNextUseLayer *ly, guint64 number, const guint32 *next, gsize stride)
+{
+  guint64 last = NONE;
   if (!ly->hashed)
     {
       if (number < ly->n_direct)
-        __builtin_prefetch (&ly->direct[number], 1);
+        last = (guint64) ly->direct[number] - 1;
     }
   else
-    __builtin_prefetch (&ly->pairs[2 * pairs_home (ly->mask, number)], 1);
+    {
+      const guint64 *e = &ly->pairs[2 * pairs_home (ly->mask, number)];
+      last = e[0] == number ? e[1] : NONE;
+    }
+  return last != NONE ? &next[last * stride] : NULL;
 }
 
 void
@@ -202,7 +239,9 @@ mdl_vat_nextuse_add (VatNextUse *nu, const guint64 *pages, gsize n)
       guint32 t = (guint32) (first + i);
       guint64 page = pages[i];
       if (i + PREFETCH < n)
-        layer_prefetch (&nu->layer[0], pages[i + PREFETCH]);
+        __builtin_prefetch (leaf_line (&nu->layer[0], pages[i + PREFETCH]), 1);
+      if (i + PREFETCH / 2 < n)
+        __builtin_prefetch (entry_line (&nu->layer[0], pages[i + PREFETCH / 2], next, stride), 1);
       for (guint l = 0; l <= nu->depth; l++)
         {
           VatNextUseLayer *ly = &nu->layer[l];

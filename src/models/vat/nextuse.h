@@ -15,8 +15,8 @@
 #include "models/vat/node.h"
 
 /* What one layer remembers of each node: the last access of its latest finished run of
- * consecutive uses, either in a plain array indexed by node number (access + 1, 0: none) while the
- * layer's numbers stay dense, or in a hash table. */
+ * consecutive uses, either in a plain array indexed by node number (access + 1, 0: none) where
+ * the layer's numbers are dense, or in a hash table. */
 typedef struct {
   guint32 *direct;     /* [n_direct] while not hashed */
   guint64 n_direct;
@@ -25,6 +25,7 @@ typedef struct {
   gsize n_pairs;
   guint64 run_node;    /* the node number of the latest access (VAT_NO_NODE before the first) */
   guint64 distinct;    /* node numbers seen */
+  guint64 top;         /* hashed: the largest number seen */
   gboolean hashed;
 } VatNextUseLayer;
 
