@@ -647,10 +647,11 @@ static void
 offline_take (Vat *v)
 {
   gsize n = v->pages->len;
-  const guint64 *fresh = (const guint64 *) (gpointer) v->pages->data + v->seen_upto;
-  /* Why the test: an empty GArray's data may be NULL, and NULL + 0 is undefined in C. */
+  const guint64 *fresh;
+  /* Why first: an empty GArray's data may be NULL, and NULL + 0 is undefined in C. */
   if (n == v->seen_upto)
     return;
+  fresh = (const guint64 *) (gpointer) v->pages->data + v->seen_upto;
   mdl_vat_seen_add_paths (&v->seen, fresh, n - v->seen_upto);
   mdl_vat_nextuse_add (&v->nextuse, fresh, n - v->seen_upto);
   v->seen_upto = n;
