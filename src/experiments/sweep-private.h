@@ -56,7 +56,7 @@ typedef struct {
   MdlReport *report;        /* owned */
   guint64 events;
   double source_seconds;    /* recording the source (shared by its configurations) */
-  double engine_seconds;    /* this engine's consume and marker calls */
+  double engine_seconds;    /* this engine's consume, marker and report calls */
 } SweepResult;
 
 /* The table (sweep-db.c). Every call sets MDL_ERROR_IO naming the file on failure. */

@@ -1,19 +1,20 @@
-/* The next-use pre-pass of the offline policies (min, ismin): for every access t and layer l, the
- * next access whose path shares the layer-l node, from one backward pass.
+/* The next uses of the offline policies (min, ismin), forward and incrementally (nextuse.h): each
+ * layer remembers, per node, the last access of the node's latest finished run, and when the
+ * node's next run begins at access t, that access's entry gets t. A node is used by a run of
+ * consecutive accesses far more often than not (every access of a page uses the same root, most
+ * the same upper nodes), and inside a run the next use is simply the next access, so the table is
+ * consulted only where a run ends and the next begins.
  *
- * Each layer remembers, per node, the latest access seen so far in the backward sweep. Where the
- * layer's node numbers are dense (at most DIRECT_PER_NODE times its distinct nodes, as with any
- * trace over one contiguous region) that is a plain array indexed by node number, zeroed (0: not
- * seen; else the access + 1), so a step is one load and one store: on bench-vat's random pages
- * over 16 GiB the leaf array is 16 MiB where the hash table below was 128 MiB with two probes per
- * access. Sparse layers keep the hash table. There a node is used by a run of consecutive accesses
- * far more often than not (every access of a page uses the same root, most use the same upper
- * nodes), so the pass consults it only at the ends of runs: inside a run the next use is simply
- * t+1, and the table remembers where each node's latest run starts. The table is local: key and
- * value side by side (one line per probe), its lookups prefetched PREFETCH accesses ahead, and on
- * Linux backed by transparent huge pages where the system allows it on request (0.56 s -> 0.12 s
- * for 4M random accesses over 16 GiB). */
-#include "models/vat/policy.h"
+ * Where a layer's node numbers are dense (below DIRECT_PER_NODE times its distinct nodes so far,
+ * plus DIRECT_SLACK, as with any trace over one contiguous region) the table is a plain array
+ * indexed by node number, grown as larger numbers come; the first number beyond that moves the
+ * layer to a hash table (key and value side by side, one line per probe; on Linux backed by
+ * transparent huge pages where the system allows it on request), which moves back to an array
+ * when it is full and the numbers have become dense. Forward rather than the
+ * backward pass over the finished trace this replaced, so that it runs while the stream is
+ * consumed and a policy can run over the accesses whose next uses are final (issue 18: vat min's
+ * pass after the recording bounded the sweep on 16 threads). */
+#include "models/vat/nextuse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +22,17 @@
 #include <sys/mman.h>
 #endif
 
-#define PREFETCH 16
-/* A layer gets a direct array when its node numbers stay below DIRECT_PER_NODE times its distinct
- * nodes (plus DIRECT_SLACK): 4 bytes per number is then at most twice what the hash table's 16
- * bytes per pair, at most half full, would take, with no probing. */
+/* A direct array's 4 bytes per number are then at most about twice what the hash table's 16 bytes
+ * per pair, at most half full, would take, and it needs no probing. Numbers below DIRECT_ANY are
+ * always direct (4 MiB at most). */
 #define DIRECT_PER_NODE 16
 #define DIRECT_SLACK (1u << 16)
-#define EMPTY VAT_NO_NODE  /* the key of a free pair (vat_pair_find) */
-
-typedef struct {
-  guint64 *kv;     /* [2 * (mask + 1)]: key (node number), value (first access of its run) */
-  gsize mask;
-  gsize len;       /* keys in the table */
-} RunTable;
+#define DIRECT_ANY (1u << 20)
+#define PREFETCH 16
+#define NONE G_MAXUINT64
 
 static guint64 *
-table_alloc (gsize slots)
+pairs_alloc (gsize slots)
 {
   gsize bytes = 2 * slots * sizeof (guint64);
   guint64 *kv = NULL;
@@ -55,101 +51,227 @@ table_alloc (gsize slots)
   return kv;
 }
 
-static void
-table_init (RunTable *t, gsize expect)
-{
-  gsize slots = 64;
-  while (slots < 2 * expect)
-    slots *= 2;
-  t->kv = table_alloc (slots);
-  t->mask = slots - 1;
-  t->len = 0;
-}
-
 static inline gsize
-table_home (const RunTable *t, guint64 key)
+pairs_home (gsize mask, guint64 key)
 {
-  return (gsize) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24) & t->mask;
+  return (gsize) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24) & mask;
 }
 
+/* The hashed layer's pair of @number (or the free pair where it would go). */
 static inline guint64 *
-table_slot (const RunTable *t, guint64 key)
+layer_pair (const VatNextUseLayer *ly, guint64 number)
 {
-  return vat_pair_find (t->kv, t->mask, table_home (t, key), key);
+  return vat_pair_find (ly->pairs, ly->mask, pairs_home (ly->mask, number), number);
 }
 
-/* The caller's count of distinct nodes sized the table: it stays at most half full. */
+/* Stores @last for @number in the hash table, which has room for it. */
 static inline void
-table_set (RunTable *t, guint64 key, guint64 value)
+layer_hash_set (VatNextUseLayer *ly, guint64 number, guint64 last)
 {
-  guint64 *e = table_slot (t, key);
-  if (e[0] == EMPTY)
-    {
-      g_assert (2 * ++t->len <= t->mask + 1);
-      e[0] = key;
-    }
-  e[1] = value;
+  guint64 *e = layer_pair (ly, number);
+  ly->n_pairs += e[0] == VAT_NO_NODE;
+  e[0] = number;
+  e[1] = last;
 }
 
-guint32 *
-mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits, const guint64 *distinct)
+/* The layer hashed, in a table of @slots pairs holding what the old table or the direct array
+ * held. */
+static void
+layer_to_table (VatNextUseLayer *ly, gsize slots)
 {
-  gsize stride = depth + 1;
-  guint32 *next = g_new (guint32, MAX (n * stride, 1));
-  RunTable run_start[VAT_MAX_DEPTH + 1];
-  guint32 *latest[VAT_MAX_DEPTH + 1];   /* per layer: the direct array, or NULL for the table */
-  guint64 top = 0;
-  for (gsize t = 0; t < n; t++)
-    top = MAX (top, pages[t]);
-  for (guint l = 0; l <= depth; l++)
+  guint64 *old = ly->pairs;
+  gsize old_slots = old ? ly->mask + 1 : 0;
+  ly->pairs = pairs_alloc (slots);
+  ly->mask = slots - 1;
+  ly->n_pairs = 0;
+  for (gsize i = 0; i < old_slots; i++)
+    if (old[2 * i] != VAT_NO_NODE)
+      layer_hash_set (ly, old[2 * i], old[2 * i + 1]);
+  for (guint64 i = 0; i < ly->n_direct; i++)
+    if (ly->direct[i] != 0)
+      layer_hash_set (ly, i, ly->direct[i] - 1);
+  free (old);
+  g_clear_pointer (&ly->direct, g_free);
+  ly->n_direct = 0;
+  ly->hashed = TRUE;
+}
+
+/* The layer back on a direct array of its numbers up to `top`, from its hash table. */
+static void
+layer_to_direct (VatNextUseLayer *ly)
+{
+  ly->n_direct = ly->top + 1;
+  ly->direct = g_new0 (guint32, ly->n_direct);
+  for (gsize i = 0; i <= ly->mask; i++)
+    if (ly->pairs[2 * i] != VAT_NO_NODE)
+      ly->direct[ly->pairs[2 * i]] = (guint32) (ly->pairs[2 * i + 1] + 1);
+  g_clear_pointer (&ly->pairs, free);
+  ly->hashed = FALSE;
+}
+
+/* Room in the direct array for @number, or the layer hashed when @number is too sparse for it
+ * (DIRECT_PER_NODE). Out of line: numbers grow rarely. */
+static void
+layer_make_room (VatNextUseLayer *ly, guint64 number)
+{
+  guint64 bound = MAX ((ly->distinct + 1) * DIRECT_PER_NODE + DIRECT_SLACK, DIRECT_ANY);
+  guint64 size = MIN (MAX (2 * ly->n_direct, number + 1), bound);
+  if (number < bound)
     {
-      guint64 numbers = (top >> (k_bits * l)) + 1;
-      latest[l] = NULL;
-      if (numbers <= DIRECT_PER_NODE * distinct[l] + DIRECT_SLACK)
-        latest[l] = g_new0 (guint32, numbers);
-      else
-        table_init (&run_start[l], (gsize) MIN (distinct[l], n));
+      ly->direct = g_renew (guint32, ly->direct, size);
+      memset (ly->direct + ly->n_direct, 0, (size - ly->n_direct) * sizeof *ly->direct);
+      ly->n_direct = size;
     }
-  for (gsize t = n; t-- > 0;)
+  else
     {
-      guint64 page = pages[t];
-      if (t >= PREFETCH)
-        __builtin_prefetch (latest[0] ? (void *) &latest[0][pages[t - PREFETCH]]
-                            : (void *) &run_start[0].kv[2 * table_home (&run_start[0],
-                                                                          pages[t - PREFETCH])], 1);
-      for (guint l = 0; l <= depth; l++)
+      gsize slots = 64;
+      while (slots < 4 * (ly->distinct + 1))
+        slots *= 2;
+      ly->top = number;
+      layer_to_table (ly, slots);
+    }
+}
+
+/* The last access of @number's latest finished run, NONE if it has none. */
+static inline guint64
+layer_last (VatNextUseLayer *ly, guint64 number)
+{
+  const guint64 *e;
+  if (!ly->hashed)
+    {
+      if (number >= ly->n_direct)
+        layer_make_room (ly, number);
+      if (!ly->hashed)
+        return (guint64) ly->direct[number] - 1;   /* 0 - 1: NONE */
+    }
+  ly->top = MAX (ly->top, number);
+  e = layer_pair (ly, number);
+  return e[0] == number ? e[1] : NONE;
+}
+
+/* @number's run has ended at access @last. @number has been looked up (layer_last) since the
+ * layer last changed its form, so a direct array has room for it. A full hash table doubles, or,
+ * where the numbers have turned out dense after all (a random trace's first pages are spread
+ * over its whole range, and only its later ones fill it in), gives way to a direct array: on
+ * bench-vat's random pages over 16 GiB that happens at a quarter of a million nodes. */
+static inline void
+layer_put (VatNextUseLayer *ly, guint64 number, guint64 last)
+{
+  if (ly->hashed && 2 * (ly->n_pairs + 1) > ly->mask + 1)
+    {
+      if (ly->top < ly->distinct * DIRECT_PER_NODE + DIRECT_SLACK)
+        layer_to_direct (ly);
+      else
+        layer_to_table (ly, 2 * (ly->mask + 1));
+    }
+  if (!ly->hashed)
+    ly->direct[number] = (guint32) (last + 1);
+  else
+    layer_hash_set (ly, number, last);
+}
+
+/* Leaf lookups miss the caches on scattered pages, and so does the store into the entry they find:
+ * the loop prefetches the table's line PREFETCH accesses ahead, and the entry it names PREFETCH / 2
+ * ahead (a number used again in between makes that a wasted fetch, nothing worse). These return
+ * the addresses, and the loop itself prefetches: GCC takes a function that only prefetches for one
+ * without effects, and drops its calls. */
+static inline const void *
+leaf_line (const VatNextUseLayer *ly, guint64 number)
+{
+  if (ly->hashed)
+    return &ly->pairs[2 * pairs_home (ly->mask, number)];
+  return number < ly->n_direct ? &ly->direct[number] : NULL;
+}
+
+static inline const void *
+entry_line (const VatNextUseLayer *ly, guint64 number, const guint32 *next, gsize stride)
+{
+  guint64 last = NONE;
+  if (!ly->hashed)
+    {
+      if (number < ly->n_direct)
+        last = (guint64) ly->direct[number] - 1;
+    }
+  else
+    {
+      const guint64 *e = &ly->pairs[2 * pairs_home (ly->mask, number)];
+      last = e[0] == number ? e[1] : NONE;
+    }
+  return last != NONE ? &next[last * stride] : NULL;
+}
+
+void
+mdl_vat_nextuse_init (VatNextUse *nu, guint depth, guint k_bits)
+{
+  memset (nu, 0, sizeof *nu);
+  nu->next = g_array_new (FALSE, FALSE, sizeof (guint32));
+  nu->depth = depth;
+  nu->k_bits = k_bits;
+  for (guint l = 0; l <= depth; l++)
+    nu->layer[l].run_node = VAT_NO_NODE;
+}
+
+void
+mdl_vat_nextuse_finalize (VatNextUse *nu)
+{
+  for (guint l = 0; l <= nu->depth; l++)
+    {
+      g_free (nu->layer[l].direct);
+      free (nu->layer[l].pairs);
+    }
+  if (nu->next)
+    g_array_unref (nu->next);
+  memset (nu, 0, sizeof *nu);
+}
+
+void
+mdl_vat_nextuse_add (VatNextUse *nu, const guint64 *pages, gsize n)
+{
+  gsize stride = nu->depth + 1, first = nu->n;
+  guint32 *next;
+  if (n == 0)
+    return;
+  g_array_set_size (nu->next, (first + n) * stride);
+  next = (guint32 *) (gpointer) nu->next->data;
+  for (gsize i = 0; i < n; i++)
+    {
+      /* Why t fits in 32 bits: the caller stays below G_MAXUINT32 - 1 accesses. */
+      guint32 t = (guint32) (first + i);
+      guint64 page = pages[i];
+      if (i + PREFETCH < n)
+        __builtin_prefetch (leaf_line (&nu->layer[0], pages[i + PREFETCH]), 1);
+      if (i + PREFETCH / 2 < n)
+        __builtin_prefetch (entry_line (&nu->layer[0], pages[i + PREFETCH / 2], next, stride), 1);
+      for (guint l = 0; l <= nu->depth; l++)
         {
-          guint shift = k_bits * l;
-          guint64 node = page >> shift;
-          guint32 nu;
-          if (latest[l])
-            {
-              /* Why t + 1 fits: vat.c stores fewer than 2^32 - 1 accesses. 0 - 1 is G_MAXUINT32,
-               * "no next use". */
-              nu = latest[l][node] - 1;
-              latest[l][node] = (guint32) (t + 1);
-            }
+          VatNextUseLayer *ly = &nu->layer[l];
+          guint64 number = page >> (nu->k_bits * l);
+          next[(gsize) t * stride + l] = G_MAXUINT32;
+          if (number == ly->run_node)
+            next[(gsize) (t - 1) * stride + l] = t;
           else
             {
-              gboolean in_run = t + 1 < n && (pages[t + 1] >> shift) == node;
-              gboolean run_begins = t == 0 || (pages[t - 1] >> shift) != node;
-              if (in_run)
-                nu = (guint32) (t + 1);
+              guint64 last;
+              if (ly->run_node != VAT_NO_NODE)
+                layer_put (ly, ly->run_node, t - 1);
+              last = layer_last (ly, number);
+              if (last == NONE)
+                ly->distinct++;
               else
-                {
-                  const guint64 *e = table_slot (&run_start[l], node);
-                  nu = e[0] == node ? (guint32) e[1] : G_MAXUINT32;
-                }
-              if (run_begins)
-                table_set (&run_start[l], node, t);
+                next[last * stride + l] = t;
+              ly->run_node = number;
             }
-          next[t * stride + l] = nu;
         }
     }
-  for (guint l = 0; l <= depth; l++)
-    if (latest[l])
-      g_free (latest[l]);
-    else
-      free (run_start[l].kv);
-  return next;
+  nu->n = first + n;
+  /* Why amortized O(d+1) per access: final_upto only moves forward. */
+  for (; nu->final_upto < nu->n; nu->final_upto++)
+    {
+      const guint32 *e = next + nu->final_upto * stride;
+      guint l = 0;
+      while (l <= nu->depth && e[l] != G_MAXUINT32)
+        l++;
+      if (l <= nu->depth)
+        break;
+    }
 }

@@ -61,7 +61,8 @@ typedef enum {
 /* Called after every TC operation when set (the tests set it, through vat.h); @tc may be inspected
  * (mdl_vat_tc_cached/check). An access collapsed into the previous one (same page, a policy that
  * keeps the whole path) reports its d+1 hits too, so hit/miss sequences compare with an
- * uncollapsed reference. Offline policies (min, ismin) run when the report is made, and call the
+ * uncollapsed reference. Offline policies (min, ismin) run over the accesses whose next uses are
+ * known as the stream comes (nextuse.h), and over the rest when the report is made, and call the
  * hook then. */
 typedef void (*VatHook) (void *data, const VatTc *tc, VatEventKind kind, guint64 node);
 
@@ -107,6 +108,10 @@ enum {
   VAT_POLICY_GAP = 1 << 5,        /* below the first missing node of a path every node misses */
   VAT_POLICY_FREE_FIRST = 1 << 6, /* free cells are filled in order before the victim is asked,
                                      which then only ever sees a full TC */
+  VAT_POLICY_RUN_ENDS = 1 << 7,   /* offline: with W >= d+1, the accesses inside a run of repeats
+                                     of one page are all hits that leave the TC as the run's last
+                                     access finds it, so a run may be stored as its first and last
+                                     access (vat.c, translate) */
 };
 
 /* With the flags of a policy, the walk's variant for a batch that a hook watches (vat_run_inline). */
@@ -201,12 +206,6 @@ gboolean mdl_vat_tc_cached (const VatTc *tc, guint64 node);
  * @error: MDL_ERROR_MODEL naming the broken invariant and the node.
  */
 gboolean mdl_vat_tc_check (const VatTc *tc, GError **error);
-
-/* nextuse.c: for every access t and layer l, the next access that uses the same layer-l node
- * (G_MAXUINT32 for none), at [t * (depth + 1) + l]. @distinct[l]: the number of distinct layer-l
- * nodes of @pages, which sizes the tables (a smaller number costs growing them). (transfer full) */
-guint32 *mdl_vat_nextuse (const guint64 *pages, gsize n, guint depth, guint k_bits,
-                          const guint64 *distinct);
 
 /* The key of a node used at access t, tree @tree, layer @layer, in a sequence with @n_trees walks
  * of depth+1 nodes per access. */

@@ -17,6 +17,7 @@
 #include "core/ledger.h"
 #include "models/engines.h"
 #include "models/vat/curve.h"
+#include "models/vat/nextuse.h"
 #include "models/vat/seen.h"
 #include "models/vat/vat.h"
 
@@ -101,22 +102,28 @@ struct Vat {
   guint index_bits;        /* k * d: a page at or above 2^index_bits is beyond the tree */
   guint n_trees;
   guint hist_len;
-  gboolean collapse;
+  gboolean collapse;       /* repeats of the page just walked are counted, not walked */
+  gboolean run_ends;       /* collapse under VAT_POLICY_RUN_ENDS: a run's second access is
+                              stored, and stands for its last */
+  gboolean run_end_stored; /* run_ends: the current run's second access is stored */
   gboolean offline;
   guint32 curve_max;
   VatCurveLru *curve_lru;
   VatCurveMin *curve_min;
   VatSeen seen;            /* the nodes touched, for `compulsory` */
-  gsize seen_upto;         /* offline: stored accesses already added to `seen` */
+  gsize seen_upto;         /* offline: stored accesses already added to `seen` and
+                              `nextuse` */
   guint64 batch[BATCH];    /* online: accesses not walked yet (after repeats are taken out) */
   guint n_batch;
   guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
   GArray *pages;           /* offline: guint64 page of every stored access */
   GArray *reps;            /* offline with repeats collapsed: guint32 repeats following each
                               stored access (for a hook) */
-  gsize sim_pages;         /* offline: stored accesses and marks the last run covered */
-  guint sim_marks;
-  gboolean sim_valid;
+  VatNextUse nextuse;      /* offline: the stored accesses' next uses, as they arrive */
+  gsize sim_upto;          /* offline: stored accesses the policy has run over */
+  guint sim_next_mark;     /* offline: the first mark the run has not applied */
+  gboolean sim_ahead;      /* offline: a report ran the policy past the accesses whose next uses
+                              are final, so more input needs a run from the start */
   GArray *marks;           /* offline: VatMark, resolved in the run */
   MdlPhaseLedger *phases;  /* VatCounts by phase */
   MdlParams *own_params;   /* mdl_vat_new() only */
@@ -247,7 +254,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
   v->tau = mdl_params_uint (params, "tau");
   v->offline = (policy->flags & VAT_POLICY_OFFLINE) != 0;
   /* Why not with vm: the host walk between two guest walks may evict guest nodes. */
-  v->collapse = (policy->flags & VAT_POLICY_KEEPS_PATH) && w >= d + 1 && !vm;
+  v->collapse = (policy->flags & (VAT_POLICY_KEEPS_PATH | VAT_POLICY_RUN_ENDS)) && w >= d + 1 && !vm;
+  v->run_ends = v->collapse && (policy->flags & VAT_POLICY_RUN_ENDS);
   v->last_page = VAT_NO_NODE;
   v->marks = g_array_new (FALSE, FALSE, sizeof (VatMark));
   g_array_set_clear_func (v->marks, (GDestroyNotify) mark_clear);
@@ -255,6 +263,7 @@ vat_init (void *state, const MdlParams *params, GError **error)
   if (v->offline)
     {
       v->pages = g_array_new (FALSE, FALSE, sizeof (guint64));
+      mdl_vat_nextuse_init (&v->nextuse, d, k_bits);
       if (v->collapse)
         v->reps = g_array_new (FALSE, FALSE, sizeof (guint32));
     }
@@ -270,8 +279,8 @@ vat_init (void *state, const MdlParams *params, GError **error)
         v->curve_lru = mdl_vat_curve_lru_new (d, k_bits, v->curve_max, isp);
     }
   mdl_vat_seen_init (&v->seen, d, k_bits);
-  /* The path memo needs what repeats need: the previous walk's path cached at the next walk. */
-  v->tc.memo = v->collapse;
+  /* The path memo needs the previous walk's path cached at the next walk, whatever page that is. */
+  v->tc.memo = v->collapse && (policy->flags & VAT_POLICY_KEEPS_PATH);
   mdl_vat_tc_init (&v->tc, policy, (guint32) w, d, k_bits, v->n_trees,
                    mdl_params_uint (params, "seed"));
   return TRUE;
@@ -287,13 +296,18 @@ vat_finalize (void *state)
   mdl_vat_curve_min_free (v->curve_min);
   g_free (v->curve_misses);
   if (v->pages)
-    g_array_unref (v->pages);
+    {
+      g_array_unref (v->pages);
+      mdl_vat_nextuse_finalize (&v->nextuse);
+    }
   if (v->reps)
     g_array_unref (v->reps);
   if (v->marks)
     g_array_unref (v->marks);
   mdl_phase_ledger_free (v->phases);
 }
+
+static void offline_take (Vat *v);
 
 /* ---- the stream --------------------------------------------------------------------------------- */
 
@@ -311,12 +325,7 @@ flush (Vat *v)
 {
   if (v->offline)
     {
-      /* Why the test: an empty GArray's data may be NULL, and NULL + 0 is undefined in C. */
-      if (v->pages->len > v->seen_upto)
-        mdl_vat_seen_add_paths (&v->seen,
-                                (const guint64 *) (gpointer) v->pages->data + v->seen_upto,
-                                v->pages->len - v->seen_upto);
-      v->seen_upto = v->pages->len;
+      offline_take (v);
       return;
     }
   mdl_vat_seen_add_paths (&v->seen, v->batch, v->n_batch);
@@ -329,12 +338,14 @@ flush (Vat *v)
 }
 
 /* One access to @page: the hot path. A hook sees every operation in order, so with one the batch
- * is walked at once. */
+ * is walked at once. Under run_ends the first repeat is stored, as the run's last access (the
+ * repeats after it are all hits between the two, and their hook events, all hits of the same
+ * path, come after it instead). */
 static inline void
 translate (Vat *v, guint64 page)
 {
   v->accesses++;
-  if (v->collapse && page == v->last_page)
+  if (v->collapse && page == v->last_page && !(v->run_ends && !v->run_end_stored))
     {
       v->repeats++;
       if (v->offline)
@@ -343,6 +354,7 @@ translate (Vat *v, guint64 page)
         report_repeat_hits (v, page);
       return;
     }
+  v->run_end_stored = page == v->last_page;
   v->last_page = page;
   if (v->offline)
     {
@@ -551,12 +563,14 @@ vat_marker (void *state, const MdlMarker *m, GError **error)
 
 /* ---- the offline run ---------------------------------------------------------------------------- */
 
+/* The marks at stored access @at, which the run has reached. */
 static void
-resolve_marks (Vat *v, guint *next_mark, gsize at)
+resolve_marks (Vat *v, gsize at)
 {
-  while (*next_mark < v->marks->len && g_array_index (v->marks, VatMark, *next_mark).at == at)
+  while (v->sim_next_mark < v->marks->len
+         && g_array_index (v->marks, VatMark, v->sim_next_mark).at == at)
     {
-      const VatMark *m = &g_array_index (v->marks, VatMark, (*next_mark)++);
+      const VatMark *m = &g_array_index (v->marks, VatMark, v->sim_next_mark++);
       apply_mark (v, m, m->name);
     }
 }
@@ -583,32 +597,35 @@ curve_min_walks (Vat *v, const guint32 *next, gsize from, gsize to)
       }
 }
 
-/* Runs min or ismin over the stored accesses, in stretches between marks (one access at a time
- * when a hook watches, so that it sees each repeat's hits in order). Idempotent: a second report
- * over the same input reuses the first run; more input since then runs everything again (MIN of
- * the longer prefix). */
+/* The run back at the start, before the first access. */
 static void
-offline_run (Vat *v)
+offline_restart (Vat *v)
 {
-  gsize n = v->pages->len;
-  const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
-  const guint32 *reps = v->reps ? (const guint32 *) (gpointer) v->reps->data : NULL;
-  guint stride = v->depth + 1, next_mark = 0;
-  guint32 *next;
-
-  if (v->sim_valid && v->sim_pages == n && v->sim_marks == v->marks->len)
-    return;
   mdl_vat_tc_reset (&v->tc);
   memset (v->hist, 0, sizeof v->hist);
   if (v->curve_min)
     mdl_vat_curve_min_reset (v->curve_min);
   mdl_phase_ledger_restart (v->phases);
+  v->sim_upto = 0;
+  v->sim_next_mark = 0;
+  v->sim_ahead = FALSE;
+}
 
-  next = mdl_vat_nextuse (pages, n, v->depth, v->k_bits, v->seen.distinct_layer);
-  for (gsize t = 0, end; t < n; t = end)
+/* Runs min or ismin on from where it stands to stored access @to, in stretches between marks (one
+ * access at a time when a hook watches, so that it sees each repeat's hits in order), applying the
+ * marks it meets; those at @to wait for the next stretch, which may have more. */
+static void
+offline_advance (Vat *v, gsize to)
+{
+  const guint64 *pages = (const guint64 *) (gpointer) v->pages->data;
+  const guint32 *reps = v->reps ? (const guint32 *) (gpointer) v->reps->data : NULL;
+  const guint32 *next = mdl_vat_nextuse_of (&v->nextuse);
+  guint stride = v->depth + 1;
+  for (gsize t = v->sim_upto, end; t < to; t = end)
     {
-      resolve_marks (v, &next_mark, t);
-      end = next_mark < v->marks->len ? g_array_index (v->marks, VatMark, next_mark).at : n;
+      resolve_marks (v, t);
+      end = v->sim_next_mark < v->marks->len
+            ? MIN (g_array_index (v->marks, VatMark, v->sim_next_mark).at, to) : to;
       if (G_UNLIKELY (v->tc.hook != NULL))
         end = t + 1;
       v->policy->run (&v->tc, pages + t, end - t, next + t * stride, v->hist);
@@ -617,14 +634,44 @@ offline_run (Vat *v)
           report_repeat_hits (v, pages[t]);
       if (v->curve_min)
         curve_min_walks (v, next, t, end);
+      v->sim_upto = end;
     }
-  resolve_marks (v, &next_mark, n);
-  g_free (next);
+}
+
+/* The stored accesses [seen_upto, len) into the seen-set and the next uses, and the run on over
+ * those whose next uses are now final (nextuse.h): in a sweep it runs while the stream is still
+ * being recorded, where it used to start only at the report. A report that ran ahead of the
+ * final next uses (offline_run) ran a MIN of that prefix, which more input makes wrong: the run
+ * then starts again. */
+static void
+offline_take (Vat *v)
+{
+  gsize n = v->pages->len;
+  const guint64 *fresh;
+  /* Why first: an empty GArray's data may be NULL, and NULL + 0 is undefined in C. */
+  if (n == v->seen_upto)
+    return;
+  fresh = (const guint64 *) (gpointer) v->pages->data + v->seen_upto;
+  mdl_vat_seen_add_paths (&v->seen, fresh, n - v->seen_upto);
+  mdl_vat_nextuse_add (&v->nextuse, fresh, n - v->seen_upto);
+  v->seen_upto = n;
+  if (v->sim_ahead)
+    offline_restart (v);
+  offline_advance (v, v->nextuse.final_upto);
+}
+
+/* The run over every stored access, for a report: those whose next use has not come are taken as
+ * never used again, which is exact for the input so far. Idempotent: a second report with no new
+ * accesses runs nothing (new marks only are applied where the run stands). */
+static void
+offline_run (Vat *v)
+{
+  gsize n = v->pages->len;
+  offline_advance (v, n);
+  resolve_marks (v, n);
+  v->sim_ahead = n > v->nextuse.final_upto;
   if (v->curve_min)
     mdl_vat_curve_min_misses (v->curve_min, v->curve_misses);
-  v->sim_valid = TRUE;
-  v->sim_pages = n;
-  v->sim_marks = v->marks->len;
 }
 
 /* ---- the report --------------------------------------------------------------------------------- */
