@@ -15,7 +15,9 @@
  * wall clock (Cachegrind's by the wall clock: it is a child process), best of REPS runs. Without
  * cc or valgrind the cache part runs on a synthetic trace and says so. Files go where bench/bench.h says. `bench-cache tlb` runs only the
  * TLB workloads; `bench-cache TRACE.bin` runs the cache part alone on a binary trace saved before
- * (`models trace --save`), without Lackey's minutes per run or Cachegrind, for comparing builds. */
+ * (`models trace --save`), without Lackey's minutes per run or Cachegrind, for comparing builds;
+ * `bench-cache synthetic` runs it alone on the synthetic trace, which is what a host without cc or
+ * valgrind measures. */
 #include <models/models.h>
 
 #include "bench.h"
@@ -437,18 +439,19 @@ main (int argc, char **argv)
   const char *cc = g_getenv ("CC") ? g_getenv ("CC") : "cc";
   const char *cc_argv[] = { cc, "-O2", "-o", prog, src, NULL };
   const char *spec = "cache:size=32k,assoc=8,line=64";
-  gboolean real, saved = argc == 2 && strcmp (argv[1], "tlb") != 0;
+  gboolean only_synthetic = argc == 2 && strcmp (argv[1], "synthetic") == 0;
+  gboolean real, saved = argc == 2 && strcmp (argv[1], "tlb") != 0 && !only_synthetic;
   guint64 n_data, m_mem, m_file, m_mtf;
   double t;
   GError *error = NULL;
 
   if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
     {
-      fprintf (stderr, "usage: bench-cache [tlb | TRACE.bin]   (tlb: only the TLB workloads; "
-               "TRACE.bin: only the cache ones, on that trace)\n");
+      fprintf (stderr, "usage: bench-cache [tlb | synthetic | TRACE.bin]   (tlb: only the TLB "
+               "workloads; synthetic, TRACE.bin: only the cache ones, on that trace)\n");
       return 2;
     }
-  if (argc == 2 && !saved)
+  if (argc == 2 && !saved && !only_synthetic)
     {
       tlb_workload (30);
       tlb_workload (36);
@@ -458,8 +461,10 @@ main (int argc, char **argv)
     }
   if (saved)
     saved_trace (argv[1], a);
-  real = !saved && run_timed (cc_argv) >= 0 && lackey_trace (prog, a);
-  if (!real && !saved)
+  real = !saved && !only_synthetic && run_timed (cc_argv) >= 0 && lackey_trace (prog, a);
+  if (only_synthetic)
+    synthetic_trace (a);
+  else if (!real && !saved)
     {
       printf ("bench-cache: cc or valgrind missing: synthetic trace instead of the merge sort, "
               "and no Cachegrind rate\n");
@@ -535,7 +540,7 @@ main (int argc, char **argv)
         printf ("  Cachegrind: did not run\n");
     }
 
-  if (!saved)
+  if (!saved && !only_synthetic)
     {
       tlb_workload (30);
       tlb_workload (36);

@@ -7,7 +7,9 @@
  * `count` engine. Baselines in the same run: write(2) of the same pool in 1 MiB blocks, and read(2)
  * of the file in 1 MiB blocks summing the address fields, which is the least any reader must do.
  * For context: the reader into a sink that drops everything, and gzip and Lackey rates on a
- * smaller trace. Best of REPS runs each. The files go where bench/bench.h says. */
+ * smaller trace. Best of REPS runs each. The files go where bench/bench.h says. `bench-trace read`
+ * times only the reads (read+count, plain read+sum, the reader alone), READ_REPS rounds of them
+ * alternated, the file written once untimed: the issue's read row in a fraction of the time. */
 #include <models/models.h>
 
 #include "bench.h"
@@ -24,6 +26,7 @@
 #define BATCH 4096
 #define SMALL_RECORDS ((gsize) 4 << 20) /* for the gzip and Lackey rates */
 #define REPS 2
+#define READ_REPS 5
 
 static void
 die (const char *what, GError *error)
@@ -135,8 +138,40 @@ best (double a, double b)
   return a < b ? a : b;
 }
 
+/* Writes and reads back SMALL_RECORDS records of @pool in the compressed and text formats. */
+static void
+small_formats (const char *dir, const MdlCpuEvent *pool)
+{
+  GError *error = NULL;
+  guint64 dropped = 0;
+  static const char *const names[] = { "bench.bin.gz", "bench.lackey", "bench.lackey.gz" };
+  double smrec = (double) SMALL_RECORDS / 1e6;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (dir, names[i], NULL);
+      MdlSink drop = { drop_batch, drop_marker, &dropped };
+      double tw = write_trace (p, pool, SMALL_RECORDS);
+      /* Lackey merges consecutive op counts, so it reads back fewer records than written */
+      MdlTraceReader *r = mdl_trace_reader_open (p, MDL_TRACE_AUTO, &error);
+      gboolean done = FALSE;
+      double t0 = bench_now (), tr;
+      GStatBuf st;
+      if (r == NULL)
+        die ("open", error);
+      while (!done)
+        if (!mdl_trace_reader_pump (r, &drop, 0, &done, &error))
+          die ("read", error);
+      tr = bench_now () - t0;
+      mdl_trace_reader_free (r);
+      g_stat (p, &st);
+      printf ("%-16s write %6.1f M rec/s, read %6.1f M rec/s, %.1f bytes/record\n", names[i],
+              smrec / tw, smrec / tr, (double) st.st_size / (double) SMALL_RECORDS);
+      g_unlink (p);
+    }
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   g_autofree char *dir = bench_make_dir ("bench-trace", 4 * N_RECORDS * sizeof (MdlCpuEvent));
   g_autofree char *path = g_build_filename (dir, "bench.bin", NULL);
@@ -146,6 +181,7 @@ main (void)
   double t_write = 1e9, t_plain_write = 1e9, t_read = 1e9, t_plain_read = 1e9, t_drop = 1e9;
   double c_read = 1e9, c_plain_read = 1e9, c_drop = 1e9, c;   /* CPU seconds of the same runs */
   double mrec = (double) N_RECORDS / 1e6;
+  gboolean only_reads = argc == 2 && strcmp (argv[1], "read") == 0;
   guint64 sum = 0, dropped = 0;
   GError *error = NULL;
 
@@ -161,16 +197,25 @@ main (void)
           pool[i].addr = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
         }
     }
-  for (int rep = 0; rep < REPS; rep++)
+  if (argc > 2 || (argc == 2 && !only_reads))
     {
-      t_plain_write = best (t_plain_write, plain_write (plain, pool, N_RECORDS));
-      g_unlink (plain);
+      fprintf (stderr, "usage: bench-trace [read]   (read: only the read rows)\n");
+      return 2;
+    }
+  for (int rep = 0; rep < (only_reads ? 1 : REPS); rep++)
+    {
+      if (!only_reads)
+        {
+          t_plain_write = best (t_plain_write, plain_write (plain, pool, N_RECORDS));
+          g_unlink (plain);
+        }
       t_write = best (t_write, write_trace (path, pool, N_RECORDS));
     }
-  printf ("write:      %7.1f M rec/s (%.2fx of plain write(2) %.1f M rec/s), %zu M records\n",
-          mrec / t_write, t_plain_write / t_write, mrec / t_plain_write, N_RECORDS >> 20);
+  if (!only_reads)
+    printf ("write:      %7.1f M rec/s (%.2fx of plain write(2) %.1f M rec/s), %zu M records\n",
+            mrec / t_write, t_plain_write / t_write, mrec / t_plain_write, N_RECORDS >> 20);
 
-  for (int rep = 0; rep < REPS; rep++)
+  for (int rep = 0; rep < (only_reads ? READ_REPS : REPS); rep++)
     {
       MdlPipeline *p = mdl_pipeline_new ();
       MdlSink sink;
@@ -194,32 +239,8 @@ main (void)
           mrec / c_drop);
   g_unlink (path);
 
-  {
-    static const char *const names[] = { "bench.bin.gz", "bench.lackey", "bench.lackey.gz" };
-    double smrec = (double) SMALL_RECORDS / 1e6;
-    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-      {
-        g_autofree char *p = g_build_filename (dir, names[i], NULL);
-        MdlSink drop = { drop_batch, drop_marker, &dropped };
-        double tw = write_trace (p, pool, SMALL_RECORDS);
-        /* Lackey merges consecutive op counts, so it reads back fewer records than written */
-        MdlTraceReader *r = mdl_trace_reader_open (p, MDL_TRACE_AUTO, &error);
-        gboolean done = FALSE;
-        double t0 = bench_now (), tr;
-        GStatBuf st;
-        if (r == NULL)
-          die ("open", error);
-        while (!done)
-          if (!mdl_trace_reader_pump (r, &drop, 0, &done, &error))
-            die ("read", error);
-        tr = bench_now () - t0;
-        mdl_trace_reader_free (r);
-        g_stat (p, &st);
-        printf ("%-16s write %6.1f M rec/s, read %6.1f M rec/s, %.1f bytes/record\n", names[i],
-                smrec / tw, smrec / tr, (double) st.st_size / (double) SMALL_RECORDS);
-        g_unlink (p);
-      }
-  }
+  if (!only_reads)
+    small_formats (dir, pool);
   g_rmdir (dir);
   g_rand_free (rand);
   g_free (pool);

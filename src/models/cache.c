@@ -676,7 +676,8 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
           continue;
         if (ordered_ways
             ? mdl_cache_ordered_access (&l->sets, l->sets.blocks + set * block_bytes, ways,
-                                        fp_offset, line, allocate, &evicted)
+                                        fp_offset, ordered_ways == ANY_WAYS, line, allocate,
+                                        &evicted)
             : lru ? mdl_cache_lru_access (&l->sets, set, line, allocate, &evicted)
                   : mdl_cache_sets_ref (&l->sets, line, allocate, &evicted))
           {
@@ -787,8 +788,8 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
           gboolean allocate = kind != MDL_CPU_WRITE || write_allocate;
           guint64 evicted;
           if (!mdl_cache_ordered_hit_near_front (block, fp_offset, first)
-              && !mdl_cache_ordered_access (sets, block, ways, fp_offset, first, allocate,
-                                            &evicted))
+              && !mdl_cache_ordered_access (sets, block, ways, fp_offset,
+                                            ordered_ways == ANY_WAYS, first, allocate, &evicted))
             {
               *packed_misses += (kind == MDL_CPU_WRITE ? PACKED_WRITE : PACKED_READ)
                                 + (allocate && evicted != CACHE_INVALID ? PACKED_EVICTION : 0);
@@ -813,17 +814,19 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
 
 /* @ordered_ways: 0 when the level's sets are not ordered (CacheSets.ordered); else their ways, a
  * constant for the common D1's 8 (the set's block address and its fingerprints' offset then are
- * constants too), or ANY_WAYS. @line_shift: log2 of the line size as a constant (the D1's 64
- * bytes), or 0 to take it from the level. */
+ * constants too; a level of more than one set, so without a filter), or ANY_WAYS. @line_shift:
+ * log2 of the line size as a constant (the D1's 64 bytes), or 0 to take it from the level.
+ * @always_allocate: TRUE where the caller knows write_allocate=1 (the D1's loop), so that a miss
+ * takes no branch on the kind of its reference. */
 static inline __attribute__ ((always_inline)) void
 consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered_ways,
-                   guint line_shift)
+                   guint line_shift, gboolean always_allocate)
 {
   Level *l = &c->levels[0];
   /* In locals: the loop's stores into the sets might, for all the compiler knows, change *b. */
   const MdlCpuEvent *e = b->cpu, *const end = b->cpu + b->n_cpu;
   const guint shift = line_shift ? line_shift : l->line_shift;
-  const gboolean write_allocate = c->write_allocate;
+  const gboolean write_allocate = always_allocate || c->write_allocate;
   while (e < end)
     {
       guint64 packed = 0, packed_misses = 0, first, last;
@@ -870,29 +873,36 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
     }
 }
 
-/* The common D1: 8 ways of 64-byte lines, lru. */
+/* The common D1: 8 ways of 64-byte lines, lru, write-allocate, more than one set. */
 static __attribute__ ((noinline)) void
 consume_one_level_d1 (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, TRUE, 8, 6);
+  consume_one_level (c, b, TRUE, 8, 6, TRUE);
 }
 
 static __attribute__ ((noinline)) void
 consume_one_level_lru_ordered (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, TRUE, ANY_WAYS, 0);
+  consume_one_level (c, b, TRUE, ANY_WAYS, 0, FALSE);
 }
 
 static __attribute__ ((noinline)) void
 consume_one_level_lru (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, TRUE, 0, 0);
+  consume_one_level (c, b, TRUE, 0, 0, FALSE);
 }
 
 static __attribute__ ((noinline)) void
 consume_one_level_any (Cache *c, const MdlEventBatch *b)
 {
-  consume_one_level (c, b, FALSE, 0, 0);
+  consume_one_level (c, b, FALSE, 0, 0, FALSE);
+}
+
+/* The D1's loop takes this level: consume_one_level_d1's constants hold for it. */
+static gboolean
+is_common_d1 (const Cache *c, const Level *l)
+{
+  return l->assoc == 8 && l->line_shift == 6 && l->n_sets > 1 && c->write_allocate;
 }
 
 static gboolean
@@ -903,8 +913,7 @@ cache_consume (void *state, const MdlEventBatch *b, GError **error)
   if (c->n_levels > 1 || c->classify || c->cachegrind)
     consume_general (c, b);
   else if (c->levels[0].sets.ordered)
-    (c->levels[0].assoc == 8 && c->levels[0].line_shift == 6 ? consume_one_level_d1
-                                                             : consume_one_level_lru_ordered) (c, b);
+    (is_common_d1 (c, &c->levels[0]) ? consume_one_level_d1 : consume_one_level_lru_ordered) (c, b);
   else if (c->levels[0].sets.policy == &mdl_cache_lru)
     consume_one_level_lru (c, b);
   else
