@@ -6,12 +6,13 @@
  * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
  * model the misses of this machine's set-associative caches split into those a stream
  * prefetcher hides and the rest, and the rest into dependent misses (of loads whose address an
- * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency) and independent ones (which
- * overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
+ * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency; in the last model, those of
+ * chase loads, MDL_CPU_FLAG_CHASE, apart from those a predicted branch chose) and independent ones
+ * (which overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
  * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on
  * ns per operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small
- * sizes to predict the large; each coefficient of the hierarchy model is set beside the latency
- * the probe (probe.c) measured for the same event. */
+ * sizes to predict the large; each coefficient of the last model is set beside the latency the
+ * probe (probe.c) measured for the same event. */
 #include "experiments/cv.h"
 #include "experiments/fit.h"
 #include "experiments/vat-private.h"
@@ -81,6 +82,16 @@ static const struct {
     { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
       TERM_L1_DEP, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
       TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
+  /* A chase load that misses waits the level's whole latency (the probe's chase); a dependent
+   * load that a predicted branch chose issues before the compare resolves, and its miss overlaps
+   * the one before whenever the guess is right. One price per dependent miss was too high for
+   * the sorted search and far too low for the van Emde Boas one (docs/experiments/cpu-model.md). */
+  { "hierarchy+chase-misses", "hierarchy+chase, with each level's dependent misses priced apart "
+    "for chase loads and for loads a branch chose", 19,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
+      TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK, TERM_MISPREDICT_WARM } },
 };
 
 const char *
@@ -91,7 +102,8 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
     "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
     "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
-    "l2_miss_load_indep", "mispredict_warm", "chase_load",
+    "l2_miss_load_indep", "mispredict_warm", "chase_load", "l1_miss_chase", "l2_miss_chase",
+    "l3_miss_chase", "l1_miss_dep_branch", "l2_miss_dep_branch", "l3_miss_dep_branch",
   };
   return names[t];
 }
@@ -108,18 +120,24 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       return p->chase_ns[0];
     case TERM_L1:
     case TERM_L1_DEP:
+    case TERM_L1_CHASE:
+    case TERM_L1_DEP_BRANCH:
     case TERM_L1_STORE:
     case TERM_EM1:
       *what = "L2 - L1 hit (chase)";
       return p->chase_ns[1] - p->chase_ns[0];
     case TERM_L2:
     case TERM_L2_DEP:
+    case TERM_L2_CHASE:
+    case TERM_L2_DEP_BRANCH:
     case TERM_L2_STORE:
     case TERM_EM2:
       *what = "L3 - L2 hit (chase)";
       return p->chase_ns[2] - p->chase_ns[1];
     case TERM_L3_RANDOM:
     case TERM_L3_DEP:
+    case TERM_L3_CHASE:
+    case TERM_L3_DEP_BRANCH:
     case TERM_EM3:
       *what = "memory - L3 (chase)";
       return p->chase_ns[3] - p->chase_ns[2];
@@ -242,6 +260,19 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
     case TERM_L3_INDEP:
       return MAX (0.0, beyond_warm (p->random_misses[2], p->lines, cb[2])
                          - dependent_beyond_warm (exp, p, 2)) / n;
+    case TERM_L1_CHASE:
+    case TERM_L2_CHASE:
+    case TERM_L3_CHASE:
+      return random_part_beyond_warm (exp, p, t - TERM_L1_CHASE,
+                                      p->chase_misses[t - TERM_L1_CHASE]) / n;
+    case TERM_L1_DEP_BRANCH:
+    case TERM_L2_DEP_BRANCH:
+    case TERM_L3_DEP_BRANCH:
+      {
+        guint l = t - TERM_L1_DEP_BRANCH;
+        return random_part_beyond_warm (exp, p, l, p->dependent_misses[l] - p->chase_misses[l])
+               / n;
+      }
     case TERM_L1_STORE:
     case TERM_L2_STORE:
       return store_beyond_warm (exp, p, t - TERM_L1_STORE) / n;
