@@ -23,20 +23,21 @@ static const VatCpuTerm true_terms[] = {
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
   TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
   TERM_CHASE_READ, TERM_L1_DEP_BRANCH, TERM_L2_DEP_BRANCH, TERM_L3_DEP_BRANCH, TERM_L1_CHASE,
-  TERM_L2_CHASE, TERM_L3_CHASE,
+  TERM_L2_CHASE, TERM_L3_CHASE, TERM_WALK_INDEP, TERM_WALK_DEP,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
                                   20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5, 4.0, 30.0, 90.0, 9.0,
-                                  110.0, 160.0 };
+                                  110.0, 160.0, 20.0, 35.0 };
 
 /* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
  * the random-only misses of L1 and L2, at their own price), the mispredictions of a warm
  * predictor (fewer than a cold one's, which then cost nothing), chase loads (some of the
  * dependent ones, costing more), and chase misses (some of the dependent misses of each level,
  * at a higher price; without them a dependent miss costs the same whether it is a chase's or
- * not, so the TERM_L*_DEP_BRANCH costs repeat the TERM_L*_DEP ones). */
+ * not, so the TERM_L*_DEP_BRANCH costs repeat the TERM_L*_DEP ones), and dependent loads' page
+ * walks (some of the walks, at a higher price; TERM_WALK_INDEP's cost repeats TERM_WALK's). */
 enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
-       WITH_CHASES = 16, WITH_CHASE_MISSES = 32 };
+       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -102,6 +103,8 @@ synthetic_experiment (guint32 seed, guint with)
         p.cache_misses[2] += stream;   /* at L3 the random-only cache lacks the streams' misses */
         p.tlb_misses = draw (rand, n, 0.3);
         p.walks = draw (rand, n, 0.1);
+        if (with & WITH_DEP_WALKS)
+          p.dependent_walks = (guint64) (g_rand_double (rand) * (double) p.walks);
         p.mispredicts = draw (rand, n, 0.5);
         p.dependent_reads = draw (rand, n, 3);
         p.branches = p.mispredicts + draw (rand, n, 2);
@@ -111,13 +114,15 @@ synthetic_experiment (guint32 seed, guint with)
           p.chase_reads = (guint64) (g_rand_double (rand) * (double) p.dependent_reads);
         p.writes = draw (rand, n, 4);
         {
-          /* The load-only names repeat the independent misses, and the branch-chosen dependent
-           * ones the dependent: counted once, as dependent misses less the chases'. */
+          /* The load-only names repeat the independent misses, the branch-chosen dependent ones
+           * the dependent (counted once, as dependent misses less the chases'), and the
+           * independent walks the walks (counted once, as walks less the dependent ones'). */
           const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
                                      indep[0], dep[0] - chase[0], indep[1], dep[1] - chase[1],
-                                     indep[2], dep[2] - chase[2], stream, p.tlb_misses, p.walks,
-                                     p.mispredicts, store[0], store[1], 0, 0, p.warm_mispredicts,
-                                     p.chase_reads, 0, 0, 0, chase[0], chase[1], chase[2] };
+                                     indep[2], dep[2] - chase[2], stream, p.tlb_misses,
+                                     p.walks - p.dependent_walks, p.mispredicts, store[0],
+                                     store[1], 0, 0, p.warm_mispredicts, p.chase_reads, 0, 0, 0,
+                                     chase[0], chase[1], chase[2], 0, p.dependent_walks };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -273,6 +278,21 @@ test_chase_misses_recover_their_cost (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+dep-walks recovers its 20 costs when a dependent load's page walk costs more
+ * than another's, and that hierarchy+chase-misses, which prices every walk alike, cannot. */
+static void
+test_dependent_walks_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES | WITH_DEP_WALKS;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+dep-walks", 20, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+chase-misses")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
 /* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
  * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
  * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
@@ -361,8 +381,8 @@ test_term_counts_by_hand (void **state)
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
                     .dependent_misses = { 0, 24576, 10000 }, .chase_misses = { 0, 8192, 4000 },
                     .random_write_misses = { 0, 4096, 0 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .warm_mispredicts = 3, .chase_reads = 900, .dependent_reads = 2500, .branches = 1300,
-                    .writes = 400 };
+                    .dependent_walks = 2, .mispredicts = 11, .warm_mispredicts = 3,
+                    .chase_reads = 900, .dependent_reads = 2500, .branches = 1300, .writes = 400 };
   static const struct {
     VatCpuTerm term;
     double per_elem;
@@ -376,7 +396,7 @@ test_term_counts_by_hand (void **state)
     { TERM_L2_LOAD_INDEP, 9.28 }, { TERM_MISPREDICT_WARM, 0.003 },
     { TERM_CHASE_READ, 0.9 }, { TERM_L1_CHASE, 0 }, { TERM_L1_DEP_BRANCH, 0 },
     { TERM_L2_CHASE, 4.096 }, { TERM_L2_DEP_BRANCH, 8.192 }, { TERM_L3_CHASE, 4.0 / 3 },
-    { TERM_L3_DEP_BRANCH, 2.0 },
+    { TERM_L3_DEP_BRANCH, 2.0 }, { TERM_WALK_DEP, 0.002 }, { TERM_WALK_INDEP, 0.003 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -453,6 +473,7 @@ main (void)
     cmocka_unit_test (test_warm_mispredictions_recover_their_cost),
     cmocka_unit_test (test_chase_loads_recover_their_cost),
     cmocka_unit_test (test_chase_misses_recover_their_cost),
+    cmocka_unit_test (test_dependent_walks_recover_their_cost),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

@@ -92,6 +92,16 @@ static const struct {
       TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
       TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
       TERM_WALK, TERM_MISPREDICT_WARM } },
+  /* Beyond the TLB reach a search's and a sift's walks are those of dependent loads, which wait
+   * for them; a scan's or a permutation's are independent and overlap. One price per walk came
+   * out at 6 ns, a third of the probe's 18, and left the searches' and heapsort's slopes 31% low:
+   * their gaps close at 12 to 13 ns more per walk (docs/experiments/cpu-model.md). */
+  { "hierarchy+dep-walks", "hierarchy+chase-misses, with the page walks of dependent loads "
+    "priced apart from the others", 20,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
+      TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK_INDEP, TERM_WALK_DEP, TERM_MISPREDICT_WARM } },
 };
 
 const char *
@@ -104,6 +114,7 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
     "l2_miss_load_indep", "mispredict_warm", "chase_load", "l1_miss_chase", "l2_miss_chase",
     "l3_miss_chase", "l1_miss_dep_branch", "l2_miss_dep_branch", "l3_miss_dep_branch",
+    "walk_dep", "walk_indep",
   };
   return names[t];
 }
@@ -156,9 +167,13 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       *what = "sequential read per line";
       return p->stream_ns;
     case TERM_WALK:
+    case TERM_WALK_DEP:
     case TERM_TC:
       *what = "4 KiB - 2 MiB pages (chase)";
       return p->chase_ns[4] - p->chase_ns[3];
+    case TERM_WALK_INDEP:
+      *what = "4 KiB - 2 MiB pages (independent loads)";
+      return p->random_ns[4] - p->random_ns[3];
     case TERM_MISPREDICT:
     case TERM_MISPREDICT_WARM:
       *what = "random - alternating branch, x2";
@@ -236,6 +251,10 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
       return (double) p->tlb_misses / n;
     case TERM_WALK:
       return (double) p->walks / n;
+    case TERM_WALK_DEP:
+      return (double) p->dependent_walks / n;
+    case TERM_WALK_INDEP:
+      return (double) (p->walks - MIN (p->dependent_walks, p->walks)) / n;
     case TERM_MISPREDICT:
       return (double) p->mispredicts / n;
     case TERM_MISPREDICT_WARM:

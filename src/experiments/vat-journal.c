@@ -54,6 +54,7 @@ static const struct {
   { "chase_misses_l1", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[0]) },
   { "chase_misses_l2", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[1]) },
   { "chase_misses_l3", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[2]) },
+  COUNT (dependent_walks),
 };
 #undef COUNT
 #define N_COUNTS G_N_ELEMENTS (count_fields)

@@ -365,6 +365,7 @@ cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport
     pt->cache_misses[l] = counter (cache, misses[l]);
   pt->tlb_misses = counter (tlb, "l1_misses");
   pt->walks = counter (tlb, "walks");
+  pt->dependent_walks = counter (tlb, "dependent_walks");
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     {
       pt->random_misses[l] = counter (random_only, misses[l]);
