@@ -35,9 +35,11 @@ static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 
  * dependent ones, costing more), and chase misses (some of the dependent misses of each level,
  * at a higher price; without them a dependent miss costs the same whether it is a chase's or
  * not, so the TERM_L*_DEP_BRANCH costs repeat the TERM_L*_DEP ones), and dependent loads' page
- * walks (some of the walks, at a higher price; TERM_WALK_INDEP's cost repeats TERM_WALK's). */
+ * walks (some of the walks, at a higher price; TERM_WALK_INDEP's cost repeats TERM_WALK's).
+ * CHASES_IN_FIRST_ONLY: only algorithm "a" has chase loads and chase misses, as only the van Emde
+ * Boas search has them among the experiment's algorithms. */
 enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
-       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64 };
+       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64, CHASES_IN_FIRST_ONLY = 128 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -91,7 +93,7 @@ synthetic_experiment (guint32 seed, guint with)
             indep[l] = draw (rand, n, 2.0 / (1 + l));
             if (l < 2 && (with & WITH_STORE_MISSES))
               store[l] = draw (rand, n, 0.5 / (1 + l));
-            if (with & WITH_CHASE_MISSES)
+            if ((with & WITH_CHASE_MISSES) && (a == 0 || !(with & CHASES_IN_FIRST_ONLY)))
               chase[l] = (guint64) (g_rand_double (rand) * (double) dep[l]);
             p.dependent_misses[l] = dep[l];
             p.chase_misses[l] = chase[l];
@@ -110,7 +112,7 @@ synthetic_experiment (guint32 seed, guint with)
         p.branches = p.mispredicts + draw (rand, n, 2);
         if (with & WITH_WARM_BRANCHES)
           p.warm_mispredicts = (guint64) (g_rand_double (rand) * (double) p.mispredicts);
-        if (with & WITH_CHASES)
+        if ((with & WITH_CHASES) && (a == 0 || !(with & CHASES_IN_FIRST_ONLY)))
           p.chase_reads = (guint64) (g_rand_double (rand) * (double) p.dependent_reads);
         p.writes = draw (rand, n, 4);
         {
@@ -290,6 +292,34 @@ test_dependent_walks_recover_their_cost (void **state)
   assert_recovers_costs ("hierarchy+dep-walks", 20, with);
   mdl_vat_cpu_models (exp);
   assert_true (model_named (exp, "hierarchy+chase-misses")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
+/* Ensure hierarchy+chase-probe predicts an algorithm left out whose chase loads and misses no
+ * other algorithm has, exactly, when they cost what the probe measured (its chase: 2.5 ns a step
+ * in L1, then 9, 110 and 160 ns more per level), and sets those prices beside its fitted ones;
+ * hierarchy+dep-walks, which must fit them from the other algorithms, cannot. */
+static void
+test_probe_priced_chases_predict_the_only_chaser (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES | WITH_DEP_WALKS | CHASES_IN_FIRST_ONLY;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  const double chase_ns[4] = { 2.5, 2.5 + 9.0, 2.5 + 9.0 + 110.0, 2.5 + 9.0 + 110.0 + 160.0 };
+  const VatCpuModel *probe, *fitted;
+  (void) state;
+  memcpy (exp->probe.chase_ns, chase_ns, sizeof chase_ns);
+  mdl_vat_cpu_models (exp);
+  probe = model_named (exp, "hierarchy+chase-probe");
+  fitted = model_named (exp, "hierarchy+dep-walks");
+  assert_int_equal (probe->n_terms, 20);
+  for (guint t = 0; t < probe->n_terms; t++)
+    if (fabs (probe->coef[t] - true_cost (probe->terms[t])) > 1e-6 * true_cost (probe->terms[t]))
+      fail_msg ("%s fitted %.9f ns, made with %.3f", mdl_vat_cpu_term_name (probe->terms[t]),
+                probe->coef[t], true_cost (probe->terms[t]));
+  assert_float_equal (probe->algos[0].loao_max, 0, 1e-6);
+  assert_float_equal (probe->r2_loao, 1, 1e-9);
+  assert_true (fitted->algos[0].loao_max > 0.01);
   experiment_free (exp);
 }
 
@@ -474,6 +504,7 @@ main (void)
     cmocka_unit_test (test_chase_loads_recover_their_cost),
     cmocka_unit_test (test_chase_misses_recover_their_cost),
     cmocka_unit_test (test_dependent_walks_recover_their_cost),
+    cmocka_unit_test (test_probe_priced_chases_predict_the_only_chaser),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

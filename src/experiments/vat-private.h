@@ -11,7 +11,7 @@
 #define VAT_EM_LEVELS 3
 
 /* The cost models set side by side by cross-validation (cpu-model.c), and their terms. */
-#define VAT_CPU_MODELS 13
+#define VAT_CPU_MODELS 14
 /* TERM_DEP_READ: dependent loads, hits included (the latency an L1 hit adds when the next address
  * waits for it); TERM_BRANCH: data-dependent branches, predicted or not (the compare on a loaded
  * value each waits for); TERM_WRITE: stores (fewer retire per cycle than loads issue). TERM_L*_DEP: misses of dependent loads (MDL_CPU_FLAG_DEPENDENT) that no stream prefetcher
