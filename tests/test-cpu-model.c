@@ -296,16 +296,18 @@ test_dependent_walks_recover_their_cost (void **state)
 }
 
 /* Ensure hierarchy+chase-probe predicts an algorithm left out whose chase loads and misses no
- * other algorithm has, exactly, when they cost what the probe measured (its chase: 2.5 ns a step
- * in L1, then 9, 110 and 160 ns more per level), and sets those prices beside its fitted ones;
- * hierarchy+dep-walks, which must fit them from the other algorithms, cannot. */
+ * other algorithm has, exactly, when they and the dependent walks cost what the probe measured
+ * (its chase: 2.5 ns a step in L1, then 9, 110 and 160 ns more per level, and 35 ns more on 4 KiB
+ * pages), and sets those prices beside its fitted ones; hierarchy+dep-walks, which must fit them
+ * from the other algorithms, cannot. */
 static void
 test_probe_priced_chases_predict_the_only_chaser (void **state)
 {
   const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
                      | WITH_CHASE_MISSES | WITH_DEP_WALKS | CHASES_IN_FIRST_ONLY;
   MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
-  const double chase_ns[4] = { 2.5, 2.5 + 9.0, 2.5 + 9.0 + 110.0, 2.5 + 9.0 + 110.0 + 160.0 };
+  const double chase_ns[5] = { 2.5, 2.5 + 9.0, 2.5 + 9.0 + 110.0, 2.5 + 9.0 + 110.0 + 160.0,
+                               2.5 + 9.0 + 110.0 + 160.0 + 35.0 };
   const VatCpuModel *probe, *fitted;
   (void) state;
   memcpy (exp->probe.chase_ns, chase_ns, sizeof chase_ns);
