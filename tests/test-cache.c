@@ -10,8 +10,8 @@
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
-/* Parses a micro-trace "R0 W3 M1 F2 D4 R12+8 ..." into events: kind letter (R read, W write,
- * M modify, F fetch, D read flagged dependent), then the address in units of @unit bytes, optionally "+SIZE" in bytes
+/* Parses a micro-trace "R0 W3 M1 F2 D4 C5 R12+8 ..." into events: kind letter (R read, W write,
+ * M modify, F fetch, D read flagged dependent, C read flagged dependent and chase), then the address in units of @unit bytes, optionally "+SIZE" in bytes
  * (default 1). */
 static GArray *
 parse_trace (const char *text, guint unit)
@@ -31,6 +31,7 @@ parse_trace (const char *text, guint unit)
         case 'M': e.kind = MDL_CPU_MODIFY; break;
         case 'F': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_FETCH; break;
         case 'D': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_DEPENDENT; break;
+        case 'C': e.kind = MDL_CPU_READ; e.flags = MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE; break;
         default: fail_msg ("bad trace word %s", *w);
         }
       e.addr = g_ascii_strtoull (*w + 1, &end, 10) * unit;
@@ -141,6 +142,15 @@ static const struct {
   /* cachegrind=1: the straddling dependent read is one access, one dependent miss. */
   { "cachegrind dependent straddle", "cache:size=64,assoc=4,line=16,cachegrind=1",
     "D12+8 D16+4", "dependent_misses", "MH" },
+  /* Chase reads' misses, one set of 2 ways: C0 misses; D1 misses, dependent but no chase; R2
+   * misses and evicts 0; C0 misses again (evicts 1); C2 hits; D1 misses; C0 misses (evicts 2). */
+  { "chase misses apart", "cache:size=32,assoc=2,line=16", "C0 D1 R2 C0 C2 D1 C0",
+    "chase_misses", "MHHMHHM" },
+  /* ... and every one of them is a dependent miss too. */
+  { "chase misses are dependent misses", "cache:size=32,assoc=2,line=16", "C0 D1 R2 C0 C2 D1 C0",
+    "dependent_misses", "MMHMHMM" },
+  /* A chase read straddling two lines misses twice, as a dependent one does. */
+  { "chase straddle", "cache:size=64,assoc=4,line=16", "C12+8 D32 C16+4", "chase_misses", "2HH" },
 };
 
 static void
@@ -470,11 +480,11 @@ compare_level (MdlEngine *e, const RefCache *ref, guint i, const char *prefix, g
   static const char *const names[] = { "read_refs", "write_refs", "fetch_refs", "read_misses",
                                        "write_misses", "fetch_misses", "evictions", "compulsory",
                                        "capacity", "conflict", "back_invalidations",
-                                       "dependent_misses" };
+                                       "dependent_misses", "chase_misses" };
   const RefLevelCounts *c = ref_cache_level (ref, i);
   guint64 want[] = { c->refs[0], c->refs[1], c->refs[2], c->misses[0], c->misses[1], c->misses[2],
                      c->evictions, c->compulsory, c->capacity, c->conflict,
-                     c->back_invalidations, c->dependent_misses };
+                     c->back_invalidations, c->dependent_misses, c->chase_misses };
   g_autoptr (MdlReport) r = mdl_engine_report (e);
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
@@ -495,7 +505,7 @@ compare_level (MdlEngine *e, const RefCache *ref, guint i, const char *prefix, g
 /* Ensure the engine and the slow reference agree on every counter of every level, over hundreds
  * of random configurations (levels, policies, geometry, inclusion, write allocation, icache,
  * cachegrind mode, classification) and random traces with straddling accesses, fetches and
- * dependent reads. */
+ * dependent and chase reads. */
 static void
 test_agrees_with_reference (void **state)
 {
@@ -535,9 +545,11 @@ test_agrees_with_reference (void **state)
               x->size = (guint16) g_rand_int_range (rand, 1, 16);
             }
           else if (r < 2)
-            x->flags = MDL_CPU_FLAG_DEPENDENT;
+            x->flags = r == 0 ? MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE
+                              : MDL_CPU_FLAG_DEPENDENT;
           ref_cache_access (ref, x->kind, x->flags == MDL_CPU_FLAG_FETCH,
-                            x->flags == MDL_CPU_FLAG_DEPENDENT, x->addr, x->size);
+                            x->flags & (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE), x->addr,
+                            x->size);
         }
       /* Batches of random length, to cross batch boundaries anywhere. */
       for (guint k = 0; k < n;)
@@ -567,8 +579,8 @@ test_agrees_with_reference (void **state)
  * slow reference on every counter, for every policy, with and without write allocation, over
  * traces made of the patterns that path sees and those that leave it: streams of small
  * accesses along a line and across its end, returns to lines of a few streams, straddling and
- * wrapping accesses, modifies, dependent reads, fetches (ignored without an icache) and op records
- * between them, fed in batches of random length. */
+ * wrapping accesses, modifies, dependent and chase reads, fetches (ignored without an icache)
+ * and op records between them, fed in batches of random length. */
 static void
 test_one_level_loop_agrees_with_reference (void **state)
 {
@@ -600,7 +612,8 @@ test_one_level_loop_agrees_with_reference (void **state)
           guint r = (guint) g_rand_int_range (rand, 0, 20), s = (guint) g_rand_int_range (rand, 0, (gint32) n_streams);
           MdlCpuEvent *x = &ev[k];
           x->kind = r < 10 ? MDL_CPU_READ : r < 15 ? MDL_CPU_WRITE : MDL_CPU_MODIFY;
-          x->flags = r < 4 ? MDL_CPU_FLAG_DEPENDENT : 0;
+          x->flags = r < 2 ? MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE
+                     : r < 4 ? MDL_CPU_FLAG_DEPENDENT : 0;
           x->size = (guint16) (1u << g_rand_int_range (rand, 0, 4));
           x->addr = stream[s];
           stream[s] += x->size;   /* along the line, and on into the next */
@@ -623,8 +636,7 @@ test_one_level_loop_agrees_with_reference (void **state)
                 x->flags = MDL_CPU_FLAG_FETCH;
               continue;   /* neither is a data access: the reference sees nothing */
             }
-          ref_cache_access (ref, x->kind, FALSE, x->flags == MDL_CPU_FLAG_DEPENDENT, x->addr,
-                            x->size);
+          ref_cache_access (ref, x->kind, FALSE, x->flags, x->addr, x->size);
         }
       for (guint k = 0; k < n;)
         {
@@ -646,12 +658,13 @@ test_one_level_loop_agrees_with_reference (void **state)
  * 16 ways and fully associative, 1 to 64 sets, lines of 16 to 256 bytes), every policy, with and
  * without write allocation, over traces that hit at every depth of a set and miss (a few hot lines
  * per set among more lines than ways), stream along lines, straddle, wrap, modify, and mix in
- * dependent reads, fetches and op records, in batches of random length. */
+ * dependent and chase reads, fetches and op records, in batches of random length. */
 /* The counters of a one-level report that the general path (classify=1) and the fast paths
  * share. */
 static const char *const one_level_names[] = { "accesses", "fetches", "fetches_ignored", "refs",
                                                "read_refs", "write_refs", "misses", "read_misses",
-                                               "write_misses", "dependent_misses", "evictions" };
+                                               "write_misses", "dependent_misses", "chase_misses",
+                                               "evictions" };
 
 /* Fails unless @fast and @general agree on every counter of one_level_names; @what names the
  * case. */
@@ -709,7 +722,8 @@ test_fast_paths_agree_with_general_path (void **state)
           guint r = (guint) g_rand_int_range (rand, 0, 20);
           MdlCpuEvent *x = &ev[k];
           x->kind = r < 10 ? MDL_CPU_READ : r < 15 ? MDL_CPU_WRITE : MDL_CPU_MODIFY;
-          x->flags = r < 3 ? MDL_CPU_FLAG_DEPENDENT : 0;
+          x->flags = r < 1 ? MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE
+                     : r < 3 ? MDL_CPU_FLAG_DEPENDENT : 0;
           x->size = (guint16) (1u << g_rand_int_range (rand, 0, 4));
           /* A line among a few more than the sets hold, the lowest most often: hits deep in a
            * set's recency order as well as at its front. */

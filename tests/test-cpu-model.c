@@ -22,17 +22,24 @@ static const VatCpuTerm true_terms[] = {
   TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
   TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
-  TERM_CHASE_READ,
+  TERM_CHASE_READ, TERM_L1_DEP_BRANCH, TERM_L2_DEP_BRANCH, TERM_L3_DEP_BRANCH, TERM_L1_CHASE,
+  TERM_L2_CHASE, TERM_L3_CHASE, TERM_WALK_INDEP, TERM_WALK_DEP,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
-                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5 };
+                                  20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5, 4.0, 30.0, 90.0, 9.0,
+                                  110.0, 160.0, 20.0, 35.0 };
 
 /* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
  * the random-only misses of L1 and L2, at their own price), the mispredictions of a warm
- * predictor (fewer than a cold one's, which then cost nothing), and chase loads (some of the
- * dependent ones, costing more). */
+ * predictor (fewer than a cold one's, which then cost nothing), chase loads (some of the
+ * dependent ones, costing more), and chase misses (some of the dependent misses of each level,
+ * at a higher price; without them a dependent miss costs the same whether it is a chase's or
+ * not, so the TERM_L*_DEP_BRANCH costs repeat the TERM_L*_DEP ones), and dependent loads' page
+ * walks (some of the walks, at a higher price; TERM_WALK_INDEP's cost repeats TERM_WALK's).
+ * CHASES_IN_FIRST_ONLY: only algorithm "a" has chase loads and chase misses, as only the van Emde
+ * Boas search has them among the experiment's algorithms. */
 enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
-       WITH_CHASES = 16 };
+       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64, CHASES_IN_FIRST_ONLY = 128 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -75,7 +82,8 @@ synthetic_experiment (guint32 seed, guint with)
   for (guint a = 0; a < N_ALGOS; a++)
     for (guint s = 0; s < N_SIZES; s++)
       {
-        guint64 n = (guint64) 1024 << s, dep[3], indep[3], store[3] = { 0 }, stream;
+        guint64 n = (guint64) 1024 << s, dep[3], indep[3], store[3] = { 0 }, chase[3] = { 0 };
+        guint64 stream;
         double ns = 0;
         MdlVatPoint p = { .algorithm = algo_names[a], .n = n, .bytes = 8 * n };
         p.ram_ops = n + draw (rand, n, 20);
@@ -85,7 +93,10 @@ synthetic_experiment (guint32 seed, guint with)
             indep[l] = draw (rand, n, 2.0 / (1 + l));
             if (l < 2 && (with & WITH_STORE_MISSES))
               store[l] = draw (rand, n, 0.5 / (1 + l));
+            if ((with & WITH_CHASE_MISSES) && (a == 0 || !(with & CHASES_IN_FIRST_ONLY)))
+              chase[l] = (guint64) (g_rand_double (rand) * (double) dep[l]);
             p.dependent_misses[l] = dep[l];
+            p.chase_misses[l] = chase[l];
             p.random_write_misses[l] = store[l];
             p.random_misses[l] = dep[l] + indep[l] + store[l];
             p.cache_misses[l] = dep[l] + indep[l] + store[l];
@@ -94,20 +105,26 @@ synthetic_experiment (guint32 seed, guint with)
         p.cache_misses[2] += stream;   /* at L3 the random-only cache lacks the streams' misses */
         p.tlb_misses = draw (rand, n, 0.3);
         p.walks = draw (rand, n, 0.1);
+        if (with & WITH_DEP_WALKS)
+          p.dependent_walks = (guint64) (g_rand_double (rand) * (double) p.walks);
         p.mispredicts = draw (rand, n, 0.5);
         p.dependent_reads = draw (rand, n, 3);
         p.branches = p.mispredicts + draw (rand, n, 2);
         if (with & WITH_WARM_BRANCHES)
           p.warm_mispredicts = (guint64) (g_rand_double (rand) * (double) p.mispredicts);
-        if (with & WITH_CHASES)
+        if ((with & WITH_CHASES) && (a == 0 || !(with & CHASES_IN_FIRST_ONLY)))
           p.chase_reads = (guint64) (g_rand_double (rand) * (double) p.dependent_reads);
         p.writes = draw (rand, n, 4);
         {
-          /* The load-only names repeat the independent misses: counted once, below. */
+          /* The load-only names repeat the independent misses, the branch-chosen dependent ones
+           * the dependent (counted once, as dependent misses less the chases'), and the
+           * independent walks the walks (counted once, as walks less the dependent ones'). */
           const guint64 counts[] = { p.ram_ops, p.dependent_reads, p.branches, p.writes,
-                                     indep[0], dep[0], indep[1], dep[1], indep[2], dep[2], stream,
-                                     p.tlb_misses, p.walks, p.mispredicts, store[0], store[1],
-                                     0, 0, p.warm_mispredicts, p.chase_reads };
+                                     indep[0], dep[0] - chase[0], indep[1], dep[1] - chase[1],
+                                     indep[2], dep[2] - chase[2], stream, p.tlb_misses,
+                                     p.walks - p.dependent_walks, p.mispredicts, store[0],
+                                     store[1], 0, 0, p.warm_mispredicts, p.chase_reads, 0, 0, 0,
+                                     chase[0], chase[1], chase[2], 0, p.dependent_walks };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -243,6 +260,71 @@ test_chase_loads_recover_their_cost (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+chase-misses recovers its 19 costs when a chase load's miss costs more than
+ * another dependent load's at every level, and that hierarchy+chase, which prices both alike,
+ * cannot, though every coefficient it fits stays non-negative. */
+static void
+test_chase_misses_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  const VatCpuModel *chase;
+  (void) state;
+  assert_recovers_costs ("hierarchy+chase-misses", 19, with);
+  mdl_vat_cpu_models (exp);
+  chase = model_named (exp, "hierarchy+chase");
+  assert_true (chase->loao_max > 0.01);
+  for (guint t = 0; t < chase->n_terms; t++)
+    assert_true (chase->coef[t] >= 0);
+  experiment_free (exp);
+}
+
+/* Ensure hierarchy+dep-walks recovers its 20 costs when a dependent load's page walk costs more
+ * than another's, and that hierarchy+chase-misses, which prices every walk alike, cannot. */
+static void
+test_dependent_walks_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES | WITH_DEP_WALKS;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  (void) state;
+  assert_recovers_costs ("hierarchy+dep-walks", 20, with);
+  mdl_vat_cpu_models (exp);
+  assert_true (model_named (exp, "hierarchy+chase-misses")->loao_max > 0.01);
+  experiment_free (exp);
+}
+
+/* Ensure hierarchy+chase-probe predicts an algorithm left out whose chase loads and misses no
+ * other algorithm has, exactly, when they and the dependent walks cost what the probe measured
+ * (its chase: 2.5 ns a step in L1, then 9, 110 and 160 ns more per level, and 35 ns more on 4 KiB
+ * pages), and sets those prices beside its fitted ones; hierarchy+dep-walks, which must fit them
+ * from the other algorithms, cannot. */
+static void
+test_probe_priced_chases_predict_the_only_chaser (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES | WITH_DEP_WALKS | CHASES_IN_FIRST_ONLY;
+  MdlVatExperiment *exp = synthetic_experiment (test_seed (20261127), with);
+  const double chase_ns[5] = { 2.5, 2.5 + 9.0, 2.5 + 9.0 + 110.0, 2.5 + 9.0 + 110.0 + 160.0,
+                               2.5 + 9.0 + 110.0 + 160.0 + 35.0 };
+  const VatCpuModel *probe, *fitted;
+  (void) state;
+  memcpy (exp->probe.chase_ns, chase_ns, sizeof chase_ns);
+  mdl_vat_cpu_models (exp);
+  probe = model_named (exp, "hierarchy+chase-probe");
+  fitted = model_named (exp, "hierarchy+dep-walks");
+  assert_int_equal (probe->n_terms, 20);
+  for (guint t = 0; t < probe->n_terms; t++)
+    if (fabs (probe->coef[t] - true_cost (probe->terms[t])) > 1e-6 * true_cost (probe->terms[t]))
+      fail_msg ("%s fitted %.9f ns, made with %.3f", mdl_vat_cpu_term_name (probe->terms[t]),
+                probe->coef[t], true_cost (probe->terms[t]));
+  assert_float_equal (probe->algos[0].loao_max, 0, 1e-6);
+  assert_float_equal (probe->r2_loao, 1, 1e-9);
+  assert_true (fitted->algos[0].loao_max > 0.01);
+  experiment_free (exp);
+}
+
 /* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
  * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
  * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
@@ -317,20 +399,22 @@ test_flat_hierarchy_cannot_fit_dependent_misses (void **state)
  *  - L2 (16384 lines): 40000 misses, 32768 of them random-only, 3/4 of those (24576) dependent.
  *    Beyond the 16384 warm lines: 16384 random-only, so 12288 dependent; 40000 - 16384 = 23616
  *    in all, so 11328 independent; 4096 of the random-only misses are stores', so beyond the
- *    warm lines 2048, leaving 9280 to independent loads;
+ *    warm lines 2048, leaving 9280 to independent loads; of the dependent ones 8192 are chase
+ *    loads', so beyond the warm lines 4096 chase and 8192 chosen by a branch;
  *  - L3 (524288 lines, all 20000 warm): 50000 misses, 30000 random-only, 10000 dependent: 10000
- *    random-only beyond warm, a third dependent (3333.3), 6666.7 independent, and the 20000 more
- *    of the full cache are the streams'. */
+ *    random-only beyond warm, a third dependent (3333.3: 1333.3 of the 4000 chase misses, 2000 of
+ *    the 6000 others), 6666.7 independent, and the 20000 more of the full cache are the
+ *    streams'. */
 static void
 test_term_counts_by_hand (void **state)
 {
   MdlVatExperiment *exp = synthetic_experiment (1, 0);
   MdlVatPoint p = { .algorithm = "a", .n = 1000, .ram_ops = 3000, .lines = 20000,
                     .cache_misses = { 600, 40000, 50000 }, .random_misses = { 0, 32768, 30000 },
-                    .dependent_misses = { 0, 24576, 10000 },
+                    .dependent_misses = { 0, 24576, 10000 }, .chase_misses = { 0, 8192, 4000 },
                     .random_write_misses = { 0, 4096, 0 }, .tlb_misses = 7, .walks = 5,
-                    .mispredicts = 11, .warm_mispredicts = 3, .chase_reads = 900, .dependent_reads = 2500, .branches = 1300,
-                    .writes = 400 };
+                    .dependent_walks = 2, .mispredicts = 11, .warm_mispredicts = 3,
+                    .chase_reads = 900, .dependent_reads = 2500, .branches = 1300, .writes = 400 };
   static const struct {
     VatCpuTerm term;
     double per_elem;
@@ -342,7 +426,9 @@ test_term_counts_by_hand (void **state)
     { TERM_DEP_READ, 2.5 }, { TERM_BRANCH, 1.3 }, { TERM_WRITE, 0.4 },
     { TERM_L1_STORE, 0 }, { TERM_L1_LOAD_INDEP, 0.088 }, { TERM_L2_STORE, 2.048 },
     { TERM_L2_LOAD_INDEP, 9.28 }, { TERM_MISPREDICT_WARM, 0.003 },
-    { TERM_CHASE_READ, 0.9 },
+    { TERM_CHASE_READ, 0.9 }, { TERM_L1_CHASE, 0 }, { TERM_L1_DEP_BRANCH, 0 },
+    { TERM_L2_CHASE, 4.096 }, { TERM_L2_DEP_BRANCH, 8.192 }, { TERM_L3_CHASE, 4.0 / 3 },
+    { TERM_L3_DEP_BRANCH, 2.0 }, { TERM_WALK_DEP, 0.002 }, { TERM_WALK_INDEP, 0.003 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -357,7 +443,8 @@ test_term_counts_by_hand (void **state)
 
 /* Ensure the split loses nothing and invents nothing: on random points with warm lines, the
  * dependent and independent misses of L1 and L2 add up to the level's misses (flat model's count),
- * and so do their dependent, store and independent-load misses; those of L3 add up to its
+ * and so do their dependent, store and independent-load misses; the chase and branch-chosen
+ * misses of every level add up to its dependent ones; those of L3 add up to its
  * random-only misses; every count is non-negative. */
 static void
 test_split_adds_up_to_the_flat_counts (void **state)
@@ -374,6 +461,7 @@ test_split_adds_up_to_the_flat_counts (void **state)
       for (guint l = 0; l < 3; l++)
         {
           p.dependent_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
+          p.chase_misses[l] = (guint64) g_rand_int_range (rand, 0, (gint32) p.dependent_misses[l] + 1);
           p.random_write_misses[l] = (guint64) g_rand_int_range (rand, 0, 1 << 20);
           p.random_misses[l] = p.dependent_misses[l] + p.random_write_misses[l]
                                + (guint64) g_rand_int_range (rand, 0, 1 << 20);
@@ -384,9 +472,14 @@ test_split_adds_up_to_the_flat_counts (void **state)
           double dep = mdl_vat_cpu_term_value (exp, &p, TERM_L1_DEP + l);
           double indep = mdl_vat_cpu_term_value (exp, &p, TERM_L1_INDEP + l);
           double all = mdl_vat_cpu_term_value (exp, &p, whole[l]);
+          double chase = mdl_vat_cpu_term_value (exp, &p, TERM_L1_CHASE + l);
+          double dep_branch = mdl_vat_cpu_term_value (exp, &p, TERM_L1_DEP_BRANCH + l);
           if (dep < 0 || indep < 0 || fabs (dep + indep - all) > 1e-9 * MAX (1, all))
             fail_msg ("seed %u, point %u, level %u: dependent %.6f + independent %.6f, whole "
                       "%.6f", seed, k, l + 1, dep, indep, all);
+          if (chase < 0 || dep_branch < 0 || fabs (chase + dep_branch - dep) > 1e-9 * MAX (1, dep))
+            fail_msg ("seed %u, point %u, level %u: chase %.6f + branch-chosen %.6f, dependent "
+                      "%.6f", seed, k, l + 1, chase, dep_branch, dep);
           if (l < 2)
             {
               double store = mdl_vat_cpu_term_value (exp, &p, TERM_L1_STORE + l);
@@ -411,6 +504,9 @@ main (void)
     cmocka_unit_test (test_store_miss_fit_by_hand),
     cmocka_unit_test (test_warm_mispredictions_recover_their_cost),
     cmocka_unit_test (test_chase_loads_recover_their_cost),
+    cmocka_unit_test (test_chase_misses_recover_their_cost),
+    cmocka_unit_test (test_dependent_walks_recover_their_cost),
+    cmocka_unit_test (test_probe_priced_chases_predict_the_only_chaser),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

@@ -106,6 +106,30 @@ test_walks_1g (void **state)
   assert_int_equal (count_of (e, "psc_pml4e_hits"), 1);
 }
 
+/* Ensure the walks of dependent reads are counted apart. Pages 0 1 2 0 3 with 2 L1 entries and
+ * no second level, the reads of pages 1 and 3 and the second of 0 flagged dependent, a write to
+ * page 4 as well: every access misses L1 and walks (the second 0 too: 2 evicted it), so 6 walks,
+ * of which the dependent reads' are pages 1, 0 and 3: 3; the write is never dependent. */
+static void
+test_dependent_walks_apart (void **state)
+{
+  static const struct { guint kind; guint flags; guint64 page; } trace[] = {
+    { MDL_CPU_READ, 0, 0 }, { MDL_CPU_READ, MDL_CPU_FLAG_DEPENDENT, 1 }, { MDL_CPU_READ, 0, 2 },
+    { MDL_CPU_READ, MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE, 0 },
+    { MDL_CPU_READ, MDL_CPU_FLAG_DEPENDENT, 3 }, { MDL_CPU_WRITE, 0, 4 },
+  };
+  g_autoptr (MdlEngine) e = test_engine_new ("tlb:l2_entries=0,l1_entries=2,l1_assoc=0");
+  MdlCpuEvent ev[G_N_ELEMENTS (trace)];
+  MdlEventBatch b = { .cpu = ev, .n_cpu = G_N_ELEMENTS (trace) };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (trace); i++)
+    ev[i] = (MdlCpuEvent) { .kind = (guint8) trace[i].kind, .flags = (guint8) trace[i].flags,
+                            .size = 8, .addr = trace[i].page * 4096 };
+  assert_true (mdl_engine_consume (e, &b, NULL));
+  assert_int_equal (count_of (e, "walks"), 6);
+  assert_int_equal (count_of (e, "dependent_walks"), 3);
+}
+
 /* Ensure the second level catches what the first drops. Pages 0 1 2 0 with 2 L1 entries: all four
  * miss L1 (2 evicts 0), but the last 0 hits L2: 3 walks. */
 static void
@@ -416,6 +440,7 @@ main (void)
     cmocka_unit_test (test_walks_2m),
     cmocka_unit_test (test_walks_1g),
     cmocka_unit_test (test_second_level_catches),
+    cmocka_unit_test (test_dependent_walks_apart),
     cmocka_unit_test (test_straddle_translates_both),
     cmocka_unit_test (test_fetches_skipped),
     cmocka_unit_test (test_preset_sizes),

@@ -161,6 +161,10 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  *   it costs at least an L1 hit's latency, where independent loads issue several per cycle.
  * @chase_reads: of @dependent_reads, those whose address the loaded value computes with no branch
  *   between (MDL_CPU_FLAG_CHASE): no predicted branch lets the core run ahead of them.
+ * @chase_misses: of @dependent_misses, those of chase reads: each waits the level's whole
+ *   latency, where a dependent miss chosen by a predicted branch may overlap the one before.
+ * @dependent_walks: of @walks, those of dependent reads, which wait for the walk as for a miss,
+ *   where independent loads' walks overlap.
  * @writes: write and read-modify-write records: stores, which a core retires at most one or two
  *   a cycle, where loads issue two or three.
  */
@@ -193,6 +197,8 @@ typedef struct {
   guint64 chase_reads;
   guint64 dependent_reads;
   guint64 writes;
+  guint64 chase_misses[3];
+  guint64 dependent_walks;
 } MdlVatPoint;
 
 /**

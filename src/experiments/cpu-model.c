@@ -6,12 +6,13 @@
  * instrumented pass: RAM operations, VAT TC misses, ideal-cache misses, and for the hierarchy
  * model the misses of this machine's set-associative caches split into those a stream
  * prefetcher hides and the rest, and the rest into dependent misses (of loads whose address an
- * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency) and independent ones (which
- * overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
+ * earlier load's value chose, MDL_CPU_FLAG_DEPENDENT: full latency; in the last model, those of
+ * chase loads, MDL_CPU_FLAG_CHASE, apart from those a predicted branch chose) and independent ones
+ * (which overlap: memory-level parallelism), L1 DTLB misses, page walks, and the mispredictions of the
  * data-dependent branches the algorithms report (the branch engine's gshare). The fits are NNLS on
  * ns per operation (cv.c). Each is judged by leaving one algorithm out and by fitting the small
- * sizes to predict the large; each coefficient of the hierarchy model is set beside the latency
- * the probe (probe.c) measured for the same event. */
+ * sizes to predict the large; each coefficient of the last model is set beside the latency the
+ * probe (probe.c) measured for the same event. */
 #include "experiments/cv.h"
 #include "experiments/fit.h"
 #include "experiments/vat-private.h"
@@ -21,27 +22,34 @@
 
 #define LINE_BYTES 64
 
+/* A term in @probe_priced (bit 1 << term) is not fitted: its price is the latency the probe
+ * measured for it (0 where that is not a positive number), and the fit prices the rest of the
+ * time. */
+#define PRICED(t) (G_GUINT64_CONSTANT (1) << (t))
+G_STATIC_ASSERT (VAT_CPU_TERMS <= 64);
+
 static const struct {
   const char *name;
   const char *description;
   guint n_terms;
   VatCpuTerm terms[VAT_CPU_TERMS];
+  guint64 probe_priced;
 } models[VAT_CPU_MODELS] = {
-  { "ram", "RAM: one cost per operation", 1, { TERM_OPS } },
-  { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC } },
+  { "ram", "RAM: one cost per operation", 1, { TERM_OPS }, 0 },
+  { "vat", "VAT: per operation + per TC miss", 2, { TERM_OPS, TERM_TC }, 0 },
   { "em", "EM: per operation + per ideal-cache miss at L1, L2, L3", 4,
-    { TERM_OPS, TERM_EM1, TERM_EM2, TERM_EM3 } },
+    { TERM_OPS, TERM_EM1, TERM_EM2, TERM_EM3 }, 0 },
   { "vat+em", "VAT and EM: per operation, TC miss, ideal-cache miss per level", 5,
-    { TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3 } },
+    { TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3 }, 0 },
   { "hierarchy-flat", "as hierarchy, but one cost per miss at each level whether or not the "
     "load waited for another (no memory-level parallelism)", 8,
     { TERM_OPS, TERM_L1, TERM_L2, TERM_L3_RANDOM, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
-      TERM_MISPREDICT } },
+      TERM_MISPREDICT }, 0 },
   { "hierarchy", "this machine's caches, TLBs and branch predictor: per operation, L1, L2 and L3 "
     "miss of dependent and of independent loads, L3 miss of a prefetched stream, L1 DTLB miss, "
     "page walk, branch misprediction", 11,
     { TERM_OPS, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP, TERM_L2_DEP, TERM_L3_INDEP,
-      TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT } },
+      TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT }, 0 },
   /* The per-operation terms: an operation of a scan or a product issues with its neighbours
    * (independent loads, no compare to wait for, few stores), one of a search or a sort waits for
    * a loaded value, either to address the next load or to decide a branch. */
@@ -49,12 +57,12 @@ static const struct {
     "address waits for) and per store", 13,
     { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
       TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
-      TERM_MISPREDICT } },
+      TERM_MISPREDICT }, 0 },
   { "hierarchy+ops+branch", "hierarchy+ops, and per data-dependent branch, predicted or not",
     14,
     { TERM_OPS, TERM_DEP_READ, TERM_BRANCH, TERM_WRITE, TERM_L1_INDEP, TERM_L1_DEP, TERM_L2_INDEP,
       TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK,
-      TERM_MISPREDICT } },
+      TERM_MISPREDICT }, 0 },
   /* A store that misses waits for its line (write-allocate) before it commits, and stores commit
    * in order: a transpose's column stores cost several times what a scan's independent load
    * misses do, which overlap. One price for both made the loads' too high (the products') and the
@@ -63,7 +71,7 @@ static const struct {
     "priced apart from those of independent loads", 15,
     { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE, TERM_L1_DEP,
       TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM,
-      TERM_TLB, TERM_WALK, TERM_MISPREDICT } },
+      TERM_TLB, TERM_WALK, TERM_MISPREDICT }, 0 },
   /* The timed repetitions of a point replay one input, and its minimum time comes from one whose
    * predictor has seen that input's branches: a short run's (heapify's, introsort's at 2^10) it
    * predicts far better than a first pass does (docs/experiments/cpu-model.md). */
@@ -71,7 +79,7 @@ static const struct {
     "seen the same input once before, as the timed repetitions' has", 15,
     { TERM_OPS, TERM_DEP_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE, TERM_L1_DEP,
       TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM,
-      TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
+      TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM }, 0 },
   /* A search whose next address is arithmetic on the loaded value (the van Emde Boas layout's
    * i = 2i + (v < key)) waits for every load; one whose next address a branch chooses runs ahead
    * while the branch is predicted. One price for both dependent loads made the searches' and
@@ -80,7 +88,41 @@ static const struct {
     "address is arithmetic on the loaded value, no branch between)", 16,
     { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
       TERM_L1_DEP, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP,
-      TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM } },
+      TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT_WARM }, 0 },
+  /* A chase load that misses waits the level's whole latency (the probe's chase); a dependent
+   * load that a predicted branch chose issues before the compare resolves, and its miss overlaps
+   * the one before whenever the guess is right. One price per dependent miss was too high for
+   * the sorted search and far too low for the van Emde Boas one (docs/experiments/cpu-model.md). */
+  { "hierarchy+chase-misses", "hierarchy+chase, with each level's dependent misses priced apart "
+    "for chase loads and for loads a branch chose", 19,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
+      TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK, TERM_MISPREDICT_WARM }, 0 },
+  /* Beyond the TLB reach a search's and a sift's walks are those of dependent loads, which wait
+   * for them; a scan's or a permutation's are independent and overlap. One price per walk came
+   * out at 6 ns, a third of the probe's 18, and left the searches' and heapsort's slopes 31% low:
+   * their gaps close at 12 to 13 ns more per walk (docs/experiments/cpu-model.md). */
+  { "hierarchy+dep-walks", "hierarchy+chase-misses, with the page walks of dependent loads "
+    "priced apart from the others", 20,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
+      TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK_INDEP, TERM_WALK_DEP, TERM_MISPREDICT_WARM }, 0 },
+  /* Only the van Emde Boas search has chase loads, so the fit that leaves it out has nothing to
+   * price them or their misses with and predicts it at a fraction of its time; a chase step and
+   * a chase miss wait the latencies the probe's chase measures, so those are their prices here,
+   * for every fit. So is a dependent load's walk (the chase on 4 KiB against 2 MiB pages): fitted,
+   * it took up what the chases' prices left of the search's time and sent its predicted slope to
+   * 4 times the measured one (docs/experiments/cpu-model.md). */
+  { "hierarchy+chase-probe", "hierarchy+dep-walks, with chase loads, each level's chase misses "
+    "and dependent loads' walks priced at the probe's chase latencies instead of fitted", 20,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_BRANCH, TERM_L1_CHASE, TERM_L2_LOAD_INDEP, TERM_L2_STORE, TERM_L2_DEP_BRANCH,
+      TERM_L2_CHASE, TERM_L3_INDEP, TERM_L3_DEP_BRANCH, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK_INDEP, TERM_WALK_DEP, TERM_MISPREDICT_WARM },
+    PRICED (TERM_CHASE_READ) | PRICED (TERM_L1_CHASE) | PRICED (TERM_L2_CHASE)
+      | PRICED (TERM_L3_CHASE) | PRICED (TERM_WALK_DEP) },
 };
 
 const char *
@@ -91,7 +133,9 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "l3_miss_random", "l3_miss_stream", "dtlb_miss", "walk", "mispredict", "l1_miss_dep",
     "l2_miss_dep", "l3_miss_dep", "l1_miss_indep", "l2_miss_indep", "l3_miss_indep",
     "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
-    "l2_miss_load_indep", "mispredict_warm", "chase_load",
+    "l2_miss_load_indep", "mispredict_warm", "chase_load", "l1_miss_chase", "l2_miss_chase",
+    "l3_miss_chase", "l1_miss_dep_branch", "l2_miss_dep_branch", "l3_miss_dep_branch",
+    "walk_dep", "walk_indep",
   };
   return names[t];
 }
@@ -108,18 +152,24 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       return p->chase_ns[0];
     case TERM_L1:
     case TERM_L1_DEP:
+    case TERM_L1_CHASE:
+    case TERM_L1_DEP_BRANCH:
     case TERM_L1_STORE:
     case TERM_EM1:
       *what = "L2 - L1 hit (chase)";
       return p->chase_ns[1] - p->chase_ns[0];
     case TERM_L2:
     case TERM_L2_DEP:
+    case TERM_L2_CHASE:
+    case TERM_L2_DEP_BRANCH:
     case TERM_L2_STORE:
     case TERM_EM2:
       *what = "L3 - L2 hit (chase)";
       return p->chase_ns[2] - p->chase_ns[1];
     case TERM_L3_RANDOM:
     case TERM_L3_DEP:
+    case TERM_L3_CHASE:
+    case TERM_L3_DEP_BRANCH:
     case TERM_EM3:
       *what = "memory - L3 (chase)";
       return p->chase_ns[3] - p->chase_ns[2];
@@ -138,9 +188,13 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
       *what = "sequential read per line";
       return p->stream_ns;
     case TERM_WALK:
+    case TERM_WALK_DEP:
     case TERM_TC:
       *what = "4 KiB - 2 MiB pages (chase)";
       return p->chase_ns[4] - p->chase_ns[3];
+    case TERM_WALK_INDEP:
+      *what = "4 KiB - 2 MiB pages (independent loads)";
+      return p->random_ns[4] - p->random_ns[3];
     case TERM_MISPREDICT:
     case TERM_MISPREDICT_WARM:
       *what = "random - alternating branch, x2";
@@ -218,6 +272,10 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
       return (double) p->tlb_misses / n;
     case TERM_WALK:
       return (double) p->walks / n;
+    case TERM_WALK_DEP:
+      return (double) p->dependent_walks / n;
+    case TERM_WALK_INDEP:
+      return (double) (p->walks - MIN (p->dependent_walks, p->walks)) / n;
     case TERM_MISPREDICT:
       return (double) p->mispredicts / n;
     case TERM_MISPREDICT_WARM:
@@ -242,6 +300,19 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
     case TERM_L3_INDEP:
       return MAX (0.0, beyond_warm (p->random_misses[2], p->lines, cb[2])
                          - dependent_beyond_warm (exp, p, 2)) / n;
+    case TERM_L1_CHASE:
+    case TERM_L2_CHASE:
+    case TERM_L3_CHASE:
+      return random_part_beyond_warm (exp, p, t - TERM_L1_CHASE,
+                                      p->chase_misses[t - TERM_L1_CHASE]) / n;
+    case TERM_L1_DEP_BRANCH:
+    case TERM_L2_DEP_BRANCH:
+    case TERM_L3_DEP_BRANCH:
+      {
+        guint l = t - TERM_L1_DEP_BRANCH;
+        return random_part_beyond_warm (exp, p, l, p->dependent_misses[l] - p->chase_misses[l])
+               / n;
+      }
     case TERM_L1_STORE:
     case TERM_L2_STORE:
       return store_beyond_warm (exp, p, t - TERM_L1_STORE) / n;
@@ -327,11 +398,30 @@ unexplained_per_op (const MdlVatExperiment *exp, const GArray *rows, const MdlCv
   return g_array_index (v, double, v->len / 2);
 }
 
+/* The price of a probe-priced term: the probe's latency for it, 0 where that is not a positive
+ * number (a level the probe could not tell from the next). */
+static double
+probe_price (const MdlVatExperiment *exp, VatCpuTerm t)
+{
+  const char *what;
+  double ns = mdl_vat_cpu_term_probe (exp, t, &what);
+  return ns > 0 ? ns : 0;
+}
+
+/* Adds the probe-priced part @fixed of each row's time to the predictions @pred (NaN stays). */
+static void
+add_fixed (double *pred, const double *fixed, gsize n_rows)
+{
+  for (gsize r = 0; r < n_rows; r++)
+    pred[r] += fixed[r];
+}
+
 void
 mdl_vat_cpu_models (MdlVatExperiment *exp)
 {
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *y = NULL, *x = NULL, *pred = NULL, *weight = NULL;
+  g_autofree double *fixed = NULL, *y_rest = NULL;
   g_autofree guint *group = NULL;
   g_autofree gboolean *train = NULL;
   guint n_points = exp->points->len;
@@ -347,6 +437,8 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
   train = g_new (gboolean, MAX (rows->len, 1));
   pred = g_new (double, MAX (rows->len, 1));
   weight = g_new (double, MAX (rows->len, 1));
+  fixed = g_new (double, MAX (rows->len, 1));
+  y_rest = g_new (double, MAX (rows->len, 1));
   x = g_new (double, MAX (rows->len, 1) * VAT_CPU_TERMS);
   for (guint r = 0; r < rows->len; r++)
     {
@@ -363,9 +455,20 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     {
       VatCpuModel *cm = &exp->cpu[m];
+      const guint64 priced = models[m].probe_priced;
+      VatCpuTerm fitted[VAT_CPU_TERMS];
+      guint n_fitted = 0;
+      /* @d judges predictions against the measured times; @fit_d fits what the probe-priced
+       * terms leave of them (the same times for a model without any). */
       MdlCvData d = { .x = x, .y = y, .group = group, .n_rows = rows->len,
-                      .n_cols = models[m].n_terms, .n_groups = exp->n_algos, .weight = weight };
+                      .n_groups = exp->n_algos, .weight = weight }, fit_d;
       double coef[VAT_CPU_TERMS];
+      for (guint t = 0; t < models[m].n_terms; t++)
+        if (!(priced & PRICED (models[m].terms[t])))
+          fitted[n_fitted++] = models[m].terms[t];
+      d.n_cols = n_fitted;
+      fit_d = d;
+      fit_d.y = y_rest;
       cm->name = models[m].name;
       cm->description = models[m].description;
       cm->n_terms = models[m].n_terms;
@@ -377,29 +480,40 @@ mdl_vat_cpu_models (MdlVatExperiment *exp)
       for (guint i = 0; i < n_points; i++)
         cm->fit_ns[i] = cm->loao_ns[i] = cm->split_ns[i] = NAN;
       for (guint r = 0; r < rows->len; r++)
-        for (guint t = 0; t < cm->n_terms; t++)
-          x[r * cm->n_terms + t]
-            = mdl_vat_cpu_term_value (exp, &g_array_index (exp->points, MdlVatPoint,
-                                                           g_array_index (rows, guint, r)),
-                                      cm->terms[t]);
+        {
+          const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint,
+                                                 g_array_index (rows, guint, r));
+          for (guint t = 0; t < n_fitted; t++)
+            x[r * n_fitted + t] = mdl_vat_cpu_term_value (exp, p, fitted[t]);
+          fixed[r] = 0;
+          for (guint t = 0; t < cm->n_terms; t++)
+            if (priced & PRICED (cm->terms[t]))
+              fixed[r] += probe_price (exp, cm->terms[t])
+                          * mdl_vat_cpu_term_value (exp, p, cm->terms[t]);
+          y_rest[r] = y[r] - fixed[r];
+        }
       for (guint t = 0; t < VAT_CPU_TERMS; t++)
         cm->coef[t] = NAN;
       cm->r2_fit = cm->r2_loao = cm->r2_split = cm->loao_median = cm->loao_max = NAN;
-      if (mdl_cv_fit (&d, NULL, coef))
+      if (mdl_cv_fit (&fit_d, NULL, coef))
         {
-          for (guint t = 0; t < cm->n_terms; t++)
-            cm->coef[t] = coef[t];
+          for (guint t = 0, k = 0; t < cm->n_terms; t++)
+            cm->coef[t] = priced & PRICED (cm->terms[t]) ? probe_price (exp, cm->terms[t])
+                                                          : coef[k++];
           for (guint r = 0; r < rows->len; r++)
-            pred[r] = cm->fit_ns[g_array_index (rows, guint, r)] = mdl_cv_predict (&d, coef, r);
+            pred[r] = cm->fit_ns[g_array_index (rows, guint, r)]
+              = mdl_cv_predict (&fit_d, coef, r) + fixed[r];
           cm->r2_fit = mdl_cv_r2 (y, pred, rows->len);
         }
-      mdl_cv_split (&d, train, pred);
+      mdl_cv_split (&fit_d, train, pred);
+      add_fixed (pred, fixed, rows->len);
       cm->r2_split = mdl_cv_r2 (y, pred, rows->len);
       for (guint a = 0; a < exp->n_algos; a++)
         mdl_cv_rel_errors (&d, pred, a, &cm->algos[a].split_median, &cm->algos[a].split_max);
       for (guint r = 0; r < rows->len; r++)
         cm->split_ns[g_array_index (rows, guint, r)] = pred[r];
-      mdl_cv_leave_one_out (&d, pred);
+      mdl_cv_leave_one_out (&fit_d, pred);
+      add_fixed (pred, fixed, rows->len);
       cm->r2_loao = mdl_cv_r2 (y, pred, rows->len);
       mdl_cv_rel_errors (&d, pred, G_MAXUINT, &cm->loao_median, &cm->loao_max);
       for (guint a = 0; a < exp->n_algos; a++)

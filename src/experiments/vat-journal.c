@@ -51,6 +51,10 @@ static const struct {
   { "random_write_misses_l2", G_STRUCT_OFFSET (MdlVatPoint, random_write_misses[1]) },
   { "random_write_misses_l3", G_STRUCT_OFFSET (MdlVatPoint, random_write_misses[2]) },
   COUNT (warm_mispredicts), COUNT (chase_reads),
+  { "chase_misses_l1", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[0]) },
+  { "chase_misses_l2", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[1]) },
+  { "chase_misses_l3", G_STRUCT_OFFSET (MdlVatPoint, chase_misses[2]) },
+  COUNT (dependent_walks),
 };
 #undef COUNT
 #define N_COUNTS G_N_ELEMENTS (count_fields)

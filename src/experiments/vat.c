@@ -347,7 +347,8 @@ counter (const MdlReport *r, const char *name)
 }
 
 /* The counts of the CPU cost model from the cache and tlb reports, and the caches that saw only
- * the non-sequential accesses (with their misses of dependent loads and of stores). */
+ * the non-sequential accesses (with their misses of dependent loads, of chase loads and of
+ * stores). */
 static void
 cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport *random_only,
                    MdlVatPoint *pt)
@@ -358,15 +359,19 @@ cost_model_counts (const MdlReport *cache, const MdlReport *tlb, const MdlReport
                                                         "l3_dependent_misses" };
   static const char *const stores[VAT_EM_LEVELS] = { "l1_write_misses", "l2_write_misses",
                                                      "l3_write_misses" };
+  static const char *const chases[VAT_EM_LEVELS] = { "l1_chase_misses", "l2_chase_misses",
+                                                     "l3_chase_misses" };
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     pt->cache_misses[l] = counter (cache, misses[l]);
   pt->tlb_misses = counter (tlb, "l1_misses");
   pt->walks = counter (tlb, "walks");
+  pt->dependent_walks = counter (tlb, "dependent_walks");
   for (guint l = 0; l < VAT_EM_LEVELS; l++)
     {
       pt->random_misses[l] = counter (random_only, misses[l]);
       pt->dependent_misses[l] = counter (random_only, dependent[l]);
       pt->random_write_misses[l] = counter (random_only, stores[l]);
+      pt->chase_misses[l] = counter (random_only, chases[l]);
     }
 }
 

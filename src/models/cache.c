@@ -12,7 +12,9 @@
  *  - Fetch records (MDL_CPU_FLAG_FETCH) go to the instruction cache, whose misses go to level 2;
  *    without icache= they are ignored and counted.
  *  - The misses of reads flagged MDL_CPU_FLAG_DEPENDENT (loads whose address came from an earlier
- *    load) are also counted apart at each level: the misses a core cannot overlap.
+ *    load) are also counted apart at each level: the misses a core cannot overlap; and of those,
+ *    the misses of reads flagged MDL_CPU_FLAG_CHASE too (no predicted branch lets the core run
+ *    ahead of them, so each waits the level's whole latency).
  *  - cachegrind=1 counts as Cachegrind's cg_sim does: an access is one reference that misses when
  *    any of its (at most two) lines misses, and then the whole access goes on to the next level;
  *    sizes are clipped to the smallest line size; a modify is a single read.
@@ -45,6 +47,7 @@ typedef struct {
   guint64 refs[N_REF_KINDS];
   guint64 misses[N_REF_KINDS];
   guint64 dependent_misses;   /* read misses of MDL_CPU_FLAG_DEPENDENT records */
+  guint64 chase_misses;       /* of those, the MDL_CPU_FLAG_CHASE records' */
   guint64 evictions;
   guint64 compulsory;
   guint64 capacity;
@@ -425,6 +428,7 @@ cache_reset (void *state)
       memset (l->misses, 0, sizeof l->misses);
       l->evictions = l->compulsory = l->capacity = l->conflict = l->back_invalidations = 0;
       l->dependent_misses = 0;
+      l->chase_misses = 0;
       l->last_line = CACHE_INVALID;
       if (l->set_last)
         memset (l->set_last, 0xff, l->n_sets * sizeof (guint64));   /* CACHE_INVALID */
@@ -520,10 +524,26 @@ level_lookup (Cache *c, guint i, guint64 line, gboolean allocate, gboolean fill)
   return FALSE;
 }
 
+/* The flags of @e that make a level count its misses apart: MDL_CPU_FLAG_DEPENDENT, with or
+ * without MDL_CPU_FLAG_CHASE, on a read; 0 on anything else (a modify's read included). */
+static inline guint
+read_wait (const MdlCpuEvent *e)
+{
+  return e->kind == MDL_CPU_READ ? e->flags & (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE) : 0;
+}
+
+/* Counts a miss of a read whose read_wait() flags are @wait. */
+static inline void
+count_wait_miss (Level *l, guint wait)
+{
+  l->dependent_misses += (wait & MDL_CPU_FLAG_DEPENDENT) != 0;
+  l->chase_misses += (wait & MDL_CPU_FLAG_CHASE) != 0;
+}
+
 /* One reference of @line (in level @i's line units) of @kind, and what its miss sends below;
- * @dependent: it is a dependent read's. */
+ * @wait: read_wait()'s flags of the read it is for. */
 static void
-level_access (Cache *c, guint i, guint64 line, guint kind, gboolean dependent)
+level_access (Cache *c, guint i, guint64 line, guint kind, guint wait)
 {
   gboolean allocate = kind != REF_WRITE || c->write_allocate;
   for (;;)
@@ -534,14 +554,14 @@ level_access (Cache *c, guint i, guint64 line, guint kind, gboolean dependent)
       if (level_lookup (c, i, line, allocate, !c->inclusive))
         return;
       l->misses[kind]++;
-      l->dependent_misses += dependent;
+      count_wait_miss (l, wait);
       if (c->inclusive)
         {
           /* The line comes from below before it is placed here: the level below may evict, and
            * so back-invalidate, lines of this level first, as an inclusive hierarchy does. */
           if (next != NO_LEVEL)
             level_access (c, next, line >> (c->levels[next].line_shift - l->line_shift), kind,
-                          dependent);
+                          wait);
           if (allocate)
             level_fill (c, i, line);
           return;
@@ -555,7 +575,7 @@ level_access (Cache *c, guint i, guint64 line, guint kind, gboolean dependent)
 
 /* An access of @size bytes at @addr, starting at level @i. */
 static inline void
-access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind, gboolean dependent)
+access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind, guint wait)
 {
   guint shift = c->levels[i].line_shift;
   guint64 last_byte = addr + size - 1;
@@ -568,13 +588,13 @@ access_lines (Cache *c, guint i, guint64 addr, guint size, guint kind, gboolean 
       if (line == c->levels[i].last_line)
         c->levels[i].refs[kind]++;
       else
-        level_access (c, i, line, kind, dependent);
+        level_access (c, i, line, kind, wait);
     }
 }
 
 /* Cachegrind's rule: the access (at most two lines after clipping) is one reference per level. */
 static void
-access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind, gboolean dependent)
+access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind, guint wait)
 {
   gboolean allocate = kind != REF_WRITE || c->write_allocate;
   size = MIN (size, c->clip_bytes);
@@ -594,7 +614,7 @@ access_cachegrind (Cache *c, guint i, guint64 addr, guint size, guint kind, gboo
       if (!miss)
         return;
       l->misses[kind]++;
-      l->dependent_misses += dependent;
+      count_wait_miss (l, wait);
       i = l->next;
     }
 }
@@ -607,7 +627,7 @@ consume_general (Cache *c, const MdlEventBatch *b)
     {
       const MdlCpuEvent *e = &b->cpu[k];
       guint kind;
-      gboolean dependent;
+      guint wait;
       if (!mdl_cpu_is_access (e->kind))
         continue;
       if (G_UNLIKELY (e->flags & MDL_CPU_FLAG_FETCH))
@@ -616,21 +636,21 @@ consume_general (Cache *c, const MdlEventBatch *b)
           if (c->icache == NO_LEVEL)
             c->fetches_ignored++;
           else if (c->cachegrind)
-            access_cachegrind (c, c->icache, e->addr, e->size, REF_FETCH, FALSE);
+            access_cachegrind (c, c->icache, e->addr, e->size, REF_FETCH, 0);
           else
-            access_lines (c, c->icache, e->addr, e->size, REF_FETCH, FALSE);
+            access_lines (c, c->icache, e->addr, e->size, REF_FETCH, 0);
           continue;
         }
       c->accesses++;
       kind = e->kind == MDL_CPU_WRITE ? REF_WRITE : REF_READ;
-      dependent = e->kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
+      wait = read_wait (e);
       if (c->cachegrind)
-        access_cachegrind (c, 0, e->addr, e->size, kind, dependent);
+        access_cachegrind (c, 0, e->addr, e->size, kind, wait);
       else
         {
-          access_lines (c, 0, e->addr, e->size, kind, dependent);
+          access_lines (c, 0, e->addr, e->size, kind, wait);
           if (e->kind == MDL_CPU_MODIFY)
-            access_lines (c, 0, e->addr, e->size, REF_WRITE, FALSE);
+            access_lines (c, 0, e->addr, e->size, REF_WRITE, 0);
         }
     }
 }
@@ -655,7 +675,7 @@ consume_general (Cache *c, const MdlEventBatch *b)
  * since, and changes no policy's state, as that reference was the last to change the set's
  * (level_lookup's argument for the line referenced last at a level, set by set). */
 static inline __attribute__ ((always_inline)) void
-one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+one_level_lines (Level *l, guint kind, guint wait, guint64 first, guint64 last,
                  gboolean write_allocate, gboolean lru, guint ordered_ways)
 {
   guint pass, n_passes = 1u + (kind == MDL_CPU_MODIFY);
@@ -686,7 +706,7 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
             continue;
           }
         l->misses[ref]++;
-        l->dependent_misses += dependent;
+        count_wait_miss (l, wait);
         l->evictions += allocate && evicted != CACHE_INVALID;
         /* A miss that places nothing leaves the set as it was, and its last line resident. */
         if (!ordered_ways && allocate)
@@ -697,31 +717,31 @@ one_level_lines (Level *l, guint kind, gboolean dependent, guint64 first, guint6
 /* One copy of one_level_lines for each loop of consume_one_level below, so that each has its
  * lookup inline, with the constants of its loop. */
 static __attribute__ ((noinline)) void
-one_level_lines_d1 (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+one_level_lines_d1 (Level *l, guint kind, guint wait, guint64 first, guint64 last,
                    gboolean write_allocate)
 {
-  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 8);
+  one_level_lines (l, kind, wait, first, last, write_allocate, TRUE, 8);
 }
 
 static __attribute__ ((noinline)) void
-one_level_lines_ordered (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+one_level_lines_ordered (Level *l, guint kind, guint wait, guint64 first, guint64 last,
                         gboolean write_allocate)
 {
-  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, ANY_WAYS);
+  one_level_lines (l, kind, wait, first, last, write_allocate, TRUE, ANY_WAYS);
 }
 
 static __attribute__ ((noinline)) void
-one_level_lines_lru (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+one_level_lines_lru (Level *l, guint kind, guint wait, guint64 first, guint64 last,
                     gboolean write_allocate)
 {
-  one_level_lines (l, kind, dependent, first, last, write_allocate, TRUE, 0);
+  one_level_lines (l, kind, wait, first, last, write_allocate, TRUE, 0);
 }
 
 static __attribute__ ((noinline)) void
-one_level_lines_any (Level *l, guint kind, gboolean dependent, guint64 first, guint64 last,
+one_level_lines_any (Level *l, guint kind, guint wait, guint64 first, guint64 last,
                     gboolean write_allocate)
 {
-  one_level_lines (l, kind, dependent, first, last, write_allocate, FALSE, 0);
+  one_level_lines (l, kind, wait, first, last, write_allocate, FALSE, 0);
 }
 
 /* consume_one_level's one-line accesses are counted in one word, 21 bits each for the read
@@ -831,7 +851,7 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
     {
       guint64 packed = 0, packed_misses = 0, first, last;
       guint kind;
-      gboolean dependent;
+      guint wait;
       e = scan_one_line (e, e + MIN ((gsize) (end - e), SCAN_MAX), l, lru, ordered_ways, shift,
                          write_allocate, &packed, &packed_misses);
       l->refs[REF_READ] += packed & PACKED_FIELD;
@@ -861,13 +881,13 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       last = (e->addr + e->size - 1) >> shift;
       if (G_UNLIKELY (e->addr + e->size - 1 < e->addr))
         last = G_MAXUINT64 >> shift;
-      dependent = kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
+      wait = read_wait (e);
       if (ordered_ways)
-        (ordered_ways == 8 ? one_level_lines_d1 : one_level_lines_ordered) (l, kind, dependent,
+        (ordered_ways == 8 ? one_level_lines_d1 : one_level_lines_ordered) (l, kind, wait,
                                                                             first, last,
                                                                             write_allocate);
       else
-        (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, dependent, first, last,
+        (lru ? one_level_lines_lru : one_level_lines_any) (l, kind, wait, first, last,
                                                            write_allocate);
       e++;
     }
@@ -965,6 +985,10 @@ level_report (const Cache *c, const Level *l, guint i, MdlReport *out)
     add_count (out, prefix, "dependent_misses", "read misses of dependent loads (each one's "
                "address came from an earlier load: they cannot overlap)", NULL,
                l->dependent_misses);
+  if (!l->is_icache)
+    add_count (out, prefix, "chase_misses", "of the dependent misses, those of chase loads (the "
+               "address is arithmetic on the loaded value: no predicted branch runs ahead)", NULL,
+               l->chase_misses);
   add_count (out, prefix, "evictions", "valid lines replaced", NULL, l->evictions);
   if (c->classify)
     {

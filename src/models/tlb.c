@@ -10,7 +10,9 @@
  * compare); sets are indexed by the low bits of the page number (real second-level TLBs hash);
  * TLB levels are independent (a miss fills both), paging-structure caches are fully associative,
  * probed deepest first, and filled with the non-leaf entries a walk reads. Re-translating the page
- * translated last is a level-1 hit that changes no state, so it skips the lookup. */
+ * translated last is a level-1 hit that changes no state, so it skips the lookup. The walks of
+ * reads flagged MDL_CPU_FLAG_DEPENDENT are also counted apart: the load waits for its walk as for
+ * its miss, where an independent load's walk overlaps others (docs/experiments/cpu-model.md). */
 #include <models/error.h>
 
 #include "core/budget.h"
@@ -31,6 +33,7 @@ typedef struct {
   guint64 translations;
   guint64 l1_misses;
   guint64 walk_starts[PAGING_LEVELS + 1];   /* [leaf..4] walks whose first read is at that level */
+  guint64 dependent_walks;                  /* walks of MDL_CPU_FLAG_DEPENDENT reads */
   guint64 fetches_ignored;
 } TlbCounts;
 
@@ -242,9 +245,10 @@ walk (Tlb *t, guint64 page, gboolean lru)
   t->n.walk_starts[start]++;
 }
 
-/* Translates @page, which is not the page translated last. */
+/* Translates @page, which is not the page translated last, for a read flagged dependent when
+ * @dependent. */
 CACHE_INLINE void
-translate (Tlb *t, guint64 page, gboolean lru)
+translate (Tlb *t, guint64 page, gboolean lru, gboolean dependent)
 {
   if (lookup (&t->l1, page, lru))
     return;
@@ -252,12 +256,13 @@ translate (Tlb *t, guint64 page, gboolean lru)
   if (t->has_l2 && lookup (&t->l2, page | t->l2_size_bit, lru))
     return;
   walk (t, page, lru);
+  t->n.dependent_walks += dependent;
 }
 
 /* Translates pages @first..@end of one access: the general case, out of the batch loop (an access
  * straddling pages is rare). */
 static __attribute__ ((noinline)) void
-translate_pages (Tlb *t, guint64 first, guint64 end)
+translate_pages (Tlb *t, guint64 first, guint64 end, gboolean dependent)
 {
   gboolean lru = t->l1.policy == &mdl_cache_lru;
   for (guint64 page = first;; page++)
@@ -266,7 +271,7 @@ translate_pages (Tlb *t, guint64 first, guint64 end)
       if (page != t->last_page)
         {
           t->last_page = page;
-          translate (t, page, lru);
+          translate (t, page, lru, dependent);
         }
       if (page == end)
         break;
@@ -282,6 +287,7 @@ consume_cpu (Tlb *t, const MdlEventBatch *b, gboolean lru)
     {
       const MdlCpuEvent *e = &b->cpu[i];
       guint64 page = e->addr >> shift, last_byte = e->addr + e->size - 1;
+      gboolean dependent = e->kind == MDL_CPU_READ && (e->flags & MDL_CPU_FLAG_DEPENDENT);
       if (!mdl_cpu_is_access (e->kind))
         continue;
       if (e->flags & MDL_CPU_FLAG_FETCH)
@@ -292,7 +298,7 @@ consume_cpu (Tlb *t, const MdlEventBatch *b, gboolean lru)
       if (G_UNLIKELY ((last_byte >> shift) != page))
         {
           translate_pages (t, page, last_byte < e->addr ? G_MAXUINT64 >> shift
-                                                        : last_byte >> shift);
+                                                        : last_byte >> shift, dependent);
           continue;
         }
       /* Re-translating the page translated last is an L1 hit that changes no state. */
@@ -300,7 +306,7 @@ consume_cpu (Tlb *t, const MdlEventBatch *b, gboolean lru)
       if (page == t->last_page)
         continue;
       t->last_page = page;
-      translate (t, page, lru);
+      translate (t, page, lru, dependent);
     }
 }
 
@@ -344,6 +350,9 @@ tlb_report (void *state, MdlReport *out)
   mdl_report_add_count (out, "l1_misses", "count", d_l1, NULL, t->n.l1_misses);
   mdl_report_add_count (out, "l2_misses", "count", d_l2, NULL, walks);
   mdl_report_add_count (out, "walks", "count", "page walks", NULL, walks);
+  mdl_report_add_count (out, "dependent_walks", "count", "page walks of dependent loads (the "
+                        "address came from an earlier load: the load waits for its walk)", NULL,
+                        t->n.dependent_walks);
   mdl_report_add_count (out, "walk_refs", "count", "memory references of page walks (one per "
                         "paging-structure entry read)", NULL, refs);
   for (guint l = PAGING_LEVELS; l >= 1; l--)

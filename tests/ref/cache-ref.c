@@ -1,6 +1,8 @@
 /* The slow references of tests/ref/cache-ref.h. */
 #include "cache-ref.h"
 
+#include <models/event.h>
+
 #include <string.h>
 
 const char *const ref_cache_policy_names[REF_CACHE_N_POLICIES] = {
@@ -157,6 +159,7 @@ struct RefCache {
   guint n_levels;
   guint64 min_line;
   gboolean dependent;   /* the access being made is a dependent read's */
+  gboolean chase;       /* ... and a chase read's */
 };
 
 static void
@@ -305,6 +308,7 @@ level_ref (RefCache *c, guint i, guint64 line, guint kind)
     return;
   l->counts.misses[kind]++;
   l->counts.dependent_misses += c->dependent;
+  l->counts.chase_misses += c->chase;
   if (l->next >= 0)
     level_ref (c, (guint) l->next, line * l->line / c->level[l->next].line, kind);
   if (c->config.inclusive && allocate)
@@ -342,15 +346,16 @@ cachegrind (RefCache *c, int i, guint64 addr, guint size, guint kind)
         return;
       l->counts.misses[kind]++;
       l->counts.dependent_misses += c->dependent;
+  l->counts.chase_misses += c->chase;
       i = l->next;
     }
 }
 
 void
-ref_cache_access (RefCache *c, guint kind, gboolean fetch, gboolean dependent, guint64 addr,
-                  guint size)
+ref_cache_access (RefCache *c, guint kind, gboolean fetch, guint flags, guint64 addr, guint size)
 {
-  c->dependent = dependent && kind == 0 && !fetch;
+  c->dependent = (flags & MDL_CPU_FLAG_DEPENDENT) && kind == 0 && !fetch;
+  c->chase = (flags & MDL_CPU_FLAG_CHASE) && c->dependent;
   if (fetch)
     {
       if (!c->config.has_icache)
@@ -367,7 +372,7 @@ ref_cache_access (RefCache *c, guint kind, gboolean fetch, gboolean dependent, g
       return;
     }
   natural (c, 0, addr, size, kind == 1 ? 1 : 0);
-  c->dependent = FALSE;
+  c->dependent = c->chase = FALSE;
   if (kind == 2)
     natural (c, 0, addr, size, 1);
 }

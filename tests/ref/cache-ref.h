@@ -71,6 +71,7 @@ typedef struct {
   guint64 refs[3];     /* read, write, fetch */
   guint64 misses[3];
   guint64 dependent_misses;   /* misses of dependent reads, at this level */
+  guint64 chase_misses;       /* of those, the chase reads' */
   guint64 evictions;
   guint64 compulsory;
   guint64 capacity;
@@ -83,8 +84,9 @@ typedef struct RefCache RefCache;
 RefCache *ref_cache_new (const RefCacheConfig *config);
 void ref_cache_free (RefCache *c);
 /* One CPU record: @kind 0 read, 1 write, 2 modify; @fetch for a fetch record (a read);
- * @dependent for a read flagged dependent (its misses are also counted apart). */
-void ref_cache_access (RefCache *c, guint kind, gboolean fetch, gboolean dependent, guint64 addr,
+ * @flags the record's MDL_CPU_FLAG_DEPENDENT and MDL_CPU_FLAG_CHASE (a dependent read's misses
+ * are also counted apart, and a chase read's again). */
+void ref_cache_access (RefCache *c, guint kind, gboolean fetch, guint flags, guint64 addr,
                        guint size);
 /* Level @i: data levels 0..n_data-1, then the instruction cache. */
 const RefLevelCounts *ref_cache_level (const RefCache *c, guint i);
