@@ -19,6 +19,10 @@
  * launch and its host synchronisation stand for, so that a host loop of s launches pays s of them
  * (Cederman's static list pays 7 on tube 500k, a persistent kernel 2; docs/models/agpu.md says how
  * ns become MP instructions and why that reading). 0, the default, is AGPU's rule: launches free.
+ * Likewise atomic_ns: with atomics=serial, one lane update of a launch's busiest address holds it
+ * atomic_ns, so the chain lasts chain x atomic_ns in MP instructions, rounded up per launch (0: one
+ * MP instruction an update). It lets a card whose same-address atomics are faster or slower than
+ * an AGPU step say so (docs/models/agpu.md, "Atomic chains").
  * Rules, ambiguities and defaults: spec agpu-koike-sadakane.md §1.8, docs/models/agpu.md. */
 #include <models/error.h>
 
@@ -37,6 +41,7 @@
 #define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
 #define MAX_LAUNCH_NS G_GUINT64_CONSTANT (1000000000)           /* 1 s */
 #define MAX_DRAM_BYTES_PER_US G_GUINT64_CONSTANT (1000000000)   /* 1 PB/s: the product fits 64 bits */
+#define MAX_ATOMIC_NS G_GUINT64_CONSTANT (1000000)                 /* 1 ms an update */
 
 typedef struct {
   /* parameters */
@@ -51,6 +56,8 @@ typedef struct {
   gboolean virtual_;
   gboolean serial_atomics;   /* atomics=serial: a launch lasts at least its atomic chain */
   guint64 launch_steps;      /* MP instructions a launch and its host synchronisation cost */
+  guint64 atomic_ns_bytes;   /* atomic_ns x dram_bytes_per_us (0: an update is one MP instruction) */
+  guint64 step_bytes_ns;     /* 1000 x k x b x w/8: ns x bytes/us of one MP instruction */
   GpuAtomicChain chain;      /* global atomics' chains and CAS lanes */
   guint64 chain_addrs[MDL_WARP_MAX_LANES];
   /* totals over closed launches */
@@ -104,7 +111,10 @@ static const MdlParamSpec agpu_params[] = {
     "AGPU's rule)" },
   { "dram_bytes_per_us", MDL_PARAM_UINT, "0", "dram_bytes_per_us", 0, MAX_DRAM_BYTES_PER_US, NULL,
     0, "DRAM bandwidth in bytes per us: an MP instruction stands for the ns an MP takes to move "
-    "one b-word block at its 1/k share (needed when launch_ns > 0)" },
+    "one b-word block at its 1/k share (needed when launch_ns or atomic_ns > 0)" },
+  { "atomic_ns", MDL_PARAM_UINT, "0", NULL, 0, MAX_ATOMIC_NS, NULL, 0,
+    "with atomics=serial, ns one atomic lane update holds its address (0: one MP instruction, "
+    "AGPU's step)" },
   { NULL }
 };
 
@@ -128,6 +138,40 @@ launch_steps_of (Agpu *a, guint64 launch_ns, guint64 dram_bytes_per_us, GError *
   /* Why no overflow: both factors are at most 10^9 (the rows' limits). */
   a->launch_steps = (launch_ns * dram_bytes_per_us + step_bytes_ns - 1) / step_bytes_ns;
   return TRUE;
+}
+
+/* Keeps what chain_steps() needs for @atomic_ns, in the same reading of an MP instruction as a
+ * launch's (launch_steps_of). */
+static gboolean
+atomic_cost_of (Agpu *a, guint64 atomic_ns, guint64 dram_bytes_per_us, GError **error)
+{
+  a->step_bytes_ns = 1000 * a->k * a->b * a->word_bytes;
+  a->atomic_ns_bytes = atomic_ns * dram_bytes_per_us;   /* <= 10^6 x 10^9 */
+  if (atomic_ns > 0 && !a->serial_atomics)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: atomic_ns=%" G_GUINT64_FORMAT " prices "
+                   "the atomic chain, which only atomics=serial charges", atomic_ns);
+      return FALSE;
+    }
+  if (atomic_ns > 0 && dram_bytes_per_us == 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: atomic_ns=%" G_GUINT64_FORMAT " needs "
+                   "dram_bytes_per_us > 0 (it sets the ns an MP instruction stands for)", atomic_ns);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The MP instructions a chain of @updates lane updates on one address lasts: one each, or
+ * updates x atomic_ns rounded up. 128 bits: 10^15 x a chain of 2^40 updates passes 64. */
+static guint64
+chain_steps (const Agpu *a, guint64 updates)
+{
+  unsigned __int128 bytes;
+  if (a->atomic_ns_bytes == 0)
+    return updates;
+  bytes = (unsigned __int128) updates * a->atomic_ns_bytes;
+  return (guint64) ((bytes + a->step_bytes_ns - 1) / a->step_bytes_ns);
 }
 
 static gboolean
@@ -163,7 +207,9 @@ agpu_init (void *state, const MdlParams *params, GError **error)
       a->k = p / a->b;
     }
   if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
-                        mdl_params_uint (params, "dram_bytes_per_us"), error))
+                        mdl_params_uint (params, "dram_bytes_per_us"), error)
+      || !atomic_cost_of (a, mdl_params_uint (params, "atomic_ns"),
+                          mdl_params_uint (params, "dram_bytes_per_us"), error))
     return FALSE;
   a->warp_width = 32;
   mdl_u64map_init (&a->block_time, 64);
@@ -200,7 +246,7 @@ open_launch_time (const Agpu *a)
       blocks = MAX (a->block_time.len, a->grid_blocks);
       t = a->worst * ((blocks + a->k - 1) / a->k);
     }
-  return a->serial_atomics ? MAX (t, a->chain.launch_max) : t;
+  return a->serial_atomics ? MAX (t, chain_steps (a, a->chain.launch_max)) : t;
 }
 
 /* Charges @cost MP instructions to @block of the open launch. */
