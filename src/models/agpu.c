@@ -21,8 +21,9 @@
  * ns become MP instructions and why that reading). 0, the default, is AGPU's rule: launches free.
  * Likewise atomic_ps: with atomics=serial, one lane update of a launch's busiest address holds it
  * atomic_ps picoseconds, so the chain lasts chain x atomic_ps in MP instructions, rounded up per
- * launch (0: one MP instruction an update; picoseconds, as a recent card's updates take under 1 ns). It lets a card whose same-address atomics are faster or slower than
- * an AGPU step say so (docs/models/agpu.md, "Atomic chains").
+ * launch (0: one MP instruction an update). It lets a card whose same-address atomics are faster
+ * or slower than an AGPU step say so; picoseconds, as a recent card's may take under 1 ns
+ * (docs/models/agpu.md, "Atomic chains").
  * Rules, ambiguities and defaults: spec agpu-koike-sadakane.md §1.8, docs/models/agpu.md. */
 #include <models/error.h>
 
@@ -163,7 +164,8 @@ atomic_cost_of (Agpu *a, guint64 atomic_ps, guint64 dram_bytes_per_us, GError **
 }
 
 /* The MP instructions a chain of @updates lane updates on one address lasts: one each, or
- * updates x atomic_ps rounded up. 128 bits: 10^18 x a chain of more than 18 updates passes 64. */
+ * updates x atomic_ps rounded up. 128 bits: atomic_ps_bytes reaches 10^18, and 19 updates of
+ * that pass 2^64. */
 static guint64
 chain_steps (const Agpu *a, guint64 updates)
 {
