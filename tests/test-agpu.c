@@ -599,7 +599,11 @@ chain_kernel (MdlSimtBlock *blk, void *args)
  * time 9. The busiest address has 8 lane updates, all blocks together: atomic_chain 8; with
  * atomics=serial a launch lasts at least that, less than 9 here. With 4 blocks on 2 MPs, MP 0 runs
  * blocks 0 and 2 (16), MP 1 blocks 1 and 3 (17), the chain is 16: 17 either way. On 4 MPs the
- * slowest takes 9, but the 16 updates of one word follow one another: 16 with atomics=serial. */
+ * slowest takes 9, but the 16 updates of one word follow one another: 16 with atomics=serial.
+ * atomic_ps prices an update: at b = 32, k = 4, w = 32 and dram_bytes_per_us = 512 an MP
+ * instruction stands for 128 x 4 / 512 us = 1000 ns, so 2500 ns makes the chain of 16 last 40,
+ * 1001 ns 16.016, rounded up to 17, and 250 ns 4, under the slowest MP's 9. On 2 MPs an MP's
+ * share is half the bandwidth, an instruction 500 ns: 2 blocks' chain of 8 at 2500 ns lasts 40. */
 static void
 test_agpu_atomic_chain (void **state)
 {
@@ -610,6 +614,10 @@ test_agpu_atomic_chain (void **state)
     { "agpu:k=2,atomics=serial", 4, 17, 16, 16, 15 },
     { "agpu:k=4,atomics=serial", 4, 16, 16, 16, 15 },
     { "agpu:k=4", 4, 9, 16, 16, 15 },
+    { "agpu:k=4,atomics=serial,atomic_ps=2500000,dram_bytes_per_us=512", 4, 40, 16, 16, 15 },
+    { "agpu:k=4,atomics=serial,atomic_ps=1001000,dram_bytes_per_us=512", 4, 17, 16, 16, 15 },
+    { "agpu:k=4,atomics=serial,atomic_ps=250000,dram_bytes_per_us=512", 4, 9, 16, 16, 15 },
+    { "agpu:k=2,atomics=serial,atomic_ps=2500000,dram_bytes_per_us=512", 2, 40, 8, 8, 7 },
   };
   (void) state;
   for (gsize r = 0; r < G_N_ELEMENTS (chains); r++)
@@ -640,6 +648,20 @@ test_agpu_atomic_chain (void **state)
       assert_int_equal (test_report_count (reports[0], "cas_failed_lanes"), chains[r].failed);
       mdl_report_free (reports[0]);
     }
+}
+
+/* Ensure atomic_ps is refused where it would price nothing (atomics=lanes charges no chain) or
+ * could not be read in MP instructions (no dram_bytes_per_us). */
+static void
+test_agpu_atomic_ps_errors (void **state)
+{
+  GError *error = NULL;
+  (void) state;
+  assert_null (mdl_engine_new ("agpu:atomic_ps=100,dram_bytes_per_us=512", &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "only atomics=serial charges");
+  error = NULL;
+  assert_null (mdl_engine_new ("agpu:atomics=serial,atomic_ps=100", &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "atomic_ps=100 needs dram_bytes_per_us > 0");
 }
 
 /* Ensure agpu, kmodel and msimd count the same chain and CAS lanes: gpu/atomic with every warp's
@@ -677,6 +699,7 @@ main (void)
     cmocka_unit_test (test_agpu_reductions),
     cmocka_unit_test (test_agpu_pipeline_order),
     cmocka_unit_test (test_agpu_atomic_chain),
+    cmocka_unit_test (test_agpu_atomic_ps_errors),
     cmocka_unit_test (test_atomic_chain_in_every_model),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

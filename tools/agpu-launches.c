@@ -3,8 +3,8 @@
  * Usage: agpu-launches ALGORITHM[:PARAMS] N AGPU_SPEC
  * Prints a tab-separated row per kernel launch: the launch, its grid's blocks, its time under
  * AGPU_SPEC (the busiest MP, with the launch's own cost when launch_ns is set) and its work (the
- * same spec with k=1 and launch_ns=0: every block on one MP, so the instructions of all MPs and
- * nothing else), then the totals. Time over work / k says how much of a launch the
+ * same spec with k=1, launch_ns=0 and atomics=lanes: every block on one MP, so the instructions
+ * of all MPs and nothing else), then the totals. Time over work / k says how much of a launch the
  * MPs sat idle. Used by docs/experiments/load-balancing.md ("Item 25") to split the balancers'
  * times into the root's launch and the rest. Seed 1, as `models run`. */
 #include <models/models.h>
@@ -26,6 +26,28 @@ time_of (MdlEngine *engine)
 {
   g_autoptr (MdlReport) report = mdl_engine_report (engine);
   return mdl_report_lookup (report, "time")->count;
+}
+
+/* The work view of @spec: the same AGPU with every block on one MP and nothing but instructions,
+ * so the keys that would price something else (launches, the atomic chain) or place the blocks
+ * are left out of it. (transfer full) */
+static char *
+work_spec (const char *spec)
+{
+  static const char *const dropped[] = { "k", "p", "launch_ns", "atomics", "atomic_ps" };
+  g_auto (GStrv) name_params = g_strsplit (spec, ":", 2);
+  g_auto (GStrv) kvs = g_strsplit (name_params[1] ? name_params[1] : "", ",", -1);
+  GString *out = g_string_new (name_params[0]);
+  g_string_append (out, ":k=1,launch_ns=0");
+  for (guint i = 0; kvs[i]; i++)
+    {
+      gboolean keep = kvs[i][0] != '\0';
+      for (guint d = 0; keep && d < G_N_ELEMENTS (dropped); d++)
+        keep = !(g_str_has_prefix (kvs[i], dropped[d]) && kvs[i][strlen (dropped[d])] == '=');
+      if (keep)
+        g_string_append_printf (out, ",%s", kvs[i]);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* Prints the open launch's row, if one is open, and starts counting from here. */
@@ -90,7 +112,7 @@ main (int argc, char **argv)
   name_params = g_strsplit (argv[1], ":", 2);
   assignments = g_strsplit (name_params[1] ? name_params[1] : "", ",", -1);
   n = g_ascii_strtoull (argv[2], NULL, 10);
-  one_mp = g_strdup_printf ("%s%sk=1,launch_ns=0", argv[3], strchr (argv[3], ':') ? "," : ":");
+  one_mp = work_spec (argv[3]);
   if (!(algo = mdl_algo_lookup (name_params[0], &error))
       || !(params = mdl_params_parse (name_params[0], algo->params,
                                       (const char *const *) (assignments[0] ? assignments : NULL),

@@ -26,7 +26,8 @@ ncu_metrics () {
   local wanted=() m
   "$NCU" --query-metrics > "$WORK/metrics-available.txt" 2>&1
   for m in ${METRICS//,/ }; do
-    if grep -q "^${m%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
+    # The list names base metrics; a rollup can have two suffixes (.avg.pct_of_peak_...).
+    if grep -q "^${m%%.*}[[:space:]]" "$WORK/metrics-available.txt"; then
       wanted+=("$m")
     else
       echo "not offered by this ncu: $m"

@@ -19,6 +19,11 @@
  * launch and its host synchronisation stand for, so that a host loop of s launches pays s of them
  * (Cederman's static list pays 7 on tube 500k, a persistent kernel 2; docs/models/agpu.md says how
  * ns become MP instructions and why that reading). 0, the default, is AGPU's rule: launches free.
+ * Likewise atomic_ps: with atomics=serial, one lane update of a launch's busiest address holds it
+ * atomic_ps picoseconds, so the chain lasts chain x atomic_ps in MP instructions, rounded up per
+ * launch (0: one MP instruction an update). It lets a card whose same-address atomics are faster
+ * or slower than an AGPU step say so; picoseconds, as a recent card's may take under 1 ns
+ * (docs/models/agpu.md, "Atomic chains").
  * Rules, ambiguities and defaults: spec agpu-koike-sadakane.md §1.8, docs/models/agpu.md. */
 #include <models/error.h>
 
@@ -37,6 +42,7 @@
 #define MAX_WORDS_PER_GROUP (MDL_WARP_MAX_LANES * 64)   /* 64 lanes x 64 one-byte words (w=8) */
 #define MAX_LAUNCH_NS G_GUINT64_CONSTANT (1000000000)           /* 1 s */
 #define MAX_DRAM_BYTES_PER_US G_GUINT64_CONSTANT (1000000000)   /* 1 PB/s: the product fits 64 bits */
+#define MAX_ATOMIC_PS G_GUINT64_CONSTANT (1000000000)              /* 1 ms an update */
 
 typedef struct {
   /* parameters */
@@ -51,6 +57,8 @@ typedef struct {
   gboolean virtual_;
   gboolean serial_atomics;   /* atomics=serial: a launch lasts at least its atomic chain */
   guint64 launch_steps;      /* MP instructions a launch and its host synchronisation cost */
+  guint64 atomic_ps_bytes;   /* atomic_ps x dram_bytes_per_us (0: an update is one MP instruction) */
+  guint64 step_bytes_ps;     /* 10^6 x k x b x w/8: ps x bytes/us of one MP instruction */
   GpuAtomicChain chain;      /* global atomics' chains and CAS lanes */
   guint64 chain_addrs[MDL_WARP_MAX_LANES];
   /* totals over closed launches */
@@ -106,7 +114,10 @@ static const MdlParamSpec agpu_params[] = {
     "AGPU's rule)" },
   { "dram_bytes_per_us", MDL_PARAM_UINT, "0", "dram_bytes_per_us", 0, MAX_DRAM_BYTES_PER_US, NULL,
     0, "DRAM bandwidth in bytes per us: an MP instruction stands for the ns an MP takes to move "
-    "one b-word block at its 1/k share (needed when launch_ns > 0)" },
+    "one b-word block at its 1/k share (needed when launch_ns or atomic_ps > 0)" },
+  { "atomic_ps", MDL_PARAM_UINT, "0", NULL, 0, MAX_ATOMIC_PS, NULL, 0,
+    "with atomics=serial, picoseconds one atomic lane update holds its address (0: one MP "
+    "instruction, AGPU's step)" },
   { NULL }
 };
 
@@ -143,6 +154,41 @@ set_warp_width (Agpu *a, guint warp_width)
   a->group_mask = gpu_group_mask (a->span);
 }
 
+/* Keeps what chain_steps() needs for @atomic_ps, in the same reading of an MP instruction as a
+ * launch's (launch_steps_of). */
+static gboolean
+atomic_cost_of (Agpu *a, guint64 atomic_ps, guint64 dram_bytes_per_us, GError **error)
+{
+  a->step_bytes_ps = 1000000 * a->k * a->b * a->word_bytes;   /* < 2^20 x 2^10 x 2^6 x 10^6 */
+  a->atomic_ps_bytes = atomic_ps * dram_bytes_per_us;         /* <= 10^9 x 10^9 */
+  if (atomic_ps > 0 && !a->serial_atomics)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: atomic_ps=%" G_GUINT64_FORMAT " prices "
+                   "the atomic chain, which only atomics=serial charges", atomic_ps);
+      return FALSE;
+    }
+  if (atomic_ps > 0 && dram_bytes_per_us == 0)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: atomic_ps=%" G_GUINT64_FORMAT " needs "
+                   "dram_bytes_per_us > 0 (it sets the ns an MP instruction stands for)", atomic_ps);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The MP instructions a chain of @updates lane updates on one address lasts: one each, or
+ * updates x atomic_ps rounded up. 128 bits: atomic_ps_bytes reaches 10^18, and 19 updates of
+ * that pass 2^64. */
+static guint64
+chain_steps (const Agpu *a, guint64 updates)
+{
+  unsigned __int128 bytes;
+  if (a->atomic_ps_bytes == 0)
+    return updates;
+  bytes = (unsigned __int128) updates * a->atomic_ps_bytes;
+  return (guint64) ((bytes + a->step_bytes_ps - 1) / a->step_bytes_ps);
+}
+
 static gboolean
 agpu_init (void *state, const MdlParams *params, GError **error)
 {
@@ -176,7 +222,9 @@ agpu_init (void *state, const MdlParams *params, GError **error)
       a->k = p / a->b;
     }
   if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
-                        mdl_params_uint (params, "dram_bytes_per_us"), error))
+                        mdl_params_uint (params, "dram_bytes_per_us"), error)
+      || !atomic_cost_of (a, mdl_params_uint (params, "atomic_ps"),
+                          mdl_params_uint (params, "dram_bytes_per_us"), error))
     return FALSE;
   set_warp_width (a, 32);
   mdl_u64map_init (&a->block_time, 64);
@@ -213,7 +261,7 @@ open_launch_time (const Agpu *a)
       blocks = MAX (a->block_time.len, a->grid_blocks);
       t = a->worst * ((blocks + a->k - 1) / a->k);
     }
-  return a->serial_atomics ? MAX (t, a->chain.launch_max) : t;
+  return a->serial_atomics ? MAX (t, chain_steps (a, a->chain.launch_max)) : t;
 }
 
 /* Charges @cost MP instructions to @block of the open launch. */
