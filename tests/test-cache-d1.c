@@ -44,7 +44,7 @@ test_d1_loop_agrees_with_reference (void **state)
             }
           else   /* a random line, now and then a straddling access */
             x->addr = 0x20000000u + (guint64) g_rand_int_range (rand, 0, (gint32) region);
-          ref_cache_access (ref, x->kind, FALSE, x->flags == MDL_CPU_FLAG_DEPENDENT, x->addr,
+          ref_cache_access (ref, x->kind, FALSE, x->flags, x->addr,
                             x->size);
         }
       for (guint k = 0; k < n;)
