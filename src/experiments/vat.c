@@ -433,7 +433,7 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, gboolean on_huge, M
   g_autofree char *main_spec = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
                                                 "%s", exp->machine, exp->tc_cells,
                                                 on_huge ? ",huge=1" : "");
-  g_autofree char *tlb_spec = on_huge ? huge_tlb_spec (exp, error) : g_strdup (exp->tlb_spec);
+  g_autofree char *tlb_spec = NULL;
   gint em_engine[VAT_EM_LEVELS] = { -1, -1, -1 };
   gint hier_engine = -1;
   guint n_engines = 1;
@@ -442,7 +442,8 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, gboolean on_huge, M
   MdlSink sink;
   gboolean ok;
 
-  if (params == NULL || tlb_spec == NULL
+  if (params == NULL
+      || (tlb_spec = on_huge ? huge_tlb_spec (exp, error) : g_strdup (exp->tlb_spec)) == NULL
       || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
     return FALSE;
   if (!huge)
