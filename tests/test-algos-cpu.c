@@ -7,6 +7,7 @@
 
 #include "algos/cpu/cpu-algo.h"
 #include "algos/keys.h"
+#include "algos/pages.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -640,6 +641,46 @@ test_pages_align_the_arrays (void **state)
     }
 }
 
+/* Ensure the native build's pages=huge arrays are tallied (pages.h): each asks for its size rounded
+ * up to 2 MiB, and the kernel grants no more than that; a recorded (instrumented) array and a
+ * pages=4k one are not tallied. Three matrices of 600 x 600 (2.75 MiB each) ask for 3 x 4 MiB. */
+static void
+test_huge_arrays_are_tallied (void **state)
+{
+  const MdlAlgo *a = algo ("matmul/naive");
+  const char *const huge[] = { "pages=huge", NULL }, *const small[] = { "pages=4k", NULL };
+  g_autoptr (MdlParams) params = params_of (a, huge);
+  g_autoptr (MdlParams) small_params = params_of (a, small);
+  TestCollector *collector;
+  MdlRecorder *rec;
+  MdlSink sink;
+  MdlHugeTally before, after;
+  GError *error = NULL;
+  guint64 sum = 0;
+  double seconds = 0;
+  (void) state;
+  mdl_algo_huge_tally (&before);
+  if (!a->run_timed (params, 600 * 600, 1, &sum, &seconds, &error))
+    {
+      assert_mdl_error (error, MDL_ERROR_UNSUPPORTED, "pages=huge");
+      return;
+    }
+  mdl_algo_huge_tally (&after);
+  assert_int_equal (after.asked_bytes - before.asked_bytes, (guint64) 3 * (4u << 20));
+  assert_true (after.granted_bytes - before.granted_bytes <= after.asked_bytes - before.asked_bytes);
+  before = after;
+  collector = test_collector_new ();
+  sink = test_collector_sink (collector);
+  rec = mdl_recorder_new (&sink, 0);
+  g_free (mdl_algo_alloc_pages (rec, params, 1000, sizeof (guint64), "array", NULL));
+  mdl_recorder_free (rec);
+  test_collector_free (collector);
+  assert_true (a->run_timed (small_params, 600 * 600, 1, &sum, &seconds, NULL));
+  mdl_algo_huge_tally (&after);
+  assert_int_equal (after.asked_bytes, before.asked_bytes);
+  assert_int_equal (after.granted_bytes, before.granted_bytes);
+}
+
 /* Ensure every CPU algorithm records only simulated addresses (each access inside an array mapped
  * in the recorder), so that the same run gives the same stream wherever malloc puts the arrays:
  * run once, then again with other allocations held, which move the real arrays. */
@@ -797,6 +838,7 @@ main (void)
     cmocka_unit_test (test_heapify_flags_the_chosen_children),
     cmocka_unit_test (test_phases_are_named),
     cmocka_unit_test (test_pages_align_the_arrays),
+    cmocka_unit_test (test_huge_arrays_are_tallied),
     cmocka_unit_test (test_streams_do_not_depend_on_the_heap),
     cmocka_unit_test (test_vat_scan_is_compulsory_only),
     cmocka_unit_test (test_vat_random_scan_within_lemma_2_27),

@@ -8,6 +8,7 @@
 #include <models/error.h>
 #include <models/experiment.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "experiments/vat-journal.h"
@@ -260,6 +261,115 @@ test_mismatches_refused_by_name (void **state)
                     "lacks the timing of scan/seq n=1024 (pass 1)");
 }
 
+/* The journal @text of one repetition per pass with a thp row before each time row, asking
+ * @asked bytes: at n=1024 pass 0 is made the fastest (1 ns) and denied its pages, at n=2048 every
+ * repetition is denied; the rest are granted. */
+static char *
+with_grants (const char *text, guint64 asked)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  for (guint i = 0; lines[i] && *lines[i]; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      gboolean fastest = FALSE, denied;
+      if (g_str_has_prefix (lines[i], "thp,"))
+        continue;
+      if (!g_str_has_prefix (lines[i], "time,"))
+        {
+          g_string_append_printf (out, "%s\n", lines[i]);
+          continue;
+        }
+      g_assert_cmpstr (f[5], ==, "1");
+      fastest = strcmp (f[2], "1024") == 0 && strcmp (f[4], "0") == 0;
+      denied = fastest || strcmp (f[2], "2048") == 0;
+      g_string_append_printf (out, "thp,%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                              "\n", f[1], f[2], f[3], f[4], asked, denied ? (guint64) 0 : asked);
+      if (fastest)
+        g_string_append_printf (out, "time,%s,%s,%s,%s,1,%s,1e-9\n", f[1], f[2], f[3], f[4], f[6]);
+      else
+        g_string_append_printf (out, "%s\n", lines[i]);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The time of point n=@n in pass @pass of the journal @text. */
+static double
+time_of (const char *text, guint64 n, guint pass)
+{
+  g_autofree char *prefix = g_strdup_printf ("\ntime,matmul/naive,%" G_GUINT64_FORMAT ",4k,%u,",
+                                             n, pass);
+  const char *row = strstr (text, prefix);
+  g_autofree char *line = NULL;
+  if (row == NULL)
+    fail_msg ("no %s", prefix + 1);
+  line = g_strndup (row + 1, strcspn (row + 1, "\n"));
+  return g_ascii_strtod (strrchr (line, ',') + 1, NULL);   /* its one repetition */
+}
+
+/* Ensure a point whose arrays asked for 2 MiB pages takes its time from the repetitions that got
+ * them all (thp rows, written here: n=1024's fastest repetition denied, so its time is the other
+ * one's, its share granted 1/2), or from every repetition where none did (n=2048: the faster of
+ * its two, share 0); that both are 2M in vat.csv and named in the warnings; and that a thp row
+ * whose grants are not one per repetition is refused. And that the run's TLB counts are of the
+ * pages it ran on. */
+static void
+test_huge_grants_choose_the_time (void **state)
+{
+  static const char *const matmul[] = { "matmul/naive", NULL };
+  g_autofree char *dir = test_temp_dir (), *text = NULL, *granted = NULL, *bad = NULL;
+  g_autoptr (MdlVatExperiment) run = NULL, exp = NULL;
+  g_autoptr (GString) csv = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  const MdlVatResults *r;
+  MdlVatExperimentConfig cfg;
+  (void) state;
+  small_config (&cfg, dir);
+  cfg.algorithms = matmul;
+  run = mdl_vat_experiment_run (&cfg, NULL);
+  assert_non_null (run);
+  r = mdl_vat_experiment_results (run);
+  for (guint i = 0; i < r->n_points; i++)
+    {
+      /* Three N x N matrices, each from a page boundary: 3 pages of 2 MiB, or 3 x ceil(8 N^2 /
+       * 4096) of 4 KiB, each walked once (the TLBs hold them all). */
+      const MdlVatPoint *p = &r->points[i];
+      guint64 side = (guint64) floor (sqrt ((double) p->n));
+      guint64 want = p->huge_asked ? 3 : 3 * ((side * side * 8 + 4095) / 4096);
+      if (p->walks != want)
+        fail_msg ("matmul/naive n=%" G_GUINT64_FORMAT " on %s pages: %" G_GUINT64_FORMAT " walks, "
+                  "expected %" G_GUINT64_FORMAT, p->n, p->huge_asked ? "2 MiB" : "4 KiB",
+                  p->walks, want);
+    }
+  text = journal_text (dir);
+  granted = with_grants (text, 6 << 20);
+  write_journal (dir, granted);
+  exp = refit (dir);
+  r = mdl_vat_experiment_results (exp);
+  assert_int_equal (r->n_points, 2);
+  assert_true (r->points[0].huge_asked && r->points[1].huge_asked);
+  assert_true (r->points[0].n == 1024 && r->points[0].seconds == time_of (granted, 1024, 1));
+  assert_true (r->points[0].huge_granted == 0.5);
+  assert_true (r->points[1].seconds == MIN (time_of (granted, 2048, 0),
+                                            time_of (granted, 2048, 1)));
+  assert_true (r->points[1].huge_granted == 0);
+  assert_non_null (strstr (mdl_vat_experiment_warnings (exp),
+                           "matmul/naive n=1024 asked for 2 MiB pages and got 50% of them"));
+  mdl_vat_experiment_write (exp, MDL_FORMAT_CSV, csv);
+  assert_non_null (strstr (csv->str, ",2M,0.5\n"));
+  assert_non_null (strstr (csv->str, ",2M,0\n"));
+
+  bad = g_strconcat (granted, "thp,matmul/naive,1024,4k,0,6291456,6291456,6291456\n"
+                     "time,matmul/naive,1024,4k,0,1,7,1e-6\n", NULL);
+  write_journal (dir, bad);
+  mdl_vat_experiment_config_init (&cfg);
+  cfg.journal_dir = dir;
+  cfg.refit_only = TRUE;
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_FORMAT,
+                    "the thp row before a time row needs one grant per repetition");
+}
+
 int
 main (void)
 {
@@ -268,6 +378,7 @@ main (void)
     cmocka_unit_test (test_cut_row_dropped_and_bad_row_named),
     cmocka_unit_test (test_dependent_reads_by_hand),
     cmocka_unit_test (test_mismatches_refused_by_name),
+    cmocka_unit_test (test_huge_grants_choose_the_time),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

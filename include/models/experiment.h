@@ -167,6 +167,13 @@ MDL_API const char *const *mdl_vat_experiment_algorithms (void);
  *   where independent loads' walks overlap.
  * @writes: write and read-modify-write records: stores, which a core retires at most one or two
  *   a cycle, where loads issue two or three.
+ * @huge_asked: its arrays asked for 2 MiB pages (madvise): the huge-page series, and the matrix
+ *   products' points wherever the kernel grants them (their L2 placement is then the one the
+ *   cache engine sees; docs/experiments/cpu-model.md); its counts model those pages.
+ * @huge_granted: where @huge_asked, the share of the asked bytes the kernel backed with 2 MiB
+ *   pages over its repetitions (1: all), and @seconds, @seconds_median and @reps are of the
+ *   repetitions that got them all (of every repetition when none did); NaN where not asked or
+ *   not recorded (a journal before s8).
  */
 typedef struct {
   const char *algorithm;
@@ -199,6 +206,8 @@ typedef struct {
   guint64 writes;
   guint64 chase_misses[3];
   guint64 dependent_walks;
+  gboolean huge_asked;
+  double huge_granted;
 } MdlVatPoint;
 
 /**

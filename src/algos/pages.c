@@ -3,17 +3,61 @@
  * transparent huge pages in "always" mode, plain malloc memory may already be huge, so `4k` refuses
  * them explicitly (MADV_NOHUGEPAGE), and `huge` asks for them (MADV_HUGEPAGE) on a 2 MiB-aligned
  * block, before the first touch so that the faults can allocate huge pages. Whether the kernel
- * grants them is its decision; the experiment checks /proc/self/smaps (docs/experiments/vat.md).
- * This file is compiled once: it is not an algorithm. */
+ * grants them is its decision, at each fault: a native `huge` array is therefore emptied and
+ * touched once per 2 MiB right away, and the growth of AnonHugePages says how much of it the kernel
+ * backed with huge pages (pages.h). This file is compiled once: it is not an algorithm. */
 #include "algos/cpu/cpu-algo.h"
+#include "algos/pages.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_BYTES ((gsize) 2 << 20)
 #define SMALL_BYTES ((gsize) 4096)
 
 enum { PAGES_DEFAULT, PAGES_4K, PAGES_HUGE };
+
+static _Atomic guint64 huge_asked, huge_granted;
+
+gint64
+mdl_algo_anon_huge_bytes (void)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+  if (!g_file_get_contents ("/proc/self/smaps_rollup", &text, NULL, NULL)
+      || (line = strstr (text, "AnonHugePages:")) == NULL)
+    return -1;
+  return g_ascii_strtoll (line + strlen ("AnonHugePages:"), NULL, 10) * 1024;
+}
+
+void
+mdl_algo_huge_tally (MdlHugeTally *out)
+{
+  out->asked_bytes = atomic_load (&huge_asked);
+  out->granted_bytes = atomic_load (&huge_granted);
+}
+
+#ifdef MADV_DONTNEED
+/* Counts what the kernel grants @p's @bytes (2 MiB-aligned, madvised): its pages are dropped
+ * first (glibc may hand back a block an earlier repetition faulted in, whose pages would grow
+ * nothing), then one byte per 2 MiB is touched, each fault deciding its 2 MiB. The block is fresh
+ * from the allocator, so its contents are not the caller's yet. */
+static void
+count_huge_grant (void *p, gsize bytes)
+{
+  gint64 before, after;
+  atomic_fetch_add (&huge_asked, bytes);
+  if (madvise (p, bytes, MADV_DONTNEED) != 0 || (before = mdl_algo_anon_huge_bytes ()) < 0)
+    return;
+  for (gsize off = 0; off < bytes; off += HUGE_BYTES)
+    ((volatile char *) p)[off] = 0;
+  after = mdl_algo_anon_huge_bytes ();
+  if (after > before)
+    atomic_fetch_add (&huge_granted, MIN ((guint64) (after - before), bytes));
+}
+#endif
 
 void
 mdl_algo_size_error (guint64 n, gsize elem_bytes, const char *what, GError **error)
@@ -57,6 +101,10 @@ mdl_algo_alloc_pages (MdlRecorder *rec, const MdlParams *params, guint64 n, gsiz
     }
   if (rec)
     mdl_recorder_map (rec, p, bytes);
+#ifdef MADV_DONTNEED
+  else if (pages == PAGES_HUGE)
+    count_huge_grant (p, bytes);
+#endif
   return p;
 #else
   (void) bytes, (void) p;

@@ -307,11 +307,13 @@ write_models_csv (const MdlVatExperiment *exp, GString *out)
     }
 }
 
-/* vat-models-points.csv: per 4 KiB point, measured ns per element and each model's predictions. */
+/* vat-models-points.csv: per point of the main series, the pages its arrays asked for (2M: the
+ * matrix products where the kernel grants them) and the share granted, measured ns per element
+ * and each model's predictions. */
 static void
 write_points_csv (const MdlVatExperiment *exp, GString *out)
 {
-  g_string_append (out, "algorithm,n,bytes,measured_ns_per_elem");
+  g_string_append (out, "algorithm,n,bytes,pages,huge_granted,measured_ns_per_elem");
   for (guint m = 0; m < VAT_CPU_MODELS; m++)
     g_string_append_printf (out, ",%s_fit,%s_loao,%s_split", exp->cpu[m].name,
                             exp->cpu[m].name, exp->cpu[m].name);
@@ -321,8 +323,9 @@ write_points_csv (const MdlVatExperiment *exp, GString *out)
       const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
       if (p->huge_pages)
         continue;
-      g_string_append_printf (out, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT, p->algorithm,
-                              p->n, p->bytes);
+      g_string_append_printf (out, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s",
+                              p->algorithm, p->n, p->bytes, p->huge_asked ? "2M" : "4K");
+      csv_real (out, p->huge_granted);
       csv_real (out, p->seconds * 1e9 / (double) p->n);
       for (guint m = 0; m < VAT_CPU_MODELS; m++)
         {

@@ -1,6 +1,8 @@
 /* The host facts of src/experiments/host.h, read from Linux's sysfs and procfs. */
 #include "experiments/host.h"
 
+#include "algos/pages.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -58,23 +60,12 @@ mdl_host_thp_mode (void)
   return g_strndup (open + 1, (gsize) (close - open - 1));
 }
 
-static gint64
-anon_huge_kib (void)
-{
-  g_autofree char *text = NULL;
-  const char *line;
-  if (!g_file_get_contents ("/proc/self/smaps_rollup", &text, NULL, NULL)
-      || (line = strstr (text, "AnonHugePages:")) == NULL)
-    return -1;
-  return g_ascii_strtoll (line + strlen ("AnonHugePages:"), NULL, 10);
-}
-
 gint64
 mdl_host_thp_probe (guint64 bytes)
 {
 #ifdef MADV_HUGEPAGE
   void *p = NULL;
-  gint64 before = anon_huge_kib (), after;
+  gint64 before = mdl_algo_anon_huge_bytes (), after;
   if (before < 0 || posix_memalign (&p, 2u << 20, bytes) != 0)
     return -1;
   if (madvise (p, bytes, MADV_HUGEPAGE) != 0)
@@ -83,9 +74,9 @@ mdl_host_thp_probe (guint64 bytes)
       return 0;
     }
   memset (p, 1, bytes);
-  after = anon_huge_kib ();
+  after = mdl_algo_anon_huge_bytes ();
   free (p);
-  return after < 0 ? -1 : MAX (0, after - before) * 1024;
+  return after < 0 ? -1 : MAX (0, after - before);
 #else
   (void) bytes;
   return -1;

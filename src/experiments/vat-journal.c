@@ -7,6 +7,10 @@
  *   setup,KEY,VALUE...          what the counts depend on (cache sizes and ways, cache and tlb
  *                               specs, whether the huge series runs): a resumed run adopts them
  *   probe,NAME,VALUE...         the latency probe, run once per journal
+ *   thp,ALGO,N,PAGES,PASS,ASKED,GRANTED...                 before the time row of a pass whose
+ *                               arrays asked for 2 MiB pages: the bytes each repetition asked
+ *                               for, and per repetition the bytes the kernel granted (since s8;
+ *                               a pass without one ran on 4 KiB pages)
  *   time,ALGO,N,PAGES,PASS,PER_PASS,CHECKSUM,SECONDS...   one timing pass of a point
  *   columns,NAME...             the names of the counts rows that follow
  *   counts,ALGO,N,PAGES,CHECKSUM,VALUE...                 one point's instrumented counts
@@ -74,6 +78,8 @@ struct MdlVatJournal {
   MdlVatJournalSetup setup;
   MdlProbe probe;
   GHashTable *times;    /* "algo n pages pass" -> MdlVatJournalTime */
+  GHashTable *thp;      /* the same keys -> a thp row's MdlVatJournalTime (no seconds) whose
+                         * time row is still to come */
   GHashTable *counts;   /* "algo n pages" -> Counts */
   guint appended, stop_after;
 };
@@ -101,7 +107,8 @@ static void
 time_free (gpointer data)
 {
   MdlVatJournalTime *t = data;
-  g_array_unref (t->seconds);
+  g_clear_pointer (&t->seconds, g_array_unref);
+  g_clear_pointer (&t->huge_granted, g_array_unref);
   g_free (t);
 }
 
@@ -124,6 +131,7 @@ mdl_vat_journal_free (MdlVatJournal *j)
   g_string_free (j->options, TRUE);
   mdl_vat_journal_setup_clear (&j->setup);
   g_hash_table_unref (j->times);
+  g_hash_table_unref (j->thp);
   g_hash_table_unref (j->counts);
   g_free (j);
 }
@@ -255,6 +263,38 @@ read_probe (Reader *r, GPtrArray *row)
   return TRUE;
 }
 
+static char *
+time_key (const char *algorithm, guint64 n, gboolean huge, guint pass)
+{
+  return g_strdup_printf ("%s %" G_GUINT64_FORMAT " %s %u", algorithm, n, pages_name (huge), pass);
+}
+
+static gboolean
+read_thp (Reader *r, GPtrArray *row)
+{
+  g_autoptr (GArray) granted = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 n, pass, asked;
+  gboolean huge;
+  MdlVatJournalTime *t;
+  if (!field_uint (r, row, 2, &n) || !field_pages (r, row, 3, &huge)
+      || !field_uint (r, row, 4, &pass) || !field_uint (r, row, 5, &asked))
+    return FALSE;
+  for (guint i = 6; i < row->len; i++)
+    {
+      guint64 g;
+      if (!field_uint (r, row, i, &g))
+        return FALSE;
+      g_array_append_val (granted, g);
+    }
+  if (asked == 0 || granted->len == 0)
+    return bad_row (r, "a thp row needs the bytes asked (> 0) and what each repetition got");
+  t = g_new0 (MdlVatJournalTime, 1);
+  *t = (MdlVatJournalTime) { .pass = (guint) pass, .huge_asked = asked,
+                             .huge_granted = g_steal_pointer (&granted) };
+  g_hash_table_replace (r->j->thp, time_key (mdl_csv_field (row, 1), n, huge, t->pass), t);
+  return TRUE;
+}
+
 static gboolean
 read_time (Reader *r, GPtrArray *row)
 {
@@ -262,6 +302,8 @@ read_time (Reader *r, GPtrArray *row)
   guint64 n, pass, per_pass, checksum;
   gboolean huge;
   MdlVatJournalTime *t;
+  char *key;
+  gpointer thp_key;
   if (!field_uint (r, row, 2, &n) || !field_pages (r, row, 3, &huge)
       || !field_uint (r, row, 4, &pass) || !field_uint (r, row, 5, &per_pass)
       || !field_uint (r, row, 6, &checksum))
@@ -275,12 +317,20 @@ read_time (Reader *r, GPtrArray *row)
     }
   if (seconds->len == 0 || seconds->len != per_pass)
     return bad_row (r, "a time row needs PER_PASS times");
-  t = g_new0 (MdlVatJournalTime, 1);
-  *t = (MdlVatJournalTime) { .pass = (guint) pass, .per_pass = (guint) per_pass,
-                             .checksum = checksum, .seconds = g_steal_pointer (&seconds) };
-  g_hash_table_replace (r->j->times, g_strdup_printf ("%s %" G_GUINT64_FORMAT " %s %u",
-                                                      mdl_csv_field (row, 1), n,
-                                                      pages_name (huge), t->pass), t);
+  key = time_key (mdl_csv_field (row, 1), n, huge, (guint) pass);
+  if (!g_hash_table_steal_extended (r->j->thp, key, &thp_key, (gpointer *) &t))
+    t = g_new0 (MdlVatJournalTime, 1);
+  else if (g_free (thp_key), t->huge_granted->len != per_pass)
+    {
+      time_free (t);
+      g_free (key);
+      return bad_row (r, "the thp row before a time row needs one grant per repetition");
+    }
+  t->pass = (guint) pass;
+  t->per_pass = (guint) per_pass;
+  t->checksum = checksum;
+  t->seconds = g_steal_pointer (&seconds);
+  g_hash_table_replace (r->j->times, g_steal_pointer (&key), t);
   return TRUE;
 }
 
@@ -358,6 +408,8 @@ read_rows (MdlVatJournal *j, const MdlCsv *csv, const char *options, GError **er
         ok = read_setup (&r, row);
       else if (strcmp (kind, "probe") == 0)
         ok = read_probe (&r, row);
+      else if (strcmp (kind, "thp") == 0)
+        ok = read_thp (&r, row);
       else if (strcmp (kind, "time") == 0)
         ok = read_time (&r, row);
       else if (strcmp (kind, "columns") == 0)
@@ -368,8 +420,8 @@ read_rows (MdlVatJournal *j, const MdlCsv *csv, const char *options, GError **er
       else if (strcmp (kind, "counts") == 0)
         ok = read_counts (&r, row, column, complete);
       else
-        ok = bad_row (&r, "unknown row (valid: option, machine, setup, probe, time, columns, "
-                      "counts)");
+        ok = bad_row (&r, "unknown row (valid: option, machine, setup, probe, thp, time, "
+                      "columns, counts)");
     }
   if (!ok)
     return FALSE;
@@ -429,6 +481,7 @@ mdl_vat_journal_open (const char *dir, gboolean resume, const char *options, GEr
   g_autoptr (MdlVatJournal) j = g_new0 (MdlVatJournal, 1);
   j->path = g_build_filename (dir, MDL_VAT_JOURNAL_FILE, NULL);
   j->times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, time_free);
+  j->thp = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, time_free);
   j->counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   j->options = g_string_new (NULL);
   j->resumed = resume;
@@ -493,8 +546,7 @@ const MdlVatJournalTime *
 mdl_vat_journal_time (const MdlVatJournal *j, const char *algorithm, guint64 n, gboolean huge,
                       guint pass)
 {
-  g_autofree char *key = g_strdup_printf ("%s %" G_GUINT64_FORMAT " %s %u", algorithm, n,
-                                          pages_name (huge), pass);
+  g_autofree char *key = time_key (algorithm, n, huge, pass);
   return g_hash_table_lookup (j->times, key);
 }
 
@@ -596,9 +648,23 @@ mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *p, GError **error)
 gboolean
 mdl_vat_journal_add_time (MdlVatJournal *j, const char *algorithm, guint64 n, gboolean huge,
                           guint pass, guint per_pass, guint64 checksum, const double *seconds,
-                          guint count, GError **error)
+                          guint count, guint64 huge_asked, const guint64 *huge_granted,
+                          GError **error)
 {
-  g_autoptr (GString) row = g_string_new ("time,");
+  g_autoptr (GString) row = g_string_new (NULL);
+  /* The thp row first, in the same write: a run cut between them leaves a thp row alone, which
+   * nothing reads, never a time row that would read as 4 KiB pages. */
+  if (huge_asked)
+    {
+      g_string_append (row, "thp,");
+      mdl_csv_append_field (row, algorithm);
+      g_string_append_printf (row, ",%" G_GUINT64_FORMAT ",%s,%u,%" G_GUINT64_FORMAT, n,
+                              pages_name (huge), pass, huge_asked);
+      for (guint i = 0; i < count; i++)
+        g_string_append_printf (row, ",%" G_GUINT64_FORMAT, huge_granted[i]);
+      g_string_append_c (row, '\n');
+    }
+  g_string_append (row, "time,");
   mdl_csv_append_field (row, algorithm);
   g_string_append_printf (row, ",%" G_GUINT64_FORMAT ",%s,%u,%u,%" G_GUINT64_FORMAT, n,
                           pages_name (huge), pass, per_pass, checksum);

@@ -21,12 +21,15 @@ typedef struct {
   gboolean huge_measured;
 } MdlVatJournalSetup;
 
-/* One pass of a point's timing: its repetitions in that pass, in the order they ran. */
+/* One pass of a point's timing: its repetitions in that pass, in the order they ran, and where
+ * its arrays asked for 2 MiB pages, what each repetition got of them. */
 typedef struct {
   guint pass;
   guint per_pass;
   guint64 checksum;
-  GArray *seconds;     /* double */
+  GArray *seconds;          /* double */
+  guint64 huge_asked;       /* bytes asked for on 2 MiB pages per repetition; 0: 4 KiB pages */
+  GArray *huge_granted;     /* guint64 bytes granted, per repetition; NULL when none asked */
 } MdlVatJournalTime;
 
 typedef struct MdlVatJournal MdlVatJournal;
@@ -68,9 +71,12 @@ void mdl_vat_journal_set_stop (MdlVatJournal *j, guint stop_after);
 gboolean mdl_vat_journal_add_header (MdlVatJournal *j, const char *options, const char *machine,
                                      const MdlVatJournalSetup *setup, GError **error);
 gboolean mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *probe, GError **error);
+/* @huge_asked: bytes each repetition asked for on 2 MiB pages (0: it ran on 4 KiB pages, and
+ * @huge_granted is ignored); @huge_granted: @count bytes the kernel granted of them. */
 gboolean mdl_vat_journal_add_time (MdlVatJournal *j, const char *algorithm, guint64 n,
                                    gboolean huge, guint pass, guint per_pass, guint64 checksum,
-                                   const double *seconds, guint count, GError **error);
+                                   const double *seconds, guint count, guint64 huge_asked,
+                                   const guint64 *huge_granted, GError **error);
 gboolean mdl_vat_journal_add_counts (MdlVatJournal *j, const MdlVatPoint *pt, guint64 checksum,
                                      GError **error);
 

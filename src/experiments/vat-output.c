@@ -215,7 +215,7 @@ write_csv (const MdlVatExperiment *exp, GString *out)
 {
   g_string_append (out, "algorithm,n,log2_n,pages,bytes,reps,seconds_min,seconds_median,ram_ops,"
                    "accesses,tc_misses,tc_misses_small,em_misses_l1,em_misses_l2,em_misses_l3,"
-                   "lines,norm_ns,vat_ns,em_ns\n");
+                   "lines,norm_ns,vat_ns,em_ns,arrays_pages,huge_granted\n");
   for (guint i = 0; i < exp->points->len; i++)
     {
       const MdlVatPoint *p = point_at (exp, i);
@@ -241,6 +241,8 @@ write_csv (const MdlVatExperiment *exp, GString *out)
           g_string_append_printf (out, ",%" G_GUINT64_FORMAT, p->lines);
         }
       append_reals (out, ',', norm, G_N_ELEMENTS (norm), "");
+      g_string_append_printf (out, ",%s", p->huge_asked ? "2M" : "4K");
+      append_reals (out, ',', &p->huge_granted, 1, "");
       g_string_append_c (out, '\n');
     }
 }
@@ -388,6 +390,7 @@ write_json (const MdlVatExperiment *exp, GString *out)
 {
   static const char *const time_keys[] = { "seconds_min", "seconds_median" };
   static const char *const norm_keys[] = { "norm_ns", "vat_ns", "em_ns" };
+  static const char *const granted_key[] = { "huge_granted" };
   g_string_append (out, "{\n  \"experiment\": \"vat\",\n  \"machine\": ");
   mdl_json_string (out, exp->machine);
   g_string_append_printf (out, ",\n  \"model\": {\"P\": %" G_GUINT64_FORMAT ", \"K\": %"
@@ -423,6 +426,8 @@ write_json (const MdlVatExperiment *exp, GString *out)
                                 "], \"lines\": %" G_GUINT64_FORMAT ", ", p->tc_misses_small,
                                 p->em_misses[0], p->em_misses[1], p->em_misses[2], p->lines);
       json_reals (out, norm_keys, norm, G_N_ELEMENTS (norm));
+      g_string_append_printf (out, ", \"arrays_pages\": \"%s\", ", p->huge_asked ? "2M" : "4K");
+      json_reals (out, granted_key, &p->huge_granted, 1);
       g_string_append_c (out, '}');
     }
   g_string_append (out, "\n  ],\n  \"fits\": [");

@@ -13,13 +13,19 @@
  * of a TC miss (tau = their ratio), and the same for the cache levels; the slopes of normalized
  * time against log2 n come from the measured points and from each fitted model. The arrays use
  * 4 KiB pages explicitly (pages=4k), so that the model's P is what the machine used whatever the
- * kernel's huge-page mode; the huge-page series uses pages=huge and the model's huge=1. */
+ * kernel's huge-page mode; the huge-page series uses pages=huge and the model's huge=1. The matrix
+ * products run on 2 MiB pages in both, where the kernel grants them: on 4 KiB pages their column
+ * walk's L2 sets are chosen by the physical frames, which no engine sees and which change from
+ * one repetition to the next (docs/experiments/cpu-model.md, "s8"). Each repetition on 2 MiB
+ * pages records what the kernel granted, and the time of a point is that of its repetitions that
+ * got them all. */
 #include <models/algo.h>
 #include <models/error.h>
 #include <models/machine.h>
 #include <models/pipeline.h>
 #include <models/record.h>
 
+#include "algos/pages.h"
 #include "core/bytes.h"
 #include "experiments/fit.h"
 #include "experiments/host.h"
@@ -65,23 +71,24 @@ typedef struct {
   guint64 max_n;
   Growth growth;
   gboolean huge_series;
+  gboolean always_huge;   /* its main series too runs on 2 MiB pages where they are granted */
   const char *thesis;
 } VatAlgoInfo;
 
 static const VatAlgoInfo algo_info[] = {
-  { "scan/seq", 8, 0, GROW_N, FALSE, "n (measured, analysed)" },
-  { "scan/random", 16, 0, GROW_N, FALSE, "n log n (measured; Lemma 2.27)" },
-  { "permute/fisher-yates", 8, 0, GROW_N, TRUE, "n log n (measured)" },
-  { "binsearch/sorted", 8, 0, GROW_N_LOG_N, TRUE, "n log^2 n (measured; Lemma 2.28)" },
-  { "binsearch/veb", 16, 0, GROW_N_LOG_N, FALSE, "n log n (Theorem 2.32)" },
-  { "heap/heapify", 8, 0, GROW_N, FALSE, "n (measured, analysed)" },
-  { "heap/sort", 8, 0, GROW_N_LOG_N, FALSE, "n log^2 n (measured)" },
-  { "quicksort/intro", 8, 0, GROW_N_LOG_N, FALSE, "n log n (measured; Theorem 2.32)" },
-  { "mergesort/bottom-up", 16, 0, GROW_N_LOG_N, FALSE, "n log n (sequential passes, CAT)" },
-  { "transpose/rows", 16, 0, GROW_N, FALSE, "n log n in jumps (Section 2.6.2)" },
-  { "transpose/recursive", 16, 0, GROW_N, FALSE, "n (recursive order)" },
-  { "matmul/naive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, "N^3 d (column walks)" },
-  { "matmul/recursive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, "N^3 (Theorem 2.32)" },
+  { "scan/seq", 8, 0, GROW_N, FALSE, FALSE, "n (measured, analysed)" },
+  { "scan/random", 16, 0, GROW_N, FALSE, FALSE, "n log n (measured; Lemma 2.27)" },
+  { "permute/fisher-yates", 8, 0, GROW_N, TRUE, FALSE, "n log n (measured)" },
+  { "binsearch/sorted", 8, 0, GROW_N_LOG_N, TRUE, FALSE, "n log^2 n (measured; Lemma 2.28)" },
+  { "binsearch/veb", 16, 0, GROW_N_LOG_N, FALSE, FALSE, "n log n (Theorem 2.32)" },
+  { "heap/heapify", 8, 0, GROW_N, FALSE, FALSE, "n (measured, analysed)" },
+  { "heap/sort", 8, 0, GROW_N_LOG_N, FALSE, FALSE, "n log^2 n (measured)" },
+  { "quicksort/intro", 8, 0, GROW_N_LOG_N, FALSE, FALSE, "n log n (measured; Theorem 2.32)" },
+  { "mergesort/bottom-up", 16, 0, GROW_N_LOG_N, FALSE, FALSE, "n log n (sequential passes, CAT)" },
+  { "transpose/rows", 16, 0, GROW_N, FALSE, FALSE, "n log n in jumps (Section 2.6.2)" },
+  { "transpose/recursive", 16, 0, GROW_N, FALSE, FALSE, "n (recursive order)" },
+  { "matmul/naive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, TRUE, "N^3 d (column walks)" },
+  { "matmul/recursive", 24, (guint64) 1 << 18, GROW_N_SQRT_N, FALSE, TRUE, "N^3 (Theorem 2.32)" },
 };
 
 const char *const *
@@ -135,6 +142,7 @@ typedef struct {
   double work_done, work_total;
   guint64 clock_overhead_ns;
   MdlVatJournal *journal; /* NULL: none */
+  gboolean thp;           /* the kernel grants 2 MiB pages (always_huge algorithms ask for them) */
 } Ctx;
 
 static void
@@ -332,6 +340,7 @@ stage_weight (const char *stage, guint reps)
   return 2.0 * reps;
 }
 
+/* @huge: the arrays on 2 MiB pages. */
 static MdlParams *
 algo_params (const MdlAlgo *algo, gboolean huge, GError **error)
 {
@@ -395,18 +404,36 @@ warm_mispredicts (const GArray *branches)
   return counter (warm, "mispredicts") - counter (cold, "mispredicts");
 }
 
+/* The tlb engine of @exp's machine on 2 MiB pages: its spec names every parameter, page size
+ * first (host_tlb_spec). */
+static char *
+huge_tlb_spec (const MdlVatExperiment *exp, GError **error)
+{
+  static const char small[] = "tlb:page_bytes=4096,";
+  if (!g_str_has_prefix (exp->tlb_spec, small))
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "experiment vat: the tlb engine \"%s\" "
+                   "does not start with %s", exp->tlb_spec, small);
+      return NULL;
+    }
+  return g_strdup_printf ("tlb:page_bytes=%u,%s", 2u << 20, exp->tlb_spec + strlen (small));
+}
+
 /* The instrumented run of one point through the engines of the run's group; the point's last run
- * reads every group's reports into it. */
+ * reads every group's reports into it. @huge: the point is of the huge-page series; @on_huge: its
+ * arrays were on 2 MiB pages (the huge series, and the always_huge algorithms' main series), which
+ * the VAT and TLB engines then model. */
 static gboolean
-model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, guint64 *checksum,
-             GError **error)
+model_point (ModelRun *run, const Plan *plan, gboolean huge, gboolean on_huge, MdlVatPoint *pt,
+             guint64 *checksum, GError **error)
 {
   MdlVatExperiment *exp = run->exp;
-  g_autoptr (MdlParams) params = algo_params (plan->algo, huge, error);
+  g_autoptr (MdlParams) params = algo_params (plan->algo, on_huge, error);
   g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
   g_autofree char *main_spec = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
                                                 "%s", exp->machine, exp->tc_cells,
-                                                huge ? ",huge=1" : "");
+                                                on_huge ? ",huge=1" : "");
+  g_autofree char *tlb_spec = NULL;
   gint em_engine[VAT_EM_LEVELS] = { -1, -1, -1 };
   gint hier_engine = -1;
   guint n_engines = 1;
@@ -415,12 +442,15 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
   MdlSink sink;
   gboolean ok;
 
-  if (params == NULL || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
+  if (params == NULL
+      || (tlb_spec = on_huge ? huge_tlb_spec (exp, error) : g_strdup (exp->tlb_spec)) == NULL
+      || !mdl_pipeline_add_engine_spec (pipeline, main_spec, error))
     return FALSE;
   if (!huge)
     {
-      g_autofree char *small = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT,
-                                                exp->machine, exp->tc_small);
+      g_autofree char *small = g_strdup_printf ("vat:machine=%s,policy=lru,W=%" G_GUINT64_FORMAT
+                                                "%s", exp->machine, exp->tc_small,
+                                                on_huge ? ",huge=1" : "");
       if (!mdl_pipeline_add_engine_spec (pipeline, small, error))
         return FALSE;
       n_engines++;
@@ -438,7 +468,7 @@ model_point (ModelRun *run, const Plan *plan, gboolean huge, MdlVatPoint *pt, gu
       /* The CPU cost model's counts: this machine's caches and TLBs, and the same caches fed
        * only the accesses no stream prefetcher would have fetched ahead. */
       if (!mdl_pipeline_add_engine_spec (pipeline, exp->cache_spec, error)
-          || !mdl_pipeline_add_engine_spec (pipeline, exp->tlb_spec, error)
+          || !mdl_pipeline_add_engine_spec (pipeline, tlb_spec, error)
           || !mdl_pipeline_add_engine_spec (pipeline, "branch", error))
         return FALSE;
       hier_engine = (gint) n_engines;
@@ -515,16 +545,56 @@ cmp_double (gconstpointer a, gconstpointer b)
 typedef struct {
   const Plan *plan;
   guint64 n;
-  gboolean huge;
+  gboolean huge;      /* of the huge-page series */
+  gboolean on_huge;   /* its arrays asked for 2 MiB pages (decided in pass 0) */
   guint64 checksum;   /* of the first native run */
   guint per_pass;     /* repetitions in each pass (more for small sizes) */
   GArray *times;      /* double seconds */
+  guint64 huge_asked; /* bytes each repetition asked for on 2 MiB pages (on_huge) */
+  GArray *granted;    /* guint64 bytes granted, per repetition as times (on_huge) */
 } Timing;
 
 static void
 timing_clear (Timing *t)
 {
   g_clear_pointer (&t->times, g_array_unref);
+  g_clear_pointer (&t->granted, g_array_unref);
+}
+
+/* Whether the arrays of a journaled pass asked for 2 MiB pages: a pass journaled before s8 has
+ * no grants, and ran on its series' pages. */
+static gboolean
+journaled_on_huge (const MdlVatJournalTime *jt, gboolean huge)
+{
+  return huge || jt->huge_granted != NULL;
+}
+
+/* Adds a journal pass's repetitions to @t; FALSE when their pages are not @t's. */
+static gboolean
+timing_add_journaled (Timing *t, const MdlVatJournalTime *jt)
+{
+  if (journaled_on_huge (jt, t->huge) != t->on_huge)
+    return FALSE;
+  g_array_append_vals (t->times, jt->seconds->data, jt->seconds->len);
+  if (jt->huge_granted)
+    {
+      t->huge_asked = jt->huge_asked;
+      g_array_append_vals (t->granted, jt->huge_granted->data, jt->huge_granted->len);
+    }
+  return TRUE;
+}
+
+/* Journals the pass of @t whose repetitions start at @first. */
+static gboolean
+timing_journal (Ctx *c, const Timing *t, guint pass, guint first, GError **error)
+{
+  return c->journal == NULL
+         || mdl_vat_journal_add_time (c->journal, t->plan->algo->name, t->n, t->huge, pass,
+                                      t->per_pass, t->checksum,
+                                      &g_array_index (t->times, double, first),
+                                      t->times->len - first, t->on_huge ? t->huge_asked : 0,
+                                      t->on_huge ? &g_array_index (t->granted, guint64, first)
+                                                 : NULL, error);
 }
 
 /* @count native repetitions of a point; checks each against the first one's checksum (and the
@@ -532,15 +602,24 @@ timing_clear (Timing *t)
 static gboolean
 time_reps (Ctx *c, Timing *t, guint count, GError **error)
 {
-  g_autoptr (MdlParams) params = algo_params (t->plan->algo, t->huge, error);
+  g_autoptr (MdlParams) params = algo_params (t->plan->algo, t->on_huge, error);
   if (params == NULL)
     return FALSE;
   for (guint r = 0; r < count; r++)
     {
       guint64 sum = 0;
       double seconds = 0;
+      MdlHugeTally before, after;
+      mdl_algo_huge_tally (&before);
       if (!t->plan->algo->run_timed (params, t->n, c->cfg->seed, &sum, &seconds, error))
         return FALSE;
+      mdl_algo_huge_tally (&after);
+      if (t->on_huge)
+        {
+          guint64 granted = after.granted_bytes - before.granted_bytes;
+          t->huge_asked = after.asked_bytes - before.asked_bytes;
+          g_array_append_val (t->granted, granted);
+        }
       if (t->times->len == 0)
         t->checksum = sum;
       else if (sum != t->checksum)
@@ -569,13 +648,18 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
 
   pt.bytes = n * plan->info->bytes_per_elem;
   *t = (Timing) { .plan = plan, .n = n, .huge = huge, .per_pass = 1,
-                  .times = g_array_new (FALSE, FALSE, sizeof (double)) };
+                  .on_huge = huge || (plan->info->always_huge && c->thp),
+                  .times = g_array_new (FALSE, FALSE, sizeof (double)),
+                  .granted = g_array_new (FALSE, FALSE, sizeof (guint64)) };
   report_progress (c, plan->algo->name, n, "time", 0);
   if (c->journal && (jt = mdl_vat_journal_time (c->journal, plan->algo->name, n, huge, 0)))
     {
+      /* The journal's pages rule: a point timed before s8 ran on 4 KiB pages, and its later
+       * passes and counts must be too. */
+      t->on_huge = journaled_on_huge (jt, huge);
       t->per_pass = jt->per_pass;
       t->checksum = jt->checksum;
-      g_array_append_vals (t->times, jt->seconds->data, jt->seconds->len);
+      timing_add_journaled (t, jt);
       c->step++;
       g_array_append_val (c->exp->points, pt);
       return TRUE;
@@ -589,10 +673,7 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
   t->per_pass = (total + c->cfg->reps - 1) / c->cfg->reps;
   if (t->per_pass > 1 && !time_reps (c, t, t->per_pass - 1, error))
     return FALSE;
-  if (c->journal && !mdl_vat_journal_add_time (c->journal, plan->algo->name, n, huge, 0,
-                                               t->per_pass, t->checksum,
-                                               (const double *) (void *) t->times->data,
-                                               t->times->len, error))
+  if (!timing_journal (c, t, 0, 0, error))
     return FALSE;
   c->step++;
   c->work_done += ops * stage_weight ("time", 1);
@@ -600,13 +681,32 @@ first_pass (Ctx *c, const Plan *plan, guint64 n, gboolean huge, Timing *t, GErro
   return TRUE;
 }
 
+/* The point's time from its repetitions: on 2 MiB pages, from those that got them all, when any
+ * did (pt->huge_granted says how much the others missed); else from all. A point whose grants
+ * were not recorded for every repetition (passes journaled before s8) counts as unknown. */
 static void
 finish_timing (MdlVatPoint *pt, Timing *t)
 {
-  g_array_sort (t->times, cmp_double);
-  pt->reps = t->times->len;
-  pt->seconds = g_array_index (t->times, double, 0);
-  pt->seconds_median = g_array_index (t->times, double, t->times->len / 2);
+  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean known = t->on_huge && t->granted->len == t->times->len;
+  guint64 granted = 0;
+  pt->huge_asked = t->on_huge;
+  pt->huge_granted = NAN;
+  for (guint r = 0; known && r < t->granted->len; r++)
+    {
+      guint64 g = g_array_index (t->granted, guint64, r);
+      granted += g;
+      if (g >= t->huge_asked)
+        g_array_append_val (kept, g_array_index (t->times, double, r));
+    }
+  if (known && t->huge_asked > 0)
+    pt->huge_granted = (double) granted / ((double) t->huge_asked * t->granted->len);
+  if (kept->len == 0)
+    g_array_append_vals (kept, t->times->data, t->times->len);
+  g_array_sort (kept, cmp_double);
+  pt->reps = kept->len;
+  pt->seconds = g_array_index (kept, double, 0);
+  pt->seconds_median = g_array_index (kept, double, kept->len / 2);
   pt->norm_ns = pt->ram_ops ? pt->seconds * 1e9 / (double) pt->ram_ops : NAN;
 }
 
@@ -728,6 +828,7 @@ typedef struct {
   const char *cache_source;  /* where the cache sizes came from */
   char *thp_status;          /* what became of the huge-page series, and why */
   gboolean huge;             /* the huge-page series runs */
+  gboolean thp;              /* the probe got 2 MiB pages */
 } Setup;
 
 static void
@@ -854,18 +955,14 @@ cache_sizes (MdlVatExperiment *exp, const MdlVatExperimentConfig *cfg, Setup *se
   return TRUE;
 }
 
-/* Whether the huge-page series can run: asked for, and a probe of 16 MiB got 2 MiB pages. */
+/* Whether the kernel grants 2 MiB pages (a probe of 16 MiB got some), which the matrix products
+ * then run on, and whether the huge-page series runs: asked for, and granted. */
 static void
 probe_huge_pages (const MdlVatExperimentConfig *cfg, Setup *setup)
 {
   g_autofree char *thp = NULL;
   gint64 got;
-  setup->huge = FALSE;
-  if (!cfg->huge)
-    {
-      setup->thp_status = g_strdup ("not measured (not asked for)");
-      return;
-    }
+  setup->huge = setup->thp = FALSE;
   thp = mdl_host_thp_mode ();
   if (thp == NULL)
     {
@@ -879,11 +976,16 @@ probe_huge_pages (const MdlVatExperimentConfig *cfg, Setup *setup)
       return;
     }
   got = mdl_host_thp_probe ((guint64) 16 << 20);
-  setup->huge = got > 0;
+  setup->thp = got > 0;
+  setup->huge = cfg->huge && setup->thp;
   setup->thp_status = g_strdup_printf ("transparent huge pages in mode \"%s\"; probe: %"
-                                       G_GINT64_FORMAT " of 16 MiB madvised got 2 MiB pages%s",
-                                       thp, got < 0 ? (gint64) -1 : got >> 20,
-                                       setup->huge ? "" : ", so the series is not measured");
+                                       G_GINT64_FORMAT " MiB of 16 MiB madvised got 2 MiB pages, "
+                                       "so the matrix products run on %s pages and the huge-page "
+                                       "series is %s", thp, got < 0 ? (gint64) -1 : got >> 20,
+                                       setup->thp ? "2 MiB" : "4 KiB",
+                                       setup->huge ? "measured"
+                                                   : cfg->huge ? "not measured"
+                                                               : "not measured (not asked for)");
 }
 
 /* The plan of algorithm @names[@i]: its table row, its registry entry (which must have a timed
@@ -1048,18 +1150,17 @@ later_pass (Ctx *c, Timing *t, guint pass, GError **error)
                    pass, jt->checksum, t->checksum);
       return FALSE;
     }
-  if (jt)
+  if (jt && !timing_add_journaled (t, jt))
     {
-      g_array_append_vals (t->times, jt->seconds->data, jt->seconds->len);
-      return TRUE;
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: pass %u ran on %s pages, pass 0 on "
+                   "%s", mdl_vat_journal_path (c->journal), pass, t->on_huge ? "4 KiB" : "2 MiB",
+                   t->on_huge ? "2 MiB" : "4 KiB");
+      return FALSE;
     }
+  if (jt)
+    return TRUE;
   report_progress (c, t->plan->algo->name, t->n, "time", 0);
-  return time_reps (c, t, t->per_pass, error)
-         && (c->journal == NULL
-             || mdl_vat_journal_add_time (c->journal, t->plan->algo->name, t->n, t->huge, pass,
-                                          t->per_pass, t->checksum,
-                                          &g_array_index (t->times, double, before),
-                                          t->times->len - before, error));
+  return time_reps (c, t, t->per_pass, error) && timing_journal (c, t, pass, before, error);
 }
 
 /* Passes 1..reps-1 time every point again, in the same order as pass 0. */
@@ -1119,7 +1220,7 @@ model_task_run (gpointer data, gpointer user_data)
   g_mutex_lock (&shared->lock);
   task->start_us = g_get_monotonic_time ();
   g_mutex_unlock (&shared->lock);
-  if (!model_point (&run, t->plan, t->huge, task->pt, &task->checksum, &task->error))
+  if (!model_point (&run, t->plan, t->huge, t->on_huge, task->pt, &task->checksum, &task->error))
     g_prefix_error (&task->error, "experiment vat: %s n=%" G_GUINT64_FORMAT "%s: ",
                     t->plan->algo->name, t->n, t->huge ? " (2 MiB pages)" : "");
   else if (task->checksum != t->checksum)
@@ -1686,6 +1787,7 @@ prepare (Ctx *c, GArray *plans, Setup *setup, GError **error)
     return NULL;
   probe_huge_pages (c->cfg, setup);
   exp->huge_measured = setup->huge;
+  c->thp = setup->thp;
   if ((exp->tlb_spec = host_tlb_spec (error)) == NULL)
     return NULL;
   if (c->journal)
@@ -1940,6 +2042,13 @@ add_warnings (MdlVatExperiment *exp, const MdlVatPlan *plan)
     {
       const MdlVatPoint *p = &g_array_index (exp->points, MdlVatPoint, i);
       negative += (p->vat_ns < 0) + (p->em_ns < 0);
+      /* Never mixed silently: a point on 2 MiB pages that some repetitions did not get. */
+      if (p->huge_asked && p->huge_granted < 1)
+        g_string_append_printf (w, "%s n=%" G_GUINT64_FORMAT "%s asked for 2 MiB pages and got "
+                                "%.0f%% of them over its repetitions; its time is of those that "
+                                "got them all, or of every one where none did\n", p->algorithm,
+                                p->n, p->huge_pages ? " (huge-page series)" : "",
+                                100 * p->huge_granted);
     }
   if (negative)
     g_string_append_printf (w, "%u predicted normalized times are negative: the fits do not "
