@@ -13,7 +13,7 @@
 #   lockfree-DIST-atomics.csv  those rows of it that are atomics;
 #   atomic-chain.txt   tools/atomic-chain.cu again, with its `lane` rows (unequal adds).
 # The harness is the carried .gpu-carry/gpu-kernels (built with -lineinfo) when there is one, else
-# built here (tools/gpu-tools.sh). About 90 s. Usage: OUT=... bash tools/balance-atomics.sh
+# built here (tools/gpu-tools.sh). About 90 s; at most 270 (each ncu run is cut at 120 s). Usage: OUT=... bash tools/balance-atomics.sh
 set -u
 OUT=${OUT:-balance-atomics-out}
 ARCH=${ARCH:-sm_90}
@@ -44,7 +44,7 @@ echo "atomic lines: $(grep -c -E 'ATOM|RED[^U]' "$OUT/sass-atomics.txt") (t=${SE
 
 # The second lockfree_kernel launch is the persistent one (the first splits the root).
 for d in tube uniform; do
-  timeout 200 "$NCU" --clock-control none --section SourceCounters -k regex:lockfree_kernel \
+  timeout 120 "$NCU" --clock-control none --section SourceCounters -k regex:lockfree_kernel \
     --launch-skip 1 --launch-count 1 -f -o "$WORK/lockfree-$d" \
     "$WORK/gpu-kernels" --mode profile --n 500000 "balance/lockfree:dist=$d,blocks=132" \
     > "$OUT/ncu-$d.txt" 2>&1
