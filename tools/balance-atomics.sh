@@ -13,7 +13,8 @@
 #   lockfree-DIST-atomics.csv  those rows of it that are atomics;
 #   atomic-chain.txt   tools/atomic-chain.cu again, with its `lane` rows (unequal adds).
 # The harness is the carried .gpu-carry/gpu-kernels (built with -lineinfo) when there is one, else
-# built here (tools/gpu-tools.sh). About 90 s; at most 270 (each ncu run is cut at 120 s). Usage: OUT=... bash tools/balance-atomics.sh
+# built here (tools/gpu-tools.sh). About 90 s, at most 270 (each ncu run is cut at 120 s).
+# Usage: OUT=... bash tools/balance-atomics.sh
 set -u
 OUT=${OUT:-balance-atomics-out}
 ARCH=${ARCH:-sm_90}
