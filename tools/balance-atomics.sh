@@ -6,10 +6,11 @@
 #                      (VOTE, REDUX, POPC, FLO, MATCH, SHFL) around them: is a CAS of the queue one
 #                      ATOMG.E.CAS, and are the octree's leaf adds (and atomic-chain's) one ATOMG
 #                      per lane or merged per warp;
-#   lockfree-DIST-source.csv   ncu's source page (SourceCounters) of the lock-free queue's persistent
-#                      launch, tube and uniform, n = 500,000, 132 blocks: the executions of every
-#                      SASS instruction, so the dequeue's and the enqueue's CAS apart (the model
-#                      makes 371,425 and 876,191 of them on tube, 23.4 and 56.7 failures a task);
+#   lockfree-DIST-source.csv   ncu's source page (SourceCounters) of the lock-free queue's
+#                      persistent launch, tube and uniform, n = 500,000, 132 blocks: the
+#                      executions of every SASS instruction, so the dequeue's and the enqueue's
+#                      CAS apart (the model makes 371,425 and 876,191 of them on tube, 23.4 and
+#                      56.7 failures a task);
 #   lockfree-DIST-atomics.csv  those rows of it that are atomics;
 #   atomic-chain.txt   tools/atomic-chain.cu again, with its `lane` rows (unequal adds).
 # The harness is the carried .gpu-carry/gpu-kernels (built with -lineinfo) when there is one, else
