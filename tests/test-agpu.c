@@ -664,6 +664,39 @@ test_agpu_atomic_ps_errors (void **state)
   assert_mdl_error (error, MDL_ERROR_PARAM, "atomic_ps=100 needs dram_bytes_per_us > 0");
 }
 
+/* Ensure the H100 preset's atomic_ps (757 ps, data/machines.ini) prices a chain with
+ * atomics=serial and is ignored, not refused, with atomics=lanes. One launch of 132 blocks, each
+ * one warp's 32-lane atomic add on word 0: every MP costs 32 (32 lanes on one word), the chain is
+ * 132 x 32 = 4224 lane updates. An MP instruction of the preset is 10^6 x 132 x 128 / 3,350,000
+ * = 5043.6 ps, so the chain lasts 4224 x 757 / 5043.6 = 633.98, rounded up to 634; at one MP
+ * instruction an update (atomic_ps=0 given) 4224. Each adds the launch's 2699 (see
+ * test_agpu_launch_cost). */
+static void
+test_agpu_atomic_ps_preset (void **state)
+{
+  static const struct { const char *spec; guint64 time; } presets[] = {
+    { "agpu:machine=h100", 32 + 2699 },
+    { "agpu:machine=h100,atomics=serial", 634 + 2699 },
+    { "agpu:machine=h100,atomics=serial,atomic_ps=0", 4224 + 2699 },
+  };
+  Ev ev[132];
+  (void) state;
+  for (guint b = 0; b < G_N_ELEMENTS (ev); b++)
+    ev[b] = (Ev) { 0, b, 0, MDL_WARP_ATOMIC, G, 4, 0, 0, ALL };
+  for (gsize r = 0; r < G_N_ELEMENTS (presets); r++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MdlEngine) e = mdl_engine_new (presets[r].spec, &error);
+      if (e == NULL)
+        fail_msg ("%s: %s", presets[r].spec, error->message);
+      feed (e, ev, G_N_ELEMENTS (ev), 0);
+      assert_int_equal (test_engine_count (e, "atomic_chain"), 4224);
+      if (test_engine_count (e, "time") != presets[r].time)
+        fail_msg ("%s: time %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, presets[r].spec,
+                  test_engine_count (e, "time"), presets[r].time);
+    }
+}
+
 /* Ensure agpu, kmodel and msimd count the same chain and CAS lanes: gpu/atomic with every warp's
  * 32 lanes CASing (from 0) 8 words, 4 lanes a word, the same 8 words for all 32 warps of n = 1024:
  * 1024 / 8 = 128 updates of each word, and only the first lane of each word succeeds (8 of 1024). */
@@ -700,6 +733,7 @@ main (void)
     cmocka_unit_test (test_agpu_pipeline_order),
     cmocka_unit_test (test_agpu_atomic_chain),
     cmocka_unit_test (test_agpu_atomic_ps_errors),
+    cmocka_unit_test (test_agpu_atomic_ps_preset),
     cmocka_unit_test (test_atomic_chain_in_every_model),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

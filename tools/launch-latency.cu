@@ -16,17 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_OK(call)                                                                    \
-  do                                                                                     \
-    {                                                                                    \
-      cudaError_t e_ = (call);                                                           \
-      if (e_ != cudaSuccess)                                                             \
-        {                                                                                \
-          fprintf (stderr, "launch-latency: %s: %s\n", #call, cudaGetErrorString (e_)); \
-          exit (1);                                                                      \
-        }                                                                                \
-    }                                                                                    \
-  while (0)
+#include "cuda-check.h"
 
 enum { ITERS = 2000, REPS = 7, WARMUP = 200 };
 

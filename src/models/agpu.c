@@ -115,7 +115,7 @@ static const MdlParamSpec agpu_params[] = {
   { "dram_bytes_per_us", MDL_PARAM_UINT, "0", "dram_bytes_per_us", 0, MAX_DRAM_BYTES_PER_US, NULL,
     0, "DRAM bandwidth in bytes per us: an MP instruction stands for the ns an MP takes to move "
     "one b-word block at its 1/k share (needed when launch_ns or atomic_ps > 0)" },
-  { "atomic_ps", MDL_PARAM_UINT, "0", NULL, 0, MAX_ATOMIC_PS, NULL, 0,
+  { "atomic_ps", MDL_PARAM_UINT, "0", "atomic_ps", 0, MAX_ATOMIC_PS, NULL, 0,
     "with atomics=serial, picoseconds one atomic lane update holds its address (0: one MP "
     "instruction, AGPU's step)" },
   { NULL }
@@ -155,13 +155,15 @@ set_warp_width (Agpu *a, guint warp_width)
 }
 
 /* Keeps what chain_steps() needs for @atomic_ps, in the same reading of an MP instruction as a
- * launch's (launch_steps_of). */
+ * launch's (launch_steps_of). A preset's atomic_ps (@given FALSE) is the card's, whichever
+ * atomics= a run asks for, so only one given in the spec is refused with atomics=lanes. */
 static gboolean
-atomic_cost_of (Agpu *a, guint64 atomic_ps, guint64 dram_bytes_per_us, GError **error)
+atomic_cost_of (Agpu *a, guint64 atomic_ps, gboolean given, guint64 dram_bytes_per_us,
+                GError **error)
 {
   a->step_bytes_ps = 1000000 * a->k * a->b * a->word_bytes;   /* < 2^20 x 2^10 x 2^6 x 10^6 */
   a->atomic_ps_bytes = atomic_ps * dram_bytes_per_us;         /* <= 10^9 x 10^9 */
-  if (atomic_ps > 0 && !a->serial_atomics)
+  if (atomic_ps > 0 && !a->serial_atomics && given)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM, "agpu: atomic_ps=%" G_GUINT64_FORMAT " prices "
                    "the atomic chain, which only atomics=serial charges", atomic_ps);
@@ -224,6 +226,7 @@ agpu_init (void *state, const MdlParams *params, GError **error)
   if (!launch_steps_of (a, mdl_params_uint (params, "launch_ns"),
                         mdl_params_uint (params, "dram_bytes_per_us"), error)
       || !atomic_cost_of (a, mdl_params_uint (params, "atomic_ps"),
+                          mdl_params_is_set (params, "atomic_ps"),
                           mdl_params_uint (params, "dram_bytes_per_us"), error))
     return FALSE;
   set_warp_width (a, 32);
