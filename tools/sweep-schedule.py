@@ -12,8 +12,9 @@ the stream's end) become jobs, scheduled as src/experiments/sweep-run.c schedule
     parks when it has caught up, and is queued again at the next publication;
   * the pool's queue takes replays before recordings, then the order given by --order (`plan`:
     the plan's order, as main does; `largest`: recordings by n, largest first, and replays by the
-    events their source has recorded so far, most first, as s8-sweep does; `oracle`: by each
-    source's measured work, largest first, which no sweep knows beforehand);
+    events their source has recorded so far, most first, read when a worker frees, as s8-sweep
+    does; `largest-queued`: the same keys read when a task is queued, as a sorted queue would;
+    `oracle`: by each source's measured work, largest first, which no sweep knows beforehand);
   * after the stream's end a shard runs its engines' reports.
 
 What it leaves out: the writer thread, the cost of parking and waking, the recording process of a
@@ -21,7 +22,8 @@ spawned source (its own core: at 1 thread the parent waits on the pipe while it 
 contention for memory bandwidth and caches between workers. So it predicts a lower bound of the
 pool's own cost: the schedule.
 
-Usage: tools/sweep-schedule.py TIMES.json [--threads 1,2,4,8,16] [--order plan|largest]
+Usage: tools/sweep-schedule.py TIMES.json [--threads 1,2,4,8,16]
+       [--order plan|largest|largest-queued|oracle]
        [--timeline]   (prints the measured timeline's busy time per worker first)
 """
 import argparse
@@ -77,15 +79,12 @@ def simulate(sources, n_threads, order, finish=None):
     queue = []           # (class, priority, seq, task): replays (class 0) before recordings
     seq = 0
 
-    def priority(cls, src, t, sh=None):
+    def priority(cls, src, t):
         """Smaller first, as the pool's sort function orders its queue."""
         if order == "plan":
             return (src,)
         if order == "oracle":
             return (-work[src], src)
-        if cls == 0 and order == "backlog":
-            # A replay: the shard with the most events left to replay first.
-            return (-(published(src, t)[0] - sh.done_fraction) * events_of[src], src)
         if cls == 0:
             # A replay: the source with the most events recorded so far first.
             return (-published(src, t)[0] * events_of[src], src)
@@ -93,8 +92,7 @@ def simulate(sources, n_threads, order, finish=None):
 
     def push(cls, src, task, t):
         nonlocal seq
-        heapq.heappush(queue, (cls, priority(cls, src, t, task[1] if cls == 0 else None), seq,
-                               task))
+        heapq.heappush(queue, (cls, priority(cls, src, t), seq, task))
         seq += 1
 
     for i in range(n):
@@ -127,10 +125,10 @@ def simulate(sources, n_threads, order, finish=None):
             nt = events[0][0]
             heapq.heappush(free_at, (max(t, nt), w))
             continue
-        if order in ("largest", "backlog"):
+        if order == "largest":
             # Keys that change while queued (events recorded since): read at every pop.
-            queue = [(c, priority(c, tk[1] if c == 1 else tk[1].source, t,
-                                  tk[1] if c == 0 else None), q, tk) for c, _, q, tk in queue]
+            queue = [(c, priority(c, tk[1] if c == 1 else tk[1].source, t), q, tk)
+                     for c, _, q, tk in queue]
             heapq.heapify(queue)
         _, _, _, task = heapq.heappop(queue)
         if task[0] == "record":
@@ -179,7 +177,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("times")
     ap.add_argument("--threads", default="1,2,4,8,16")
-    ap.add_argument("--order", choices=("plan", "largest", "backlog", "oracle"), default="plan")
+    ap.add_argument("--order", choices=("plan", "largest", "largest-queued", "oracle"), default="plan")
     ap.add_argument("--timeline", action="store_true")
     a = ap.parse_args()
     sources = load(a.times)

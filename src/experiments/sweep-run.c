@@ -595,8 +595,9 @@ task_before (const Task *x, const Task *y, const SweepPlan *plan)
 }
 
 /* Removes and returns the ready task to run first. O(ready), each replay's key read under its
- * recording's lock: ready holds the recordings not yet started and the woken shards (at most
- * n_threads per source), a few hundred for a grid of thousands of configurations. */
+ * recording's lock: ready holds the recordings not yet started (every source, at the start) and
+ * the woken shards (at most n_threads per source being recorded), so a grid of S sources costs
+ * O(S^2) compares in all, a million pointer compares for 1000 sources: nothing beside their runs. */
 static Task *
 take_task (Run *run)
 {
