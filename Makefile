@@ -84,7 +84,7 @@ DW_LIBS  := $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 EX_BIN   := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 TEST_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(sort $(wildcard tests/test-*.c)))
-TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/ref/*.c)))
+TEST_SUP := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/helpers.c tests/picky.c tests/ref/*.c)))
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(B)/tests/replay-%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
 

@@ -3,7 +3,9 @@
  * input, the scan, the check), best of three:
  *   - native: the uninstrumented build;
  *   - instrumented + vat: the instrumented build with the vat engine (x86-64, lru, W=1638, the
- *     experiment's main model) attached through a pipeline;
+ *     experiment's main model) attached through a pipeline, on the run's thread, then on a worker
+ *     thread of the pipeline (mdl_pipeline_set_threads(): the run and the engine overlap, which
+ *     bounds the pair by the slower of the two rather than their sum);
  *   - instrumented alone, into a sink that drops the events (the cost of instrumentation).
  * It also prints the ratio of the scans alone (the native timed entry point against the
  * instrumented run minus its input building), since building a random permutation is most of a
@@ -44,6 +46,42 @@ check (gboolean ok, GError *error)
     }
 }
 
+/* The instrumented run into vat through a pipeline with @n_threads workers (0: on this thread),
+ * best of REPS by the wall clock; its TC misses and events go to @misses and @events. */
+static double
+time_with_vat (const MdlAlgo *algo, const MdlParams *params, guint64 n, guint n_threads,
+               guint64 *misses, guint64 *events)
+{
+  double best = G_MAXDOUBLE;
+  GError *error = NULL;
+  guint64 sum = 0;
+  for (int r = 0; r < REPS; r++)
+    {
+      g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
+      g_autoptr (MdlRecorder) rec = NULL;
+      MdlReport **reports;
+      MdlSink sink;
+      guint n_reports;
+      double t0;
+      check (mdl_pipeline_add_engine_spec (pipeline, "vat:machine=x86-64,policy=lru,W=1638",
+                                           &error), error);
+      mdl_pipeline_set_threads (pipeline, n_threads);
+      sink = mdl_pipeline_sink (pipeline);
+      rec = mdl_recorder_new (&sink, 0);
+      t0 = bench_now ();
+      check (algo->run (params, n, 1, rec, &sum, &error), error);
+      check (mdl_recorder_finish (rec, &error), error);
+      check (mdl_pipeline_flush (pipeline, &error), error);
+      reports = mdl_pipeline_reports (pipeline, &n_reports);
+      best = MIN (best, bench_now () - t0);
+      *misses = mdl_report_lookup (reports[0], "tc_misses")->count;
+      *events = mdl_pipeline_n_events (pipeline);
+      mdl_report_free (reports[0]);
+      g_free (reports);
+    }
+  return best;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -52,8 +90,8 @@ main (int argc, char **argv)
   const MdlAlgo *algo = mdl_algo_lookup ("scan/random", NULL);
   const char *const assignments[] = { "pages=4k", NULL };
   g_autoptr (MdlParams) params = mdl_params_parse (algo->name, algo->params, assignments, NULL);
-  double native = G_MAXDOUBLE, kernel = G_MAXDOUBLE, with_vat = G_MAXDOUBLE, bare = G_MAXDOUBLE;
-  guint64 misses = 0, events = 0;
+  double native = G_MAXDOUBLE, kernel = G_MAXDOUBLE, with_vat, threaded, bare = G_MAXDOUBLE;
+  guint64 misses = 0, events = 0, threaded_misses = 0, threaded_events = 0;
   GError *error = NULL;
 
   if (log2_n < 10 || log2_n > 30)
@@ -69,27 +107,14 @@ main (int argc, char **argv)
       check (algo->run_timed (params, n, 1, &sum, &seconds, &error), error);
       kernel = MIN (kernel, seconds);
     }
-  for (int r = 0; r < REPS; r++)
+  with_vat = time_with_vat (algo, params, n, 0, &misses, &events);
+  threaded = time_with_vat (algo, params, n, 1, &threaded_misses, &threaded_events);
+  if (threaded_misses != misses || threaded_events != events)
     {
-      g_autoptr (MdlPipeline) pipeline = mdl_pipeline_new ();
-      g_autoptr (MdlRecorder) rec = NULL;
-      MdlReport **reports;
-      MdlSink sink;
-      guint n_reports;
-      double t0;
-      check (mdl_pipeline_add_engine_spec (pipeline, "vat:machine=x86-64,policy=lru,W=1638",
-                                           &error), error);
-      sink = mdl_pipeline_sink (pipeline);
-      rec = mdl_recorder_new (&sink, 0);
-      t0 = bench_now ();
-      check (algo->run (params, n, 1, rec, &sum, &error), error);
-      check (mdl_recorder_finish (rec, &error), error);
-      reports = mdl_pipeline_reports (pipeline, &n_reports);
-      with_vat = MIN (with_vat, bench_now () - t0);
-      misses = mdl_report_lookup (reports[0], "tc_misses")->count;
-      events = mdl_pipeline_n_events (pipeline);
-      mdl_report_free (reports[0]);
-      g_free (reports);
+      fprintf (stderr, "bench-vat-overhead: the threaded run counted %" G_GUINT64_FORMAT
+               " misses of %" G_GUINT64_FORMAT " events, the serial one %" G_GUINT64_FORMAT
+               " of %" G_GUINT64_FORMAT "\n", threaded_misses, threaded_events, misses, events);
+      return 1;
     }
   for (int r = 0; r < REPS; r++)
     {
@@ -107,6 +132,8 @@ main (int argc, char **argv)
   printf ("  instrumented, events dropped %6.3f s  %5.2fx native\n", bare, bare / native);
   printf ("  instrumented + vat engine  %8.3f s  %5.2fx native  (target: within 10x)\n", with_vat,
           with_vat / native);
+  printf ("  + vat on a worker thread   %8.3f s  %5.2fx native  (issue 18's row: <= 2x)\n",
+          threaded, threaded / native);
   printf ("  the scan alone, + vat      %8.3f s  %5.2fx the native scan\n",
           with_vat - (native - kernel), (with_vat - (native - kernel)) / kernel);
   return with_vat / native <= 10 ? 0 : 1;

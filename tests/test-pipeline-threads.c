@@ -5,6 +5,7 @@
  * producer never runs more than the queue ahead of the slowest engine; an engine failing mid-stream
  * or on a marker and a sink failing stop the run with their own message. */
 #include "helpers.h"
+#include "picky.h"
 
 #include <string.h>
 
@@ -113,67 +114,6 @@ static const MdlEngineClass trail_class = {
   .consume = trail_consume,
   .marker = trail_marker,
   .report = trail_report,
-};
-
-/* "picky": rejects a CPU access at or beyond `limit` (as in test-pipeline.c), and counts the
- * batches it accepts into the test's `picky_batches`; `delay_us` makes it slow, so that the
- * producer runs into the queue's bound. */
-static gint picky_batches;
-
-typedef struct {
-  guint64 limit, delay_us;
-} Picky;
-
-static const MdlParamSpec picky_params[] = {
-  { "limit", MDL_PARAM_UINT, "4096", NULL, 1, 0, NULL, 0, "first rejected address" },
-  { "delay_us", MDL_PARAM_UINT, "0", NULL, 0, 0, NULL, 0, "sleep per batch" },
-  { NULL }
-};
-
-static gboolean
-picky_init (void *state, const MdlParams *params, GError **error)
-{
-  Picky *p = state;
-  (void) error;
-  p->limit = mdl_params_uint (params, "limit");
-  p->delay_us = mdl_params_uint (params, "delay_us");
-  return TRUE;
-}
-
-static gboolean
-picky_consume (void *state, const MdlEventBatch *b, GError **error)
-{
-  Picky *p = state;
-  if (p->delay_us)
-    g_usleep (p->delay_us);
-  for (gsize i = 0; i < b->n_cpu; i++)
-    if (mdl_cpu_is_access (b->cpu[i].kind) && b->cpu[i].addr >= p->limit)
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "address 0x%" G_GINT64_MODIFIER "x is at "
-                     "or beyond the limit", b->cpu[i].addr);
-        return FALSE;
-      }
-  g_atomic_int_inc (&picky_batches);
-  return TRUE;
-}
-
-static void
-picky_report (void *state, MdlReport *out)
-{
-  (void) state;
-  mdl_report_add_count (out, "batches", "count", "batches accepted", NULL,
-                        (guint64) g_atomic_int_get (&picky_batches));
-}
-
-static const MdlEngineClass picky_class = {
-  .abi = MDL_ENGINE_ABI,
-  .name = "picky",
-  .summary = "rejects high addresses (test engine)",
-  .params = picky_params,
-  .state_size = sizeof (Picky),
-  .init = picky_init,
-  .consume = picky_consume,
-  .report = picky_report,
 };
 
 /* ---- runs ---- */
@@ -418,18 +358,18 @@ test_producer_waits_for_a_full_queue (void **state)
       g_autoptr (MdlPipeline) p = pipeline_new (specs, &s);
       MdlSink sink;
       sink = mdl_pipeline_sink (p);
-      g_atomic_int_set (&picky_batches, 0);
+      g_atomic_int_set (&test_picky_batches, 0);
       for (guint k = 1; k <= 100; k++)
         {
           MdlCpuEvent ev[16];
           MdlEventBatch b = reads_at (ev, 64 * k);
           assert_true (sink.batch (sink.data, &b, NULL));
-          if ((guint) g_atomic_int_get (&picky_batches) + n_chunks < k)
+          if ((guint) g_atomic_int_get (&test_picky_batches) + n_chunks < k)
             fail_msg ("%u chunks: batch %u is in, the engine has taken only %d", n_chunks, k,
-                      g_atomic_int_get (&picky_batches));
+                      g_atomic_int_get (&test_picky_batches));
         }
       assert_true (mdl_pipeline_flush (p, NULL));
-      assert_int_equal (g_atomic_int_get (&picky_batches), 100);
+      assert_int_equal (g_atomic_int_get (&test_picky_batches), 100);
       assert_int_equal (pipeline_count (p, 0, "cpu_reads"), 1600);
     }
 }
@@ -451,7 +391,7 @@ test_engine_failing_mid_stream_stops_the_run (void **state)
       MdlSink sink;
       guint k;
       sink = mdl_pipeline_sink (p);
-      g_atomic_int_set (&picky_batches, 0);
+      g_atomic_int_set (&test_picky_batches, 0);
       /* Batch 50 reads at 0x10000 and beyond; the source goes on until it is told. */
       for (k = 1; k <= 1000; k++)
         {
@@ -472,7 +412,7 @@ test_engine_failing_mid_stream_stops_the_run (void **state)
         assert_false (sink.marker (sink.data, &sync, &error));
         assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_MODEL, "address 0x10000");
       }
-      assert_int_equal (g_atomic_int_get (&picky_batches), 49);
+      assert_int_equal (g_atomic_int_get (&test_picky_batches), 49);
       assert_true (pipeline_count (p, 0, "cpu_reads") >= 49 * 16);
     }
 }
@@ -575,7 +515,7 @@ group_setup (void **state)
   g_autoptr (GError) error = NULL;
   (void) state;
   g_unsetenv ("MODELS_MACHINES");
-  if (!mdl_engine_register (&trail_class, &error) || !mdl_engine_register (&picky_class, &error))
+  if (!mdl_engine_register (&trail_class, &error) || !mdl_engine_register (&test_picky_class, &error))
     {
       print_error ("cannot register the test engines: %s\n", error->message);
       return -1;

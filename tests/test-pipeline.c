@@ -1,67 +1,13 @@
 /* Tests of the pipeline (include/models/pipeline.h, src/models/pipeline.c): several engines in one
  * pass report exactly what separate runs report, on seeded random streams mixing CPU batches, warp
  * batches and markers; extra sinks see everything in order; events are counted; an engine's error
- * comes back prefixed by its spec. "picky" is a test engine that rejects addresses at or beyond
- * its `limit` parameter. */
+ * comes back prefixed by its spec ("picky", tests/picky.h, rejects high addresses). */
 #include "helpers.h"
+#include "picky.h"
 
 #include <string.h>
 
 #define DEFAULT_SEED 7321u
-
-typedef struct {
-  guint64 limit;
-  guint64 seen;
-} Picky;
-
-static const MdlParamSpec picky_params[] = {
-  { "limit", MDL_PARAM_UINT, "4096", NULL, 1, 0, NULL, 0, "first rejected address" },
-  { NULL }
-};
-
-static gboolean
-picky_init (void *state, const MdlParams *params, GError **error)
-{
-  Picky *p = state;
-  (void) error;
-  p->limit = mdl_params_uint (params, "limit");
-  return TRUE;
-}
-
-static gboolean
-picky_consume (void *state, const MdlEventBatch *b, GError **error)
-{
-  Picky *p = state;
-  for (gsize i = 0; i < b->n_cpu; i++)
-    {
-      if (b->cpu[i].kind != MDL_CPU_OPS && b->cpu[i].addr >= p->limit)
-        {
-          g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "address 0x%" G_GINT64_MODIFIER "x is at "
-                       "or beyond the limit", b->cpu[i].addr);
-          return FALSE;
-        }
-      p->seen++;
-    }
-  return TRUE;
-}
-
-static void
-picky_report (void *state, MdlReport *out)
-{
-  Picky *p = state;
-  mdl_report_add_count (out, "seen", "count", "CPU records accepted", NULL, p->seen);
-}
-
-static const MdlEngineClass picky_class = {
-  .abi = MDL_ENGINE_ABI,
-  .name = "picky",
-  .summary = "rejects high addresses (test engine)",
-  .params = picky_params,
-  .state_size = sizeof (Picky),
-  .init = picky_init,
-  .consume = picky_consume,
-  .report = picky_report,
-};
 
 /* The engines of the one-pass tests: every built-in, with differing parameters. */
 static const char *const pass_specs[] = {
@@ -310,7 +256,7 @@ test_engine_error_is_prefixed_by_its_spec (void **state)
   assert_true (sink.batch (sink.data, &b_ok, NULL));
   assert_false (sink.batch (sink.data, &b_bad, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_MODEL,
-                    "picky:limit=256: address 0x200 is at or beyond the limit");
+                    "picky:limit=256,delay_us=0: address 0x200 is at or beyond the limit");
   assert_int_equal (after->cpu->len, 1);
   reports = mdl_pipeline_reports (p, &n);
   assert_int_equal (mdl_report_lookup (reports[0], "cpu_writes")->count, 1);
@@ -355,7 +301,7 @@ group_setup (void **state)
   g_autoptr (GError) error = NULL;
   (void) state;
   g_unsetenv ("MODELS_MACHINES");
-  if (!mdl_engine_register (&picky_class, &error))
+  if (!mdl_engine_register (&test_picky_class, &error))
     {
       print_error ("cannot register picky: %s\n", error->message);
       return -1;

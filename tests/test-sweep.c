@@ -8,6 +8,7 @@
 #include "experiments/csv.h"
 #include "experiments/sweep-private.h"
 
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -532,6 +533,128 @@ test_merged_shards_equal_the_whole (void **state)
   assert_string_equal (got, expect);
 }
 
+/* The times of each configuration of a --times CSV export, in time_columns' order (NAN where
+ * empty), keyed by "algo|n|seed|spec"; each row of a configuration repeats them. */
+enum { T_SOURCE, T_ENGINE, T_REPORT, T_SOURCE_START, T_SOURCE_END, T_SOURCE_THREAD,
+       T_ENGINE_START, T_ENGINE_END, T_ENGINE_THREAD, N_TIMES };
+
+static GHashTable *
+export_times (const char *db)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MdlCsv) csv = NULL;
+  GHashTable *times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!mdl_sweep_export (db, MDL_FORMAT_CSV, TRUE, out, &error))
+    fail_msg ("%s: %s", db, error->message);
+  csv = mdl_csv_parse (out->str, "export", 1, NULL);
+  assert_string_equal (mdl_csv_field (mdl_csv_row (csv, 0), 7 + T_ENGINE_THREAD),
+                       "engine_thread");
+  for (guint i = 1; i < csv->rows->len; i++)
+    {
+      GPtrArray *row = mdl_csv_row (csv, i);
+      double *t = g_new (double, N_TIMES);
+      for (guint k = 0; k < N_TIMES; k++)
+        {
+          const char *field = mdl_csv_field (row, 7 + k);
+          t[k] = *field ? g_ascii_strtod (field, NULL) : NAN;
+        }
+      g_hash_table_insert (times, g_strjoin ("|", mdl_csv_field (row, 0), mdl_csv_field (row, 1),
+                                             mdl_csv_field (row, 2), mdl_csv_field (row, 3),
+                                             NULL), t);
+    }
+  return times;
+}
+
+/* Ensure each configuration's timeline tells a possible story: its recording's span lasts its
+ * source_seconds (the same two clock readings), its replay starts once the recording has and
+ * ends (with the report) after the recording ends, the report is part of the engine's time, and
+ * both ran on one of the sweep's workers. Merging keeps the timeline. */
+static void
+test_timeline_is_consistent (void **state)
+{
+  g_autoptr (MdlSweep) s = small_grid ();
+  g_autofree char *db = db_path ("timeline.db"), *merged = db_path ("timeline-merged.db");
+  g_autoptr (GHashTable) times = NULL, merged_times = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *in[] = { db, NULL };
+  GHashTableIter it;
+  gpointer key, value;
+  (void) state;
+  g_free (run_into (s, db, 2, NULL));
+  times = export_times (db);
+  assert_int_equal (g_hash_table_size (times), 20);   /* 4 sources x 5 specs */
+  g_hash_table_iter_init (&it, times);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const double *t = value;
+      if (!(fabs (t[T_SOURCE_END] - t[T_SOURCE_START] - t[T_SOURCE]) < 1e-5
+            && t[T_SOURCE_START] >= 0 && t[T_ENGINE_START] >= t[T_SOURCE_START]
+            && t[T_ENGINE_END] >= t[T_SOURCE_END] && t[T_ENGINE_END] >= t[T_ENGINE_START]
+            && t[T_REPORT] >= 0 && t[T_REPORT] <= t[T_ENGINE]
+            && t[T_SOURCE_THREAD] >= 1 && t[T_SOURCE_THREAD] <= 2
+            && t[T_ENGINE_THREAD] >= 1 && t[T_ENGINE_THREAD] <= 2))
+        fail_msg ("%s: recorded %g s from %g to %g on worker %g; engine %g s (report %g) from "
+                  "%g to %g on worker %g", (const char *) key, t[T_SOURCE], t[T_SOURCE_START],
+                  t[T_SOURCE_END], t[T_SOURCE_THREAD], t[T_ENGINE], t[T_REPORT],
+                  t[T_ENGINE_START], t[T_ENGINE_END], t[T_ENGINE_THREAD]);
+    }
+  assert_true (mdl_sweep_merge (merged, in, &error));
+  merged_times = export_times (merged);
+  g_hash_table_iter_init (&it, times);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const double *t = value, *m = g_hash_table_lookup (merged_times, key);
+      assert_non_null (m);
+      assert_memory_equal (t, m, N_TIMES * sizeof *t);
+    }
+}
+
+/* Ensure a table of schema 1 (before the timeline) is read as it is, its times empty, and is
+ * brought up to the timeline's schema by the next sweep into it, its old rows kept. */
+static void
+test_schema_1_table_is_read_and_upgraded (void **state)
+{
+  static const char v1[] =
+    "CREATE TABLE configs (key TEXT PRIMARY KEY, algo TEXT NOT NULL, n INTEGER NOT NULL,"
+    " seed INTEGER NOT NULL, spec TEXT NOT NULL, engine TEXT NOT NULL, version TEXT NOT NULL,"
+    " events INTEGER NOT NULL, source_seconds REAL NOT NULL, engine_seconds REAL NOT NULL);"
+    "CREATE TABLE counters (key TEXT NOT NULL REFERENCES configs (key), position INTEGER NOT NULL,"
+    " name TEXT NOT NULL, unit TEXT NOT NULL, is_real INTEGER NOT NULL, count INTEGER, real REAL,"
+    " PRIMARY KEY (key, name));"
+    "INSERT INTO configs VALUES ('old', 'scan/seq', 7, 1, 'count', 'count', 'x', 3, 0.5, 0.25);"
+    "INSERT INTO counters VALUES ('old', 0, 'accesses', 'count', 0, 3, NULL);"
+    "PRAGMA user_version = 1;";
+  g_autoptr (MdlSweep) s = small_grid ();
+  g_autofree char *db = db_path ("schema-1.db");
+  g_autoptr (GHashTable) times = NULL;
+  g_autofree char *csv = NULL;
+  sqlite3 *raw = NULL;
+  const double *old;
+  GHashTableIter it;
+  gpointer key, value;
+  (void) state;
+  assert_int_equal (sqlite3_open (db, &raw), SQLITE_OK);
+  assert_int_equal (sqlite3_exec (raw, v1, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close (raw);
+  csv = export_csv (db);
+  assert_string_equal (csv, "algo,n,seed,spec,counter,value,unit\n"
+                            "scan/seq,7,1,count,accesses,3,count\n");
+  times = export_times (db);
+  old = g_hash_table_lookup (times, "scan/seq|7|1|count");
+  assert_non_null (old);
+  assert_true (old[T_SOURCE] == 0.5 && old[T_ENGINE] == 0.25 && isnan (old[T_REPORT])
+               && isnan (old[T_ENGINE_THREAD]));
+  g_clear_pointer (&times, g_hash_table_unref);
+  g_free (run_into (s, db, 1, NULL));
+  times = export_times (db);
+  assert_int_equal (g_hash_table_size (times), 21);
+  g_hash_table_iter_init (&it, times);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    assert_true (isnan (((double *) value)[T_REPORT])
+                 == (strcmp (key, "scan/seq|7|1|count") == 0));
+}
+
 /* Ensure the sweep file holds the grid: saved and loaded, it plans the same configurations. */
 static void
 test_sweep_file_round_trips (void **state)
@@ -617,6 +740,8 @@ main (void)
     cmocka_unit_test (test_stopped_sweep_keeps_its_rows),
     cmocka_unit_test (test_killed_sweep_resumes_to_the_same_table),
     cmocka_unit_test (test_merged_shards_equal_the_whole),
+    cmocka_unit_test (test_timeline_is_consistent),
+    cmocka_unit_test (test_schema_1_table_is_read_and_upgraded),
     cmocka_unit_test (test_sweep_file_round_trips),
     cmocka_unit_test (test_bad_input_names_the_place),
   };

@@ -5,9 +5,11 @@
 # prints the wall time, the speed-up over the first count, the CPU time (user + system, with
 # /usr/bin/time: what the threads cost in all, so that a wall time stretched by other work on the
 # machine can be told from overhead), and checks that every table exports the same bytes as the
-# first. It prints the load average before and after.
+# first. It prints the load average before and after. With TIMES=DIR it keeps each thread
+# count's table with its times and timeline as DIR/tT.json (`--format json --times`), which
+# tools/sweep-schedule.py replays on simulated workers (docs/howto/sweeps.md, "The critical path").
 # Usage: tools/sweep-speedup.sh [MODELS]        (default build/bin/models)
-#        THREADS="1 2 4 8 16" N=32k..256k tools/sweep-speedup.sh
+#        THREADS="1 2 4 8 16" N=32k..256k TIMES=DIR tools/sweep-speedup.sh
 # On the lent GPU machine (no GLib there): carry the binary and its libraries as
 # docs/contributing.md shows, then LD_LIBRARY_PATH=.gpu-carry/lib tools/sweep-speedup.sh .gpu-carry/models
 set -eu
@@ -35,6 +37,10 @@ for t in $threads; do
   fi
   end=$(date +%s.%N)
   "$models" sweep --db "$work/t$t.db" --format csv -o "$work/t$t.csv"
+  if [ -n "${TIMES:-}" ]; then
+    mkdir -p "$TIMES"
+    "$models" sweep --db "$work/t$t.db" --format json --times -o "$TIMES/t$t.json"
+  fi
   if [ -z "$first" ]; then
     first=$t
     base=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')

@@ -149,7 +149,7 @@ sweep_main (int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       "Print the table as csv or json after the run", "FORMAT" },
     { "times", 0, 0, G_OPTION_ARG_NONE, &times,
-      "Add the wall times to the export (they differ run to run)", NULL },
+      "Add the wall times and each job's timeline to the export (they differ run to run)", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the export (with --merge: the joined table) to FILE", "FILE" },
     { "slurm", 0, 0, G_OPTION_ARG_NONE, &slurm,

@@ -2,8 +2,11 @@
  * (one row each, so that `SELECT ... WHERE name = 'tc_misses'` needs no JSON). Counts are
  * 64-bit unsigned and SQLite's integers signed: they are stored as the same 64 bits and read back
  * as unsigned. A NaN real (not applicable) is stored as NULL. The schema's version is
- * `PRAGMA user_version`, so a file from another schema is refused rather than misread. Only the
- * writer thread of a run touches its connection. */
+ * `PRAGMA user_version`, so a file from another schema is refused rather than misread. Version 2
+ * added each configuration's timeline (the report's time, when and on which worker its recording
+ * and its replay ran); a version 1 file is brought up to it when opened for writing (its old rows
+ * get NULL times) and read as it is otherwise. Only the writer thread of a run touches its
+ * connection. */
 #include "experiments/sweep-private.h"
 
 #include "core/dtoa.h"
@@ -13,8 +16,9 @@
 #include <models/error.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
+/* Version 1, then what version 2 adds. */
 static const char schema[] =
   "CREATE TABLE IF NOT EXISTS configs ("
   " key TEXT PRIMARY KEY, algo TEXT NOT NULL, n INTEGER NOT NULL, seed INTEGER NOT NULL,"
@@ -25,6 +29,20 @@ static const char schema[] =
   " unit TEXT NOT NULL, is_real INTEGER NOT NULL, count INTEGER, real REAL,"
   " PRIMARY KEY (key, name));"
   "PRAGMA user_version = 1;";
+static const char schema_2[] =
+  "ALTER TABLE configs ADD COLUMN report_seconds REAL;"
+  "ALTER TABLE configs ADD COLUMN source_start REAL;"
+  "ALTER TABLE configs ADD COLUMN source_end REAL;"
+  "ALTER TABLE configs ADD COLUMN source_thread INTEGER;"
+  "ALTER TABLE configs ADD COLUMN engine_start REAL;"
+  "ALTER TABLE configs ADD COLUMN engine_end REAL;"
+  "ALTER TABLE configs ADD COLUMN engine_thread INTEGER;"
+  "PRAGMA user_version = 2;";
+
+/* The columns of `configs` in each version, for copying rows between files. */
+#define COLUMNS_1 "key, algo, n, seed, spec, engine, version, events, source_seconds, engine_seconds"
+#define COLUMNS_2 COLUMNS_1 ", report_seconds, source_start, source_end, source_thread, " \
+                  "engine_start, engine_end, engine_thread"
 
 /* Sets MDL_ERROR_IO (MDL_ERROR_FORMAT for a file that is not a database) with SQLite's words. */
 static gboolean
@@ -86,9 +104,26 @@ mdl_sweep_db_open (const char *path, gboolean create, GError **error)
   sqlite3_busy_timeout (db, 10000);
   if (!user_version (db, path, "main", &version, error))
     goto fail;
-  if (version == 0 && create && !exec (db, path, schema, error))
-    goto fail;
-  if (version != SCHEMA_VERSION && (version != 0 || !create))
+  if (create && version == 0)
+    {
+      if (!exec (db, path, schema, error))
+        goto fail;
+      version = 1;
+    }
+  if (create && version == 1)
+    {
+      if (!exec (db, path, "BEGIN IMMEDIATE", error))
+        goto fail;
+      if (!exec (db, path, schema_2, error))
+        {
+          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+          goto fail;
+        }
+      if (!exec (db, path, "COMMIT", error))
+        goto fail;
+      version = 2;
+    }
+  if (version != SCHEMA_VERSION && (version != 1 || create))
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: not a sweep table of this version "
                    "(schema %d, expected %d)", path, version, SCHEMA_VERSION);
@@ -138,6 +173,13 @@ insert_result (sqlite3_stmt *config, sqlite3_stmt *counter, const SweepResult *r
   sqlite3_bind_int64 (config, 8, (sqlite3_int64) r->events);
   sqlite3_bind_double (config, 9, r->source_seconds);
   sqlite3_bind_double (config, 10, r->engine_seconds);
+  sqlite3_bind_double (config, 11, r->report_seconds);
+  sqlite3_bind_double (config, 12, r->source_span.start);
+  sqlite3_bind_double (config, 13, r->source_span.end);
+  sqlite3_bind_int (config, 14, (int) r->source_span.thread);
+  sqlite3_bind_double (config, 15, r->engine_span.start);
+  sqlite3_bind_double (config, 16, r->engine_span.end);
+  sqlite3_bind_int (config, 17, (int) r->engine_span.thread);
   if (sqlite3_step (config) != SQLITE_DONE)
     return FALSE;
   for (guint i = 0; i < mdl_report_n_counters (report); i++)
@@ -175,7 +217,8 @@ mdl_sweep_db_write (sqlite3 *db, const char *path, GPtrArray *results, GError **
   gboolean ok;
   if (!exec (db, path, "BEGIN IMMEDIATE", error))
     return FALSE;
-  ok = sqlite3_prepare_v2 (db, "INSERT INTO configs VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &config,
+  ok = sqlite3_prepare_v2 (db, "INSERT INTO configs (" COLUMNS_2 ") "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &config,
                            NULL) == SQLITE_OK
        && sqlite3_prepare_v2 (db, "INSERT INTO counters VALUES (?,?,?,?,?,?,?)", -1, &counter,
                               NULL) == SQLITE_OK;
@@ -208,15 +251,33 @@ value_text (GString *out, sqlite3_stmt *st, const char *null_text)
     g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (st, 4), buf));
 }
 
-/* Appends the configuration row's two wall times (columns 6 and 7), each after its label. */
+/* The times --times exports, from column 6 of the export's query on: the recording's and the
+ * engine's seconds, then the timeline (seconds since the sweep's start, worker numbers). */
+static const char *const time_columns[] = {
+  "source_seconds", "engine_seconds", "report_seconds", "source_start", "source_end",
+  "source_thread", "engine_start", "engine_end", "engine_thread", NULL
+};
+
+/* Appends the configuration row's times: JSON members, or CSV fields (NULL, from a version 1
+ * table, is null or empty). */
 static void
-times_text (GString *out, sqlite3_stmt *cfg, const char *source_label, const char *engine_label)
+times_text (GString *out, sqlite3_stmt *cfg, MdlFormat format)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append (out, source_label);
-  g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (cfg, 6), buf));
-  g_string_append (out, engine_label);
-  g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (cfg, 7), buf));
+  for (int i = 0; time_columns[i]; i++)
+    {
+      int type = sqlite3_column_type (cfg, 6 + i);
+      if (format == MDL_FORMAT_JSON)
+        g_string_append_printf (out, ", \"%s\": ", time_columns[i]);
+      else
+        g_string_append_c (out, ',');
+      if (type == SQLITE_NULL)
+        g_string_append (out, format == MDL_FORMAT_JSON ? "null" : "");
+      else if (type == SQLITE_INTEGER)
+        g_string_append_printf (out, "%d", sqlite3_column_int (cfg, 6 + i));
+      else
+        g_string_append (out, mdl_dtoa_shortest (sqlite3_column_double (cfg, 6 + i), buf));
+    }
 }
 
 /* One configuration (the row of @cfg) and its counters (@ctr, bound to its key here). */
@@ -240,7 +301,7 @@ export_config (GString *out, MdlFormat format, gboolean with_times, gboolean fir
       g_string_append_printf (out, ", \"events\": %" G_GUINT64_FORMAT,
                               (guint64) sqlite3_column_int64 (cfg, 5));
       if (with_times)
-        times_text (out, cfg, ", \"source_seconds\": ", ", \"engine_seconds\": ");
+        times_text (out, cfg, format);
       g_string_append (out, ", \"counters\": {");
     }
   for (guint i = 0; (rc = sqlite3_step (ctr)) == SQLITE_ROW; i++)
@@ -264,7 +325,7 @@ export_config (GString *out, MdlFormat format, gboolean with_times, gboolean fir
       g_string_append_c (out, ',');
       mdl_csv_append_field (out, (const char *) sqlite3_column_text (ctr, 1));
       if (with_times)
-        times_text (out, cfg, ",", ",");
+        times_text (out, cfg, format);
       g_string_append_c (out, '\n');
     }
   if (format == MDL_FORMAT_JSON)
@@ -278,8 +339,9 @@ mdl_sweep_export (const char *db_path, MdlFormat format, gboolean with_times, GS
 {
   sqlite3 *db;
   sqlite3_stmt *cfg = NULL, *ctr = NULL;
+  g_autofree char *select = NULL;
   gboolean ok, first = TRUE;
-  int rc = SQLITE_DONE;
+  int rc = SQLITE_DONE, version;
   if (format == MDL_FORMAT_TABLE)
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_UNSUPPORTED, "%s: a sweep table exports as csv or "
@@ -288,15 +350,28 @@ mdl_sweep_export (const char *db_path, MdlFormat format, gboolean with_times, GS
     }
   if (!(db = mdl_sweep_db_open (db_path, FALSE, error)))
     return FALSE;
-  ok = sqlite3_prepare_v2 (db, "SELECT key, algo, n, seed, spec, events, "
-                           "source_seconds, engine_seconds FROM configs "
-                           "ORDER BY algo, n, seed, spec", -1, &cfg, NULL) == SQLITE_OK
+  if (!user_version (db, db_path, "main", &version, error))
+    {
+      sqlite3_close (db);
+      return FALSE;
+    }
+  /* In the order of time_columns; a version 1 table has no timeline. */
+  select = g_strdup_printf ("SELECT key, algo, n, seed, spec, events, source_seconds, "
+                            "engine_seconds, %s FROM configs ORDER BY algo, n, seed, spec",
+                            version == 1 ? "NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+                                         : "report_seconds, source_start, source_end, "
+                                           "source_thread, engine_start, engine_end, "
+                                           "engine_thread");
+  ok = sqlite3_prepare_v2 (db, select, -1, &cfg, NULL) == SQLITE_OK
        && sqlite3_prepare_v2 (db, "SELECT name, unit, is_real, count, real FROM counters "
                               "WHERE key = ? ORDER BY position", -1, &ctr, NULL) == SQLITE_OK;
   if (ok && format == MDL_FORMAT_CSV)
-    g_string_append (out, with_times ? "algo,n,seed,spec,counter,value,unit,source_seconds,"
-                                       "engine_seconds\n"
-                                     : "algo,n,seed,spec,counter,value,unit\n");
+    {
+      g_string_append (out, "algo,n,seed,spec,counter,value,unit");
+      for (int i = 0; with_times && time_columns[i]; i++)
+        g_string_append_printf (out, ",%s", time_columns[i]);
+      g_string_append_c (out, '\n');
+    }
   while (ok && (rc = sqlite3_step (cfg)) == SQLITE_ROW)
     {
       ok = export_config (out, format, with_times, first, cfg, ctr);
@@ -324,19 +399,21 @@ mdl_sweep_merge (const char *out_path, const char *const *in_paths, GError **err
     {
       /* Opened alone first: ATTACH would create a missing file and take a foreign one. */
       sqlite3 *in = mdl_sweep_db_open (*p, FALSE, error);
+      const char *columns;
       char *sql;
-      if (in == NULL)
-        {
-          ok = FALSE;
-          break;
-        }
+      int version;
+      ok = in && user_version (in, *p, "main", &version, error);
       sqlite3_close (in);
+      if (!ok)
+        break;
+      /* A version 1 shard's rows come without their timeline. */
+      columns = version == 1 ? COLUMNS_1 : COLUMNS_2;
       sql = sqlite3_mprintf ("ATTACH %Q AS shard;"
                              "BEGIN IMMEDIATE;"
-                             "INSERT OR IGNORE INTO configs SELECT * FROM shard.configs;"
+                             "INSERT OR IGNORE INTO configs (%s) SELECT %s FROM shard.configs;"
                              "INSERT OR IGNORE INTO counters SELECT * FROM shard.counters;"
                              "COMMIT;"
-                             "DETACH shard;", *p);
+                             "DETACH shard;", *p, columns, columns);
       ok = exec (out, *p, sql, error);
       sqlite3_free (sql);
     }

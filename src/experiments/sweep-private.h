@@ -49,6 +49,14 @@ SweepPlan *mdl_sweep_plan (MdlSweep *sweep, GError **error);
 void mdl_sweep_plan_free (SweepPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SweepPlan, mdl_sweep_plan_free)
 
+/* When and where a job ran: seconds since the sweep began, and the worker thread (numbered from 1
+ * in the order the workers took their first task). A replay runs in slices, on any worker: its
+ * span is from its first slice's start to its report's end, and its thread the report's. */
+typedef struct {
+  double start, end;
+  guint thread;
+} SweepSpan;
+
 /* The result of one configuration, handed from a worker to the writer. */
 typedef struct {
   const SweepConfig *config;
@@ -57,6 +65,9 @@ typedef struct {
   guint64 events;
   double source_seconds;    /* recording the source (shared by its configurations) */
   double engine_seconds;    /* this engine's consume, marker and report calls */
+  double report_seconds;    /* of which the report call (after the stream's end) */
+  SweepSpan source_span;    /* the recording */
+  SweepSpan engine_span;    /* the replay into this engine's shard */
 } SweepResult;
 
 /* The table (sweep-db.c). Every call sets MDL_ERROR_IO naming the file on failure. */

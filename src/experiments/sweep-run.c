@@ -8,9 +8,10 @@
  * (every PUBLISH_ITEMS items) or ends, so no worker waits. The largest source's recording and its
  * replays overlap instead of following each other, which is what bounds a sweep of few sources.
  * An engine is single-threaded, so one engine never spans threads, and what it counts cannot
- * depend on the threads. Replays go before new recordings in the pool's queue, so that at most
- * about twice n_threads streams are held at once (n_threads recording, the rest finishing their
- * replays); the cost is that one source's stream must fit in
+ * depend on the threads. Replays go before new recordings, so that at most about twice
+ * n_threads streams are held at once (n_threads recording, the rest finishing their replays),
+ * and among replays the largest stream recorded so far goes first (take_task()); the cost is
+ * that one source's stream must fit in
  * memory (16 bytes per CPU event, 48 per warp instruction plus 8 per lane address).
  * One writer thread owns the database: it commits whatever results have arrived in one
  * transaction, then counts them done, so a killed sweep loses nothing it reported. */
@@ -59,8 +60,10 @@ typedef struct {
   GStringChunk *names;    /* the markers' names (their pointers never move) */
   guint64 n_events;       /* as a pipeline counts them: CPU, warp and marker events */
   double seconds;         /* the instrumented run */
-  GMutex lock;            /* guards the four below, and n_events and seconds once ended */
+  SweepSpan span;         /* when and where it ran */
+  GMutex lock;            /* guards the four below, and n_events, seconds and span once ended */
   guint64 published;      /* items the shards may read */
+  guint64 published_events;   /* the events among them: the replays' priority */
   gboolean ended;         /* the recording finished (or failed: then `failed`) */
   gboolean failed;
   GPtrArray *parked;      /* Shard *: caught up, waiting for more */
@@ -84,6 +87,7 @@ struct Shard {
   GPtrArray *engines;         /* MdlEngine *, owned */
   GPtrArray *configs;         /* const SweepConfig *, parallel to engines */
   double *seconds;            /* per engine */
+  gint64 first_us;            /* its first slice's start (monotonic), 0 before it */
   ItemBlock *block;           /* the block of the next item */
   guint64 next;               /* the next item's index in the stream */
   GError *error;              /* the engines' first failure; the shard then only drains */
@@ -100,11 +104,14 @@ struct Run {
   guint n_threads;
   GThreadPool *pool;
   GAsyncQueue *results;       /* SweepResult *; the end is a result with no config */
-  GMutex lock;                /* guards error, pending */
+  GMutex lock;                /* guards error, pending, ready */
   GCond idle;
   GError *error;              /* the first failure */
   guint pending;              /* tasks pushed and not finished */
+  GPtrArray *ready;           /* Task *, owned: pushed, not yet taken by a worker */
   gint stop;                  /* atomic: a failure or the progress callback asked to stop */
+  gint64 start_us;            /* the sweep's start (monotonic), the origin of the spans */
+  GHashTable *workers;        /* GThread * -> its number (from 1), guarded by lock */
 };
 
 static void
@@ -138,6 +145,9 @@ run_fail (Run *run, GError *error)
   g_atomic_int_set (&run->stop, 1);
 }
 
+/* The pool's queue holds one token per task; a worker that takes a token runs the best task
+ * ready at that moment (take_task()), chosen by what is known then, which a queue sorted at push
+ * time could not do: a replay's priority grows as its source records more. */
 static void
 run_push (Run *run, SourceWork *w, Shard *shard)
 {
@@ -145,8 +155,31 @@ run_push (Run *run, SourceWork *w, Shard *shard)
   *task = (Task) { w, shard };
   g_mutex_lock (&run->lock);
   run->pending++;
+  g_ptr_array_add (run->ready, task);
   g_mutex_unlock (&run->lock);
-  g_thread_pool_push (run->pool, task, NULL);
+  g_thread_pool_push (run->pool, GUINT_TO_POINTER (1), NULL);
+}
+
+/* The calling worker's number, given in the order the workers are first seen. */
+static guint
+worker_number (Run *run)
+{
+  guint number;
+  g_mutex_lock (&run->lock);
+  number = GPOINTER_TO_UINT (g_hash_table_lookup (run->workers, g_thread_self ()));
+  if (number == 0)
+    {
+      number = g_hash_table_size (run->workers) + 1;
+      g_hash_table_insert (run->workers, g_thread_self (), GUINT_TO_POINTER (number));
+    }
+  g_mutex_unlock (&run->lock);
+  return number;
+}
+
+static double
+run_seconds (const Run *run, gint64 at_us)
+{
+  return (double) (at_us - run->start_us) / G_USEC_PER_SEC;
 }
 
 static void
@@ -183,6 +216,7 @@ publish (Run *run, SourceWork *w, gboolean end, gboolean failed)
   g_autoptr (GPtrArray) wake = NULL;
   g_mutex_lock (&r->lock);
   r->published = r->n_items;
+  r->published_events = r->n_events;
   r->ended = end;
   r->failed = failed;
   wake = r->parked;
@@ -376,7 +410,8 @@ record (Run *run, SourceWork *w)
   Recording *r;
   RecordSink rs;
   MdlSink sink = { record_batch, record_marker, &rs };
-  gint64 start_us = g_get_monotonic_time ();
+  gint64 start_us = g_get_monotonic_time (), end_us;
+  guint thread = worker_number (run);
   gboolean ok;
   if (shards == NULL)
     return;
@@ -406,8 +441,10 @@ record (Run *run, SourceWork *w)
       prefix_source (&error, s);
       run_fail (run, g_steal_pointer (&error));
     }
+  end_us = g_get_monotonic_time ();
   g_mutex_lock (&r->lock);
-  r->seconds = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  r->seconds = (double) (end_us - start_us) / G_USEC_PER_SEC;
+  r->span = (SweepSpan) { run_seconds (run, start_us), run_seconds (run, end_us), thread };
   g_mutex_unlock (&r->lock);
   publish (run, w, TRUE, !ok);
 }
@@ -451,6 +488,7 @@ finish_shard (Run *run, Shard *sh, gboolean failed)
 {
   SourceWork *w = sh->work;
   const SweepSource *s = g_ptr_array_index (run->plan->sources, w->index);
+  guint thread = worker_number (run);
   if (sh->error && !g_atomic_int_get (&run->stop))
     {
       prefix_source (&sh->error, s);
@@ -460,16 +498,20 @@ finish_shard (Run *run, Shard *sh, gboolean failed)
                     && !g_atomic_int_get (&run->stop); e++)
     {
       SweepResult *res = g_new0 (SweepResult, 1);
-      gint64 start_us = g_get_monotonic_time ();
+      gint64 start_us = g_get_monotonic_time (), end_us;
       res->config = g_ptr_array_index (sh->configs, e);
       res->source = s;
       /* The report's time is the engine's too: offline policies (vat min, ismin) run there what
        * the stream left them. */
       res->report = mdl_engine_report (g_ptr_array_index (sh->engines, e));
+      end_us = g_get_monotonic_time ();
       res->events = w->rec->n_events;
       res->source_seconds = w->rec->seconds;
-      res->engine_seconds = sh->seconds[e]
-                            + (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+      res->source_span = w->rec->span;
+      res->report_seconds = (double) (end_us - start_us) / G_USEC_PER_SEC;
+      res->engine_seconds = sh->seconds[e] + res->report_seconds;
+      res->engine_span = (SweepSpan) { run_seconds (run, sh->first_us), run_seconds (run, end_us),
+                                       thread };
       g_async_queue_push (run->results, res);
     }
   g_clear_error (&sh->error);
@@ -486,6 +528,8 @@ static void
 replay_shard (Run *run, Shard *sh)
 {
   Recording *r = sh->work->rec;
+  if (sh->first_us == 0)
+    sh->first_us = g_get_monotonic_time ();
   for (;;)
     {
       guint64 end;
@@ -513,28 +557,76 @@ replay_shard (Run *run, Shard *sh)
     }
 }
 
-static void
-task_run (gpointer data, gpointer user_data)
+static guint64
+events_recorded (const SourceWork *w)
 {
-  Task *t = data;
+  guint64 events;
+  g_mutex_lock (&w->rec->lock);
+  events = w->rec->published_events;
+  g_mutex_unlock (&w->rec->lock);
+  return events;
+}
+
+/* Whether @x should run before @y. Replays go before recordings (at most about twice n_threads
+ * streams are held). Replays: the source with the most events recorded so far first, the
+ * estimate of the most work left (its stream is the longest yet, and a recording still going
+ * grows it), so that the largest source's engines do not start last; recordings: the largest n
+ * first, for the same reason; then the plan's order. tools/sweep-schedule.py simulates this
+ * against the plan's order alone (docs/howto/sweeps.md, "The critical path"). */
+static gboolean
+task_before (const Task *x, const Task *y, const SweepPlan *plan)
+{
+  if ((x->shard == NULL) != (y->shard == NULL))
+    return x->shard != NULL;
+  if (x->shard)
+    {
+      guint64 ex = events_recorded (x->work), ey = events_recorded (y->work);
+      if (ex != ey)
+        return ex > ey;
+    }
+  else
+    {
+      const SweepSource *sx = g_ptr_array_index (plan->sources, x->work->index);
+      const SweepSource *sy = g_ptr_array_index (plan->sources, y->work->index);
+      if (sx->n != sy->n)
+        return sx->n > sy->n;
+    }
+  return x->work->index < y->work->index;
+}
+
+/* Removes and returns the ready task to run first. O(ready), each replay's key read under its
+ * recording's lock: ready holds the recordings not yet started (every source, at the start) and
+ * the woken shards (at most n_threads per source being recorded), so a grid of S sources costs
+ * O(S^2) compares in all, a million pointer compares for 1000 sources: nothing beside their runs. */
+static Task *
+take_task (Run *run)
+{
+  Task *best = NULL;
+  guint at = 0;
+  g_mutex_lock (&run->lock);
+  for (guint i = 0; i < run->ready->len; i++)
+    {
+      Task *t = g_ptr_array_index (run->ready, i);
+      if (best == NULL || task_before (t, best, run->plan))
+        best = t, at = i;
+    }
+  g_ptr_array_remove_index_fast (run->ready, at);
+  g_mutex_unlock (&run->lock);
+  return best;
+}
+
+static void
+task_run (gpointer token, gpointer user_data)
+{
   Run *run = user_data;
+  Task *t = take_task (run);
+  (void) token;
   if (t->shard == NULL)
     record (run, t->work);
   else
     replay_shard (run, t->shard);
   g_free (t);
   run_task_done (run);
-}
-
-/* Replays before recordings (bounded memory); otherwise in plan order. */
-static gint
-task_order (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const Task *x = a, *y = b;
-  (void) user_data;
-  if ((x->shard == NULL) != (y->shard == NULL))
-    return x->shard == NULL ? 1 : -1;
-  return x->work->index < y->work->index ? -1 : x->work->index > y->work->index;
 }
 
 /* ---- the writer ---- */
@@ -635,9 +727,11 @@ mdl_sweep_run_plan (SweepPlan *plan, GHashTable *done, sqlite3 *db, const char *
 
   g_mutex_init (&run.lock);
   g_cond_init (&run.idle);
+  run.start_us = writer.start_us;
+  run.workers = g_hash_table_new (NULL, NULL);
+  run.ready = g_ptr_array_new ();
   run.results = g_async_queue_new ();
   run.pool = g_thread_pool_new (task_run, &run, (gint) n_threads, TRUE, NULL);
-  g_thread_pool_set_sort_function (run.pool, task_order, NULL);
   thread = g_thread_new ("sweep-writer", writer_main, &writer);
   for (guint i = 0; i < works->len; i++)
     {
@@ -661,6 +755,8 @@ mdl_sweep_run_plan (SweepPlan *plan, GHashTable *done, sqlite3 *db, const char *
       g_free (w);
     }
   g_async_queue_unref (run.results);
+  g_hash_table_unref (run.workers);
+  g_ptr_array_unref (run.ready);
   g_cond_clear (&run.idle);
   g_mutex_clear (&run.lock);
   if (stats)

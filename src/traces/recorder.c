@@ -25,7 +25,7 @@ typedef struct {
   MdlSink sink;
   guint64 n_delivered;
   GError *error;        /* the first sink error; later events are dropped */
-  guint8 *named;        /* bit per code site that has had its marker; NULL until one has */
+  guint8 *named;        /* bit per code site that has had its marker (and site 0); NULL until the first batch */
   gboolean own_sites;   /* the caller has set a site: names no code site */
   GArray *regions;      /* MapRegion, in mapping order; NULL until one is mapped */
   guint64 next_sim;     /* where the next region's simulated addresses start */
@@ -68,28 +68,39 @@ mdl_recorder_free (MdlRecorder *rec)
 }
 
 /* Delivers a site marker for each code site of the pending events not named yet. Cost: one pass
- * over the batch, out of line like the flush itself. */
+ * over the batch, out of line like the flush itself, one bit test per event in the common case
+ * (site 0, "none", has its bit set from the start so that it needs no test of its own: with the
+ * two-region guess of map_pending(), 55 -> 36 instructions per event for both passes on
+ * scan/random, by callgrind). */
 static void
 name_new_sites (Recorder *r)
 {
   const MdlSiteTable *sites = mdl_code_sites ();
+  const MdlCpuEvent *buf = r->pub.buf;
   guint n_sites = 0;
-  for (guint32 i = 0; i < r->pub.len && r->error == NULL; i++)
+  guint8 *named;
+  if (r->named == NULL)
     {
-      guint16 id = r->pub.buf[i].site;
+      r->named = g_new0 (guint8, (MDL_SITE_MAX + 1) / 8);
+      r->named[0] = 1;
+    }
+  named = r->named;
+  for (guint32 i = 0; i < r->pub.len; i++)
+    {
+      guint16 id = buf[i].site;
       const MdlSite *s;
-      MdlMarker m = { .kind = MDL_MARK_SITE, .site = id };
-      if (id == 0 || (r->named && r->named[id / 8] & (1u << id % 8)))
+      MdlMarker m;
+      if (G_LIKELY (named[id / 8] & (1u << id % 8)))
         continue;
       if (n_sites == 0)
         n_sites = mdl_site_table_size (sites);
       if (id > n_sites || (s = mdl_site_table_get (sites, id)) == NULL)
         continue;
-      if (r->named == NULL)
-        r->named = g_new0 (guint8, (MDL_SITE_MAX + 1) / 8);
-      r->named[id / 8] |= (guint8) (1u << id % 8);
-      m.name = s->name;
+      named[id / 8] |= (guint8) (1u << id % 8);
+      m = (MdlMarker) { .kind = MDL_MARK_SITE, .site = id, .name = s->name };
       r->sink.marker (r->sink.data, &m, &r->error);
+      if (r->error)
+        break;
     }
 }
 
@@ -134,11 +145,12 @@ find_region (const GArray *regions, guint64 addr)
 }
 
 /* Moves the pending accesses inside mapped regions to their simulated addresses. Consecutive
- * accesses mostly stay in one region, so the last one found is tried first. */
+ * accesses mostly stay in one region or alternate between two (an index array and the data it
+ * points into: scan/random, binsearch), so the last two found are tried first. */
 static void
 map_pending (Recorder *r)
 {
-  const MapRegion *last = NULL;
+  const MapRegion *last = NULL, *before = NULL;
   for (guint32 i = 0; i < r->pub.len; i++)
     {
       MdlCpuEvent *e = &r->pub.buf[i];
@@ -146,9 +158,11 @@ map_pending (Recorder *r)
         continue;
       if (last == NULL || e->addr - last->real >= last->bytes)
         {
-          const MapRegion *m = find_region (r->regions, e->addr);
+          const MapRegion *m = before && e->addr - before->real < before->bytes
+                               ? before : find_region (r->regions, e->addr);
           if (m == NULL)
             continue;
+          before = last;
           last = m;
         }
       e->addr = last->sim + (e->addr - last->real);
