@@ -232,14 +232,14 @@ group_map (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, g
         for (guint i = 0; i < n; i++, a += (guint64) e->stride)
           {
             any |= a;
-            bits |= G_GUINT64_CONSTANT (1) << ((a >> WORD_SHIFT) & 63);
+            bits = gpu_bit_set (bits, a >> WORD_SHIFT);
           }
       else
         for (guint64 r = group; r; r &= r - 1)
           {
             a = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
             any |= a;
-            bits |= G_GUINT64_CONSTANT (1) << ((a >> WORD_SHIFT) & 63);
+            bits = gpu_bit_set (bits, a >> WORD_SHIFT);
           }
     }
   else
@@ -249,7 +249,7 @@ group_map (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, g
       for (guint i = 0; i < n; i++)
         {
           any |= src[i];
-          bits |= G_GUINT64_CONSTANT (1) << ((src[i] >> WORD_SHIFT) & 63);
+          bits = gpu_bit_set (bits, src[i] >> WORD_SHIFT);
         }
     }
   *map = bits;
