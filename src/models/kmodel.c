@@ -198,8 +198,18 @@ lane_map (guint64 group, guint g, guint64 word0)
   return turn ? (r << turn) | (r >> (64 - turn)) : r;
 }
 
-/* The longest bank queue of the requests of the bank-aligned maps @a and @b (0 for none): a
- * fused pair's queue is the largest sum of the two loads' requests per bank. O(1). */
+/* The longest bank queue of the requests of the bank-aligned map @a: a lone instruction's group.
+ * Inlined, with no second map, the bit-sliced count (gpu_rows_queue()) has one slice to fold,
+ * not two, and no call. */
+static inline guint
+map_queue (const Kmodel *m, guint64 a)
+{
+  GpuWindow w = { 0, a, 0 };
+  return gpu_window_queue (&w, m->k - 1);
+}
+
+/* The longest bank queue of the requests of the bank-aligned maps @a and @b: a fused pair's
+ * queue is the largest sum of the two loads' requests per bank. O(1). */
 static guint
 maps_queue (const Kmodel *m, guint64 a, guint64 b)
 {
@@ -342,7 +352,7 @@ pending_latency (Kmodel *m, const Pending *p)
     if (p->n[i] && p->lanes)
       t++;   /* distinct words of at most k consecutive lanes: one bank each */
     else if (p->n[i] && p->mapped)
-      t += maps_queue (m, p->maps[i], 0);
+      t += map_queue (m, p->maps[i]);
     else if (p->n[i])
       t += pending_queue (m, p, i);
   return t;
@@ -608,7 +618,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED && lanes)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
           else if (mapped)
-            m->T[cls] += maps_queue (m, maps[gi], 0);
+            m->T[cls] += map_queue (m, maps[gi]);
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               const guint64 *words = group_words (m, e, group, listed, m->reqs, &n);
