@@ -8,6 +8,7 @@
 #include "helpers.h"
 
 #include "models/gpu/gpu.h"
+#include "ref/bank-queue.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,20 +17,6 @@
 #include <cmocka.h>
 
 #define ROUNDS 20000
-
-static guint
-queue_naive (const guint64 *words, guint n, guint64 bank_mask)
-{
-  guint worst = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      guint q = 0;
-      for (guint j = 0; j < n; j++)
-        q += (words[j] & bank_mask) == (words[i] & bank_mask);
-      worst = MAX (worst, q);
-    }
-  return worst;
-}
 
 /* Ensure the longest bank queue is the straightforward one for every shape of request. */
 static void
@@ -66,7 +53,7 @@ test_bank_queue_counts_what_the_naive_count_does (void **state)
               words[m++] = words[i];
           n = m;
         }
-      want = queue_naive (words, n, bank_mask);
+      want = ref_bank_queue (words, n, bank_mask + 1, FALSE);
       got = gpu_bank_queue (count, words, n, bank_mask);
       if (got != want)
         fail_msg ("seed %u: round %u: %u words, %" G_GUINT64_FORMAT " banks, shape %u: "
@@ -137,10 +124,10 @@ test_rows_hold_the_words_and_their_queue (void **state)
           || rows.bits[2] != want[2])
         fail_msg ("seed %u: round %u: rows from %" G_GUINT64_FORMAT " (want %" G_GUINT64_FORMAT
                   ") differ", seed, round, rows.row0, row0);
-      if (gpu_rows_queue (&rows, bank_mask) != queue_naive (words, n, bank_mask))
+      if (gpu_rows_queue (&rows, bank_mask) != ref_bank_queue (words, n, bank_mask + 1, FALSE))
         fail_msg ("seed %u: round %u: %u words, %" G_GUINT64_FORMAT " banks: rows queue %u, the "
                   "naive count %u", seed, round, n, bank_mask + 1, gpu_rows_queue (&rows, bank_mask),
-                  queue_naive (words, n, bank_mask));
+                  ref_bank_queue (words, n, bank_mask + 1, FALSE));
     }
   g_rand_free (r);
 }

@@ -110,7 +110,8 @@ draw_base (GRand *r, MdlSpace space, guint width)
 static gint64
 draw_stride (GRand *r, guint width)
 {
-  static const gint64 others[] = { 0, 1, 2, 4, 8, 16, 32, 128, -4, -8, 3, 12 };
+  /* 64, 132, -256, 4100: the transposes' columns, whose banks repeat every 1 to 32 lanes */
+  static const gint64 others[] = { 0, 1, 2, 4, 8, 16, 32, 128, -4, -8, 3, 12, 64, 132, -256, 4100 };
   switch (g_rand_int_range (r, 0, 4))
     {
     case 0:

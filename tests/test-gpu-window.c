@@ -12,6 +12,7 @@
 #include "helpers.h"
 
 #include "models/gpu/gpu.h"
+#include "ref/bank-queue.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,28 +42,6 @@ cmp_u64 (gconstpointer a, gconstpointer b)
 {
   guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
   return x < y ? -1 : x > y;
-}
-
-/* The most distinct words of @words[0..@n) that one of @banks banks (word mod banks) holds. */
-static guint
-queue_naive (const guint64 *words, guint n, guint banks)
-{
-  guint worst = 0;
-  for (guint bank = 0; bank < banks; bank++)
-    {
-      guint distinct = 0;
-      for (guint i = 0; i < n; i++)
-        {
-          gboolean seen = FALSE;
-          if (words[i] % banks != bank)
-            continue;
-          for (guint j = 0; j < i && !seen; j++)
-            seen = words[j] == words[i];
-          distinct += !seen;
-        }
-      worst = MAX (worst, distinct);
-    }
-  return worst;
 }
 
 /* Ensure gpu_window_fill and gpu_window_queue keep their contract on random instructions. */
@@ -157,10 +136,10 @@ test_window_matches_lanes (void **state)
                         G_GINT64_MODIFIER "x of %u", seed, round, span, g, w.first, w.bits, w.n,
                         origin, bits, m);
             for (guint banks = 8; banks <= 64; banks *= 2)
-              if (gpu_window_queue (&w, banks - 1) != queue_naive (words, m, banks))
+              if (gpu_window_queue (&w, banks - 1) != ref_bank_queue (words, m, banks, TRUE))
                 fail_msg ("seed %u round %u: span %u, group at lane %u, %u banks: queue %u, "
                           "naive %u", seed, round, span, g, banks, gpu_window_queue (&w, banks - 1),
-                          queue_naive (words, m, banks));
+                          ref_bank_queue (words, m, banks, TRUE));
           }
     }
   /* Both outcomes must have come up often, or the comparison proves little. */

@@ -3,6 +3,7 @@
  * ../shared/spec/kmodel-capannini.md, or are worked out in the comment above them. Addresses are
  * in 4-byte words. */
 #include "helpers.h"
+#include "ref/bank-queue.h"
 
 #include <math.h>
 #include <string.h>
@@ -279,27 +280,14 @@ static guint64
 naive_queue (guint64 addrs[2][32], guint n_loads, guint64 group, guint width, guint k,
              gboolean broadcast)
 {
-  guint64 words[2 * 32 * 2], worst = 0;
+  guint64 words[2 * 32 * 2];
   guint n = 0;
   for (guint i = 0; i < n_loads; i++)
     for (guint l = 0; l < 32; l++)
       if (group >> l & 1)
         for (guint64 w = addrs[i][l] / 4; w <= (addrs[i][l] + width - 1) / 4; w++)
-          {
-            gboolean seen = FALSE;
-            for (guint j = 0; j < n && broadcast; j++)
-              seen |= words[j] == w;
-            if (!seen)
-              words[n++] = w;
-          }
-  for (guint b = 0; b < k; b++)
-    {
-      guint64 q = 0;
-      for (guint j = 0; j < n; j++)
-        q += words[j] % k == b;
-      worst = MAX (worst, q);
-    }
-  return worst;
+          words[n++] = w;
+  return ref_bank_queue (words, n, k, broadcast);
 }
 
 /* Ensure fused shared-load pairs and lone shared loads cost the naive bank queue: random masks,

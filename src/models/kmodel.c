@@ -186,27 +186,30 @@ lane_banks (const Kmodel *m, guint64 group, guint g, guint64 word0)
   return turn ? ((r << turn) | (r >> (m->k - turn))) & all : r;
 }
 
-/* The bank-aligned map of the words of @w: bit p for word w when w = p mod 64, so that bit p's
- * bank is p mod k (k divides 64) whatever word the window starts at. A window spans 64 words,
- * so no two of its words share a bit. */
-static inline guint64
-window_map (const GpuWindow *w)
-{
-  guint turn = (guint) (w->first & 63);
-  return turn ? (w->bits << turn) | (w->bits >> (64 - turn)) : w->bits;
-}
-
 /* The bank-aligned map of the lanes of @group, a group of the span that starts at lane @g, when
- * lane l touches word @word0 + l alone (gpu_lane_words()). */
+ * lane l touches word @word0 + l alone (gpu_lane_words()): bit p for word w when w = p mod 64,
+ * so that bit p's bank is p mod k (k divides 64) wherever the words lie; the group's lane bits
+ * turned by word0 + g. */
 static inline guint64
 lane_map (guint64 group, guint g, guint64 word0)
 {
-  GpuWindow w = { word0 + g, group >> g, 0 };
-  return window_map (&w);
+  guint64 r = group >> g;
+  guint turn = (guint) ((word0 + g) & 63);
+  return turn ? (r << turn) | (r >> (64 - turn)) : r;
 }
 
-/* The longest bank queue of the requests of the bank-aligned maps @a and @b (0 for none): a
- * fused pair's queue is the largest sum of the two loads' requests per bank. O(1). */
+/* The longest bank queue of the requests of the bank-aligned map @a: a lone instruction's group.
+ * Inlined, with no second map, the bit-sliced count (gpu_rows_queue()) has one slice to fold,
+ * not two, and no call. */
+static inline guint
+map_queue (const Kmodel *m, guint64 a)
+{
+  GpuWindow w = { 0, a, 0 };
+  return gpu_window_queue (&w, m->k - 1);
+}
+
+/* The longest bank queue of the requests of the bank-aligned maps @a and @b: a fused pair's
+ * queue is the largest sum of the two loads' requests per bank. O(1). */
 static guint
 maps_queue (const Kmodel *m, guint64 a, guint64 b)
 {
@@ -214,11 +217,59 @@ maps_queue (const Kmodel *m, guint64 a, guint64 b)
   return gpu_rows_queue (&r, m->k - 1);
 }
 
-/* Fills @maps (one per group of the span, 0 for an idle group) with the bank-aligned maps of
- * the words of shared instruction @e, when broadcast=0 (requests, so repeats must not merge), k
- * and the span are at least 8, and every group's words are distinct, fit one window
- * (gpu_window_fill()) and lie below sigma: the sorts' data-dependent lists, costed with no list
- * of words and no count per bank. FALSE otherwise. */
+/* The bank-aligned map (lane_map()'s form: bit p for the words w = p mod 64) of the word
+ * requests of the lanes @group (not 0) of shared instruction @e (@at: how many active lanes lie
+ * below @group, the place of its first address in the explicit form's list). FALSE unless every
+ * lane touches one word (a power-of-two width no wider, aligned to it), no two lanes' words agree
+ * mod 64 and the OR of the addresses is a word below sigma (so is every word; a larger OR is left
+ * to the lists, which name the word beyond sigma). Then the map holds every request, and as k
+ * divides 64 a bank's requests are its bits, wherever the words lie: with no window to fit, one
+ * pass of four operations per lane. */
+static gboolean
+group_map (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 group,
+           guint at, guint64 *map)
+{
+  guint64 width = MAX (e->width, 1u), any = 0, bits = 0;
+  guint n = gpu_popcount (group);
+  if ((width & (width - 1)) != 0 || width > WORD_BYTES)
+    return FALSE;
+  if (e->flags & MDL_WARP_STRIDED)
+    {
+      guint first = (guint) __builtin_ctzll (group);
+      guint64 a = e->base + (guint64) ((gint64) first * e->stride);
+      /* A run of lanes (a whole group, mostly) steps by the stride, with no bit scan per lane. */
+      if (((group >> first) & ((group >> first) + 1)) == 0)
+        for (guint i = 0; i < n; i++, a += (guint64) e->stride)
+          {
+            any |= a;
+            bits = gpu_bit_set (bits, a >> WORD_SHIFT);
+          }
+      else
+        for (guint64 r = group; r; r &= r - 1)
+          {
+            a = e->base + (guint64) ((gint64) __builtin_ctzll (r) * e->stride);
+            any |= a;
+            bits = gpu_bit_set (bits, a >> WORD_SHIFT);
+          }
+    }
+  else
+    {
+      const guint64 *src = batch->lane_addrs + e->first_addr + at;
+#pragma GCC unroll 4
+      for (guint i = 0; i < n; i++)
+        {
+          any |= src[i];
+          bits = gpu_bit_set (bits, src[i] >> WORD_SHIFT);
+        }
+    }
+  *map = bits;
+  return (any & (width - 1)) == 0 && any >> WORD_SHIFT < m->sigma && gpu_popcount (bits) == n;
+}
+
+/* Fills @maps (one per group of the span, 0 for an idle group) with the bank-aligned maps
+ * (group_map()) of shared instruction @e, when broadcast=0 (requests, so repeats must not merge)
+ * and k and the span are at least 8 (gpu_rows_queue()'s banks): the sorts' data-dependent lists,
+ * costed with no list of words and no count per bank. FALSE otherwise. */
 static gboolean
 group_maps (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, guint64 *maps)
 {
@@ -229,15 +280,12 @@ group_maps (const Kmodel *m, const MdlEventBatch *batch, const MdlWarpEvent *e, 
   for (guint g = 0, gi = 0; g < end; g += m->span, gi++)
     {
       guint64 group = e->active & (group_mask << g);
-      GpuWindow w;
       maps[gi] = 0;
       if (group == 0)
         continue;
-      if (!gpu_window_fill (batch, e, group, at, WORD_SHIFT, &w) || gpu_popcount (w.bits) != w.n
-          || w.first + 63 - (guint) __builtin_clzll (w.bits) >= m->sigma)
+      if (!group_map (m, batch, e, group, at, &maps[gi]))
         return FALSE;
-      at += w.n;
-      maps[gi] = window_map (&w);
+      at += gpu_popcount (group);
     }
   return TRUE;
 }
@@ -304,7 +352,7 @@ pending_latency (Kmodel *m, const Pending *p)
     if (p->n[i] && p->lanes)
       t++;   /* distinct words of at most k consecutive lanes: one bank each */
     else if (p->n[i] && p->mapped)
-      t += maps_queue (m, p->maps[i], 0);
+      t += map_queue (m, p->maps[i]);
     else if (p->n[i])
       t += pending_queue (m, p, i);
   return t;
@@ -570,7 +618,7 @@ kmodel_consume (void *state, const MdlEventBatch *batch, GError **error)
           if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED && lanes)
             m->T[cls]++;   /* distinct words of at most k consecutive lanes: one bank each */
           else if (mapped)
-            m->T[cls] += maps_queue (m, maps[gi], 0);
+            m->T[cls] += map_queue (m, maps[gi]);
           else if (mdl_warp_is_memory (e) && e->space == MDL_SPACE_SHARED)
             {
               const guint64 *words = group_words (m, e, group, listed, m->reqs, &n);

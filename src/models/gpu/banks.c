@@ -147,23 +147,6 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   return worst;
 }
 
-/* Adds the wavefronts and passes of lanes in groups of @group lanes (halfwarp, split). */
-static void
-cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group)
-{
-  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
-    {
-      guint64 part = active & (gpu_group_mask (group) << g);
-      guint n = 0;
-      if (part == 0)
-        continue;
-      for (guint64 r = part; r; r &= r - 1)
-        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
-      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-      k->passes++;
-    }
-}
-
 /* The sm90 rule of loads: groups of 4 lanes merged into passes (see
  * the head of the file). */
 static void
@@ -222,6 +205,14 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
   k->passes++;
 }
 
+/* The lanes of one pass where the rule cuts an instruction into fixed groups (all but the sm90
+ * rule's loads and atomics): a half-warp, or one bank row of lanes. */
+static guint
+group_lanes (const Banks *b, guint width)
+{
+  return b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+}
+
 /* TRUE when the rule makes the load or store @e one pass of all its lanes: the sm90 loads' first
  * case in cut_sm90_load(), or one group of cut_groups() holding every active lane. */
 static gboolean
@@ -232,7 +223,7 @@ one_pass (const Banks *b, const MdlWarpEvent *e)
   if (b->rule == RULE_SM90 && e->op != MDL_WARP_STORE)
     return gpu_popcount (e->active) * width <= b->row_bytes
            && (last / 4 - first / 4 + 1) * 4 * width <= 2 * b->row_bytes;
-  group = b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+  group = group_lanes (b, width);
   return first / group == last / group;
 }
 
@@ -264,6 +255,88 @@ strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
   k->wavefronts++;
   k->passes++;
   return TRUE;
+}
+
+/* A strided instruction in closed form: every lane covers the same places of whole bank words
+ * (the base aligned to the width, the stride a multiple of unit = max(width, bank word)), so lane
+ * l's unit is u0 + l x S (S = stride / unit) and, in units of q = unit / bank_bytes banks, lies in
+ * bank group (u0 + l x S) mod (banks / q). With S = 0 every lane asks for one unit; otherwise
+ * two lanes share a bank group, with distinct units, exactly when they are a multiple of the
+ * period P = (banks / q) / gcd(S, banks / q) apart. */
+typedef struct {
+  gboolean one_unit;   /* S = 0 */
+  guint period;        /* P, a power of two from 1 to 64 */
+} StridedBanks;
+
+/* Fills @sb for strided load or store @e when the closed form holds and its active lanes'
+ * addresses run from the first to the last without wrapping past 2^64; FALSE otherwise. */
+static gboolean
+strided_banks (const Banks *b, const MdlWarpEvent *e, StridedBanks *sb)
+{
+  guint64 width = e->width, unit, groups, step, lo, hi;
+  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
+  if (!(e->flags & MDL_WARP_STRIDED) || width == 0 || (width & (width - 1)) != 0
+      || (e->base & (width - 1)) != 0 || b->banks > 64)
+    return FALSE;
+  unit = MAX (width, (guint64) 1 << b->bank_shift);
+  groups = (guint64) b->banks / (unit >> b->bank_shift);
+  step = e->stride < 0 ? -(guint64) e->stride : (guint64) e->stride;
+  /* A stride below 2^32 keeps the lanes' span far below 2^64: no wrap between the end lanes. */
+  if (groups == 0 || (step & (unit - 1)) != 0 || step > G_MAXUINT32)
+    return FALSE;
+  lo = e->base + (guint64) ((gint64) first * e->stride);
+  hi = e->base + (guint64) ((gint64) last * e->stride);
+  if ((e->stride >= 0 ? hi < lo : hi > lo) || MAX (lo, hi) + width - 1 < MAX (lo, hi))
+    return FALSE;
+  step >>= __builtin_ctzll (unit);
+  sb->one_unit = step == 0;
+  /* gcd(S, groups) for a power-of-two groups: S's lowest set bit, at most groups. */
+  sb->period = step == 0 ? 1 : (guint) (groups / MIN (step & -step, groups));
+  return TRUE;
+}
+
+/* Wavefronts of the pass of the lanes @lanes (not 0) under @sb: the most lanes of one residue mod
+ * the period (the bank-group queue of distinct units), or 1 for a single unit. */
+static guint
+strided_pass (const StridedBanks *sb, guint64 lanes)
+{
+  guint64 residue0;
+  guint worst = 0;
+  if (sb->one_unit)
+    return 1;
+  if (sb->period >= 8)
+    {
+      GpuWindow w = { 0, lanes, 0 };
+      return gpu_window_queue (&w, sb->period - 1);
+    }
+  /* Residue r's lanes: every period-th bit from r (residue0: 0x5555... for P = 2). */
+  residue0 = G_MAXUINT64 / ((G_GUINT64_CONSTANT (1) << sb->period) - 1);
+  for (guint r = 0; r < sb->period; r++)
+    worst = MAX (worst, gpu_popcount (lanes & residue0 << r));
+  return worst;
+}
+
+/* Adds the wavefronts and passes of lanes in groups of @group lanes (sm90 stores, halfwarp,
+ * split): from the lane addresses, or under the closed form @sb when not NULL. */
+static void
+cut_groups (Banks *b, Counts *k, guint64 active, guint width, guint group, const StridedBanks *sb)
+{
+  for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+    {
+      guint64 part = active & (gpu_group_mask (group) << g);
+      guint n = 0;
+      if (part == 0)
+        continue;
+      k->passes++;
+      if (sb)
+        {
+          k->wavefronts += strided_pass (sb, part);
+          continue;
+        }
+      for (guint64 r = part; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
+    }
 }
 
 /* The sm90 rule of atomics (measured on the H100, docs/models/gpu.md "Atomics"): passes of one
@@ -305,7 +378,9 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
     {
       const MdlWarpEvent *e = &batch->warp[i];
       GpuWindow window;
+      StridedBanks sb;
       gboolean single;   /* a load or store its rule makes one pass */
+      gboolean closed;   /* a strided load or store in closed form (sb) */
       Counts *k;
       if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
         continue;
@@ -314,6 +389,15 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
       single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
       if (single && strided_one_row (b, k, e))
         continue;
+      /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
+       * mask, with no lane addresses (the sm90 rule's loads of several passes excepted). */
+      closed = e->op != MDL_WARP_ATOMIC && strided_banks (b, e, &sb);
+      if (closed && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
+        {
+          cut_groups (b, k, e->active, e->width,
+                      single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+          continue;
+        }
       /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
        * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
       if (single && b->banks >= 8 && b->banks <= 64
@@ -345,23 +429,12 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
             }
           gpu_addr_warps_add (&b->addr_warps, keys, e->active);
         }
-      switch (b->rule)
-        {
-        case RULE_SM90:
-          if (e->op == MDL_WARP_STORE)
-            cut_groups (b, k, e->active, e->width, MAX (1u, b->row_bytes / e->width));
-          else if (e->op == MDL_WARP_ATOMIC)
-            cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
-          else
-            cut_sm90_load (b, k, e->active, e->width);
-          break;
-        case RULE_HALFWARP:
-          cut_groups (b, k, e->active, e->width, 16);
-          break;
-        default:
-          cut_groups (b, k, e->active, e->width, MAX (1u, b->row_bytes / e->width));
-          break;
-        }
+      if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
+        cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
+      else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
+        cut_sm90_load (b, k, e->active, e->width);
+      else
+        cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
     }
   return TRUE;
 }

@@ -49,6 +49,7 @@ typedef struct {
   guint64 addrs[MDL_WARP_MAX_LANES];
   gboolean packed;           /* the instruction's lanes are one run at base + lane x stride,
                               * 0 <= stride <= width, none past 2^64 (packed_run()) */
+  gboolean spread;           /* each lane in sectors and lines of its own (spread_lanes()) */
   guint64 base;
   guint64 stride;
 } Coalesce;
@@ -97,11 +98,32 @@ packed_run (Coalesce *c, const MdlWarpEvent *e)
   return lo <= hi && hi <= hi + e->width - 1;
 }
 
+/* TRUE when every active lane of strided @e lies within one sector of its own and one line of its
+ * own: lanes aligned to a power-of-two width no wider than a sector (the base and stride
+ * multiples of it, so no lane straddles one), at least a line apart, with none wrapping past
+ * 2^64 between the end lanes (a stride below 2^32 keeps their span far below it). Then any lanes
+ * touch as many sectors, and lines, as they are (the transposes' columns, large strides). */
+static gboolean
+spread_lanes (const Coalesce *c, const MdlWarpEvent *e)
+{
+  guint64 width = e->width, step = e->stride < 0 ? -(guint64) e->stride : (guint64) e->stride;
+  guint64 lo, hi;
+  if (!(e->flags & MDL_WARP_STRIDED) || width == 0 || (width & (width - 1)) != 0
+      || width > ((guint64) 1 << c->sector_shift) || ((e->base | step) & (width - 1)) != 0
+      || step < ((guint64) 1 << c->line_shift) || step > G_MAXUINT32)
+    return FALSE;
+  lo = e->base + (guint64) ((gint64) __builtin_ctzll (e->active) * e->stride);
+  hi = e->base + (guint64) ((gint64) (63 - __builtin_clzll (e->active)) * e->stride);
+  return e->stride >= 0 ? lo <= hi : hi <= lo;
+}
+
 /* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)). */
 static guint64
 distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
 {
   guint64 last = G_MAXUINT64;
+  if (c->spread)
+    return gpu_popcount (lanes);
   /* A run of lanes whose bytes abut or overlap (c->packed; @lanes is part of the run) covers
    * one range of bytes, so its units are those from the first byte's to the last's. */
   if (c->packed)
@@ -204,7 +226,9 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
        * atomics do (their rounds and contention). */
       c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
                   && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
-      if (!c->packed)
+      c->spread = !c->packed && e->op != MDL_WARP_ATOMIC && spread_lanes (c, e)
+                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+      if (!c->packed && !c->spread)
         mdl_warp_addrs (b, e, c->addrs);
       if (kind == K_GATOM || kind == K_GRED)
         {

@@ -19,13 +19,14 @@
 
 enum { COUNT_SASS, COUNT_SOURCE };
 
+/* Sums over every event, split by op; the report derives each mode's counters from them, so the
+ * loop has no test per event. */
 typedef struct {
-  guint64 branches;
+  guint64 events;
+  guint64 lanes;            /* active lanes summed over every event */
+  guint64 per_op[256];      /* events by op: every value of the byte, none out of range */
+  guint64 jump_lanes;       /* active lanes of the jumps (count=source leaves them out) */
   guint64 divergent;
-  guint64 insts;
-  guint64 thread_insts;
-  guint64 shfl;             /* warp shuffles */
-  guint64 vote;             /* warp votes */
   guint mode;
   guint warp_width;
 } Divergence;
@@ -53,25 +54,17 @@ static gboolean
 divergence_consume (void *state, const MdlEventBatch *b, GError **error)
 {
   Divergence *d = state;
-  gboolean sass = d->mode == COUNT_SASS;
   (void) error;
   for (gsize i = 0; i < b->n_warp; i++)
     {
       const MdlWarpEvent *e = &b->warp[i];
-      if (e->op == MDL_WARP_JUMP && !sass)
-        continue;
-      d->insts++;
-      d->thread_insts += gpu_popcount (e->active);
-      d->shfl += e->op == MDL_WARP_SHFL;
-      d->vote += e->op == MDL_WARP_VOTE;
-      if (e->op == MDL_WARP_BRANCH)
-        {
-          d->branches++;
-          d->divergent += e->taken != 0 && e->taken != e->active;
-        }
-      else if (e->op == MDL_WARP_JUMP)
-        d->branches++;
+      guint64 lanes = gpu_popcount (e->active);
+      d->lanes += lanes;
+      d->per_op[e->op]++;
+      d->jump_lanes += e->op == MDL_WARP_JUMP ? lanes : 0;
+      d->divergent += (e->op == MDL_WARP_BRANCH) & (e->taken != 0) & (e->taken != e->active);
     }
+  d->events += b->n_warp;
   return TRUE;
 }
 
@@ -80,12 +73,17 @@ divergence_report (void *state, MdlReport *out)
 {
   Divergence *d = state;
   gboolean sass = d->mode == COUNT_SASS;
-  guint64 uniform = d->branches - d->divergent;
+  /* count=source: jumps are neither branches nor instructions. */
+  guint64 jumps = d->per_op[MDL_WARP_JUMP];
+  guint64 branches = d->per_op[MDL_WARP_BRANCH] + (sass ? jumps : 0);
+  guint64 insts = d->events - (sass ? 0 : jumps);
+  guint64 thread_insts = d->lanes - (sass ? 0 : d->jump_lanes);
+  guint64 uniform = branches - d->divergent;
 #define NCU(m) (sass ? (m) : NULL)
   mdl_report_add_count (out, "branches", "count",
                         sass ? "branch instructions executed by warps (conditional and jumps)"
                              : "conditional branches executed by warps (ifs, loop tests)",
-                        NCU ("smsp__sass_inst_executed_op_branch.sum"), d->branches);
+                        NCU ("smsp__sass_inst_executed_op_branch.sum"), branches);
   mdl_report_add_count (out, "divergent_branches", "count",
                         "branches whose active lanes went both ways",
                         NCU ("smsp__sass_branch_targets_threads_divergent.sum"), d->divergent);
@@ -94,27 +92,26 @@ divergence_report (void *state, MdlReport *out)
   mdl_report_add_real (out, "branch_uniformity_pct", "percent",
                        "uniform branches in percent of branches (NaN: no branch)",
                        NCU ("smsp__sass_average_branch_targets_threads_uniform.pct"),
-                       d->branches ? 100.0 * (double) uniform / (double) d->branches : NAN);
+                       branches ? 100.0 * (double) uniform / (double) branches : NAN);
   mdl_report_add_count (out, "serialized_paths", "count",
                         "paths a warp ran one after the other because a branch diverged", NULL,
                         d->divergent);
   mdl_report_add_count (out, "warp_insts", "count", "warp instructions executed",
-                        NCU ("smsp__inst_executed.sum"), d->insts);
+                        NCU ("smsp__inst_executed.sum"), insts);
   mdl_report_add_count (out, "thread_insts", "count", "active lanes summed over instructions",
-                        NCU ("smsp__thread_inst_executed.sum"), d->thread_insts);
+                        NCU ("smsp__thread_inst_executed.sum"), thread_insts);
   mdl_report_add_real (out, "threads_per_inst", "ratio", "active threads per executed instruction",
                        NCU ("smsp__thread_inst_executed_per_inst_executed.ratio"),
-                       d->insts ? (double) d->thread_insts / (double) d->insts : NAN);
+                       insts ? (double) thread_insts / (double) insts : NAN);
   /* Nsight Compute 2025.3 has no shuffle or vote counter on sm_90 (docs/models/gpu.md). */
   mdl_report_add_count (out, "shfl_insts", "count", "warp shuffles executed (SHFL)", NULL,
-                        d->shfl);
+                        d->per_op[MDL_WARP_SHFL]);
   mdl_report_add_count (out, "vote_insts", "count", "warp votes executed (VOTE: ballot, any, all)",
-                        NULL, d->vote);
+                        NULL, d->per_op[MDL_WARP_VOTE]);
   mdl_report_add_real (out, "active_lanes_pct", "percent",
                        "active lanes in percent of warp_width, over instructions", NULL,
-                       d->insts ? 100.0 * (double) d->thread_insts
-                                    / ((double) d->insts * d->warp_width)
-                                : NAN);
+                       insts ? 100.0 * (double) thread_insts / ((double) insts * d->warp_width)
+                             : NAN);
 #undef NCU
 }
 
