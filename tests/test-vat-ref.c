@@ -100,6 +100,53 @@ check_counts (guint32 seed, guint trial, const char *spec, const MdlReport *r,
     }
 }
 
+/* Ensure min agrees with the reference node access by node access on traces of scans (runs of
+ * consecutive pages, forward or backward, broken by jumps and repeats), where most hits are on
+ * nodes used again at the very next access, whose keys min leaves in its tree (min.c): W from 1
+ * up, so that the rule is tested where it must not apply (W <= d, vm=1) as well as where it does. */
+static void
+test_min_keeps_keys_of_next_use_hits (void **state)
+{
+  guint32 seed = test_seed (2017);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint trial = 0; trial < 300; trial++)
+    {
+      Trace t;
+      guint64 page;
+      guint w;
+      RefVatConfig cfg;
+      RefVatResult ref;
+      g_autoptr (GString) letters = g_string_new (NULL);
+      g_autofree char *spec = NULL;
+      g_autoptr (MdlReport) r = NULL;
+      trace_random (rand, &t, (gsize) g_rand_int_range (rand, 30, 400));
+      /* The random pages stay as jump targets; between jumps the trace scans from them. */
+      page = t.pages[0];
+      for (gsize i = 0; i < t.n; i++)
+        {
+          guint32 step = g_rand_int_range (rand, 0, 16);
+          if (step == 0)
+            page = t.pages[i];
+          else if (step > 2)
+            page = step % 2 ? page + 1 : page - 1;
+          t.pages[i] = page & ((G_GUINT64_CONSTANT (1) << (t.k_bits * t.depth)) - 1);
+        }
+      w = (guint) g_rand_int_range (rand, 1, (gint32) (3 * (t.depth + 1) + 4));
+      cfg = (RefVatConfig) { REF_MIN, t.k_bits, t.depth, w, t.vm, (guint32) trial };
+      spec = spec_of ("min", &t, w, (guint32) trial);
+      ref_vat_run (&cfg, t.pages, t.n, &ref);
+      r = engine_run (spec, &t, letters);
+      if (strcmp (letters->str, ref.outcome->str) != 0)
+        fail_msg ("seed %u, trial %u, %s: the node accesses differ from the reference's", seed,
+                  trial, spec);
+      check_counts (seed, trial, spec, r, &ref, t.depth);
+      ref_vat_result_clear (&ref);
+      g_free (t.pages);
+    }
+  g_rand_free (rand);
+}
+
 /* Ensure the engine and the reference agree on every node access (hit or miss), on the misses per
  * layer and on the compulsory misses, for all seven policies, over hundreds of random traces with K
  * in {2,4,8,512}, W from 1 (or d+1 where a policy needs it) upwards, with and without vm. */
@@ -564,6 +611,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_agrees_with_reference),
+    cmocka_unit_test (test_min_keeps_keys_of_next_use_hits),
     cmocka_unit_test (test_batch_runs_agree_with_reference),
     cmocka_unit_test (test_record_streams_agree_with_reference),
     cmocka_unit_test (test_theorems),

@@ -28,7 +28,7 @@
 #define DIRECT_PER_NODE 16
 #define DIRECT_SLACK (1u << 16)
 #define DIRECT_ANY (1u << 20)
-#define PREFETCH 16
+#define PREFETCH 32
 #define NONE G_MAXUINT64
 
 static guint64 *
@@ -172,7 +172,9 @@ layer_put (VatNextUseLayer *ly, guint64 number, guint64 last)
 
 /* Leaf lookups miss the caches on scattered pages, and so does the store into the entry they find:
  * the loop prefetches the table's line PREFETCH accesses ahead, and the entry it names PREFETCH / 2
- * ahead (a number used again in between makes that a wasted fetch, nothing worse). These return
+ * ahead (a number used again in between makes that a wasted fetch, nothing worse); with the
+ * leaves in a loop of their own, 32 ahead beat 16 (the pass alone on bench-vat's pages, 4M
+ * accesses, best of 3: 36.7-42.3 -> 32.6-35.3 ns per access). These return
  * the addresses, and the loop itself prefetches: GCC takes a function that only prefetches for one
  * without effects, and drops its calls. */
 static inline const void *
@@ -224,6 +226,42 @@ mdl_vat_nextuse_finalize (VatNextUse *nu)
   memset (nu, 0, sizeof *nu);
 }
 
+/* One layer's entries for the accesses first .. first + n - 1: a layer at a time, so that each
+ * loop keeps its layer's state in registers and only the leaves (@l = 0, whose tables miss the
+ * caches on scattered pages) prefetch. */
+static void
+layer_add (VatNextUseLayer *ly, guint l, guint k_bits, const guint64 *pages, gsize n, gsize first,
+           guint32 *next, gsize stride)
+{
+  guint64 run = ly->run_node;
+  guint shift = k_bits * l;
+  for (gsize i = 0; i < n; i++)
+    {
+      /* Why t fits in 32 bits: the caller stays below G_MAXUINT32 - 1 accesses. */
+      guint32 t = (guint32) (first + i);
+      guint64 number = pages[i] >> shift, last;
+      if (l == 0 && i + PREFETCH < n)
+        __builtin_prefetch (leaf_line (ly, pages[i + PREFETCH]), 1);
+      if (l == 0 && i + PREFETCH / 2 < n)
+        __builtin_prefetch (entry_line (ly, pages[i + PREFETCH / 2], next, stride), 1);
+      next[(gsize) t * stride + l] = G_MAXUINT32;
+      if (number == run)
+        {
+          next[(gsize) (t - 1) * stride + l] = t;
+          continue;
+        }
+      if (run != VAT_NO_NODE)
+        layer_put (ly, run, t - 1);
+      last = layer_last (ly, number);
+      if (last == NONE)
+        ly->distinct++;
+      else
+        next[last * stride + l] = t;
+      run = number;
+    }
+  ly->run_node = run;
+}
+
 void
 mdl_vat_nextuse_add (VatNextUse *nu, const guint64 *pages, gsize n)
 {
@@ -233,36 +271,8 @@ mdl_vat_nextuse_add (VatNextUse *nu, const guint64 *pages, gsize n)
     return;
   g_array_set_size (nu->next, (first + n) * stride);
   next = (guint32 *) (gpointer) nu->next->data;
-  for (gsize i = 0; i < n; i++)
-    {
-      /* Why t fits in 32 bits: the caller stays below G_MAXUINT32 - 1 accesses. */
-      guint32 t = (guint32) (first + i);
-      guint64 page = pages[i];
-      if (i + PREFETCH < n)
-        __builtin_prefetch (leaf_line (&nu->layer[0], pages[i + PREFETCH]), 1);
-      if (i + PREFETCH / 2 < n)
-        __builtin_prefetch (entry_line (&nu->layer[0], pages[i + PREFETCH / 2], next, stride), 1);
-      for (guint l = 0; l <= nu->depth; l++)
-        {
-          VatNextUseLayer *ly = &nu->layer[l];
-          guint64 number = page >> (nu->k_bits * l);
-          next[(gsize) t * stride + l] = G_MAXUINT32;
-          if (number == ly->run_node)
-            next[(gsize) (t - 1) * stride + l] = t;
-          else
-            {
-              guint64 last;
-              if (ly->run_node != VAT_NO_NODE)
-                layer_put (ly, ly->run_node, t - 1);
-              last = layer_last (ly, number);
-              if (last == NONE)
-                ly->distinct++;
-              else
-                next[last * stride + l] = t;
-              ly->run_node = number;
-            }
-        }
-    }
+  for (guint l = 0; l <= nu->depth; l++)
+    layer_add (&nu->layer[l], l, nu->k_bits, pages, n, first, next, stride);
   nu->n = first + n;
   /* Why amortized O(d+1) per access: final_upto only moves forward. */
   for (; nu->final_upto < nu->n; nu->final_upto++)

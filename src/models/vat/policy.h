@@ -75,6 +75,8 @@ struct VatTc {
   VatHook hook;
   void *hook_data;
   guint64 next_key;       /* offline policies: the next-use key of the node being accessed */
+  gboolean next_soon;     /* offline policies: that node's next use is the next access (the
+                             root's), where min may leave its key (min.c) */
   guint64 memo_page;      /* the page of the previous walk when `memo`, else VAT_NO_NODE */
   guint32 memo_slot[VAT_MAX_DEPTH + 1];  /* the cell of each of its path nodes */
   guint8 memo_layer[65];  /* by the bit length of page ^ memo_page: the lowest layer both pages'
@@ -597,8 +599,11 @@ static inline G_GNUC_UNUSED __attribute__ ((always_inline)) void
 vat_set_key (VatTc *tc, const guint32 *next, guint tree, guint l, guint flags)
 {
   if (flags & VAT_POLICY_OFFLINE)
-    tc->next_key = next[l] == G_MAXUINT32 ? VAT_DEAD_KEY (l)
-                   : vat_position (next[l], tree, tc->n_trees, tc->depth, l);
+    {
+      tc->next_key = next[l] == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                     : vat_position (next[l], tree, tc->n_trees, tc->depth, l);
+      tc->next_soon = next[l] == next[tc->depth] && next[l] != G_MAXUINT32;
+    }
 }
 
 /* The walk of one translation, root first; returns its insertions. Under VAT_POLICY_GAP the walk

@@ -113,7 +113,9 @@ struct Vat {
   VatSeen seen;            /* the nodes touched, for `compulsory` */
   gsize seen_upto;         /* offline: stored accesses already added to `seen` and
                               `nextuse` */
-  guint64 batch[BATCH];    /* online: accesses not walked yet (after repeats are taken out) */
+  guint64 batch[BATCH];    /* accesses not walked yet (online) or not stored yet (offline), after
+                              repeats are taken out */
+  guint32 batch_reps[BATCH]; /* offline with `reps`: the repeats after each batched access */
   guint n_batch;
   guint64 *curve_misses;   /* [curve_max + 1], offline policies: from the last run */
   GArray *pages;           /* offline: guint64 page of every stored access */
@@ -318,13 +320,18 @@ report_repeat_hits (Vat *v, guint64 page)
     v->tc.hook (v->tc.hook_data, &v->tc, VAT_EV_HIT, vat_path_node (&v->tc, page, 0, l));
 }
 
-/* Everything the accesses taken so far imply: the seen-set, and for online policies the walks of
- * the batch and its curve. */
+/* Everything the accesses taken so far imply: for online policies the seen-set, the walks of the
+ * batch and its curve; for offline ones the batch stored, and what offline_take does with it. */
 static void
 flush (Vat *v)
 {
   if (v->offline)
     {
+      /* Stored a batch at a time: an append per access was a library call, 60 instructions. */
+      g_array_append_vals (v->pages, v->batch, v->n_batch);
+      if (v->reps)
+        g_array_append_vals (v->reps, v->batch_reps, v->n_batch);
+      v->n_batch = 0;
       offline_take (v);
       return;
     }
@@ -348,7 +355,9 @@ translate (Vat *v, guint64 page)
   if (v->collapse && page == v->last_page && !(v->run_ends && !v->run_end_stored))
     {
       v->repeats++;
-      if (v->offline)
+      if (v->offline && v->n_batch > 0)
+        v->batch_reps[v->n_batch - 1]++;
+      else if (v->offline)
         g_array_index (v->reps, guint32, v->reps->len - 1)++;
       else if (G_UNLIKELY (v->tc.hook != NULL))
         report_repeat_hits (v, page);
@@ -358,10 +367,10 @@ translate (Vat *v, guint64 page)
   v->last_page = page;
   if (v->offline)
     {
-      guint32 zero = 0;
-      g_array_append_val (v->pages, page);
-      if (v->reps)
-        g_array_append_val (v->reps, zero);
+      v->batch_reps[v->n_batch] = 0;
+      v->batch[v->n_batch++] = page;
+      if (G_UNLIKELY (v->n_batch == BATCH))
+        flush (v);
       return;
     }
   v->batch[v->n_batch++] = page;
