@@ -4,7 +4,8 @@
  * one iteration in sixty; here every trace runs through it, and through the loops beside it that
  * the same geometry takes without one of its conditions (one set; write_allocate=0), on the
  * pattern of bench-cache's synthetic trace: sequential streams of small accesses interleaved with
- * random lines in a region many times the cache, so that most misses evict a full set. */
+ * random lines in a region many times the cache, so that most misses evict a full set, with op
+ * counts, fetches and chase reads among them. */
 #include "helpers.h"
 #include "ref/cache-check.h"
 
@@ -41,6 +42,14 @@ test_d1_loop_agrees_with_reference (void **state)
             }
           else   /* a random line, now and then a straddling access */
             x->addr = 0x20000000u + (guint64) g_rand_int_range (rand, 0, (gint32) region);
+          /* Now and then a record the loop's one-word test of kind and flags sends elsewhere:
+           * an op count, a fetch (ignored: no icache), a chase read. */
+          if (k % 16 == 5)
+            *x = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .addr = 1 + k % 7 };
+          else if (k % 16 == 9)
+            x->flags = x->kind == MDL_CPU_READ ? MDL_CPU_FLAG_FETCH : 0;
+          else if (k % 16 == 13 && x->kind == MDL_CPU_READ)
+            x->flags = MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE;
           ref_cache_record (ref, x);
         }
       for (guint k = 0; k < n;)
