@@ -9,7 +9,9 @@
  * For context: the reader into a sink that drops everything, and gzip and Lackey rates on a
  * smaller trace. Best of REPS runs each. The files go where bench/bench.h says. `bench-trace read`
  * times only the reads (read+count, plain read+sum, the reader alone), READ_REPS rounds of them
- * alternated, the file written once untimed: the issue's read row in a fraction of the time. */
+ * alternated, the file written once untimed: the issue's read row in a fraction of the time.
+ * Both modes end with the parts of read+count by CPU time: read(2) alone (the copy out of the page
+ * cache), the reader alone, and the `count` engine alone over records already in L2. */
 #include <models/models.h>
 
 #include "bench.h"
@@ -108,8 +110,10 @@ plain_write (const char *path, const MdlCpuEvent *pool, gsize n)
   return bench_now () - t0;
 }
 
+/* read(2) of @path in 1 MiB blocks into one buffer; with @sum, the address fields summed into
+ * *@sum as well (the least any reader must do), without, the copy out of the page cache alone. */
 static double
-plain_read (const char *path, guint64 *sum, double *cpu)
+plain_read (const char *path, gboolean sum, guint64 *out, double *cpu)
 {
   double t0 = bench_now (), c0 = bench_cpu_now ();
   int fd = open (path, O_RDONLY);
@@ -119,7 +123,7 @@ plain_read (const char *path, guint64 *sum, double *cpu)
   if (fd < 0)
     die ("plain read: open", NULL);
   while ((got = read (fd, buf, (gsize) 1 << 20)) > 0)
-    for (ssize_t i = 0; i + 16 <= got; i += 16)
+    for (ssize_t i = 0; sum && i + 16 <= got; i += 16)
       {
         guint64 addr;
         memcpy (&addr, buf + i + 8, 8);
@@ -127,9 +131,32 @@ plain_read (const char *path, guint64 *sum, double *cpu)
       }
   close (fd);
   g_free (buf);
-  *sum = s;
+  *out = s;
   *cpu = bench_cpu_now () - c0;
   return bench_now () - t0;
+}
+
+/* The CPU seconds of the `count` engine alone over @n records: the first COUNT_SPAN of @pool (1
+ * MiB, in L2 as the reader's buffer is) over and over, in the reader's batches of 1024. */
+#define COUNT_SPAN ((gsize) 1 << 16)
+static double
+count_alone (const MdlCpuEvent *pool, gsize n)
+{
+  GError *error = NULL;
+  MdlEngine *e = mdl_engine_new ("count", &error);
+  double c0;
+  if (e == NULL)
+    die ("count engine", error);
+  c0 = bench_cpu_now ();
+  for (gsize done = 0; done < n; done += 1024)
+    {
+      MdlEventBatch b = { .cpu = pool + done % COUNT_SPAN, .n_cpu = MIN (1024, n - done) };
+      if (!mdl_engine_consume (e, &b, &error))
+        die ("count", error);
+    }
+  c0 = bench_cpu_now () - c0;
+  mdl_engine_free (e);
+  return c0;
 }
 
 static double
@@ -180,9 +207,10 @@ main (int argc, char **argv)
   GRand *rand = g_rand_new_with_seed (1);
   double t_write = 1e9, t_plain_write = 1e9, t_read = 1e9, t_plain_read = 1e9, t_drop = 1e9;
   double c_read = 1e9, c_plain_read = 1e9, c_drop = 1e9, c;   /* CPU seconds of the same runs */
+  double c_copy = 1e9, c_count = 1e9;   /* read(2) alone, count alone (CPU seconds) */
   double mrec = (double) N_RECORDS / 1e6;
   gboolean only_reads = argc == 2 && strcmp (argv[1], "read") == 0;
-  guint64 sum = 0, dropped = 0;
+  guint64 sum = 0, no_sum, dropped = 0;
   GError *error = NULL;
 
   for (gsize i = 0; i < POOL; i++)
@@ -223,8 +251,11 @@ main (int argc, char **argv)
       if (!mdl_pipeline_add_engine_spec (p, "count", &error))
         die ("count engine", error);
       sink = mdl_pipeline_sink (p);
-      t_plain_read = best (t_plain_read, plain_read (path, &sum, &c));
+      t_plain_read = best (t_plain_read, plain_read (path, TRUE, &sum, &c));
       c_plain_read = best (c_plain_read, c);
+      plain_read (path, FALSE, &no_sum, &c);
+      c_copy = best (c_copy, c);
+      c_count = best (c_count, count_alone (pool, N_RECORDS));
       t_read = best (t_read, read_trace (path, &sink, N_RECORDS, &c));
       c_read = best (c_read, c);
       t_drop = best (t_drop, read_trace (path, &drop, N_RECORDS, &c));
@@ -237,6 +268,14 @@ main (int argc, char **argv)
           c_plain_read / c_read, mrec / c_plain_read);
   printf ("read alone: %7.1f M rec/s (cpu %.1f; into a sink that drops everything)\n", mrec / t_drop,
           mrec / c_drop);
+  /* Where read+count's time goes, by CPU time: the copy out of the page cache that every reader
+   * pays, the reader's own work beyond it, and count's loop alone; their sum against the run. */
+  printf ("  parts, CPU time: read(2) alone %.2f ns/rec, plain read+sum %.2f, reader alone %.2f,"
+          " count alone (records in L2) %.2f; reader + count %.2f ns/rec against read+count's %.2f"
+          " (%.2fx of plain read+sum)\n", 1e9 * c_copy / (double) N_RECORDS,
+          1e9 * c_plain_read / (double) N_RECORDS, 1e9 * c_drop / (double) N_RECORDS,
+          1e9 * c_count / (double) N_RECORDS, 1e9 * (c_drop + c_count) / (double) N_RECORDS,
+          1e9 * c_read / (double) N_RECORDS, c_plain_read / (c_drop + c_count));
   g_unlink (path);
 
   if (!only_reads)

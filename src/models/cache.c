@@ -753,10 +753,12 @@ one_level_lines_any (Level *l, guint kind, guint wait, guint64 first, guint64 la
 #define PACKED_READ G_GUINT64_CONSTANT (1)
 #define PACKED_WRITE (PACKED_READ << PACKED_BITS)
 #define PACKED_ACCESS (PACKED_READ << (2 * PACKED_BITS))
-/* The misses of a scan, counted the same way in a word of their own: read misses, write misses
- * and, in the third field, evictions (in registers: 4-8% on bench-cache's synthetic trace, half
- * misses, against three counters in the level). */
-#define PACKED_EVICTION PACKED_ACCESS
+/* The misses of a scan, counted the same way in a word of their own (in registers: 4-8% on
+ * bench-cache's synthetic trace, half misses, against three counters in the level): read misses,
+ * write misses and, in the third field, the allocating misses that filled an empty way. A miss
+ * that evicts, the common case once the sets are full, then adds only its kind's word, one load
+ * from a table by kind: the evictions are the allocating misses less those fills. */
+#define PACKED_EMPTY_FILL PACKED_ACCESS
 #define SCAN_MAX (1u << 20)
 
 /* The references of a one-line access of each kind, a read, a write and a modify (a read and a
@@ -765,6 +767,26 @@ static const guint64 packed_refs_of_kind[MDL_CPU_OPS] = {
   PACKED_READ | PACKED_ACCESS, PACKED_WRITE | PACKED_ACCESS,
   PACKED_READ | PACKED_WRITE | PACKED_ACCESS
 };
+
+/* The miss of a one-line access of each kind: a modify's is its read's (its write then hits). */
+static const guint64 packed_miss_of_kind[MDL_CPU_OPS] = { PACKED_READ, PACKED_WRITE, PACKED_READ };
+
+_Static_assert (G_STRUCT_OFFSET (MdlCpuEvent, flags) == 1 && G_STRUCT_OFFSET (MdlCpuEvent, size) == 2,
+                "cpu_head reads kind, flags and size as one word");
+
+/* kind | flags << 8 | size << 16 of @e: one load on a little-endian host, where they are
+ * MdlCpuEvent's first four bytes in that order. */
+static inline guint32
+cpu_head (const MdlCpuEvent *e)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  guint32 head;
+  memcpy (&head, e, sizeof head);
+  return head;
+#else
+  return e->kind | (guint32) e->flags << 8 | (guint32) e->size << 16;
+#endif
+}
 
 /* The one-line accesses consume_one_level takes without a call: from @e on, it skips op counts
  * and branches and takes one-line data accesses; with ordered sets every one, a hit at way 0 or 1
@@ -791,15 +813,19 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
   const guint64 line_bytes = G_GUINT64_CONSTANT (1) << shift;
   for (; e < end; e++)
     {
-      guint kind = e->kind;
+      guint32 head = cpu_head (e);
+      guint kind = head & 0xff;
       guint64 first;
-      if (!mdl_cpu_is_access (kind))
-        continue;
-      /* A fetch (or a flag that is not the dependent one, which matters only on a miss). */
-      if (e->flags & ~MDL_CPU_FLAG_DEPENDENT)
-        return e;
+      /* The common record, a data access with no flag but the dependent one (which matters only
+       * on a miss), in one test: its kind and its other flags read as one number. */
+      if ((head & 0xffff & ~(guint32) (MDL_CPU_FLAG_DEPENDENT << 8)) > MDL_CPU_MODIFY)
+        {
+          if (!mdl_cpu_is_access (kind))
+            continue;
+          return e;   /* a fetch, or a chase read */
+        }
       /* One line: its last byte is in the line of its first (and it cannot wrap). */
-      if ((e->addr & (line_bytes - 1)) + e->size > line_bytes)
+      if ((e->addr & (line_bytes - 1)) + (head >> 16) > line_bytes)
         return e;
       first = e->addr >> shift;
       if (ordered_ways)
@@ -811,8 +837,9 @@ scan_one_line (const MdlCpuEvent *e, const MdlCpuEvent *end, Level *l, gboolean 
               && !mdl_cache_ordered_access (sets, block, ways, fp_offset,
                                             ordered_ways == ANY_WAYS, first, allocate, &evicted))
             {
-              *packed_misses += (kind == MDL_CPU_WRITE ? PACKED_WRITE : PACKED_READ)
-                                + (allocate && evicted != CACHE_INVALID ? PACKED_EVICTION : 0);
+              *packed_misses += packed_miss_of_kind[kind];
+              if (G_UNLIKELY (allocate && evicted == CACHE_INVALID))
+                *packed_misses += PACKED_EMPTY_FILL;
               if (e->flags & MDL_CPU_FLAG_DEPENDENT)
                 l->dependent_misses += kind == MDL_CPU_READ;
             }
@@ -849,7 +876,7 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
   const gboolean write_allocate = always_allocate || c->write_allocate;
   while (e < end)
     {
-      guint64 packed = 0, packed_misses = 0, first, last;
+      guint64 packed = 0, packed_misses = 0, read_misses, write_misses, first, last;
       guint kind;
       guint wait;
       e = scan_one_line (e, e + MIN ((gsize) (end - e), SCAN_MAX), l, lru, ordered_ways, shift,
@@ -857,9 +884,13 @@ consume_one_level (Cache *c, const MdlEventBatch *b, gboolean lru, guint ordered
       l->refs[REF_READ] += packed & PACKED_FIELD;
       l->refs[REF_WRITE] += packed >> PACKED_BITS & PACKED_FIELD;
       c->accesses += packed >> 2 * PACKED_BITS;
-      l->misses[REF_READ] += packed_misses & PACKED_FIELD;
-      l->misses[REF_WRITE] += packed_misses >> PACKED_BITS & PACKED_FIELD;
-      l->evictions += packed_misses >> 2 * PACKED_BITS;
+      read_misses = packed_misses & PACKED_FIELD;
+      write_misses = packed_misses >> PACKED_BITS & PACKED_FIELD;
+      l->misses[REF_READ] += read_misses;
+      l->misses[REF_WRITE] += write_misses;
+      /* Every read miss allocates, a write miss with write_allocate only. */
+      l->evictions += read_misses + (write_allocate ? write_misses : 0)
+                      - (packed_misses >> 2 * PACKED_BITS);
       if (e == end)
         break;
       /* A record the scan could not take, or the next after SCAN_MAX records, which may be any. */

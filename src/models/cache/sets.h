@@ -272,8 +272,12 @@ CACHE_INLINE guint32
 mdl_cache_fp_match16 (const guint8 *bytes, guint8 f)
 {
 #ifdef __SSE2__
+  /* @f in every byte from a 32-bit multiply and one shuffle: with _mm_set1_epi8 GCC stored @f to
+   * the stack as a byte and loaded it back as a word, a load that cannot take its data from that
+   * store, and the D1 loop ran 1.3x slower (docs/models/memory.md, "branch s8-cache"). */
   __m128i group = _mm_loadu_si128 ((const __m128i *) (const void *) bytes);
-  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (group, _mm_set1_epi8 ((char) f)));
+  __m128i all_f = _mm_shuffle_epi32 (_mm_cvtsi32_si128 ((int) (f * 0x01010101u)), 0);
+  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (group, all_f));
 #else
   return mdl_cache_fp_match8 (bytes, f) | mdl_cache_fp_match8 (bytes + 8, f) << 8;
 #endif
@@ -337,6 +341,29 @@ mdl_cache_ring_to_head (const CacheSets *s, guint8 *block, guint p, guint64 tag)
   fp[h] = f;
 }
 
+/* Moves the @p tags at @way (@p a constant below 8) one way back, over way @p: all of them loaded
+ * before any is stored, two to a register with SSE2. Written as two copies of constant size
+ * through an array, GCC kept the array on the stack too (four stores of 8 wasted a miss); written
+ * as a loop, it called memmove. */
+CACHE_INLINE void
+mdl_cache_tags_back (guint64 *way, guint p)
+{
+#ifdef __SSE2__
+  __m128i pair[4];
+  guint64 odd = p & 1 ? way[p - 1] : 0;
+  for (guint i = 0; 2 * i + 1 < p; i++)
+    pair[i] = _mm_loadu_si128 ((const __m128i *) (const void *) (way + 2 * i));
+  for (guint i = 0; 2 * i + 1 < p; i++)
+    _mm_storeu_si128 ((__m128i *) (void *) (way + 1 + 2 * i), pair[i]);
+  if (p & 1)
+    way[p] = odd;
+#else
+  guint64 tags[8];
+  memcpy (tags, way, p * sizeof *way);
+  memcpy (way + 1, tags, p * sizeof *way);
+#endif
+}
+
 /* An ordered ring (CacheSets.ordered): moves ways 0..@p-1 of @block one step back, overwriting
  * way @p, and puts @tag, whose fingerprint is @f, at way 0. Where @p is a constant below 8 (a
  * miss in the D1 loop's 8 ways shifts 7), the tags go through a copy of constant size, which GCC
@@ -353,9 +380,8 @@ mdl_cache_ordered_to_front (guint8 *block, guint fp_offset, guint p, guint64 tag
     {
       /* The fingerprints of ways 0..p are bytes of one word: shifted in a register, @f in. */
       const guint64 moved = G_MAXUINT64 >> (56 - 8 * p);   /* the bytes of ways 0..p */
-      guint64 tags[8], fps;
-      memcpy (tags, way, p * sizeof *way);
-      memcpy (way + 1, tags, p * sizeof *way);
+      guint64 fps;
+      mdl_cache_tags_back (way, p);
       memcpy (&fps, fp, 8);
       fps = GUINT64_FROM_LE (fps);
       fps = (fps & ~moved) | ((fps << 8 | f) & moved);
