@@ -92,43 +92,19 @@ load_keys (MdlSimtBlock *blk, const PassArgs *a, const guint64 *idx, guint64 *at
   mdl_simt_pred_end (blk);
 }
 
-/* Lanes 0..@n-1 of a run compare and exchange @x and @y: the larger key goes first where the
- * lane's direction bit, ((@dir[i] & @keep) | @bits) >> @shift & 1, is 1, the smaller where it is
- * 0. Keys are 32-bit (the network's, the pad among them), so a > c is the sign of c - a, and the
- * swap is a mask: no branch and no compare that the baseline x86-64 build lacks (SSE2 has no
- * 64-bit compare), so that a whole warp (@n a constant 32) vectorizes; the restrict pointers
- * tell the compiler the vectors are apart. */
-static inline __attribute__ ((always_inline)) void
-exchange_run (guint64 *restrict x, guint64 *restrict y, const guint64 *restrict dir, guint64 keep,
-              guint64 bits, guint shift, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 a = x[i], c = y[i];
-      guint64 swap = ((c - a) >> 63) ^ (((dir[i] & keep) | bits) >> shift & 1);
-      guint64 m = -swap & (a ^ c);
-      x[i] = a ^ m;
-      y[i] = c ^ m;
-    }
-}
-
 /* The compare and exchange of the keys @x (at p) and @y (at q), smaller first where a lane's
- * direction bit (exchange_run(): from @dir, @keep, @bits, @shift) is 0, larger first where it is
- * 1: two ALU instructions, min and max. */
+ * direction bit (mdl_simt_algo_exchange(): from @dir, @keep, @bits, @shift) is 0, larger first
+ * where it is 1: two ALU instructions, min and max. */
 static void
 compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *dir, guint64 keep,
                   guint64 bits, guint shift)
 {
   mdl_simt_alu (blk, 2);
-  MDL_SIMT_EACH_RUN (blk, t, n)
-    if (n == 32)
-      exchange_run (x + t, y + t, dir + t, keep, bits, shift, 32);
-    else
-      exchange_run (x + t, y + t, dir + t, keep, bits, shift, n);
+  mdl_simt_algo_exchange (blk, x, y, dir, keep, bits, shift);
 }
 
 /* Lanes 0..@n-1 of a run: @dst[i] = (@src[i] | @bits) << @shift (a register's shared slots, the
- * tile's units); vectorizes for a whole warp as exchange_run(). */
+ * tile's units); vectorizes for a whole warp as mdl_simt_algo_exchange(). */
 static inline __attribute__ ((always_inline)) void
 or_shift_run (guint64 *restrict dst, const guint64 *restrict src, guint64 bits, guint shift, guint n)
 {

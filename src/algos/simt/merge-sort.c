@@ -82,6 +82,22 @@ pair_low (guint t, guint j)
   return (guint64) t + (t & ~(j - 1));
 }
 
+/* Lanes 0..@n-1 of a run from thread @t: the byte offsets of their comparators' words at
+ * distance @j in the workspace at @ws (the lower into @at, the upper into @at2). A whole warp (@n
+ * a constant 32) vectorizes: 64-bit arithmetic throughout, and shifts, not multiplications (GCC
+ * 12 vectorizes neither a 32-bit index widened per lane nor a 64-bit multiply, even by 4). */
+static inline __attribute__ ((always_inline)) void
+pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64 t, guint64 j,
+                guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    {
+      guint64 e = t + (t & ~(j - 1));   /* pair_low() */
+      at[i] = ws + (e << 2);
+      at2[i] = ws + ((e + j) << 2);
+    }
+}
+
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
@@ -99,13 +115,7 @@ compare_exchange (MdlSimtBlock *blk, guint64 *at, guint64 *at2, guint64 *x, guin
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
   mdl_simt_alu (blk, 2);
-  MDL_SIMT_EACH (blk, t)
-    if (x[t] > y[t])
-      {
-        guint64 s = x[t];
-        x[t] = y[t];
-        y[t] = s;
-      }
+  mdl_simt_algo_exchange (blk, x, y, at, 0, 0, 0);   /* smaller first in every lane */
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, y);
 }
@@ -159,12 +169,11 @@ node_merge (Merge *s, guint i)
   compare_exchange (blk, s->at, s->at2, s->x, s->y);
   for (guint j = b / 2; j > 0; j /= 2)
     {
-      MDL_SIMT_EACH (blk, t)
-        {
-          guint64 e = pair_low (t, j);
-          s->at[t] = ws + 4 * e;
-          s->at2[t] = ws + 4 * (e + j);
-        }
+      MDL_SIMT_EACH_RUN (blk, t, n)
+        if (n == 32)
+          pair_words_run (s->at + t, s->at2 + t, ws, t, j, 32);
+        else
+          pair_words_run (s->at + t, s->at2 + t, ws, t, j, n);
       compare_exchange (blk, s->at, s->at2, s->x, s->y);
     }
   MDL_SIMT_EACH (blk, t)

@@ -139,6 +139,41 @@ mdl_simt_algo_ld_word0 (MdlSimtBlock *blk, guint64 base, guint64 i, guint64 *idx
   return v[0];
 }
 
+/* Lanes 0..@n-1 of a run compare and exchange @x and @y: the larger key goes first where the
+ * lane's direction bit, ((@dir[i] & @keep) | @bits) >> @shift & 1, is 1, the smaller where it is
+ * 0 (@keep 0: the same direction for every lane, @dir any vector that is neither @x nor @y).
+ * Keys are 32-bit (the sorts' keys and pads), so a > c is the sign of c - a, and the swap is a
+ * mask: no branch and no compare that the baseline x86-64 build lacks (SSE2 has no 64-bit
+ * compare), so that a whole warp (@n a constant 32) vectorizes; the restrict pointers tell the
+ * compiler the vectors are apart. */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_exchange_run (guint64 *restrict x, guint64 *restrict y, const guint64 *restrict dir,
+                            guint64 keep, guint64 bits, guint shift, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 a = x[i], c = y[i];
+      guint64 swap = ((c - a) >> 63) ^ (((dir[i] & keep) | bits) >> shift & 1);
+      guint64 m = -swap & (a ^ c);
+      x[i] = a ^ m;
+      y[i] = c ^ m;
+    }
+}
+
+/* The compare and exchange of the 32-bit keys @x and @y of every active lane, in the direction
+ * mdl_simt_algo_exchange_run() takes from @dir, @keep, @bits and @shift. Emits nothing (the
+ * caller accounts for its min and max). */
+static inline void
+mdl_simt_algo_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *dir, guint64 keep,
+                        guint64 bits, guint shift)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_exchange_run (x + t, y + t, dir + t, keep, bits, shift, 32);
+    else
+      mdl_simt_algo_exchange_run (x + t, y + t, dir + t, keep, bits, shift, n);
+}
+
 /* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
  * then @dst = @a + @b mod 2^32 on the active lanes (@dst may be @a or @b). */
 static inline void
