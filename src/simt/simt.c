@@ -811,9 +811,9 @@ run_is_strided (const guint64 *addrs, guint n, guint64 s)
  *    puts it: most runs that are not strided (bitonic's tiles, the merges' compare-exchanges)
  *    then cost no stride check, and a strided one needs no copy and no bounds but its ends.
  *  - Shared addresses start at 0, so only the highest matters: once every address is below 2^63
- *    (their OR tells), a lane is out exactly when last - address has its sign bit set, a
- *    subtraction and an OR per lane, which vectorize in the baseline x86-64 build, where a
- *    maximum does not.
+ *    (their OR tells), a lane is out exactly when its address + (2^63 - 1 - last) has its sign
+ *    bit set, last the highest address with room: an add and an OR per lane, which vectorize in
+ *    the baseline x86-64 build, where a maximum does not.
  *  - Global addresses: their AND and OR (every address lies between the two; with the alignment
  *    that is one pass of bit operations, which vectorize), and their exact lowest and highest
  *    only when those bounds fall outside the buffer. */
@@ -822,7 +822,9 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
           guint64 *restrict copy, gboolean *strided, gint64 *stride, guint64 *base)
 {
   guint64 s = n >= 2 ? addrs[1] - addrs[0] : 0;
-  guint64 last = blk->shared_bytes - width;   /* shared: the highest address with room */
+  /* Shared: an address a below 2^63 is past the highest with room, last, exactly when a + room
+   * has its sign bit set (an add, which needs no copy of a register in SSE2, as last - a does). */
+  guint64 room = G_MAXINT64 - (blk->shared_bytes - width);
   guint64 all = G_MAXUINT64, any = 0, over = 0;
   guint i = 0;
   *stride = (gint64) s;
@@ -837,7 +839,7 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
   if (n % 4 == 0)
     {
       SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0;
-      SimtU64x2 last2 = { last, last }, over0 = any0, over1 = any0;
+      SimtU64x2 room2 = { room, room }, over0 = any0, over1 = any0;
       for (; i < n; i += 4)
         {
           SimtU64x2 v0, v1;
@@ -849,8 +851,8 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
           any1 |= v1;
           if (space == MDL_SPACE_SHARED)
             {
-              over0 |= last2 - v0;
-              over1 |= last2 - v1;
+              over0 |= v0 + room2;
+              over1 |= v1 + room2;
             }
           else
             {
@@ -872,7 +874,7 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
       copy[i] = a;
       any |= a;
       if (space == MDL_SPACE_SHARED)
-        over |= last - a;
+        over |= a + room;
       else
         all &= a;
     }
@@ -891,11 +893,13 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
  * Inlined with constant @op and @width, each case is a straight loop. */
 static inline __attribute__ ((always_inline)) void
 run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
-            const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
+            const guint64 *addrs, gsize t, guint n, guint64 *dst, const guint64 *src)
 {
   guintptr host = (guintptr) window - (guintptr) base;   /* lane i's bytes: host + addrs[i] */
+  /* A 64-bit counter, so that dst[t + i] and src[t + i] step as pointers (a 32-bit lane index
+   * costs a widening add per lane). */
 #pragma GCC unroll 4
-  for (guint i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i++)
     {
       guint8 *p = (guint8 *) (host + (guintptr) addrs[i]);
       if (op == MDL_WARP_LOAD && width <= 8)
@@ -908,7 +912,7 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
       else if (op == MDL_WARP_STORE && width <= 8)
         memcpy (p, &src[t + i], width);
       else
-        lane_access (blk, op, p, t + i, width, dst, src);
+        lane_access (blk, op, p, t + (guint) i, width, dst, src);
     }
 }
 
