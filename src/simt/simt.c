@@ -890,30 +890,37 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
 }
 
 /* Lanes @t.. of a run of @n do their part, lane i's bytes at @window + (@addrs[i] − @base).
- * Inlined with constant @op and @width, each case is a straight loop. */
+ * Inlined with constant @op and @width, each case is a straight loop. Loads and stores walk the
+ * vectors by pointer: three instructions a lane (an index, widened and scaled per lane, took
+ * four and a half). */
 static inline __attribute__ ((always_inline)) void
 run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
-            const guint64 *addrs, gsize t, guint n, guint64 *dst, const guint64 *src)
+            const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
 {
   guintptr host = (guintptr) window - (guintptr) base;   /* lane i's bytes: host + addrs[i] */
-  /* A 64-bit counter, so that dst[t + i] and src[t + i] step as pointers (a 32-bit lane index
-   * costs a widening add per lane). */
-#pragma GCC unroll 4
-  for (gsize i = 0; i < n; i++)
+  const guint64 *a = addrs, *end = addrs + n;
+  if (op == MDL_WARP_LOAD && width <= 8)
     {
-      guint8 *p = (guint8 *) (host + (guintptr) addrs[i]);
-      if (op == MDL_WARP_LOAD && width <= 8)
+      guint64 *d = dst + t;
+#pragma GCC unroll 4
+      for (; a < end; a++, d++)
         {
-          /* No fault here (p is never NULL): a plain load, zero-extended. */
+          /* No fault here (the window holds every lane): a plain load, zero-extended. */
           guint64 v = 0;
-          memcpy (&v, p, width);   /* little-endian hosts only */
-          dst[t + i] = v;
+          memcpy (&v, (guint8 *) (host + (guintptr) *a), width);   /* little-endian hosts only */
+          *d = v;
         }
-      else if (op == MDL_WARP_STORE && width <= 8)
-        memcpy (p, &src[t + i], width);
-      else
-        lane_access (blk, op, p, t + (guint) i, width, dst, src);
     }
+  else if (op == MDL_WARP_STORE && width <= 8)
+    {
+      const guint64 *v = src + t;
+#pragma GCC unroll 4
+      for (; a < end; a++, v++)
+        memcpy ((guint8 *) (host + (guintptr) *a), v, width);
+    }
+  else
+    for (guint i = 0; i < n; i++)
+      lane_access (blk, op, (guint8 *) (host + (guintptr) addrs[i]), t + i, width, dst, src);
 }
 
 /* Appends the event of a run of lanes, the first at @first_addr, in the strided form or with the
