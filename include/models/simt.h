@@ -389,7 +389,15 @@ MDL_API gboolean mdl_simt_loop_test (MdlSimtBlock *block);
  * with no branch event (what nvcc does with a short if body). */
 MDL_API void mdl_simt_pred_begin (MdlSimtBlock *block);
 
-/** mdl_simt_pred_end: closes the innermost mdl_simt_pred_begin(). */
+/**
+ * mdl_simt_pred_range: predication to the threads @from ≤ t < @to: the same as
+ * mdl_simt_pred_begin() with every active thread's mdl_simt_cond() byte set to (@from ≤ t < @to),
+ * without the condition bytes (the commonest predicate, "lanes in range", costs bit operations per
+ * warp rather than a byte per thread written and read back). Closed by mdl_simt_pred_end().
+ */
+MDL_API void mdl_simt_pred_range (MdlSimtBlock *block, guint64 from, guint64 to);
+
+/** mdl_simt_pred_end: closes the innermost mdl_simt_pred_begin() or mdl_simt_pred_range(). */
 MDL_API void mdl_simt_pred_end (MdlSimtBlock *block);
 
 /**

@@ -1442,6 +1442,27 @@ mdl_simt_pred_begin (MdlSimtBlock *b)
     blk->mask[w] &= cond_mask (blk, w);
 }
 
+/* The lanes below @k of a warp (all 64 for k >= 64). */
+static inline guint64
+lanes_below (guint64 k)
+{
+  return k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k) - 1;
+}
+
+void
+mdl_simt_pred_range (MdlSimtBlock *b, guint64 from, guint64 to)
+{
+  SimtBlock *blk = block_of (b);
+  guint ww = b->warp_width;
+  push (blk, SIMT_FRAME_PRED);
+  for (guint w = 0; w < blk->n_warps; w++)
+    {
+      guint64 base = (guint64) w * ww;   /* the warp's first thread */
+      blk->mask[w] &= lanes_below (to > base ? to - base : 0)
+                      & ~lanes_below (from > base ? from - base : 0);
+    }
+}
+
 void
 mdl_simt_pred_end (MdlSimtBlock *b)
 {

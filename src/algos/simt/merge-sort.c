@@ -101,10 +101,7 @@ pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t < lanes;
-  mdl_simt_pred_begin (blk);
+  mdl_simt_pred_range (blk, 0, lanes);
 }
 
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
@@ -127,19 +124,14 @@ leaf_take (Merge *s, guint r)
 {
   MdlSimtBlock *blk = s->blk;
   guint64 cur = s->cur[r], lo = s->lo[r], hi = s->hi[r];
-  guint8 *cond;
   mdl_simt_alu (blk, 1);
   MDL_SIMT_EACH (blk, t)
     s->f[t] = cur + t < lo ? 0 : KEY_MAX;
   if (cur >= hi)
     return;
-  cond = mdl_simt_cond (blk);
   MDL_SIMT_EACH (blk, t)
-    {
-      cond[t] = cur + t >= lo && cur + t < hi;
-      s->at[t] = s->a->src + 4 * (cur + t);
-    }
-  mdl_simt_pred_begin (blk);
+    s->at[t] = s->a->src + 4 * (cur + t);
+  mdl_simt_algo_pred_range (blk, cur, lo, hi);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, s->at, s->f);
   mdl_simt_pred_end (blk);
   s->cur[r] = cur + s->b;
@@ -273,7 +265,6 @@ merge_kernel (MdlSimtBlock *blk, void *p)
    * and the keys of the 2d nodes are cleared below. */
   Merge s;
   guint64 out, junk = 0, count = 0;
-  guint8 *cond;
   s.blk = blk;
   s.a = a;
   s.b = a->b;
@@ -308,14 +299,9 @@ merge_kernel (MdlSimtBlock *blk, void *p)
     {
       take (&s, 1);
       /* output index m·b + t − junk, written when in [0, count) */
-      cond = mdl_simt_cond (blk);
       MDL_SIMT_EACH (blk, t)
-        {
-          guint64 o = m * s.b + t;
-          cond[t] = o >= junk && o - junk < count;
-          s.at[t] = a->dst + 4 * (out + o - junk);
-        }
-      mdl_simt_pred_begin (blk);
+        s.at[t] = a->dst + 4 * (out + m * s.b + t - junk);
+      mdl_simt_algo_pred_range (blk, m * s.b, junk, junk + count);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, s.at, s.f);
       mdl_simt_pred_end (blk);
     }
@@ -335,7 +321,6 @@ block_sort_kernel (MdlSimtBlock *blk, void *p)
   guint b = a->b;
   guint64 base = (guint64) blk->idx_x * b, *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1);
   guint64 *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
-  guint8 *cond;
   mdl_simt_alu (blk, 1);
   MDL_SIMT_EACH (blk, t)
     x[t] = KEY_MAX;
@@ -365,13 +350,9 @@ block_sort_kernel (MdlSimtBlock *blk, void *p)
   MDL_SIMT_EACH (blk, t)
     at[t] = 4 * (guint64) t;
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  cond = mdl_simt_cond (blk);
   MDL_SIMT_EACH (blk, t)
-    {
-      cond[t] = base + t < a->n;
-      at[t] = a->dst + 4 * (base + t);
-    }
-  mdl_simt_pred_begin (blk);
+    at[t] = a->dst + 4 * (base + t);
+  mdl_simt_algo_pred_range (blk, base, 0, a->n);
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at, x);
   mdl_simt_pred_end (blk);
 }

@@ -77,10 +77,7 @@ mdl_simt_algo_if_thread0 (MdlSimtBlock *blk)
 static inline void
 mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t < k;
-  mdl_simt_pred_begin (blk);
+  mdl_simt_pred_range (blk, 0, k);
 }
 
 /* Narrows the mask to the lanes t with @lo <= @first + t < @hi by predication (no branch: nvcc
@@ -88,10 +85,8 @@ mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
 static inline void
 mdl_simt_algo_pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t >= lo && first + t < hi;
-  mdl_simt_pred_begin (blk);
+  /* The threads lo - first <= t < hi - first (first + t never wraps: t < 1024). */
+  mdl_simt_pred_range (blk, lo > first ? lo - first : 0, hi > first ? hi - first : 0);
 }
 
 /* The active lanes load 4-byte word @idx[t] of the global array at @base into @dst[t]. */
