@@ -479,8 +479,8 @@ test_random_gathers_carry_every_lane (void **state)
   g_rand_free (r);
 }
 
-/* A random predicate, then a second one of the threads from <= t < to: by mdl_simt_pred_range()
- * (@by_range) or by condition bytes and mdl_simt_pred_begin(). */
+/* A random predicate, then a second one and an if/else on the threads from <= t < to: by
+ * mdl_simt_pred_range() and mdl_simt_if_range() (@by_range) or by condition bytes. */
 typedef struct {
   guint64 buf;
   guint64 from, to;
@@ -513,16 +513,28 @@ range_kernel (MdlSimtBlock *b, void *p)
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
   mdl_simt_alu (b, 1);
   mdl_simt_pred_end (b);
+  if (a->by_range)
+    mdl_simt_if_range (b, a->from, a->to);
+  else
+    {
+      cond = mdl_simt_cond (b);
+      MDL_SIMT_EACH (b, t)
+        cond[t] = a->from <= t && t < a->to;
+      mdl_simt_if (b);
+    }
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_else (b);
+  mdl_simt_alu (b, 1);
+  mdl_simt_endif (b);
   mdl_simt_pred_end (b);
 }
 
-/* Ensure mdl_simt_pred_range() gives the events that condition bytes from <= t < to give under
- * mdl_simt_pred_begin(), below a random predicate, in a block of 80 threads (a partial third
+/* Ensure mdl_simt_pred_range() and mdl_simt_if_range() give the events that condition bytes
+ * from <= t < to give under mdl_simt_pred_begin() and mdl_simt_if(), below a random predicate, in a block of 80 threads (a partial third
  * warp), for ranges inside, across and beyond the block, empty and reversed.
  * Seed: MODELS_TEST_SEED (default 4242), named in every failure. */
 static void
-test_pred_range_matches_condition_bytes (void **state)
+test_ranges_match_condition_bytes (void **state)
 {
   guint32 seed = test_seed (4242);
   g_autoptr (GRand) r = g_rand_new_with_seed (seed);
@@ -568,7 +580,7 @@ main (void)
     cmocka_unit_test (test_kernel_errors),
     cmocka_unit_test (test_machine_scope),
     cmocka_unit_test (test_random_gathers_carry_every_lane),
-    cmocka_unit_test (test_pred_range_matches_condition_bytes),
+    cmocka_unit_test (test_ranges_match_condition_bytes),
     cmocka_unit_test (test_algorithms_native_agree),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -361,6 +361,10 @@ MDL_API void mdl_simt_machine_end (MdlSimtBlock *block);
  */
 MDL_API void mdl_simt_if (MdlSimtBlock *block);
 
+/** mdl_simt_if_range: mdl_simt_if() on the condition @from ≤ t < @to of each thread t, without
+ * the condition bytes (see mdl_simt_pred_range()). */
+MDL_API void mdl_simt_if_range (MdlSimtBlock *block, guint64 from, guint64 to);
+
 /** mdl_simt_else: the else side: a jump event for every warp in which some lane ran the if side,
  * then the lanes that did not take the branch run. */
 MDL_API void mdl_simt_else (MdlSimtBlock *block);

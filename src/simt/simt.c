@@ -1332,10 +1332,25 @@ mdl_simt_join_outer (MdlSimtBlock *b)
   block_of (b)->join_pending = TRUE;
 }
 
-void
-mdl_simt_if (MdlSimtBlock *b)
+/* The lanes below @k of a warp (all 64 for k >= 64). */
+static inline guint64
+lanes_below (guint64 k)
 {
-  SimtBlock *blk = block_of (b);
+  return k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k) - 1;
+}
+
+/* The lanes of warp @w whose threads t lie in @from <= t < @to. */
+static inline guint64
+range_mask (const SimtBlock *blk, guint w, guint64 from, guint64 to)
+{
+  guint64 base = (guint64) w * blk->pub.warp_width;   /* the warp's first thread */
+  return lanes_below (to > base ? to - base : 0) & ~lanes_below (from > base ? from - base : 0);
+}
+
+/* Opens an if whose condition is the condition bytes, or, @by_range, @from <= t < @to. */
+static void
+if_open (SimtBlock *blk, gboolean by_range, guint64 from, guint64 to)
+{
   SimtFrame *f = push (blk, SIMT_FRAME_IF);
   for (guint w = 0; w < blk->n_warps; w++)
     {
@@ -1345,11 +1360,23 @@ mdl_simt_if (MdlSimtBlock *b)
           f->other[w] = 0;
           continue;
         }
-      taken = active & cond_mask (blk, w);
+      taken = active & (by_range ? range_mask (blk, w, from, to) : cond_mask (blk, w));
       emit (blk, MDL_WARP_BRANCH, w, active, taken);
       f->other[w] = active & ~taken;
       blk->mask[w] = blk->issue[w] = taken;
     }
+}
+
+void
+mdl_simt_if (MdlSimtBlock *b)
+{
+  if_open (block_of (b), FALSE, 0, 0);
+}
+
+void
+mdl_simt_if_range (MdlSimtBlock *b, guint64 from, guint64 to)
+{
+  if_open (block_of (b), TRUE, from, to);
 }
 
 void
@@ -1442,25 +1469,13 @@ mdl_simt_pred_begin (MdlSimtBlock *b)
     blk->mask[w] &= cond_mask (blk, w);
 }
 
-/* The lanes below @k of a warp (all 64 for k >= 64). */
-static inline guint64
-lanes_below (guint64 k)
-{
-  return k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k) - 1;
-}
-
 void
 mdl_simt_pred_range (MdlSimtBlock *b, guint64 from, guint64 to)
 {
   SimtBlock *blk = block_of (b);
-  guint ww = b->warp_width;
   push (blk, SIMT_FRAME_PRED);
   for (guint w = 0; w < blk->n_warps; w++)
-    {
-      guint64 base = (guint64) w * ww;   /* the warp's first thread */
-      blk->mask[w] &= lanes_below (to > base ? to - base : 0)
-                      & ~lanes_below (from > base ? from - base : 0);
-    }
+    blk->mask[w] &= range_mask (blk, w, from, to);
 }
 
 void

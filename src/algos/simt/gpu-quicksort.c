@@ -237,7 +237,6 @@ static void
 cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
 {
   guint T = blk->n_threads;
-  guint8 *cond;
   if (sum == MDL_GQS_SUM_FAA)
     {
       /* One shared counter per side, zeroed by thread 0; every thread adds its count and gets
@@ -295,10 +294,7 @@ cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
       guint offset = 1;
       for (guint d = T >> 1; d > 0; d >>= 1, offset <<= 1)
         {
-          cond = mdl_simt_cond (blk);
-          MDL_SIMT_EACH (blk, t)
-            cond[t] = t < d;
-          mdl_simt_if (blk);
+          mdl_simt_if_range (blk, 0, d);
           for (int side = 0; side < 2; side++)
             {
               guint64 base = side ? gt_at : lt_at;
@@ -329,10 +325,7 @@ cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
       for (guint d = 1; d < T; d <<= 1)
         {
           offset >>= 1;
-          cond = mdl_simt_cond (blk);
-          MDL_SIMT_EACH (blk, t)
-            cond[t] = t < d;
-          mdl_simt_if (blk);
+          mdl_simt_if_range (blk, 0, d);
           for (int side = 0; side < 2; side++)
             {
               guint64 base = side ? gt_at : lt_at;
@@ -380,10 +373,7 @@ minmax_reduce (MdlSimtBlock *blk, guint64 at, Regs *r)
   mdl_simt_sync (blk);
   for (guint s = T / 2; s > 0; s >>= 1)
     {
-      guint8 *cond = mdl_simt_cond (blk);
-      MDL_SIMT_EACH (blk, t)
-        cond[t] = t < s;
-      mdl_simt_if (blk);
+      mdl_simt_if_range (blk, 0, s);
       for (int k = 0; k < 4; k++)
         {
           MDL_SIMT_EACH (blk, t)
@@ -758,10 +748,7 @@ lq_layout (guint T)
 static void
 loop_rounds_if (MdlSimtBlock *blk, guint64 first, guint64 bound)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t < bound;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, bound > first ? bound - first : 0);   /* first + t < bound */
 }
 
 /* The alternative sort: [start, start + len) of buffer @flip loaded into the shared buffer, padded
