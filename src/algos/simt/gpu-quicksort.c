@@ -93,10 +93,7 @@ ld_uniform (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint64 *at, guint6
 static void
 if_thread0 (MdlSimtBlock *blk)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, 1);
 }
 
 /* Opens an if whose condition @c is the same for every lane; the caller runs its body only when
@@ -104,10 +101,7 @@ if_thread0 (MdlSimtBlock *blk)
 static void
 if_uniform (MdlSimtBlock *blk, gboolean c)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = c;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, c ? G_MAXUINT64 : 0);   /* every thread, or none */
 }
 
 /* Thread 0 stores @v at @addr of @space (its lane only; the others idle). */
@@ -774,10 +768,7 @@ altsort (MdlSimtBlock *blk, Args *a, const LqLayout *l, guint32 start, guint32 l
       loop_rounds_if (blk, first, sb);
       MDL_SIMT_EACH (blk, t)
         r->x[t] = KEY_MAX;
-      cond = mdl_simt_cond (blk);
-      MDL_SIMT_EACH (blk, t)
-        cond[t] = first + t < len;
-      mdl_simt_pred_begin (blk);
+      mdl_simt_algo_pred_range (blk, first, 0, len);   /* first + t < len */
       MDL_SIMT_EACH (blk, t)
         r->at[t] = src + 4 * (start + first + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r->at, r->x);

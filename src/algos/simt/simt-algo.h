@@ -66,10 +66,7 @@ gboolean mdl_simt_keys_order (MdlSimt *gpu, guint64 src, guint64 dst, guint64 n,
 static inline void
 mdl_simt_algo_if_thread0 (MdlSimtBlock *blk)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, 1);
 }
 
 /* Narrows the mask to the threads below @k by predication (no branch), closed by
