@@ -98,6 +98,29 @@ pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64
     }
 }
 
+/* Lanes 0..@n-1 of a run from thread @t: @at[i] = @base + 4 (t + i), or @base − 4 (t + i) when
+ * @neg is all ones (x ^ neg − neg is x or −x). A whole warp (@n a constant 32) vectorizes, as
+ * pair_words_run(). */
+static inline __attribute__ ((always_inline)) void
+words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    at[i] = base + (((t << 2) ^ neg) - neg);
+}
+
+/* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
+ * addresses of consecutive 4-byte words. */
+static void
+lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
+{
+  guint64 neg = down ? G_MAXUINT64 : 0;
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      words_run (at + t, base, neg, t, 32);
+    else
+      words_run (at + t, base, neg, t, n);
+}
+
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
@@ -129,8 +152,7 @@ leaf_take (Merge *s, guint r)
     s->f[t] = cur + t < lo ? 0 : KEY_MAX;
   if (cur >= hi)
     return;
-  MDL_SIMT_EACH (blk, t)
-    s->at[t] = s->a->src + 4 * (cur + t);
+  lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
   mdl_simt_algo_pred_range (blk, cur, lo, hi);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, s->at, s->f);
   mdl_simt_pred_end (blk);
@@ -146,18 +168,13 @@ node_merge (Merge *s, guint i)
   MdlSimtBlock *blk = s->blk;
   guint b = s->b;
   guint64 xs = 4 * (guint64) (i - 1) * b, ws = 4 * (guint64) (s->d - 1) * b;
-  MDL_SIMT_EACH (blk, t)
-    s->at[t] = xs + 4 * (guint64) t;
+  lane_words (blk, s->at, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
-  MDL_SIMT_EACH (blk, t)
-    {
-      s->at[t] = ws + 4 * (guint64) t;
-      s->at2[t] = ws + 4 * ((guint64) b + t);
-    }
+  lane_words (blk, s->at, ws, FALSE);
+  lane_words (blk, s->at2, ws + 4 * (guint64) b, FALSE);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->f);
-  MDL_SIMT_EACH (blk, t)
-    s->at2[t] = ws + 4 * (2 * (guint64) b - 1 - t);
+  lane_words (blk, s->at2, ws + 4 * (2 * (guint64) b - 1), TRUE);
   compare_exchange (blk, s->at, s->at2, s->x, s->y);
   for (guint j = b / 2; j > 0; j /= 2)
     {
@@ -168,15 +185,11 @@ node_merge (Merge *s, guint i)
           pair_words_run (s->at + t, s->at2 + t, ws, t, j, n);
       compare_exchange (blk, s->at, s->at2, s->x, s->y);
     }
-  MDL_SIMT_EACH (blk, t)
-    {
-      s->at[t] = ws + 4 * ((guint64) b + t);
-      s->at2[t] = xs + 4 * (guint64) t;
-    }
+  lane_words (blk, s->at, ws + 4 * (guint64) b, FALSE);
+  lane_words (blk, s->at2, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->x);
-  MDL_SIMT_EACH (blk, t)
-    s->at[t] = ws + 4 * (guint64) t;
+  lane_words (blk, s->at, ws, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->f);
 }
 
@@ -291,16 +304,14 @@ merge_kernel (MdlSimtBlock *blk, void *p)
     {
       guint64 xs = 4 * (guint64) (i - 1) * s.b;
       take (&s, 2 * i);
-      MDL_SIMT_EACH (blk, t)
-        s.at[t] = xs + 4 * (guint64) t;
+      lane_words (blk, s.at, xs, FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s.at, s.f);
     }
   for (guint64 m = 0; m * s.b < junk + count; m++)
     {
       take (&s, 1);
       /* output index m·b + t − junk, written when in [0, count) */
-      MDL_SIMT_EACH (blk, t)
-        s.at[t] = a->dst + 4 * (out + m * s.b + t - junk);
+      lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
       mdl_simt_algo_pred_range (blk, m * s.b, junk, junk + count);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, s.at, s.f);
       mdl_simt_pred_end (blk);
