@@ -86,13 +86,33 @@ mdl_simt_algo_pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 
   mdl_simt_pred_range (blk, lo > first ? lo - first : 0, hi > first ? hi - first : 0);
 }
 
+/* Lanes 0..@n-1 of a run: @at[i] = @base + 4 @idx[i]; a whole warp (@n a constant 32)
+ * vectorizes (a shift: GCC 12 vectorizes no 64-bit multiply, not even by 4). */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_words_run (guint64 *restrict at, const guint64 *restrict idx, guint64 base, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    at[i] = base + (idx[i] << 2);
+}
+
+/* @at[t] = @base + 4 @idx[t] for every active thread: the addresses (or shared byte offsets) of
+ * 4-byte words @idx of the array at @base. @at and @idx are distinct vectors. */
+static inline void
+mdl_simt_algo_word_addrs (MdlSimtBlock *blk, guint64 *at, guint64 base, const guint64 *idx)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_words_run (at + t, idx + t, base, 32);
+    else
+      mdl_simt_algo_words_run (at + t, idx + t, base, n);
+}
+
 /* The active lanes load 4-byte word @idx[t] of the global array at @base into @dst[t]. */
 static inline void
 mdl_simt_algo_ld_words (MdlSimtBlock *blk, guint64 base, const guint64 *idx, guint64 *dst)
 {
   guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
+  mdl_simt_algo_word_addrs (blk, at, base, idx);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, dst);
 }
 
@@ -103,8 +123,7 @@ mdl_simt_algo_st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const g
                         const guint64 *src)
 {
   guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
+  mdl_simt_algo_word_addrs (blk, at, base, idx);
   mdl_simt_st (blk, space, 4, at, src);
 }
 
