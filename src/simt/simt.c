@@ -401,24 +401,32 @@ batch_room (MdlSimt *gpu)
   return gpu->lane_addrs + gpu->n_lane_addrs;
 }
 
-/* Appends one event's header (no addresses yet); NULL without a sink. */
+/* Appends one event's header (no addresses yet) to a batch that has room for it. */
 static inline MdlWarpEvent *
-event_new (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+event_put (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
            guint64 taken)
 {
   MdlSimt *gpu = blk->gpu;
-  MdlWarpEvent *e;
-  gpu->n_events++;
-  if (!gpu->has_sink)
-    return NULL;
-  batch_room (gpu);
-  e = &gpu->events[gpu->n_events_pending++];
+  MdlWarpEvent *e = &gpu->events[gpu->n_events_pending++];
   *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
                         .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
                         .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
                         .flags = (guint8) ((blk->machine ? MDL_WARP_MACHINE : 0)
                                            | (op == MDL_WARP_ATOMIC ? blk->atom_flags : 0)) };
   return e;
+}
+
+/* Appends one event's header (no addresses yet); NULL without a sink. */
+static inline MdlWarpEvent *
+event_new (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+           guint64 taken)
+{
+  MdlSimt *gpu = blk->gpu;
+  gpu->n_events++;
+  if (!gpu->has_sink)
+    return NULL;
+  batch_room (gpu);
+  return event_put (blk, op, space, width, warp, active, taken);
 }
 
 /* Gives event @e the strided form: lane l at @first_addr + (l - @first) x @stride. */
@@ -924,15 +932,18 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
 }
 
 /* Appends the event of a run of lanes, the first at @first_addr, in the strided form or with the
- * @n addresses run_scan() copied into the batch. */
+ * @n addresses run_scan() copied into the batch, whose room memory_op() took before the scan
+ * (the batch is not checked twice). */
 static inline void
 emit_run (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
           guint64 taken, guint64 first_addr, guint n, gboolean strided, gint64 stride)
 {
   MdlSimt *gpu = blk->gpu;
-  MdlWarpEvent *e = event_new (blk, op, space, width, warp, active, taken);
-  if (e == NULL)
+  MdlWarpEvent *e;
+  gpu->n_events++;
+  if (!gpu->has_sink)
     return;
+  e = event_put (blk, op, space, width, warp, active, taken);
   if (strided)
     event_strided (e, (guint) __builtin_ctzll (active), first_addr, stride);
   else
