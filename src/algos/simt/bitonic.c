@@ -163,15 +163,16 @@ tile_kernel (MdlSimtBlock *blk, void *p)
       for (guint i = 0; i < (a->tile >> a->log_regs) / b; i++)
         {
           guint32 round = mdl_bitonic_deposit (i * b, others);
-          or_shift (blk, unit, others_dep, round, 0);
+          if (a->pad)
+            or_shift (blk, unit, others_dep, round, 0);
           for (guint x = 0; x < regs; x++)
             {
               guint32 reg_bits = mdl_bitonic_deposit (x, gm);
               if (a->pad)
                 MDL_SIMT_EACH (blk, t)
                   slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t] | reg_bits, 1);
-              else   /* the slot is the key's own index: no test of pad per lane */
-                or_shift (blk, slot[x], unit, reg_bits, 2);
+              else   /* the slot is 4 x the key's local index: no unit vector, no test per lane */
+                or_shift (blk, slot[x], others_dep, round | reg_bits, 2);
               mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
             }
           for (guint k = st; k < st + a->group_steps[gi]; k++)
@@ -186,12 +187,15 @@ tile_kernel (MdlSimtBlock *blk, void *p)
                   guint32 reg_bits = mdl_bitonic_deposit (x, gm);
                   if (y == x)
                     continue;
-                  /* The direction: bit ls of the key's local index, or bit s of the tile's
-                   * base, the same for every lane. */
-                  if (s_local)
+                  /* The direction: bit ls of the key's local index (unit | reg_bits, or its
+                   * slot / 4 without padding), or bit s of the tile's base, the same for every
+                   * lane (any vector then; its bits are masked off). */
+                  if (s_local && a->pad)
                     compare_exchange (blk, v[x], v[y], unit, G_MAXUINT64, reg_bits, ls);
+                  else if (s_local)
+                    compare_exchange (blk, v[x], v[y], slot[x], G_MAXUINT64, 0, ls + 2);
                   else
-                    compare_exchange (blk, v[x], v[y], unit, 0, (guint64) base >> s & 1, 0);
+                    compare_exchange (blk, v[x], v[y], slot[x], 0, (guint64) base >> s & 1, 0);
                 }
             }
           for (guint x = 0; x < regs; x++)
