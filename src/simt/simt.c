@@ -401,8 +401,10 @@ batch_room (MdlSimt *gpu)
   return gpu->lane_addrs + gpu->n_lane_addrs;
 }
 
-/* Appends one event's header (no addresses yet) to a batch that has room for it. */
-static inline MdlWarpEvent *
+/* Appends one event's header (no addresses yet) to a batch that has room for it. Always inlined,
+ * as it was before event_new() was split from it: GCC otherwise stopped inlining the ALU and
+ * predicated-off events' emitters (+4.1 M instructions on gpu-quicksort's 361 M). */
+static inline __attribute__ ((always_inline)) MdlWarpEvent *
 event_put (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
            guint64 taken)
 {
