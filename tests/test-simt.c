@@ -479,6 +479,96 @@ test_random_gathers_carry_every_lane (void **state)
   g_rand_free (r);
 }
 
+/* A random predicate, then a second one and an if/else on the threads from <= t < to: by
+ * mdl_simt_pred_range() and mdl_simt_if_range() (@by_range) or by condition bytes. */
+typedef struct {
+  guint64 buf;
+  guint64 from, to;
+  gboolean on[96];
+  gboolean by_range;
+} RangeArgs;
+
+static void
+range_kernel (MdlSimtBlock *b, void *p)
+{
+  RangeArgs *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  guint8 *cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    {
+      cond[t] = (guint8) a->on[t];
+      at[t] = a->buf + 4 * t;
+      v[t] = t;
+    }
+  mdl_simt_pred_begin (b);
+  if (a->by_range)
+    mdl_simt_pred_range (b, a->from, a->to);
+  else
+    {
+      cond = mdl_simt_cond (b);
+      MDL_SIMT_EACH (b, t)
+        cond[t] = a->from <= t && t < a->to;
+      mdl_simt_pred_begin (b);
+    }
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_alu (b, 1);
+  mdl_simt_pred_end (b);
+  if (a->by_range)
+    mdl_simt_if_range (b, a->from, a->to);
+  else
+    {
+      cond = mdl_simt_cond (b);
+      MDL_SIMT_EACH (b, t)
+        cond[t] = a->from <= t && t < a->to;
+      mdl_simt_if (b);
+    }
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+  mdl_simt_else (b);
+  mdl_simt_alu (b, 1);
+  mdl_simt_endif (b);
+  mdl_simt_pred_end (b);
+}
+
+/* Ensure mdl_simt_pred_range() and mdl_simt_if_range() give the events that condition bytes
+ * from <= t < to give under mdl_simt_pred_begin() and mdl_simt_if(), below a random predicate, in a block of 80 threads (a partial third
+ * warp), for ranges inside, across and beyond the block, empty and reversed.
+ * Seed: MODELS_TEST_SEED (default 4242), named in every failure. */
+static void
+test_ranges_match_condition_bytes (void **state)
+{
+  guint32 seed = test_seed (4242);
+  g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+  const guint64 ends[] = { 0, 1, 31, 32, 33, 63, 64, 65, 79, 80, 81, 96, 1000, G_MAXUINT64 };
+  (void) state;
+  for (guint trial = 0; trial < 200; trial++)
+    {
+      RangeArgs a = { 0 };
+      TestCollector *c[2];
+      MdlSimtLaunch shape = { .grid_x = 1, .block_x = 80 };
+      a.from = trial < 40 ? ends[trial % G_N_ELEMENTS (ends)] : (guint64) g_rand_int_range (r, 0, 90);
+      a.to = trial < 40 ? ends[(trial * 7 + 3) % G_N_ELEMENTS (ends)] : (guint64) g_rand_int_range (r, 0, 90);
+      for (guint t = 0; t < 96; t++)
+        a.on[t] = g_rand_int_range (r, 0, 4) != 0;
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autoptr (MdlSimt) gpu = NULL;
+          c[k] = test_collector_new ();
+          gpu = gpu_with (c[k]);
+          a.buf = mdl_simt_alloc (gpu, 4 * 96, NULL);
+          a.by_range = k == 1;
+          if (!mdl_simt_launch (gpu, &shape, range_kernel, &a, NULL))
+            fail_msg ("seed %u, trial %u: the launch failed", seed, trial);
+        }
+      if (c[0]->warp->len != c[1]->warp->len)
+        fail_msg ("seed %u, trial %u (from %" G_GUINT64_FORMAT ", to %" G_GUINT64_FORMAT "): %u "
+                  "events by condition bytes, %u by range", seed, trial, a.from, a.to,
+                  c[0]->warp->len, c[1]->warp->len);
+      test_collector_assert_equal (c[0], c[1]);
+      test_collector_free (c[0]);
+      test_collector_free (c[1]);
+    }
+}
+
 int
 main (void)
 {
@@ -490,6 +580,7 @@ main (void)
     cmocka_unit_test (test_kernel_errors),
     cmocka_unit_test (test_machine_scope),
     cmocka_unit_test (test_random_gathers_carry_every_lane),
+    cmocka_unit_test (test_ranges_match_condition_bytes),
     cmocka_unit_test (test_algorithms_native_agree),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

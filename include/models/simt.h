@@ -180,24 +180,40 @@ MDL_API guint8 *mdl_simt_cond (MdlSimtBlock *block);
 MDL_API gboolean mdl_simt_active (const MdlSimtBlock *block, guint t);
 
 /**
+ * MDL_SIMT_EACH_RUN: iterates over the runs of consecutive threads active under the current mask,
+ * in increasing order: @first is the run's first thread, @n its length (1 to the warp width; a
+ * whole warp of 32 for a full mask). For lane loops that want a straight loop over a run, which
+ * the compiler can vectorize (a helper whose loop takes restrict pointers, called with the
+ * constant 32 for a whole warp). Emits nothing, as MDL_SIMT_EACH. The body may `continue` (to the
+ * next run) but not `break`.
+ * Cost: per warp, two bit scans per run.
+ */
+#define MDL_SIMT_EACH_RUN(block, first, n)                                                         \
+  for (guint first##_warp_ = 0; first##_warp_ * (block)->warp_width < (block)->n_threads;        \
+       first##_warp_++)                                                                           \
+    for (guint64 first##_lanes_ = (block)->active[first##_warp_], first##_above_ = 0;             \
+         first##_lanes_ != 0                                                                      \
+         && (first##_above_ = first##_lanes_ + (first##_lanes_ & -first##_lanes_), TRUE);        \
+         first##_lanes_ &= first##_above_)                                                        \
+      for (guint first = first##_warp_ * (block)->warp_width                                     \
+                         + (guint) __builtin_ctzll (first##_lanes_),                              \
+                 n = (first##_above_ ? (guint) __builtin_ctzll (first##_above_) : 64u)            \
+                     - (guint) __builtin_ctzll (first##_lanes_),                                  \
+                 first##_once_ = 1;                                                               \
+           first##_once_; first##_once_ = 0)
+
+/**
  * MDL_SIMT_EACH: iterates @t over the threads active under the current mask, in increasing order,
  * for the lane-wise work between instructions (address and value computation). It emits nothing:
  * account for the machine instructions it stands for with mdl_simt_alu(). The body may `continue`
- * but not `break` (it is three loops: warps, the runs of consecutive set bits of a warp's mask,
- * and the lanes of a run, so that a block of 1024 threads with one active lane costs 32 steps,
- * not 1024, and a run of lanes is a plain counted loop, with no bit scan per lane, which the
- * compiler may unroll or vectorize).
+ * but not `break` (it is MDL_SIMT_EACH_RUN and the lanes of each run, so that a block of 1024
+ * threads with one active lane costs 32 steps, not 1024, and a run of lanes is a plain counted
+ * loop, with no bit scan per lane, which the compiler may unroll or vectorize).
  * Cost: per warp, two bit scans per run of active lanes (one for a full warp).
  */
 #define MDL_SIMT_EACH(block, t)                                                                    \
-  for (guint t##_warp_ = 0; t##_warp_ * (block)->warp_width < (block)->n_threads; t##_warp_++)   \
-    for (guint64 t##_lanes_ = (block)->active[t##_warp_], t##_above_ = 0;                         \
-         t##_lanes_ != 0 && (t##_above_ = t##_lanes_ + (t##_lanes_ & -t##_lanes_), TRUE);        \
-         t##_lanes_ &= t##_above_)                                                                \
-      for (guint t = t##_warp_ * (block)->warp_width + (guint) __builtin_ctzll (t##_lanes_),      \
-                 t##_end_ = t##_warp_ * (block)->warp_width                                       \
-                            + (t##_above_ ? (guint) __builtin_ctzll (t##_above_) : 64u);          \
-           t < t##_end_; t++)
+  MDL_SIMT_EACH_RUN (block, t##_run_, t##_n_)                                                      \
+    for (guint t = t##_run_, t##_end_ = t##_run_ + t##_n_; t < t##_end_; t++)
 
 /**
  * mdl_simt_ld: a load of @width bytes per active thread from @space.
@@ -345,6 +361,10 @@ MDL_API void mdl_simt_machine_end (MdlSimtBlock *block);
  */
 MDL_API void mdl_simt_if (MdlSimtBlock *block);
 
+/** mdl_simt_if_range: mdl_simt_if() on the condition @from ≤ t < @to of each thread t, without
+ * the condition bytes (see mdl_simt_pred_range()). */
+MDL_API void mdl_simt_if_range (MdlSimtBlock *block, guint64 from, guint64 to);
+
 /** mdl_simt_else: the else side: a jump event for every warp in which some lane ran the if side,
  * then the lanes that did not take the branch run. */
 MDL_API void mdl_simt_else (MdlSimtBlock *block);
@@ -373,7 +393,15 @@ MDL_API gboolean mdl_simt_loop_test (MdlSimtBlock *block);
  * with no branch event (what nvcc does with a short if body). */
 MDL_API void mdl_simt_pred_begin (MdlSimtBlock *block);
 
-/** mdl_simt_pred_end: closes the innermost mdl_simt_pred_begin(). */
+/**
+ * mdl_simt_pred_range: predication to the threads @from ≤ t < @to: the same as
+ * mdl_simt_pred_begin() with every active thread's mdl_simt_cond() byte set to (@from ≤ t < @to),
+ * without the condition bytes (the commonest predicate, "lanes in range", costs bit operations per
+ * warp rather than a byte per thread written and read back). Closed by mdl_simt_pred_end().
+ */
+MDL_API void mdl_simt_pred_range (MdlSimtBlock *block, guint64 from, guint64 to);
+
+/** mdl_simt_pred_end: closes the innermost mdl_simt_pred_begin() or mdl_simt_pred_range(). */
 MDL_API void mdl_simt_pred_end (MdlSimtBlock *block);
 
 /**

@@ -401,24 +401,34 @@ batch_room (MdlSimt *gpu)
   return gpu->lane_addrs + gpu->n_lane_addrs;
 }
 
-/* Appends one event's header (no addresses yet); NULL without a sink. */
-static inline MdlWarpEvent *
-event_new (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+/* Appends one event's header (no addresses yet) to a batch that has room for it. Always inlined,
+ * as it was before event_new() was split from it: GCC otherwise stopped inlining the ALU and
+ * predicated-off events' emitters (+4.1 M instructions on gpu-quicksort's 361 M). */
+static inline __attribute__ ((always_inline)) MdlWarpEvent *
+event_put (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
            guint64 taken)
 {
   MdlSimt *gpu = blk->gpu;
-  MdlWarpEvent *e;
-  gpu->n_events++;
-  if (!gpu->has_sink)
-    return NULL;
-  batch_room (gpu);
-  e = &gpu->events[gpu->n_events_pending++];
+  MdlWarpEvent *e = &gpu->events[gpu->n_events_pending++];
   *e = (MdlWarpEvent) { .active = active, .taken = taken, .launch = blk->launch,
                         .block = blk->block_id, .warp = (guint16) warp, .width = (guint16) width,
                         .site = gpu->site, .op = (guint8) op, .space = (guint8) space,
                         .flags = (guint8) ((blk->machine ? MDL_WARP_MACHINE : 0)
                                            | (op == MDL_WARP_ATOMIC ? blk->atom_flags : 0)) };
   return e;
+}
+
+/* Appends one event's header (no addresses yet); NULL without a sink. */
+static inline MdlWarpEvent *
+event_new (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
+           guint64 taken)
+{
+  MdlSimt *gpu = blk->gpu;
+  gpu->n_events++;
+  if (!gpu->has_sink)
+    return NULL;
+  batch_room (gpu);
+  return event_put (blk, op, space, width, warp, active, taken);
 }
 
 /* Gives event @e the strided form: lane l at @first_addr + (l - @first) x @stride. */
@@ -722,52 +732,13 @@ window_of (SimtBlock *blk, MdlSpace space, guint width, guint64 lo, guint64 hi, 
   return b->data;
 }
 
-/* The shared memory when each of the @n addresses @addrs (whose OR is @any) leaves room for
- * @width bytes in it, else NULL: what window_of() gives for their highest. Shared addresses start
- * at 0, so only the highest matters, and once every address is below 2^63 (@any tells), a lane
- * is out exactly when last − address has its sign bit set: a subtraction and an OR per lane,
- * which vectorize in the baseline x86-64 build, where a maximum does not (warpsort's merges and
- * bitonic's tiles, whose shared addresses' AND and OR span more than the buffer, spent about 70
- * instructions per warp event on the maximum and minimum). */
-static guint8 *
-shared_window (SimtBlock *blk, guint width, const guint64 *addrs, guint n, guint64 any,
-               guint64 *base)
-{
-  guint64 last, over = 0;
-  guint i = 0;
-  if (width > blk->shared_bytes || any >> 63)
-    return NULL;
-  last = blk->shared_bytes - width;
-#ifdef SIMT_VECTORS
-  {
-    SimtU64x2 last2 = { last, last }, over0 = { 0, 0 }, over1 = over0;
-    for (; i + 4 <= n; i += 4)
-      {
-        SimtU64x2 v0, v1;
-        memcpy (&v0, addrs + i, sizeof v0);
-        memcpy (&v1, addrs + i + 2, sizeof v1);
-        over0 |= last2 - v0;
-        over1 |= last2 - v1;
-      }
-    over0 |= over1;
-    over = over0[0] | over0[1];
-  }
-#endif
-  for (; i < n; i++)
-    over |= last - addrs[i];
-  *base = 0;
-  return over >> 63 ? NULL : blk->pub.shared;
-}
-
-/* The window of the @n addresses @addrs (whose OR is @any) when they are all aligned to @width:
- * window_of() their lowest and highest. */
+/* The window of the @n global addresses @addrs when they are all aligned to @width: window_of()
+ * their lowest and highest. */
 static guint8 *
 exact_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addrs, guint n,
-              guint64 any, guint64 *base)
+              guint64 *base)
 {
   guint64 lo = G_MAXUINT64, hi = 0;
-  if (space == MDL_SPACE_SHARED)
-    return shared_window (blk, width, addrs, n, any, base);
   for (guint i = 0; i < n; i++)
     {
       lo = MIN (lo, addrs[i]);
@@ -806,29 +777,79 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
   return any % width == 0 ? window_of (blk, space, width, lo, hi, base) : NULL;
 }
 
-/* A memory instruction's addresses of one run of @n lanes (@addrs: the first lane's onwards),
- * read once: copied to @copy in lane order, and *@strided when they are addrs[0] + k x *@stride
- * (as lane_stride() decides). Returns their window as warp_window() would, from their AND and OR
- * (every address lies between the two; with the alignment that is one pass of bit operations,
- * which vectorize, instead of a minimum and a maximum, which do not in the baseline x86-64 build),
- * and from their lowest and highest only when those bounds fall outside the buffer. A constant @n
- * (a whole warp) unrolls. */
-static inline __attribute__ ((always_inline)) guint8 *
-run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict addrs, guint n,
-          guint64 *restrict copy, gboolean *strided, gint64 *stride, guint64 *base)
+/* TRUE when the @n addresses @addrs (@n >= 2) are addrs[0] + k x @s, k = 0..@n-1 (mod 2^64, as
+ * lane_stride() decides): the run's event takes the strided form. One pass of XORs against the
+ * expected addresses, four lanes a step in two pairs of SSE2 registers (GCC -O2 leaves the scalar
+ * loop scalar); a constant @n (a whole warp) unrolls. */
+static inline __attribute__ ((always_inline)) gboolean
+run_is_strided (const guint64 *addrs, guint n, guint64 s)
 {
-  guint64 s = n >= 2 ? addrs[1] - addrs[0] : 0, next = addrs[0];
-  guint64 all = G_MAXUINT64, any = 0, bad = 0;
-  guint8 *window;
+  guint64 next = addrs[0], bad = 0;
   guint i = 0;
 #ifdef SIMT_VECTORS
   if (n % 4 == 0)
     {
-      /* Four lanes a step in two pairs of SSE2 registers (GCC -O2 leaves the scalar loop
-       * scalar, and vectors wider than the baseline's 16 bytes go through the stack). */
-      SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0, bad0 = any0, bad1 = any0;
+      SimtU64x2 bad0 = { 0, 0 }, bad1 = bad0, step = { 4 * s, 4 * s };
       SimtU64x2 next0 = { next, next + s }, next1 = { next + 2 * s, next + 3 * s };
-      SimtU64x2 step = { 4 * s, 4 * s };
+      for (; i < n; i += 4)
+        {
+          SimtU64x2 v0, v1;
+          memcpy (&v0, addrs + i, sizeof v0);
+          memcpy (&v1, addrs + i + 2, sizeof v1);
+          bad0 |= v0 ^ next0;
+          bad1 |= v1 ^ next1;
+          next0 += step;
+          next1 += step;
+        }
+      bad0 |= bad1;
+      bad = bad0[0] | bad0[1];
+    }
+#endif
+  for (next += i * s; i < n; i++)
+    {
+      bad |= addrs[i] ^ next;
+      next += s;
+    }
+  return bad == 0;
+}
+
+/* A memory instruction's addresses of one run of @n lanes (@addrs: the first lane's onwards) in
+ * @space, a constant at each call. Sets *@strided when they are addrs[0] + k x *@stride; else
+ * copies them to @copy in lane order (the event's lane addresses), in the same pass as their
+ * bounds. Returns their window as warp_window() would, or NULL.
+ *  - The strided form is tried only when the last lane is where the stride of the first two
+ *    puts it: most runs that are not strided (bitonic's tiles, the merges' compare-exchanges)
+ *    then cost no stride check, and a strided one needs no copy and no bounds but its ends.
+ *  - Shared addresses start at 0, so only the highest matters: once every address is below 2^63
+ *    (their OR tells), a lane is out exactly when its address + (2^63 - 1 - last) has its sign
+ *    bit set, last the highest address with room: an add and an OR per lane, which vectorize in
+ *    the baseline x86-64 build, where a maximum does not.
+ *  - Global addresses: their AND and OR (every address lies between the two; with the alignment
+ *    that is one pass of bit operations, which vectorize), and their exact lowest and highest
+ *    only when those bounds fall outside the buffer. */
+static inline __attribute__ ((always_inline)) guint8 *
+run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict addrs, guint n,
+          guint64 *restrict copy, gboolean *strided, gint64 *stride, guint64 *base)
+{
+  guint64 s = n >= 2 ? addrs[1] - addrs[0] : 0;
+  /* Shared: an address a below 2^63 is past the highest with room, last, exactly when a + room
+   * has its sign bit set (an add, which needs no copy of a register in SSE2, as last - a does). */
+  guint64 room = G_MAXINT64 - (blk->shared_bytes - width);
+  guint64 all = G_MAXUINT64, any = 0, over = 0;
+  guint i = 0;
+  *stride = (gint64) s;
+  *strided = n >= 2 && addrs[n - 1] - addrs[0] == (n - 1) * s && (gint64) s > -MDL_SIMT_STRIDE_MAX
+             && (gint64) s < MDL_SIMT_STRIDE_MAX && run_is_strided (addrs, n, s);
+  if (*strided)
+    return (addrs[0] | s) % width != 0
+           ? NULL
+           : window_of (blk, space, width, MIN (addrs[0], addrs[n - 1]), MAX (addrs[0], addrs[n - 1]),
+                        base);
+#ifdef SIMT_VECTORS
+  if (n % 4 == 0)
+    {
+      SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0;
+      SimtU64x2 room2 = { room, room }, over0 = any0, over1 = any0;
       for (; i < n; i += 4)
         {
           SimtU64x2 v0, v1;
@@ -836,80 +857,97 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
           memcpy (&v1, addrs + i + 2, sizeof v1);
           memcpy (copy + i, &v0, sizeof v0);
           memcpy (copy + i + 2, &v1, sizeof v1);
-          all0 &= v0;
-          all1 &= v1;
           any0 |= v0;
           any1 |= v1;
-          bad0 |= v0 ^ next0;
-          bad1 |= v1 ^ next1;
-          next0 += step;
-          next1 += step;
+          if (space == MDL_SPACE_SHARED)
+            {
+              over0 |= v0 + room2;
+              over1 |= v1 + room2;
+            }
+          else
+            {
+              all0 &= v0;
+              all1 &= v1;
+            }
         }
       all0 &= all1;
       any0 |= any1;
-      bad0 |= bad1;
+      over0 |= over1;
       all = all0[0] & all0[1];
       any = any0[0] | any0[1];
-      bad = bad0[0] | bad0[1];
+      over = over0[0] | over0[1];
     }
 #endif
-  for (next += i * s; i < n; i++)
+  for (; i < n; i++)
     {
       guint64 a = addrs[i];
       copy[i] = a;
-      all &= a;
       any |= a;
-      bad |= a ^ next;
-      next += s;
+      if (space == MDL_SPACE_SHARED)
+        over |= a + room;
+      else
+        all &= a;
     }
-  *stride = (gint64) s;
-  *strided = n >= 2 && bad == 0 && (gint64) s > -MDL_SIMT_STRIDE_MAX
-             && (gint64) s < MDL_SIMT_STRIDE_MAX;
   if (any % width != 0)
     return NULL;
-  if (*strided)
-    return window_of (blk, space, width, MIN (addrs[0], addrs[n - 1]), MAX (addrs[0], addrs[n - 1]),
-                      base);
-  window = window_of (blk, space, width, all, any, base);
-  return window ? window : exact_window (blk, space, width, copy, n, any, base);
+  if (space == MDL_SPACE_SHARED)
+    {
+      *base = 0;
+      return width > blk->shared_bytes || (any | over) >> 63 ? NULL : blk->pub.shared;
+    }
+  guint8 *window = window_of (blk, space, width, all, any, base);
+  return window ? window : exact_window (blk, space, width, copy, n, base);
 }
 
 /* Lanes @t.. of a run of @n do their part, lane i's bytes at @window + (@addrs[i] − @base).
- * Inlined with constant @op and @width, each case is a straight loop. */
+ * Inlined with constant @op and @width, each case is a straight loop. Loads and stores walk the
+ * vectors by pointer: three instructions a lane (an index, widened and scaled per lane, took
+ * four and a half). */
 static inline __attribute__ ((always_inline)) void
 run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
             const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
 {
   guintptr host = (guintptr) window - (guintptr) base;   /* lane i's bytes: host + addrs[i] */
-#pragma GCC unroll 4
-  for (guint i = 0; i < n; i++)
+  const guint64 *a = addrs, *end = addrs + n;
+  if (op == MDL_WARP_LOAD && width <= 8)
     {
-      guint8 *p = (guint8 *) (host + (guintptr) addrs[i]);
-      if (op == MDL_WARP_LOAD && width <= 8)
+      guint64 *d = dst + t;
+#pragma GCC unroll 4
+      for (; a < end; a++, d++)
         {
-          /* No fault here (p is never NULL): a plain load, zero-extended. */
+          /* No fault here (the window holds every lane): a plain load, zero-extended. */
           guint64 v = 0;
-          memcpy (&v, p, width);   /* little-endian hosts only */
-          dst[t + i] = v;
+          memcpy (&v, (guint8 *) (host + (guintptr) *a), width);   /* little-endian hosts only */
+          *d = v;
         }
-      else if (op == MDL_WARP_STORE && width <= 8)
-        memcpy (p, &src[t + i], width);
-      else
-        lane_access (blk, op, p, t + i, width, dst, src);
     }
+  else if (op == MDL_WARP_STORE && width <= 8)
+    {
+      const guint64 *v = src + t;
+#pragma GCC unroll 4
+      for (; a < end; a++, v++)
+        memcpy ((guint8 *) (host + (guintptr) *a), v, width);
+    }
+  else
+    for (guint i = 0; i < n; i++)
+      lane_access (blk, op, (guint8 *) (host + (guintptr) addrs[i]), t + i, width, dst, src);
 }
 
-/* Appends the event of a run of lanes whose addresses run_scan() copied into the batch. */
+/* Appends the event of a run of lanes, the first at @first_addr, in the strided form or with the
+ * @n addresses run_scan() copied into the batch, whose room memory_op() took before the scan
+ * (the batch is not checked twice). */
 static inline void
 emit_run (SimtBlock *blk, guint op, guint space, guint width, guint warp, guint64 active,
-          guint64 taken, const guint64 *copy, guint n, gboolean strided, gint64 stride)
+          guint64 taken, guint64 first_addr, guint n, gboolean strided, gint64 stride)
 {
   MdlSimt *gpu = blk->gpu;
-  MdlWarpEvent *e = event_new (blk, op, space, width, warp, active, taken);
-  if (e == NULL)
+  MdlWarpEvent *e;
+  gpu->n_events++;
+  if (!gpu->has_sink)
     return;
+  e = event_put (blk, op, space, width, warp, active, taken);
   if (strided)
-    event_strided (e, (guint) __builtin_ctzll (active), copy[0], stride);
+    event_strided (e, (guint) __builtin_ctzll (active), first_addr, stride);
   else
     {
       e->first_addr = (guint32) gpu->n_lane_addrs;
@@ -943,6 +981,7 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
       const guint64 *warp_addr = addr + (gsize) w * ww;
       guint64 base, scratch[MDL_WARP_MAX_LANES], *copy = NULL;
       guint first = (guint) __builtin_ctzll (active), n = 64 - (guint) __builtin_clzll (active) - first;
+      guint64 first_addr = warp_addr[first];   /* before a load that may overwrite the vector */
       gint64 stride = 0;
       gboolean strided;
       guint8 *window;
@@ -951,10 +990,16 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           /* One run of lanes (nearly every instruction): one pass over its addresses, which
            * also puts them where the event's go. */
           copy = blk->gpu->has_sink ? batch_room (blk->gpu) : scratch;
-          window = n == 32 ? run_scan (blk, space, width, warp_addr + first, 32, copy, &strided,
-                                       &stride, &base)
-                           : run_scan (blk, space, width, warp_addr + first, n, copy, &strided,
-                                       &stride, &base);
+          if (space == MDL_SPACE_SHARED)
+            window = n == 32 ? run_scan (blk, MDL_SPACE_SHARED, width, warp_addr + first, 32, copy,
+                                         &strided, &stride, &base)
+                             : run_scan (blk, MDL_SPACE_SHARED, width, warp_addr + first, n, copy,
+                                         &strided, &stride, &base);
+          else
+            window = n == 32 ? run_scan (blk, space, width, warp_addr + first, 32, copy, &strided,
+                                         &stride, &base)
+                             : run_scan (blk, space, width, warp_addr + first, n, copy, &strided,
+                                         &stride, &base);
         }
       else
         {
@@ -1006,14 +1051,15 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
         }
       else if (window && copy)
         {
-          /* One run of lanes: no bit scan per lane, and the common widths in loops of their own. */
+          /* One run of lanes: no bit scan per lane, and the common widths in loops of their own.
+           * The addresses are read where the kernel put them (a strided run has no copy). */
           guint t = w * ww + first;
           if (width == 4 && op != MDL_WARP_ATOMIC)
-            run_access (blk, op, 4, window, base, copy, t, n, dst, src);
+            run_access (blk, op, 4, window, base, warp_addr + first, t, n, dst, src);
           else if (width == 8 && op != MDL_WARP_ATOMIC)
-            run_access (blk, op, 8, window, base, copy, t, n, dst, src);
+            run_access (blk, op, 8, window, base, warp_addr + first, t, n, dst, src);
           else
-            run_access (blk, op, width, window, base, copy, t, n, dst, src);
+            run_access (blk, op, width, window, base, warp_addr + first, t, n, dst, src);
         }
       else if (window)
         for (guint64 r = active; r; r &= r - 1)
@@ -1040,7 +1086,7 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
         }
       else if (copy)
         emit_run (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
-                  copy, n, strided, stride);
+                  first_addr, n, strided, stride);
       else
         emit_at (blk, op, space, width, w, active, op == MDL_WARP_ATOMIC ? blk->cas_failed : 0,
                  warp_addr, strided, stride);
@@ -1299,10 +1345,25 @@ mdl_simt_join_outer (MdlSimtBlock *b)
   block_of (b)->join_pending = TRUE;
 }
 
-void
-mdl_simt_if (MdlSimtBlock *b)
+/* The lanes below @k of a warp (all 64 for k >= 64). */
+static inline guint64
+lanes_below (guint64 k)
 {
-  SimtBlock *blk = block_of (b);
+  return k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k) - 1;
+}
+
+/* The lanes of warp @w whose threads t lie in @from <= t < @to. */
+static inline guint64
+range_mask (const SimtBlock *blk, guint w, guint64 from, guint64 to)
+{
+  guint64 base = (guint64) w * blk->pub.warp_width;   /* the warp's first thread */
+  return lanes_below (to > base ? to - base : 0) & ~lanes_below (from > base ? from - base : 0);
+}
+
+/* Opens an if whose condition is the condition bytes, or, @by_range, @from <= t < @to. */
+static void
+if_open (SimtBlock *blk, gboolean by_range, guint64 from, guint64 to)
+{
   SimtFrame *f = push (blk, SIMT_FRAME_IF);
   for (guint w = 0; w < blk->n_warps; w++)
     {
@@ -1312,11 +1373,23 @@ mdl_simt_if (MdlSimtBlock *b)
           f->other[w] = 0;
           continue;
         }
-      taken = active & cond_mask (blk, w);
+      taken = active & (by_range ? range_mask (blk, w, from, to) : cond_mask (blk, w));
       emit (blk, MDL_WARP_BRANCH, w, active, taken);
       f->other[w] = active & ~taken;
       blk->mask[w] = blk->issue[w] = taken;
     }
+}
+
+void
+mdl_simt_if (MdlSimtBlock *b)
+{
+  if_open (block_of (b), FALSE, 0, 0);
+}
+
+void
+mdl_simt_if_range (MdlSimtBlock *b, guint64 from, guint64 to)
+{
+  if_open (block_of (b), TRUE, from, to);
 }
 
 void
@@ -1407,6 +1480,15 @@ mdl_simt_pred_begin (MdlSimtBlock *b)
   push (blk, SIMT_FRAME_PRED);
   for (guint w = 0; w < blk->n_warps; w++)
     blk->mask[w] &= cond_mask (blk, w);
+}
+
+void
+mdl_simt_pred_range (MdlSimtBlock *b, guint64 from, guint64 to)
+{
+  SimtBlock *blk = block_of (b);
+  push (blk, SIMT_FRAME_PRED);
+  for (guint w = 0; w < blk->n_warps; w++)
+    blk->mask[w] &= range_mask (blk, w, from, to);
 }
 
 void

@@ -92,22 +92,35 @@ load_keys (MdlSimtBlock *blk, const PassArgs *a, const guint64 *idx, guint64 *at
   mdl_simt_pred_end (blk);
 }
 
-/* The compare and exchange of the keys @x (at p) and @y (at q) for lanes whose @down is 0
- * (smaller first) or 1 (larger first): two ALU instructions, min and max. */
+/* The compare and exchange of the keys @x (at p) and @y (at q), smaller first where a lane's
+ * direction bit (mdl_simt_algo_exchange(): from @dir, @keep, @bits, @shift) is 0, larger first
+ * where it is 1: two ALU instructions, min and max. */
 static void
-compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *down)
+compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *dir, guint64 keep,
+                  guint64 bits, guint shift)
 {
   mdl_simt_alu (blk, 2);
-  MDL_SIMT_EACH (blk, t)
-    {
-      /* Read once (the vectors might alias for all the compiler knows), swapped without a
-       * branch: the larger key goes first exactly when it is not first already and down is 1,
-       * or is first and down is 0. */
-      guint64 a = x[t], c = y[t], swap = (guint64) ((a > c) != (down[t] != 0));
-      guint64 m = -swap & (a ^ c);
-      x[t] = a ^ m;
-      y[t] = c ^ m;
-    }
+  mdl_simt_algo_exchange (blk, x, y, dir, keep, bits, shift);
+}
+
+/* Lanes 0..@n-1 of a run: @dst[i] = (@src[i] | @bits) << @shift (a register's shared slots, the
+ * tile's units); vectorizes for a whole warp as mdl_simt_algo_exchange(). */
+static inline __attribute__ ((always_inline)) void
+or_shift_run (guint64 *restrict dst, const guint64 *restrict src, guint64 bits, guint shift, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    dst[i] = (src[i] | bits) << shift;
+}
+
+/* @dst[t] = (@src[t] | @bits) << @shift for every active thread t. */
+static void
+or_shift (MdlSimtBlock *blk, guint64 *dst, const guint64 *src, guint64 bits, guint shift)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      or_shift_run (dst + t, src + t, bits, shift, 32);
+    else
+      or_shift_run (dst + t, src + t, bits, shift, n);
 }
 
 static void
@@ -119,7 +132,7 @@ tile_kernel (MdlSimtBlock *blk, void *p)
   guint32 base = mdl_bitonic_deposit (blk->idx_x, rest), regs = 1u << a->log_regs;
   guint b = blk->n_threads, st = a->pass->first;
   guint64 *idx = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
-  guint64 *unit = mdl_simt_reg (blk, 1), *down = mdl_simt_reg (blk, 1);
+  guint64 *unit = mdl_simt_reg (blk, 1), *others_dep = mdl_simt_reg (blk, 1);
   guint64 *v[MAX_REGS], *slot[MAX_REGS];
   guint32 dep[MDL_SIMT_MAX_THREADS];
   for (guint x = 0; x < regs; x++)
@@ -145,20 +158,21 @@ tile_kernel (MdlSimtBlock *blk, void *p)
     {
       guint32 gm = a->group_mask[gi], others = (a->tile - 1) & ~gm;
       mdl_bitonic_deposits (b, others, dep);
+      for (guint t = 0; t < b; t++)   /* widened once per group, for the rounds' vector loops */
+        others_dep[t] = dep[t];
       for (guint i = 0; i < (a->tile >> a->log_regs) / b; i++)
         {
           guint32 round = mdl_bitonic_deposit (i * b, others);
-          MDL_SIMT_EACH (blk, t)
-            unit[t] = round | dep[t];
+          if (a->pad)
+            or_shift (blk, unit, others_dep, round, 0);
           for (guint x = 0; x < regs; x++)
             {
               guint32 reg_bits = mdl_bitonic_deposit (x, gm);
               if (a->pad)
                 MDL_SIMT_EACH (blk, t)
                   slot[x][t] = 4 * (guint64) mdl_bitonic_slot ((guint32) unit[t] | reg_bits, 1);
-              else   /* the slot is the key's own index: no test of pad per lane */
-                MDL_SIMT_EACH (blk, t)
-                  slot[x][t] = 4 * (unit[t] | reg_bits);
+              else   /* the slot is 4 x the key's local index: no unit vector, no test per lane */
+                or_shift (blk, slot[x], others_dep, round | reg_bits, 2);
               mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, slot[x], v[x]);
             }
           for (guint k = st; k < st + a->group_steps[gi]; k++)
@@ -173,13 +187,15 @@ tile_kernel (MdlSimtBlock *blk, void *p)
                   guint32 reg_bits = mdl_bitonic_deposit (x, gm);
                   if (y == x)
                     continue;
-                  if (s_local)
-                    MDL_SIMT_EACH (blk, t)
-                      down[t] = ((guint32) unit[t] | reg_bits) >> ls & 1;
+                  /* The direction: bit ls of the key's local index (unit | reg_bits, or its
+                   * slot / 4 without padding), or bit s of the tile's base, the same for every
+                   * lane (any vector then; its bits are masked off). */
+                  if (s_local && a->pad)
+                    compare_exchange (blk, v[x], v[y], unit, G_MAXUINT64, reg_bits, ls);
+                  else if (s_local)
+                    compare_exchange (blk, v[x], v[y], slot[x], G_MAXUINT64, 0, ls + 2);
                   else
-                    MDL_SIMT_EACH (blk, t)
-                      down[t] = (guint64) base >> s & 1;
-                  compare_exchange (blk, v[x], v[y], down);
+                    compare_exchange (blk, v[x], v[y], slot[x], 0, (guint64) base >> s & 1, 0);
                 }
             }
           for (guint x = 0; x < regs; x++)
@@ -208,18 +224,18 @@ global_kernel (MdlSimtBlock *blk, void *p)
   const PassArgs *a = p;
   guint32 s = a->plan->step_s[a->pass->first], c = a->plan->step_c[a->pass->first];
   guint64 *idx = mdl_simt_reg (blk, 1), *idx2 = mdl_simt_reg (blk, 1), *at = mdl_simt_reg (blk, 1);
-  guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *down = mdl_simt_reg (blk, 1);
+  guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1);
 
   MDL_SIMT_EACH (blk, t)
     {
       guint32 q = mdl_bitonic_ins_at (blk->idx_x * blk->n_threads + t, 0, c);
       idx[t] = q;
       idx2[t] = q | 1u << c;
-      down[t] = s < 32 ? q >> s & 1 : 0;
     }
   load_keys (blk, a, idx, at, x);
   load_keys (blk, a, idx2, at, y);
-  compare_exchange (blk, x, y, down);
+  /* The direction: bit s of the pair's lower index (none past 32 bits). */
+  compare_exchange (blk, x, y, idx, s < 32 ? G_MAXUINT64 : 0, 0, s < 32 ? s : 0);
   MDL_SIMT_EACH (blk, t)
     at[t] = a->dst + 4 * idx[t];
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at, x);

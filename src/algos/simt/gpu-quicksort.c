@@ -93,10 +93,7 @@ ld_uniform (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint64 *at, guint6
 static void
 if_thread0 (MdlSimtBlock *blk)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, 1);
 }
 
 /* Opens an if whose condition @c is the same for every lane; the caller runs its body only when
@@ -104,10 +101,7 @@ if_thread0 (MdlSimtBlock *blk)
 static void
 if_uniform (MdlSimtBlock *blk, gboolean c)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = c;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, c ? G_MAXUINT64 : 0);   /* every thread, or none */
 }
 
 /* Thread 0 stores @v at @addr of @space (its lane only; the others idle). */
@@ -237,7 +231,6 @@ static void
 cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
 {
   guint T = blk->n_threads;
-  guint8 *cond;
   if (sum == MDL_GQS_SUM_FAA)
     {
       /* One shared counter per side, zeroed by thread 0; every thread adds its count and gets
@@ -295,10 +288,7 @@ cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
       guint offset = 1;
       for (guint d = T >> 1; d > 0; d >>= 1, offset <<= 1)
         {
-          cond = mdl_simt_cond (blk);
-          MDL_SIMT_EACH (blk, t)
-            cond[t] = t < d;
-          mdl_simt_if (blk);
+          mdl_simt_if_range (blk, 0, d);
           for (int side = 0; side < 2; side++)
             {
               guint64 base = side ? gt_at : lt_at;
@@ -329,10 +319,7 @@ cumsum (MdlSimtBlock *blk, MdlGqsSum sum, guint64 lt_at, guint64 gt_at, Regs *r)
       for (guint d = 1; d < T; d <<= 1)
         {
           offset >>= 1;
-          cond = mdl_simt_cond (blk);
-          MDL_SIMT_EACH (blk, t)
-            cond[t] = t < d;
-          mdl_simt_if (blk);
+          mdl_simt_if_range (blk, 0, d);
           for (int side = 0; side < 2; side++)
             {
               guint64 base = side ? gt_at : lt_at;
@@ -380,10 +367,7 @@ minmax_reduce (MdlSimtBlock *blk, guint64 at, Regs *r)
   mdl_simt_sync (blk);
   for (guint s = T / 2; s > 0; s >>= 1)
     {
-      guint8 *cond = mdl_simt_cond (blk);
-      MDL_SIMT_EACH (blk, t)
-        cond[t] = t < s;
-      mdl_simt_if (blk);
+      mdl_simt_if_range (blk, 0, s);
       for (int k = 0; k < 4; k++)
         {
           MDL_SIMT_EACH (blk, t)
@@ -758,10 +742,7 @@ lq_layout (guint T)
 static void
 loop_rounds_if (MdlSimtBlock *blk, guint64 first, guint64 bound)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t < bound;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, bound > first ? bound - first : 0);   /* first + t < bound */
 }
 
 /* The alternative sort: [start, start + len) of buffer @flip loaded into the shared buffer, padded
@@ -787,10 +768,7 @@ altsort (MdlSimtBlock *blk, Args *a, const LqLayout *l, guint32 start, guint32 l
       loop_rounds_if (blk, first, sb);
       MDL_SIMT_EACH (blk, t)
         r->x[t] = KEY_MAX;
-      cond = mdl_simt_cond (blk);
-      MDL_SIMT_EACH (blk, t)
-        cond[t] = first + t < len;
-      mdl_simt_pred_begin (blk);
+      mdl_simt_algo_pred_range (blk, first, 0, len);   /* first + t < len */
       MDL_SIMT_EACH (blk, t)
         r->at[t] = src + 4 * (start + first + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r->at, r->x);

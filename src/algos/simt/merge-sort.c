@@ -82,13 +82,49 @@ pair_low (guint t, guint j)
   return (guint64) t + (t & ~(j - 1));
 }
 
+/* Lanes 0..@n-1 of a run from thread @t: the byte offsets of their comparators' words at
+ * distance @j in the workspace at @ws (the lower into @at, the upper into @at2). A whole warp (@n
+ * a constant 32) vectorizes: 64-bit arithmetic throughout, and shifts, not multiplications (GCC
+ * 12 vectorizes neither a 32-bit index widened per lane nor a 64-bit multiply, even by 4). */
+static inline __attribute__ ((always_inline)) void
+pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64 t, guint64 j,
+                guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    {
+      guint64 e = t + (t & ~(j - 1));   /* pair_low() */
+      at[i] = ws + (e << 2);
+      at2[i] = ws + ((e + j) << 2);
+    }
+}
+
+/* Lanes 0..@n-1 of a run from thread @t: @at[i] = @base + 4 (t + i), or @base − 4 (t + i) when
+ * @neg is all ones (x ^ neg − neg is x or −x). A whole warp (@n a constant 32) vectorizes, as
+ * pair_words_run(). */
+static inline __attribute__ ((always_inline)) void
+words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    at[i] = base + (((t << 2) ^ neg) - neg);
+}
+
+/* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
+ * addresses of consecutive 4-byte words. */
+static void
+lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
+{
+  guint64 neg = down ? G_MAXUINT64 : 0;
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      words_run (at + t, base, neg, t, 32);
+    else
+      words_run (at + t, base, neg, t, n);
+}
+
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t < lanes;
-  mdl_simt_pred_begin (blk);
+  mdl_simt_pred_range (blk, 0, lanes);
 }
 
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
@@ -99,13 +135,7 @@ compare_exchange (MdlSimtBlock *blk, guint64 *at, guint64 *at2, guint64 *x, guin
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
   mdl_simt_alu (blk, 2);
-  MDL_SIMT_EACH (blk, t)
-    if (x[t] > y[t])
-      {
-        guint64 s = x[t];
-        x[t] = y[t];
-        y[t] = s;
-      }
+  mdl_simt_algo_exchange (blk, x, y, at, 0, 0, 0);   /* smaller first in every lane */
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, y);
 }
@@ -117,19 +147,13 @@ leaf_take (Merge *s, guint r)
 {
   MdlSimtBlock *blk = s->blk;
   guint64 cur = s->cur[r], lo = s->lo[r], hi = s->hi[r];
-  guint8 *cond;
   mdl_simt_alu (blk, 1);
   MDL_SIMT_EACH (blk, t)
     s->f[t] = cur + t < lo ? 0 : KEY_MAX;
   if (cur >= hi)
     return;
-  cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    {
-      cond[t] = cur + t >= lo && cur + t < hi;
-      s->at[t] = s->a->src + 4 * (cur + t);
-    }
-  mdl_simt_pred_begin (blk);
+  lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
+  mdl_simt_algo_pred_range (blk, cur, lo, hi);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, s->at, s->f);
   mdl_simt_pred_end (blk);
   s->cur[r] = cur + s->b;
@@ -144,38 +168,28 @@ node_merge (Merge *s, guint i)
   MdlSimtBlock *blk = s->blk;
   guint b = s->b;
   guint64 xs = 4 * (guint64) (i - 1) * b, ws = 4 * (guint64) (s->d - 1) * b;
-  MDL_SIMT_EACH (blk, t)
-    s->at[t] = xs + 4 * (guint64) t;
+  lane_words (blk, s->at, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
-  MDL_SIMT_EACH (blk, t)
-    {
-      s->at[t] = ws + 4 * (guint64) t;
-      s->at2[t] = ws + 4 * ((guint64) b + t);
-    }
+  lane_words (blk, s->at, ws, FALSE);
+  lane_words (blk, s->at2, ws + 4 * (guint64) b, FALSE);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->f);
-  MDL_SIMT_EACH (blk, t)
-    s->at2[t] = ws + 4 * (2 * (guint64) b - 1 - t);
+  lane_words (blk, s->at2, ws + 4 * (2 * (guint64) b - 1), TRUE);
   compare_exchange (blk, s->at, s->at2, s->x, s->y);
   for (guint j = b / 2; j > 0; j /= 2)
     {
-      MDL_SIMT_EACH (blk, t)
-        {
-          guint64 e = pair_low (t, j);
-          s->at[t] = ws + 4 * e;
-          s->at2[t] = ws + 4 * (e + j);
-        }
+      MDL_SIMT_EACH_RUN (blk, t, n)
+        if (n == 32)
+          pair_words_run (s->at + t, s->at2 + t, ws, t, j, 32);
+        else
+          pair_words_run (s->at + t, s->at2 + t, ws, t, j, n);
       compare_exchange (blk, s->at, s->at2, s->x, s->y);
     }
-  MDL_SIMT_EACH (blk, t)
-    {
-      s->at[t] = ws + 4 * ((guint64) b + t);
-      s->at2[t] = xs + 4 * (guint64) t;
-    }
+  lane_words (blk, s->at, ws + 4 * (guint64) b, FALSE);
+  lane_words (blk, s->at2, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->x);
-  MDL_SIMT_EACH (blk, t)
-    s->at[t] = ws + 4 * (guint64) t;
+  lane_words (blk, s->at, ws, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->f);
 }
 
@@ -264,7 +278,6 @@ merge_kernel (MdlSimtBlock *blk, void *p)
    * and the keys of the 2d nodes are cleared below. */
   Merge s;
   guint64 out, junk = 0, count = 0;
-  guint8 *cond;
   s.blk = blk;
   s.a = a;
   s.b = a->b;
@@ -291,22 +304,15 @@ merge_kernel (MdlSimtBlock *blk, void *p)
     {
       guint64 xs = 4 * (guint64) (i - 1) * s.b;
       take (&s, 2 * i);
-      MDL_SIMT_EACH (blk, t)
-        s.at[t] = xs + 4 * (guint64) t;
+      lane_words (blk, s.at, xs, FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s.at, s.f);
     }
   for (guint64 m = 0; m * s.b < junk + count; m++)
     {
       take (&s, 1);
       /* output index m·b + t − junk, written when in [0, count) */
-      cond = mdl_simt_cond (blk);
-      MDL_SIMT_EACH (blk, t)
-        {
-          guint64 o = m * s.b + t;
-          cond[t] = o >= junk && o - junk < count;
-          s.at[t] = a->dst + 4 * (out + o - junk);
-        }
-      mdl_simt_pred_begin (blk);
+      lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
+      mdl_simt_algo_pred_range (blk, m * s.b, junk, junk + count);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, s.at, s.f);
       mdl_simt_pred_end (blk);
     }
@@ -326,7 +332,6 @@ block_sort_kernel (MdlSimtBlock *blk, void *p)
   guint b = a->b;
   guint64 base = (guint64) blk->idx_x * b, *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1);
   guint64 *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
-  guint8 *cond;
   mdl_simt_alu (blk, 1);
   MDL_SIMT_EACH (blk, t)
     x[t] = KEY_MAX;
@@ -356,13 +361,9 @@ block_sort_kernel (MdlSimtBlock *blk, void *p)
   MDL_SIMT_EACH (blk, t)
     at[t] = 4 * (guint64) t;
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
-  cond = mdl_simt_cond (blk);
   MDL_SIMT_EACH (blk, t)
-    {
-      cond[t] = base + t < a->n;
-      at[t] = a->dst + 4 * (base + t);
-    }
-  mdl_simt_pred_begin (blk);
+    at[t] = a->dst + 4 * (base + t);
+  mdl_simt_algo_pred_range (blk, base, 0, a->n);
   mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, at, x);
   mdl_simt_pred_end (blk);
 }

@@ -89,8 +89,7 @@ static void
 ld_shared (MdlSimtBlock *blk, const guint64 *idx, guint64 *dst)
 {
   guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = 4 * idx[t];
+  mdl_simt_algo_word_addrs (blk, at, 0, idx);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, dst);
 }
 

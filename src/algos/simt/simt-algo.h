@@ -66,10 +66,7 @@ gboolean mdl_simt_keys_order (MdlSimt *gpu, guint64 src, guint64 dst, guint64 n,
 static inline void
 mdl_simt_algo_if_thread0 (MdlSimtBlock *blk)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t == 0;
-  mdl_simt_if (blk);
+  mdl_simt_if_range (blk, 0, 1);
 }
 
 /* Narrows the mask to the threads below @k by predication (no branch), closed by
@@ -77,10 +74,7 @@ mdl_simt_algo_if_thread0 (MdlSimtBlock *blk)
 static inline void
 mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = t < k;
-  mdl_simt_pred_begin (blk);
+  mdl_simt_pred_range (blk, 0, k);
 }
 
 /* Narrows the mask to the lanes t with @lo <= @first + t < @hi by predication (no branch: nvcc
@@ -88,10 +82,29 @@ mdl_simt_algo_pred_below (MdlSimtBlock *blk, guint k)
 static inline void
 mdl_simt_algo_pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 hi)
 {
-  guint8 *cond = mdl_simt_cond (blk);
-  MDL_SIMT_EACH (blk, t)
-    cond[t] = first + t >= lo && first + t < hi;
-  mdl_simt_pred_begin (blk);
+  /* The threads lo - first <= t < hi - first (first + t never wraps: t < 1024). */
+  mdl_simt_pred_range (blk, lo > first ? lo - first : 0, hi > first ? hi - first : 0);
+}
+
+/* Lanes 0..@n-1 of a run: @at[i] = @base + 4 @idx[i]; a whole warp (@n a constant 32)
+ * vectorizes (a shift: GCC 12 vectorizes no 64-bit multiply, not even by 4). */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_words_run (guint64 *restrict at, const guint64 *restrict idx, guint64 base, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    at[i] = base + (idx[i] << 2);
+}
+
+/* @at[t] = @base + 4 @idx[t] for every active thread: the addresses (or shared byte offsets) of
+ * 4-byte words @idx of the array at @base. @at and @idx are distinct vectors. */
+static inline void
+mdl_simt_algo_word_addrs (MdlSimtBlock *blk, guint64 *at, guint64 base, const guint64 *idx)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_words_run (at + t, idx + t, base, 32);
+    else
+      mdl_simt_algo_words_run (at + t, idx + t, base, n);
 }
 
 /* The active lanes load 4-byte word @idx[t] of the global array at @base into @dst[t]. */
@@ -99,8 +112,7 @@ static inline void
 mdl_simt_algo_ld_words (MdlSimtBlock *blk, guint64 base, const guint64 *idx, guint64 *dst)
 {
   guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
+  mdl_simt_algo_word_addrs (blk, at, base, idx);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, at, dst);
 }
 
@@ -111,8 +123,7 @@ mdl_simt_algo_st_words (MdlSimtBlock *blk, MdlSpace space, guint64 base, const g
                         const guint64 *src)
 {
   guint64 *at = mdl_simt_reg (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    at[t] = base + 4 * idx[t];
+  mdl_simt_algo_word_addrs (blk, at, base, idx);
   mdl_simt_st (blk, space, 4, at, src);
 }
 
@@ -137,6 +148,41 @@ mdl_simt_algo_ld_word0 (MdlSimtBlock *blk, guint64 base, guint64 i, guint64 *idx
   mdl_simt_algo_ld_words (blk, base, idx, v);
   mdl_simt_pred_end (blk);
   return v[0];
+}
+
+/* Lanes 0..@n-1 of a run compare and exchange @x and @y: the larger key goes first where the
+ * lane's direction bit, ((@dir[i] & @keep) | @bits) >> @shift & 1, is 1, the smaller where it is
+ * 0 (@keep 0: the same direction for every lane, @dir any vector that is neither @x nor @y).
+ * Keys are 32-bit (the sorts' keys and pads), so a > c is the sign of c - a, and the swap is a
+ * mask: no branch and no compare that the baseline x86-64 build lacks (SSE2 has no 64-bit
+ * compare), so that a whole warp (@n a constant 32) vectorizes; the restrict pointers tell the
+ * compiler the vectors are apart. */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_exchange_run (guint64 *restrict x, guint64 *restrict y, const guint64 *restrict dir,
+                            guint64 keep, guint64 bits, guint shift, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 a = x[i], c = y[i];
+      guint64 swap = ((c - a) >> 63) ^ (((dir[i] & keep) | bits) >> shift & 1);
+      guint64 m = -swap & (a ^ c);
+      x[i] = a ^ m;
+      y[i] = c ^ m;
+    }
+}
+
+/* The compare and exchange of the 32-bit keys @x and @y of every active lane, in the direction
+ * mdl_simt_algo_exchange_run() takes from @dir, @keep, @bits and @shift. Emits nothing (the
+ * caller accounts for its min and max). */
+static inline void
+mdl_simt_algo_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *dir, guint64 keep,
+                        guint64 bits, guint shift)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_exchange_run (x + t, y + t, dir + t, keep, bits, shift, 32);
+    else
+      mdl_simt_algo_exchange_run (x + t, y + t, dir + t, keep, bits, shift, n);
 }
 
 /* The addition of the reductions and scans (the CUDA twins' 32-bit `+`): one ALU instruction,
