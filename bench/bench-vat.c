@@ -1,5 +1,5 @@
-/* Throughput of the vat engine (issue 7's targets), one core: random 8-byte accesses over 16 GiB,
- * P=4096, K=512, d=3, W=64. Every rate is printed next to two straightforward VAT LRUs run over
+/* Throughput of the vat engine against issue 18's targets (which replaced issue 7's), one core:
+ * random 8-byte accesses over 16 GiB, P=4096, K=512, d=3, W=64. Every rate is printed next to two straightforward VAT LRUs run over
  * the same addresses in the same process: a naive one (a GHashTable of nodes plus a GQueue recency
  * list) and a plain C one (open addressing, intrusive list, no allocation); the LRU engine's miss
  * count must equal theirs (the program fails otherwise). Times include
@@ -197,16 +197,16 @@ main (int argc, char **argv)
   static const struct {
     const char *label;
     const char *spec;
-    double target;   /* M accesses/s */
+    double target;   /* M accesses/s by the wall clock; lru's is a ratio (2.5x plain), not a rate */
   } runs[] = {
-    { "lru", "vat:policy=lru,P=4096,K=512,d=3,W=64", 25 },
-    { "islru", "vat:policy=islru,P=4096,K=512,d=3,W=64", 12 },
-    { "min", "vat:policy=min,P=4096,K=512,d=3,W=64", 4 },
-    { "ismin", "vat:policy=ismin,P=4096,K=512,d=3,W=64", 4 },
+    { "lru", "vat:policy=lru,P=4096,K=512,d=3,W=64", 0 },
+    { "islru", "vat:policy=islru,P=4096,K=512,d=3,W=64", 45 },
+    { "min", "vat:policy=min,P=4096,K=512,d=3,W=64", 15 },
+    { "ismin", "vat:policy=ismin,P=4096,K=512,d=3,W=64", 15 },
     { "lru curve W=4..4096", "vat:policy=lru,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 3 },
     { "islru curve W=4..4096", "vat:policy=islru,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
-    { "min curve W=4..4096", "vat:policy=min,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
-    { "ismin curve W=4..4096", "vat:policy=ismin,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 0 },
+    { "min curve W=4..4096", "vat:policy=min,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 4 },
+    { "ismin curve W=4..4096", "vat:policy=ismin,P=4096,K=512,d=3,W=64,curve=1,curve_max=4096", 4 },
     { "fifo", "vat:policy=fifo,P=4096,K=512,d=3,W=64", 0 },
     { "random", "vat:policy=random,P=4096,K=512,d=3,W=64", 0 },
     { "levels", "vat:policy=levels,P=4096,K=512,d=3,W=64", 0 },
