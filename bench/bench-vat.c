@@ -1,9 +1,10 @@
 /* Throughput of the vat engine against issue 18's targets (which replaced issue 7's), one core:
- * random 8-byte accesses over 16 GiB, P=4096, K=512, d=3, W=64. Every rate is printed next to two straightforward VAT LRUs run over
- * the same addresses in the same process: a naive one (a GHashTable of nodes plus a GQueue recency
- * list) and a plain C one (open addressing, intrusive list, no allocation); the LRU engine's miss
- * count must equal theirs (the program fails otherwise). Times include
- * the report, so offline policies pay for their next-use pre-pass and their deferred run.
+ * random 8-byte accesses over 16 GiB, P=4096, K=512, d=3, W=64. Every rate is printed next to two
+ * straightforward VAT LRUs run over the same addresses in the same process: a naive one (a
+ * GHashTable of nodes plus a GQueue recency list) and a plain C one (open addressing, intrusive
+ * list, no allocation); the LRU engine's miss count must equal theirs (the program fails
+ * otherwise). Times include the report, so offline policies pay for their next-use pre-pass and
+ * their deferred run.
  *
  * Each rate is given twice: by the wall clock, and by the thread's CPU time ("cpu"), which moves far
  * less when other work shares the machine; cycles per access = clock rate / cpu rate.
