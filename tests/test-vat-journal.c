@@ -217,6 +217,15 @@ test_cut_row_dropped_and_bad_row_named (void **state)
                                               "integer, got \"many\"", lines + 1);
     assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_FORMAT, where);
   }
+  g_free (bad);
+  bad = g_strconcat (text, "time,scan/seq,-1,4k,0,1,7,1e-6\n", NULL);
+  write_journal (dir, bad);
+  assert_null (mdl_vat_experiment_run (&cfg, &error));
+  {
+    g_autofree char *where = g_strdup_printf ("vat-journal.csv:%u: field 3: expected an unsigned "
+                                              "integer, got \"-1\"", lines + 1);
+    assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_FORMAT, where);
+  }
 }
 
 /* Ensure a resume with another option is refused naming the option and both values; that timings

@@ -161,7 +161,7 @@ field_uint (Reader *r, GPtrArray *row, guint i, guint64 *out)
   g_autofree char *what = NULL;
   errno = 0;
   *out = g_ascii_strtoull (s, &end, 10);
-  if (*s && end && *end == '\0' && errno == 0)
+  if (g_ascii_isdigit (*s) && end && *end == '\0' && errno == 0)   /* strtoull takes "-1" and " 1" */
     return TRUE;
   what = g_strdup_printf ("field %u: expected an unsigned integer, got \"%s\"", i + 1, s);
   return bad_row (r, what);
