@@ -157,9 +157,11 @@ collect_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b
                guint64 count[3])
 {
   guint64 *key = mdl_simt_reg (blk, 1), *cls = mdl_simt_reg (blk, 1);
+  MdlSimtRegMark chunk_start = mdl_simt_reg_mark (blk);
   count[0] = count[1] = count[2] = 0;
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
+      mdl_simt_reg_release (blk, chunk_start);   /* the last chunk's temporaries */
       load_chunk (blk, s->buf[src], c, a, b, key);
       classify (blk, key, pivot, cls);
       mdl_simt_alu (blk, 2);
@@ -204,11 +206,13 @@ commit_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b,
 {
   guint64 *key = mdl_simt_reg (blk, 1), *cls = mdl_simt_reg (blk, 1), *rank = mdl_simt_reg (blk, 1);
   guint64 *idx = mdl_simt_reg (blk, 1);
+  MdlSimtRegMark chunk_start = mdl_simt_reg_mark (blk);
   guint64 count[3];
   for (guint d = 0; d < 3; d++)
     o[d].head = o[d].fill = 0;
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
+      mdl_simt_reg_release (blk, chunk_start);   /* the last chunk's temporaries and flushes */
       load_chunk (blk, s->buf[src], c, a, b, key);
       classify (blk, key, pivot, cls);
       rank_classes (blk, cls, rank, count);
@@ -465,15 +469,20 @@ independent_kernel (MdlSimtBlock *blk, void *args)
 {
   const Sort *s = args;
   guint64 d[DESC], depth = 0, w[3], count[3];
+  MdlSimtRegMark start;
   load_desc (blk, s, blk->idx_x, d);
   if (!d[D_ACTIVE])
     return;
   push (blk, &depth, d[D_LO], d[D_N], d[D_SRC]);
+  start = mdl_simt_reg_mark (blk);
   while (depth > 0)
     {
       guint64 lo, n, pivot;
       guint src;
       Out o[3];
+      /* A block sorts many subproblems in one run: each turn reuses the last one's lane
+       * vectors, where the arena grew by them (about 10 MB of fresh pages at 64K keys). */
+      mdl_simt_reg_release (blk, start);
       pop (blk, &depth, w);
       lo = w[0], n = w[1], src = (guint) w[2];
       if (n <= s->base)
