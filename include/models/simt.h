@@ -175,13 +175,14 @@ typedef struct {
   gsize used;
 } MdlSimtRegMark;
 
+/** mdl_simt_reg_mark: the lane vectors allocated so far, for mdl_simt_reg_release(). */
+MDL_API MdlSimtRegMark mdl_simt_reg_mark (MdlSimtBlock *block);
+
 /**
- * mdl_simt_reg_mark: the lane vectors allocated so far, for mdl_simt_reg_release().
  * mdl_simt_reg_release: frees every lane vector allocated since @mark (they must not be used
  * after), so that a loop of a long-running block reuses its temporaries' memory, which stays in
  * the cache, where the arena would grow by them at every turn.
  */
-MDL_API MdlSimtRegMark mdl_simt_reg_mark (MdlSimtBlock *block);
 MDL_API void mdl_simt_reg_release (MdlSimtBlock *block, MdlSimtRegMark mark);
 
 /**
