@@ -569,6 +569,62 @@ test_ranges_match_condition_bytes (void **state)
     }
 }
 
+/* What reg_release_kernel saw. */
+typedef struct {
+  gboolean reused, zeroed, big_reused, kept;
+} Reuse;
+
+/* Allocates, releases and allocates again: a lane vector after a release takes the released
+ * memory, zero-filled, also when the released ones had moved on to a further arena chunk (a
+ * vector of 1024 words a lane is one whole 256 KiB chunk for 32 threads). */
+static void
+reg_release_kernel (MdlSimtBlock *b, void *p)
+{
+  Reuse *r = p;
+  guint64 *kept = mdl_simt_reg (b, 1), *first, *big, *again;
+  MdlSimtRegMark mark;
+  MDL_SIMT_EACH (b, t)
+    kept[t] = 7 + t;
+  mark = mdl_simt_reg_mark (b);
+  first = mdl_simt_reg (b, 1);
+  MDL_SIMT_EACH (b, t)
+    first[t] = ~(guint64) 0;
+  mdl_simt_reg_release (b, mark);
+  again = mdl_simt_reg (b, 1);
+  r->reused = again == first;
+  r->zeroed = TRUE;
+  MDL_SIMT_EACH (b, t)
+    r->zeroed = r->zeroed && again[t] == 0;
+  big = mdl_simt_reg (b, 1024);
+  memset (big, 0xff, 1024 * 32 * sizeof (guint64));
+  mdl_simt_reg_release (b, mark);
+  again = mdl_simt_reg (b, 1);
+  r->reused = r->reused && again == first;
+  r->big_reused = mdl_simt_reg (b, 1024) == big;
+  r->kept = TRUE;
+  MDL_SIMT_EACH (b, t)
+    r->kept = r->kept && kept[t] == 7 + t;
+}
+
+/* Ensure mdl_simt_reg_release() gives the lane vectors since its mark back, keeps those before
+ * and leaves the next ones zero-filled. */
+static void
+test_reg_release_reuses (void **state)
+{
+  TestCollector *c = test_collector_new ();
+  g_autoptr (MdlSimt) gpu = gpu_with (c);
+  g_autoptr (GError) error = NULL;
+  MdlSimtLaunch shape = { .grid_x = 1, .block_x = 32 };
+  Reuse r = { 0 };
+  (void) state;
+  assert_true (mdl_simt_launch (gpu, &shape, reg_release_kernel, &r, &error));
+  assert_true (r.reused);
+  assert_true (r.zeroed);
+  assert_true (r.big_reused);
+  assert_true (r.kept);
+  test_collector_free (c);
+}
+
 int
 main (void)
 {
@@ -582,6 +638,7 @@ main (void)
     cmocka_unit_test (test_random_gathers_carry_every_lane),
     cmocka_unit_test (test_ranges_match_condition_bytes),
     cmocka_unit_test (test_algorithms_native_agree),
+    cmocka_unit_test (test_reg_release_reuses),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

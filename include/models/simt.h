@@ -169,6 +169,22 @@ MDL_API guint64 mdl_simt_n_events (const MdlSimt *gpu);
  */
 MDL_API guint64 *mdl_simt_reg (MdlSimtBlock *block, guint words);
 
+/** MdlSimtRegMark: where a block's lane vectors stand (mdl_simt_reg_mark()). */
+typedef struct {
+  guint chunk;
+  gsize used;
+} MdlSimtRegMark;
+
+/** mdl_simt_reg_mark: the lane vectors allocated so far, for mdl_simt_reg_release(). */
+MDL_API MdlSimtRegMark mdl_simt_reg_mark (MdlSimtBlock *block);
+
+/**
+ * mdl_simt_reg_release: frees every lane vector allocated since @mark (they must not be used
+ * after), so that a loop of a long-running block reuses its temporaries' memory, which stays in
+ * the cache, where the arena would grow by them at every turn.
+ */
+MDL_API void mdl_simt_reg_release (MdlSimtBlock *block, MdlSimtRegMark mark);
+
 /**
  * mdl_simt_cond: the block's condition vector, one byte per thread, for the next mdl_simt_if(),
  * mdl_simt_loop_test() or mdl_simt_pred_begin(), which read it once. Set the active threads' bytes

@@ -530,6 +530,23 @@ mdl_simt_reg (MdlSimtBlock *b, guint words)
   return (guint64 *) p;
 }
 
+MdlSimtRegMark
+mdl_simt_reg_mark (MdlSimtBlock *b)
+{
+  SimtBlock *blk = block_of (b);
+  return (MdlSimtRegMark) { blk->arena_chunk, blk->arena_used };
+}
+
+void
+mdl_simt_reg_release (MdlSimtBlock *b, MdlSimtRegMark mark)
+{
+  SimtBlock *blk = block_of (b);
+  g_return_if_fail (mark.chunk < blk->arena_chunk
+                    || (mark.chunk == blk->arena_chunk && mark.used <= blk->arena_used));
+  blk->arena_chunk = mark.chunk;
+  blk->arena_used = mark.used;
+}
+
 guint8 *
 mdl_simt_cond (MdlSimtBlock *b)
 {

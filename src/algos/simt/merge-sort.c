@@ -72,6 +72,11 @@ typedef struct {
   guint64 lo[MAX_D], hi[MAX_D], cur[MAX_D];
   guint64 key[2 * MAX_D];
   guint64 *f, *x, *y, *at, *at2;
+  /* The workspace's word offsets, the same in every node merge, so computed once a block: its
+   * lower and upper b words, the upper reversed (the flip stage), and the comparators' pairs at
+   * distance j = b/2, b/4, .., 1 (pair_at[k], pair_at2[k] for j = b >> (k + 1)). */
+  const guint64 *w_lo, *w_hi, *w_rev;
+  const guint64 *pair_at[32], *pair_at2[32];
 } Merge;
 
 /* The lower element of comparator @t's pair at distance @j (a power of two): t with a 0 bit put in
@@ -130,7 +135,7 @@ pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
  * min and max, two stores. */
 static void
-compare_exchange (MdlSimtBlock *blk, guint64 *at, guint64 *at2, guint64 *x, guint64 *y)
+compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guint64 *x, guint64 *y)
 {
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at2, y);
@@ -167,30 +172,36 @@ node_merge (Merge *s, guint i)
 {
   MdlSimtBlock *blk = s->blk;
   guint b = s->b;
-  guint64 xs = 4 * (guint64) (i - 1) * b, ws = 4 * (guint64) (s->d - 1) * b;
+  guint64 xs = 4 * (guint64) (i - 1) * b;
   lane_words (blk, s->at, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
-  lane_words (blk, s->at, ws, FALSE);
-  lane_words (blk, s->at2, ws + 4 * (guint64) b, FALSE);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_lo, s->x);
+  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_hi, s->f);
+  compare_exchange (blk, s->w_lo, s->w_rev, s->x, s->y);
+  for (guint k = 0; b >> (k + 1) > 0; k++)
+    compare_exchange (blk, s->pair_at[k], s->pair_at2[k], s->x, s->y);
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->w_hi, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
-  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->f);
-  lane_words (blk, s->at2, ws + 4 * (2 * (guint64) b - 1), TRUE);
-  compare_exchange (blk, s->at, s->at2, s->x, s->y);
-  for (guint j = b / 2; j > 0; j /= 2)
+  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->w_lo, s->f);
+}
+
+/* Fills @s's workspace offsets (Merge) for all the block's threads, whichever are active. */
+static void
+workspace_words (Merge *s)
+{
+  MdlSimtBlock *blk = s->blk;
+  guint64 ws = 4 * (guint64) (s->d - 1) * s->b, nt = blk->n_threads;
+  guint64 *lo = mdl_simt_reg (blk, 1), *hi = mdl_simt_reg (blk, 1), *rev = mdl_simt_reg (blk, 1);
+  words_run (lo, ws, 0, 0, nt);
+  words_run (hi, ws + 4 * (guint64) s->b, 0, 0, nt);
+  words_run (rev, ws + 4 * (2 * (guint64) s->b - 1), G_MAXUINT64, 0, nt);
+  s->w_lo = lo, s->w_hi = hi, s->w_rev = rev;
+  for (guint k = 0; s->b >> (k + 1) > 0; k++)
     {
-      MDL_SIMT_EACH_RUN (blk, t, n)
-        if (n == 32)
-          pair_words_run (s->at + t, s->at2 + t, ws, t, j, 32);
-        else
-          pair_words_run (s->at + t, s->at2 + t, ws, t, j, n);
-      compare_exchange (blk, s->at, s->at2, s->x, s->y);
+      guint64 *at = mdl_simt_reg (blk, 1), *at2 = mdl_simt_reg (blk, 1);
+      pair_words_run (at, at2, ws, 0, s->b >> (k + 1), nt);
+      s->pair_at[k] = at, s->pair_at2[k] = at2;
     }
-  lane_words (blk, s->at, ws + 4 * (guint64) b, FALSE);
-  lane_words (blk, s->at2, xs, FALSE);
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
-  mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->at2, s->x);
-  lane_words (blk, s->at, ws, FALSE);
-  mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->f);
 }
 
 /* take(i): the b smallest keys left in node @i's subtree into f, and the key of @i. */
@@ -287,6 +298,7 @@ merge_kernel (MdlSimtBlock *blk, void *p)
   s.y = mdl_simt_reg (blk, 1);
   s.at = mdl_simt_reg (blk, 1);
   s.at2 = mdl_simt_reg (blk, 1);
+  workspace_words (&s);
   out = merge_ranges (&s);
   for (guint r = 0; r < s.d; r++)
     {

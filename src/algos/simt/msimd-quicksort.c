@@ -135,8 +135,9 @@ static void
 classify (MdlSimtBlock *blk, const guint64 *key, guint64 pivot, guint64 *cls)
 {
   mdl_simt_alu (blk, 3);
+  /* Two compares summed (no branch on the keys, which the host mispredicted half the time). */
   MDL_SIMT_EACH (blk, t)
-    cls[t] = key[t] < pivot ? 0 : key[t] == pivot ? 1 : 2;
+    cls[t] = (guint64) (key[t] >= pivot) + (key[t] > pivot);
 }
 
 /* Per class, the active lanes' count and each lane's rank among its class (three ballots, a popc
@@ -144,10 +145,16 @@ classify (MdlSimtBlock *blk, const guint64 *key, guint64 pivot, guint64 *cls)
 static void
 rank_classes (MdlSimtBlock *blk, const guint64 *cls, guint64 *rank, guint64 count[3])
 {
-  count[0] = count[1] = count[2] = 0;
+  /* Three counters in registers: count[cls[t]]++ chained every lane through a store and a load. */
+  guint64 less = 0, equal = 0, greater = 0;
   mdl_simt_alu (blk, 9);
   MDL_SIMT_EACH (blk, t)
-    rank[t] = count[cls[t]]++;
+    {
+      guint64 c = cls[t];
+      rank[t] = c == 0 ? less : c == 1 ? equal : greater;
+      less += c == 0, equal += c == 1, greater += c == 2;
+    }
+  count[0] = less, count[1] = equal, count[2] = greater;
 }
 
 /* The counts of the three classes in [@a, @b) of buffer @src: the Collect phase of one processor.
@@ -157,14 +164,20 @@ collect_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b
                guint64 count[3])
 {
   guint64 *key = mdl_simt_reg (blk, 1), *cls = mdl_simt_reg (blk, 1);
+  MdlSimtRegMark chunk_start = mdl_simt_reg_mark (blk);
   count[0] = count[1] = count[2] = 0;
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
+      mdl_simt_reg_release (blk, chunk_start);   /* the last chunk's temporaries */
       load_chunk (blk, s->buf[src], c, a, b, key);
       classify (blk, key, pivot, cls);
       mdl_simt_alu (blk, 2);
       MDL_SIMT_EACH (blk, t)
-        count[cls[t]]++;
+        {
+          count[0] += cls[t] == 0;
+          count[1] += cls[t] == 1;
+          count[2] += cls[t] == 2;
+        }
       mdl_simt_pred_end (blk);
     }
   mdl_simt_alu (blk, 3 * 5 * 2);
@@ -204,11 +217,13 @@ commit_range (MdlSimtBlock *blk, const Sort *s, guint src, guint64 a, guint64 b,
 {
   guint64 *key = mdl_simt_reg (blk, 1), *cls = mdl_simt_reg (blk, 1), *rank = mdl_simt_reg (blk, 1);
   guint64 *idx = mdl_simt_reg (blk, 1);
+  MdlSimtRegMark chunk_start = mdl_simt_reg_mark (blk);
   guint64 count[3];
   for (guint d = 0; d < 3; d++)
     o[d].head = o[d].fill = 0;
   for (guint64 c = a / S; a < b && c <= (b - 1) / S; c++)
     {
+      mdl_simt_reg_release (blk, chunk_start);   /* the last chunk's temporaries and flushes */
       load_chunk (blk, s->buf[src], c, a, b, key);
       classify (blk, key, pivot, cls);
       rank_classes (blk, cls, rank, count);
@@ -465,15 +480,20 @@ independent_kernel (MdlSimtBlock *blk, void *args)
 {
   const Sort *s = args;
   guint64 d[DESC], depth = 0, w[3], count[3];
+  MdlSimtRegMark start;
   load_desc (blk, s, blk->idx_x, d);
   if (!d[D_ACTIVE])
     return;
   push (blk, &depth, d[D_LO], d[D_N], d[D_SRC]);
+  start = mdl_simt_reg_mark (blk);
   while (depth > 0)
     {
       guint64 lo, n, pivot;
       guint src;
       Out o[3];
+      /* A block sorts many subproblems in one run: each turn reuses the last one's lane
+       * vectors, where the arena grew by them (about 10 MB of fresh pages at 64K keys). */
+      mdl_simt_reg_release (blk, start);
       pop (blk, &depth, w);
       lo = w[0], n = w[1], src = (guint) w[2];
       if (n <= s->base)
