@@ -488,6 +488,15 @@ typedef struct {
   gboolean by_range;
 } RangeArgs;
 
+/* The condition bytes of the active threads: from <= t < to. */
+static void
+cond_range (MdlSimtBlock *b, const RangeArgs *a)
+{
+  guint8 *cond = mdl_simt_cond (b);
+  MDL_SIMT_EACH (b, t)
+    cond[t] = a->from <= t && t < a->to;
+}
+
 static void
 range_kernel (MdlSimtBlock *b, void *p)
 {
@@ -505,9 +514,7 @@ range_kernel (MdlSimtBlock *b, void *p)
     mdl_simt_pred_range (b, a->from, a->to);
   else
     {
-      cond = mdl_simt_cond (b);
-      MDL_SIMT_EACH (b, t)
-        cond[t] = a->from <= t && t < a->to;
+      cond_range (b, a);
       mdl_simt_pred_begin (b);
     }
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
@@ -517,9 +524,7 @@ range_kernel (MdlSimtBlock *b, void *p)
     mdl_simt_if_range (b, a->from, a->to);
   else
     {
-      cond = mdl_simt_cond (b);
-      MDL_SIMT_EACH (b, t)
-        cond[t] = a->from <= t && t < a->to;
+      cond_range (b, a);
       mdl_simt_if (b);
     }
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
@@ -530,8 +535,9 @@ range_kernel (MdlSimtBlock *b, void *p)
 }
 
 /* Ensure mdl_simt_pred_range() and mdl_simt_if_range() give the events that condition bytes
- * from <= t < to give under mdl_simt_pred_begin() and mdl_simt_if(), below a random predicate, in a block of 80 threads (a partial third
- * warp), for ranges inside, across and beyond the block, empty and reversed.
+ * from <= t < to give under mdl_simt_pred_begin() and mdl_simt_if(), below a random predicate, in
+ * a block of 80 threads (a partial third warp), for ranges inside, across and beyond the block,
+ * empty and reversed.
  * Seed: MODELS_TEST_SEED (default 4242), named in every failure. */
 static void
 test_ranges_match_condition_bytes (void **state)

@@ -100,6 +100,31 @@ check_counts (guint32 seed, guint trial, const char *spec, const MdlReport *r,
     }
 }
 
+/* Runs `policy` at W = w over the trace in the engine and in the reference and fails at the
+ * first node access where they differ (naming it and its access), then on any count. */
+static void
+check_against_reference (guint32 seed, guint trial, RefPolicy policy, const Trace *t, guint w)
+{
+  RefVatConfig cfg = { policy, t->k_bits, t->depth, w, t->vm, (guint32) trial };
+  g_autofree char *spec = spec_of (ref_policy_names[policy], t, w, (guint32) trial);
+  g_autoptr (GString) letters = g_string_new (NULL);
+  g_autoptr (MdlReport) r = NULL;
+  RefVatResult ref;
+  ref_vat_run (&cfg, t->pages, t->n, &ref);
+  r = engine_run (spec, t, letters);
+  if (strcmp (letters->str, ref.outcome->str) != 0)
+    {
+      gsize at = 0;
+      while (letters->str[at] == ref.outcome->str[at])
+        at++;
+      fail_msg ("seed %u, trial %u, %s: node access %zu (access %zu): engine %c, reference %c",
+                seed, trial, spec, at, at / ((t->depth + 1) * (t->vm ? 2 : 1)),
+                letters->str[at], ref.outcome->str[at]);
+    }
+  check_counts (seed, trial, spec, r, &ref, t->depth);
+  ref_vat_result_clear (&ref);
+}
+
 /* Ensure min agrees with the reference node access by node access on traces of scans (runs of
  * consecutive pages, forward or backward, broken by jumps and repeats), where most hits are on
  * nodes used again at the very next access, whose keys min leaves in its tree (min.c): W from 1
@@ -115,11 +140,6 @@ test_min_keeps_keys_of_next_use_hits (void **state)
       Trace t;
       guint64 page;
       guint w;
-      RefVatConfig cfg;
-      RefVatResult ref;
-      g_autoptr (GString) letters = g_string_new (NULL);
-      g_autofree char *spec = NULL;
-      g_autoptr (MdlReport) r = NULL;
       trace_random (rand, &t, (gsize) g_rand_int_range (rand, 30, 400));
       /* The random pages stay as jump targets; between jumps the trace scans from them. */
       page = t.pages[0];
@@ -133,15 +153,7 @@ test_min_keeps_keys_of_next_use_hits (void **state)
           t.pages[i] = page & ((G_GUINT64_CONSTANT (1) << (t.k_bits * t.depth)) - 1);
         }
       w = (guint) g_rand_int_range (rand, 1, (gint32) (3 * (t.depth + 1) + 4));
-      cfg = (RefVatConfig) { REF_MIN, t.k_bits, t.depth, w, t.vm, (guint32) trial };
-      spec = spec_of ("min", &t, w, (guint32) trial);
-      ref_vat_run (&cfg, t.pages, t.n, &ref);
-      r = engine_run (spec, &t, letters);
-      if (strcmp (letters->str, ref.outcome->str) != 0)
-        fail_msg ("seed %u, trial %u, %s: the node accesses differ from the reference's", seed,
-                  trial, spec);
-      check_counts (seed, trial, spec, r, &ref, t.depth);
-      ref_vat_result_clear (&ref);
+      check_against_reference (seed, trial, REF_MIN, &t, w);
       g_free (t.pages);
     }
   g_rand_free (rand);
@@ -161,30 +173,11 @@ test_agrees_with_reference (void **state)
       Trace t;
       RefPolicy policy = (RefPolicy) (trial % REF_N_POLICIES);
       guint min_w, w;
-      RefVatConfig cfg;
-      RefVatResult ref;
-      g_autoptr (GString) letters = g_string_new (NULL);
-      g_autofree char *spec = NULL;
-      g_autoptr (MdlReport) r = NULL;
       trace_random (rand, &t, (gsize) g_rand_int_range (rand, 30, 400));
       min_w = policy == REF_ISLRU || policy == REF_ISMIN ? t.depth + 1
               : policy == REF_LEVELS ? t.depth + (t.vm ? 2 : 1) : 1;
       w = (guint) g_rand_int_range (rand, (gint32) min_w, (gint32) (3 * (t.depth + 1) + 4));
-      cfg = (RefVatConfig) { policy, t.k_bits, t.depth, w, t.vm, (guint32) trial };
-      spec = spec_of (ref_policy_names[policy], &t, w, (guint32) trial);
-      ref_vat_run (&cfg, t.pages, t.n, &ref);
-      r = engine_run (spec, &t, letters);
-      if (strcmp (letters->str, ref.outcome->str) != 0)
-        {
-          gsize at = 0;
-          while (letters->str[at] == ref.outcome->str[at])
-            at++;
-          fail_msg ("seed %u, trial %u, %s: node access %zu (access %zu): engine %c, reference %c",
-                    seed, trial, spec, at, at / ((t.depth + 1) * (t.vm ? 2 : 1)),
-                    letters->str[at], ref.outcome->str[at]);
-        }
-      check_counts (seed, trial, spec, r, &ref, t.depth);
-      ref_vat_result_clear (&ref);
+      check_against_reference (seed, trial, policy, &t, w);
       g_free (t.pages);
     }
   g_rand_free (rand);
