@@ -324,6 +324,19 @@ test_feed_cpu (MdlEngine *e, const MdlCpuEvent *ev, gsize n)
     fail_msg ("%s: consume: %s", mdl_engine_spec (e), error->message);
 }
 
+void
+test_feed_cpu_batches (MdlEngine *e, const MdlCpuEvent *ev, gsize n, GRand *rand, guint max_len)
+{
+  for (gsize k = 0; k < n;)
+    {
+      /* Not inside MIN, which would draw twice. */
+      gsize len = (gsize) g_rand_int_range (rand, 1, (gint32) max_len);
+      len = MIN (len, n - k);
+      test_feed_cpu (e, ev + k, len);
+      k += len;
+    }
+}
+
 static const MdlCounter *
 lookup (const MdlReport *r, const char *name)
 {

@@ -44,6 +44,10 @@ void test_collector_assert_equal (const TestCollector *a, const TestCollector *b
 MdlEngine *test_engine_new (const char *spec);
 /* Feeds @n CPU events to @e in one batch; fails the test if the engine refuses them. */
 void test_feed_cpu (MdlEngine *e, const MdlCpuEvent *ev, gsize n);
+/* Feeds them in batches of random length 1 .. @max_len - 1 drawn from @rand, so that batch
+ * boundaries fall anywhere. */
+void test_feed_cpu_batches (MdlEngine *e, const MdlCpuEvent *ev, gsize n, GRand *rand,
+                            guint max_len);
 
 /* The count (or real) @name of a report or of an engine's current report; fails the test, naming
  * the spec, when there is no such counter. */

@@ -52,13 +52,7 @@ test_d1_loop_agrees_with_reference (void **state)
             x->flags = MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE;
           ref_cache_record (ref, x);
         }
-      for (guint k = 0; k < n;)
-        {
-          guint len = (guint) g_rand_int_range (rand, 1, 3000);
-          len = MIN (len, n - k);
-          test_feed_cpu (e, ev + k, len);
-          k += len;
-        }
+      test_feed_cpu_batches (e, ev, n, rand, 3000);
       {
         g_autofree char *what = g_strdup_printf ("seed %u, iteration %u, %s", seed, iter, spec);
         ref_cache_check_level (e, ref, 0, "", what);

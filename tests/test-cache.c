@@ -527,15 +527,7 @@ test_agrees_with_reference (void **state)
                               : MDL_CPU_FLAG_DEPENDENT;
           ref_cache_record (ref, x);
         }
-      /* Batches of random length, to cross batch boundaries anywhere. */
-      for (guint k = 0; k < n;)
-        {
-          /* Not inside MIN, which would draw twice. */
-          guint len = (guint) g_rand_int_range (rand, 1, 300);
-          len = MIN (len, n - k);
-          test_feed_cpu (e, ev + k, len);
-          k += len;
-        }
+      test_feed_cpu_batches (e, ev, n, rand, 300);
       for (guint i = 0; i < cfg.n_data + (cfg.has_icache ? 1u : 0u); i++)
         {
           gboolean single = cfg.n_data == 1 && !cfg.has_icache;
@@ -614,13 +606,7 @@ test_one_level_loop_agrees_with_reference (void **state)
             }
           ref_cache_record (ref, x);
         }
-      for (guint k = 0; k < n;)
-        {
-          guint len = (guint) g_rand_int_range (rand, 1, 400);
-          len = MIN (len, n - k);
-          test_feed_cpu (e, ev + k, len);
-          k += len;
-        }
+      test_feed_cpu_batches (e, ev, n, rand, 400);
       {
         g_autofree char *what = case_name (seed, iter, spec);
         ref_cache_check_level (e, ref, 0, "", what);
