@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cuda-check.h"
+#include "../src/algos/cuda/cuda-check.h"
 
 enum { ITERS = 256, REPS = 7 };
 

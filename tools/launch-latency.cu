@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cuda-check.h"
+#include "../src/algos/cuda/cuda-check.h"
 
 enum { ITERS = 2000, REPS = 7, WARMUP = 200 };
 

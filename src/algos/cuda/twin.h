@@ -16,19 +16,7 @@
 
 #include "../gpu-algos.h"
 #include "../keys.h"
-
-#define CUDA_OK(call)                                                                              \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t err_ = (call);                                                                   \
-      if (err_ != cudaSuccess)                                                                     \
-        {                                                                                          \
-          fprintf (stderr, "gpu-kernels: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
-                   cudaGetErrorString (err_));                                                     \
-          exit (2);                                                                                \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
+#include "cuda-check.h"
 
 /* Output bytes start as this, so that an element a kernel fails to write is caught. */
 static const unsigned char MDL_CUDA_POISON = 0xA5;
