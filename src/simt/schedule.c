@@ -10,8 +10,23 @@
  * another as its block ends (the next block takes the freed slot), and when none is left it
  * switches for good to the next live slot, the last one back to the launcher. A switch costs
  * tens of nanoseconds (bench/bench-simt-switch.c); the threads and baton it replaced cost some
- * 12-20 us a switch. */
+ * 12-20 us a switch.
+ *
+ * The clocked schedule (MdlSimtLaunch.clock) replaces the round robin's "next slot" by "the slot
+ * whose clock is earliest" (ties: the lowest slot, so equal latencies give the round robin's
+ * order). A slot's clock starts at 0 with the launch and moves after each of its global memory
+ * instructions by that instruction's latency on the slot's SM (slot mod SMs), plus the issue cost
+ * of the other instructions it issued since its previous one: those are charged late, so a slot
+ * with issue costs can take a turn up to that much early. A block that starts in a freed slot
+ * goes on from the slot's clock, as the next block on that SM would. Picking the earliest is a
+ * scan over the resident slots: O(R) a global memory instruction. */
+#include "simt/clock.h"
 #include "simt/simt-private.h"
+
+/* The warp ops of the memory instructions are the latency table's rows. */
+G_STATIC_ASSERT (MDL_WARP_LOAD == (int) MDL_SIMT_LAT_LOAD);
+G_STATIC_ASSERT (MDL_WARP_STORE == (int) MDL_SIMT_LAT_STORE);
+G_STATIC_ASSERT (MDL_WARP_ATOMIC == (int) MDL_SIMT_LAT_ATOMIC);
 
 /* The live slot after @slot in slot order (@slot itself when it is the only one); G_MAXUINT when
  * none is live. */
@@ -27,13 +42,53 @@ next_live (MdlSimt *gpu, guint slot)
   return G_MAXUINT;
 }
 
-void
-mdl_simt_yield (SimtBlock *blk)
+/* The live slot with the earliest clock, the lowest of those tied; G_MAXUINT when none is live. */
+static guint
+earliest_live (MdlSimt *gpu)
+{
+  guint best = G_MAXUINT;
+  guint64 best_ps = G_MAXUINT64;
+  for (guint i = 0; i < gpu->n_slots_running; i++)
+    if (gpu->slots[i]->live && gpu->slots[i]->clock_ps < best_ps)
+      {
+        best = i;
+        best_ps = gpu->slots[i]->clock_ps;
+      }
+  return best;
+}
+
+/* The slot to run after @slot: the round robin's or the clock's. */
+static guint
+next_slot (MdlSimt *gpu, guint slot)
+{
+  return gpu->sched.clock ? earliest_live (gpu) : next_live (gpu, slot);
+}
+
+/* Moves @blk's clock past memory instruction @op and the other instructions of its turn. */
+static void
+clock_advance (SimtBlock *blk, guint op)
 {
   MdlSimt *gpu = blk->gpu;
-  guint next = next_live (gpu, blk->slot);
+  SimtSchedule *sc = &gpu->sched;
+  guint sm = blk->slot % sc->clock->n_sms;
+  /* The turn's events are its instructions times the warps that issued them, the memory
+   * instruction's among them. */
+  guint64 issued = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
+  blk->clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
+                   + (issued ? issued - 1 : 0) * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+}
+
+void
+mdl_simt_yield (SimtBlock *blk, guint op)
+{
+  MdlSimt *gpu = blk->gpu;
+  guint next;
+  if (gpu->sched.clock)
+    clock_advance (blk, op);
+  next = next_slot (gpu, blk->slot);
+  gpu->sched.turn_events = gpu->n_events;
   if (next == blk->slot)
-    return;   /* alone: no switch */
+    return;   /* alone, or still the earliest: no switch */
   mdl_simt_fiber_switch (&blk->fiber, &gpu->slots[next]->fiber);
   gpu->cur = blk;
 }
@@ -52,7 +107,8 @@ slot_main (void *data)
   while (sc->next_block < sc->n_blocks && !gpu->error)
     mdl_simt_block_run (blk, sc->next_block++, sc->kernel, sc->args);
   blk->live = FALSE;
-  next = next_live (gpu, blk->slot);
+  next = next_slot (gpu, blk->slot);
+  sc->turn_events = gpu->n_events;
   return next == G_MAXUINT ? &sc->launcher : &gpu->slots[next]->fiber;
 }
 
@@ -77,6 +133,8 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   sc->args = args;
   sc->n_blocks = n_blocks;
   sc->next_block = 0;
+  sc->clock = s->clock;
+  sc->turn_events = gpu->n_events;
   gpu->n_slots_running = n;
   for (guint i = 0; i < n; i++)
     {
@@ -85,6 +143,7 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
       blk->launch = launch;
       blk->slot = i;
       blk->live = TRUE;
+      blk->clock_ps = 0;
       mdl_simt_fiber_start (&blk->fiber, slot_main, blk);
     }
   mdl_simt_fiber_switch (&sc->launcher, &gpu->slots[0]->fiber);

@@ -64,6 +64,7 @@ typedef struct {
   guint slot;               /* its index among the resident blocks */
   gboolean live;            /* its fiber still has blocks to run */
   SimtFiber fiber;          /* the stack the slot's blocks run on */
+  guint64 clock_ps;         /* clocked schedule: when the slot's next instruction issues */
 } SimtBlock;
 
 /* A block of batch memory: the layer's batches are slices of it, lent to the sinks
@@ -88,6 +89,8 @@ typedef struct {
   guint32 n_blocks;
   MdlSimtKernel kernel;
   void *args;
+  const MdlSimtClock *clock; /* the clocked schedule's latencies; NULL: round robin */
+  guint64 turn_events;      /* clocked: the GPU's events when the running slot's turn began */
 } SimtSchedule;
 
 struct MdlSimt {
@@ -124,8 +127,9 @@ void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel,
 /* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
 void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
                                MdlSimtKernel kernel, void *args);
-/* schedule.c: after a global memory instruction of @blk in an interleaved launch: switches to the
- * next live resident block and returns when the turn comes back to @blk. */
-void mdl_simt_yield (SimtBlock *blk);
+/* schedule.c: after global memory instruction @op (an MdlWarpOp: load, store, atomic) of @blk in
+ * an interleaved launch: switches to the next resident block (round robin, or the earliest clock)
+ * and returns when the turn comes back to @blk. */
+void mdl_simt_yield (SimtBlock *blk, guint op);
 
 #endif
