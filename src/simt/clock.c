@@ -130,17 +130,18 @@ static gboolean
 read_row (GArray *rows, char **fields, const int *col, const char *mode, const char *where,
           GError **error)
 {
-  guint n = g_strv_length (fields);
+  guint n = g_strv_length (fields), need = 0;
   guint64 smid;
   double ns;
   char *end;
   for (int c = 0; c < N_COLS; c++)
-    if ((guint) col[c] >= n)
-      {
-        g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: expected %d or more fields, got %u",
-                     where, col[c] + 1, n);
-        return FALSE;
-      }
+    need = MAX (need, (guint) col[c] + 1);
+  if (n < need)
+    {
+      g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "%s: expected %u or more fields, got %u",
+                   where, need, n);
+      return FALSE;
+    }
   if (strcmp (g_strstrip (fields[col[COL_MODE]]), mode) != 0)
     return TRUE;
   for (gsize k = 0; k < G_N_ELEMENTS (op_rows); k++)
