@@ -18,8 +18,11 @@
  * instructions by that instruction's latency on the slot's SM (slot mod SMs), plus the issue cost
  * of the other instructions it issued since its previous one: those are charged late, so a slot
  * with issue costs can take a turn up to that much early. A block that starts in a freed slot
- * goes on from the slot's clock, as the next block on that SM would. Picking the earliest is a
- * scan over the resident slots: O(R) a global memory instruction. */
+ * goes on from the slot's clock, as the next block on that SM would. The live slots sit in a
+ * binary heap ordered by (clock, slot), a total order, so its top is the one earliest slot; the
+ * running slot is always the top (it was the earliest when it got the turn), so a turn costs one
+ * sift down from the top: O(log R) against the O(R) of a scan (at 132 slots, the lock-free
+ * queue's tube run: see docs/experiments/load-balancing.md, "Session 10"). */
 #include "simt/clock.h"
 #include "simt/simt-private.h"
 
@@ -42,29 +45,54 @@ next_live (MdlSimt *gpu, guint slot)
   return G_MAXUINT;
 }
 
-/* The live slot with the earliest clock, the lowest of those tied; G_MAXUINT when none is live. */
-static guint
-earliest_live (MdlSimt *gpu)
+/* TRUE when @a's turn comes before @b's: the earlier clock, then the lower slot. */
+static inline gboolean
+before (const SimtClockSlot *a, const SimtClockSlot *b)
 {
-  guint best = G_MAXUINT;
-  guint64 best_ps = G_MAXUINT64;
-  for (guint i = 0; i < gpu->n_slots_running; i++)
-    if (gpu->slots[i]->live && gpu->slots[i]->clock_ps < best_ps)
-      {
-        best = i;
-        best_ps = gpu->slots[i]->clock_ps;
-      }
-  return best;
+  return a->clock_ps < b->clock_ps || (a->clock_ps == b->clock_ps && a->slot < b->slot);
 }
 
-/* The slot to run after @slot: the round robin's or the clock's. */
-static guint
-next_slot (MdlSimt *gpu, guint slot)
+/* Restores the heap's order after its top's clock grew. */
+static void
+sift_down (SimtSchedule *sc)
 {
-  return gpu->sched.clock ? earliest_live (gpu) : next_live (gpu, slot);
+  SimtClockSlot *h = sc->heap, top = h[0];
+  guint n = sc->n_heap, i = 0;
+  for (;;)
+    {
+      guint child = 2 * i + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && before (&h[child + 1], &h[child]))
+        child++;
+      if (!before (&h[child], &top))
+        break;
+      h[i] = h[child];
+      i = child;
+    }
+  h[i] = top;
 }
 
-/* Moves @blk's clock past memory instruction @op and the other instructions of its turn. */
+/* The slot to run after @slot (the running one): the round robin's, or the earliest clock's once
+ * @slot's clock has moved (or @slot has ended: @live FALSE). G_MAXUINT when none is live. */
+static guint
+next_slot (MdlSimt *gpu, guint slot, gboolean live)
+{
+  SimtSchedule *sc = &gpu->sched;
+  if (!sc->clock)
+    return next_live (gpu, slot);
+  if (!live)
+    {
+      sc->heap[0] = sc->heap[--sc->n_heap];
+      if (sc->n_heap == 0)
+        return G_MAXUINT;
+    }
+  sift_down (sc);
+  return sc->heap[0].slot;
+}
+
+/* Moves the clock of @blk (the running slot: the heap's top) past memory instruction @op and the
+ * other instructions of its turn. */
 static void
 clock_advance (SimtBlock *blk, guint op)
 {
@@ -74,8 +102,9 @@ clock_advance (SimtBlock *blk, guint op)
   /* The turn's events are its instructions times the warps that issued them, the memory
    * instruction's among them. */
   guint64 issued = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
-  blk->clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
-                   + (issued ? issued - 1 : 0) * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+  sc->heap[0].clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
+                          + (issued ? issued - 1 : 0)
+                              * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
 }
 
 void
@@ -85,7 +114,7 @@ mdl_simt_yield (SimtBlock *blk, guint op)
   guint next;
   if (gpu->sched.clock)
     clock_advance (blk, op);
-  next = next_slot (gpu, blk->slot);
+  next = next_slot (gpu, blk->slot, TRUE);
   gpu->sched.turn_events = gpu->n_events;
   if (next == blk->slot)
     return;   /* alone, or still the earliest: no switch */
@@ -107,7 +136,7 @@ slot_main (void *data)
   while (sc->next_block < sc->n_blocks && !gpu->error)
     mdl_simt_block_run (blk, sc->next_block++, sc->kernel, sc->args);
   blk->live = FALSE;
-  next = next_slot (gpu, blk->slot);
+  next = next_slot (gpu, blk->slot, FALSE);
   sc->turn_events = gpu->n_events;
   return next == G_MAXUINT ? &sc->launcher : &gpu->slots[next]->fiber;
 }
@@ -119,6 +148,7 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   SimtSchedule *sc = &gpu->sched;
   guint32 n_blocks = s->grid_x * s->grid_y;
   guint n = MIN (s->resident, n_blocks);
+  g_autofree SimtClockSlot *heap = s->clock ? g_new (SimtClockSlot, n) : NULL;
   if (n > gpu->n_slots)
     {
       gpu->slots = g_renew (SimtBlock *, gpu->slots, n);
@@ -135,6 +165,11 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   sc->next_block = 0;
   sc->clock = s->clock;
   sc->turn_events = gpu->n_events;
+  /* Every clock starts at 0: the slots in order are a heap. */
+  sc->heap = heap;
+  sc->n_heap = heap ? n : 0;
+  for (guint i = 0; i < sc->n_heap; i++)
+    heap[i] = (SimtClockSlot) { 0, i };
   gpu->n_slots_running = n;
   for (guint i = 0; i < n; i++)
     {
@@ -143,10 +178,10 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
       blk->launch = launch;
       blk->slot = i;
       blk->live = TRUE;
-      blk->clock_ps = 0;
       mdl_simt_fiber_start (&blk->fiber, slot_main, blk);
     }
   mdl_simt_fiber_switch (&sc->launcher, &gpu->slots[0]->fiber);
   gpu->n_slots_running = 0;
   gpu->cur = &gpu->blk;
+  sc->heap = NULL;
 }

@@ -64,7 +64,6 @@ typedef struct {
   guint slot;               /* its index among the resident blocks */
   gboolean live;            /* its fiber still has blocks to run */
   SimtFiber fiber;          /* the stack the slot's blocks run on */
-  guint64 clock_ps;         /* clocked schedule: when the slot's next instruction issues */
 } SimtBlock;
 
 /* A block of batch memory: the layer's batches are slices of it, lent to the sinks
@@ -81,6 +80,12 @@ typedef struct {
   guint8 *data;
 } SimtBuffer;
 
+/* A live slot of the clocked schedule and its clock: when its next instruction issues. */
+typedef struct {
+  guint64 clock_ps;
+  guint slot;
+} SimtClockSlot;
+
 /* An interleaved launch: the kernel, the next block to start, and the launcher's own stack, to
  * which the last slot to end switches back. */
 typedef struct {
@@ -91,6 +96,8 @@ typedef struct {
   void *args;
   const MdlSimtClock *clock; /* the clocked schedule's latencies; NULL: round robin */
   guint64 turn_events;      /* clocked: the GPU's events when the running slot's turn began */
+  SimtClockSlot *heap;      /* clocked: the live slots, a binary heap by (clock, slot) */
+  guint n_heap;
 } SimtSchedule;
 
 struct MdlSimt {
