@@ -5,7 +5,8 @@
  *
  * Usage: balance-cas-model PARAMS N...
  *   PARAMS: balance/lockfree's parameters, e.g. dist=tube,blocks=132,clock=spread,clock_spread=5
- * Prints one tab-separated row per N (header first). Seed 1, as `models run`; runs the native
+ * Prints one tab-separated row per N (header first); empty_gets are the gets that found no task
+ * (idle turns: the H100's are the dequeue attempts that read an EMPTY slot). Seed 1, as `models run`; runs the native
  * build (no events), so a row of n = 500,000 takes a few seconds.
  * docs/experiments/load-balancing.md, "Session 10 (branch s10-balance)". */
 #include <models/models.h>
@@ -46,9 +47,10 @@ row (const MdlParams *params, guint64 n, GError **error)
   deq = per (st.get_cas_failures, st.get_cas);
   enq = per (st.put_cas_failures, st.put_cas);
   printf ("%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.2f\t%"
-          G_GUINT64_FORMAT "\t%.2f\t%.2f\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
+          G_GUINT64_FORMAT "\t%.2f\t%.2f\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%"
+          G_GUINT64_FORMAT "\n",
           n, st.tasks, st.get_cas, deq, st.put_cas, enq, deq > 0 ? enq / deq : 0.0,
-          st.cas_attempts, st.cas_failures);
+          st.cas_attempts, st.cas_failures, st.idle_turns);
   return TRUE;
 }
 
@@ -72,7 +74,7 @@ main (int argc, char **argv)
       return 1;
     }
   printf ("n\ttasks\tdequeue_cas\tfailures_a_dequeue\tenqueue_cas\tfailures_an_enqueue\t"
-          "enqueue_over_dequeue\tcas_all\tcas_failed_all\n");
+          "enqueue_over_dequeue\tcas_all\tcas_failed_all\tempty_gets\n");
   for (int i = 2; i < argc; i++)
     {
       char *end;
