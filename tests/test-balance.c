@@ -169,11 +169,11 @@ test_reference_agrees_with_brute_force (void **state)
 }
 
 /* Builds @n particles of @dist under @bal on a simulated GPU (no sink) with @blocks blocks, of
- * which @resident at once (0: all), asserts that the build succeeded and that its leaves equal the
- * reference's, and returns its counters. */
+ * which @resident at once (0: all) under @clock (NULL: round robin), asserts that the build
+ * succeeded and that its leaves equal the reference's, and returns its counters. */
 static MdlOctreeStats
 build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, guint blocks,
-       guint resident, guint threshold)
+       guint resident, const MdlSimtClock *clock, guint threshold)
 {
   g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
   g_autofree MdlOctreeLeaf *leaves = NULL, *want = NULL;
@@ -184,8 +184,8 @@ build (const MdlBalancer *bal, MdlParticleDist dist, guint64 n, guint threads, g
   assert_true (addr != 0);
   mdl_particles_fill (mdl_simt_host (gpu, addr), n, dist, 1);
   want = reference (mdl_simt_host (gpu, addr), n, threshold, &n_want, &shape);
-  if (!mdl_octree_build (gpu, bal, addr, n, threads, blocks, resident, threshold, 4, &leaves, &nl,
-                         &st, &error))
+  if (!mdl_octree_build (gpu, bal, addr, n, threads, blocks, resident, clock, threshold, 4, &leaves,
+                         &nl, &st, &error))
     fail_msg ("%s dist %d n=%" G_GUINT64_FORMAT " T=%u B=%u R=%u: %s", bal->name, dist, n,
               threads, blocks, resident, error->message);
   assert_int_equal (nl, n_want);
@@ -216,7 +216,8 @@ test_every_balancer_builds_the_reference_tree (void **state)
     for (int dist = 0; dist < MDL_PARTICLES_N_DISTS; dist++)
       for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
         for (gsize k = 0; k < G_N_ELEMENTS (shapes); k++)
-          build (balancers[b], dist, sizes[s], shapes[k][0], shapes[k][1], shapes[k][2], 20);
+          build (balancers[b], dist, sizes[s], shapes[k][0], shapes[k][1], shapes[k][2], NULL,
+                 20);
 }
 
 /* Ensure the static list needs one launch per level: on the thesis's case, tube with 500,000
@@ -241,7 +242,7 @@ test_static_list_tube_500k_takes_7_iterations (void **state)
   assert_true (fabs (log ((double) n / 20) / log (8) - 4.87) < 0.005);
   b = reference (uniform, n, 20, &nl, &shape);
   assert_int_equal (shape.levels, 6);
-  st = build (&mdl_balancer_static, MDL_PARTICLES_TUBE, n, 32, 1, 0, 20);
+  st = build (&mdl_balancer_static, MDL_PARTICLES_TUBE, n, 32, 1, 0, NULL, 20);
   assert_int_equal (st.rounds + 1, 7);
 }
 
@@ -323,13 +324,13 @@ test_persistent_balancers_contend_when_resident_together (void **state)
   (void) state;
   for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
     {
-      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 0, 20);
+      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 0, NULL, 20);
       assert_true (st.max_tasks_block < st.tasks);
       if (balancers[b] == &mdl_balancer_abp)
         assert_true (st.steals > 0);
       else
         assert_true (st.cas_failures > 0);
-      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 1, 20);
+      st = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 8, 1, NULL, 20);
       assert_int_equal (st.max_tasks_block, st.tasks);
       assert_int_equal (st.cas_failures, 0);
       assert_int_equal (st.steals, 0);
@@ -344,10 +345,75 @@ test_interleaved_builds_are_deterministic (void **state)
   (void) state;
   for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
     {
-      MdlOctreeStats x = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, 20);
-      MdlOctreeStats y = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, 20);
+      MdlOctreeStats x = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, NULL, 20);
+      MdlOctreeStats y = build (balancers[b], MDL_PARTICLES_CLUSTERED, 5000, 32, 6, 4, NULL, 20);
       assert_memory_equal (&x, &y, sizeof x);
     }
+}
+
+/* Ensure the lock-free queue's per-site counts add up: every task is dequeued once (the root
+ * from the seeded queue) and every task but the root enqueued once, so the successful slot CASes
+ * of get and of put are the tasks and the tasks less one; the rest of the balancer's CASes are
+ * the lazy pointer moves, one at most per slot filled or emptied at a multiple of lazy (4). */
+static void
+test_lockfree_sites_add_up (void **state)
+{
+  static const MdlParticleDist dists[] = { MDL_PARTICLES_TUBE, MDL_PARTICLES_UNIFORM };
+  (void) state;
+  for (gsize d = 0; d < G_N_ELEMENTS (dists); d++)
+    {
+      MdlOctreeStats st = build (&mdl_balancer_lockfree, dists[d], 20000, 32, 8, 0, NULL, 20);
+      guint64 moves = st.cas_attempts - st.get_cas - st.put_cas;
+      assert_int_equal (st.get_cas - st.get_cas_failures, st.tasks);
+      assert_int_equal (st.put_cas - st.put_cas_failures, st.tasks - 1);
+      assert_true (st.get_cas_failures > 0 && st.put_cas_failures > 0);
+      assert_true (st.get_cas + st.put_cas <= st.cas_attempts);
+      assert_true (moves <= 2 * (st.tasks / 4 + 1));
+    }
+}
+
+/* Ensure the clocked schedule with equal latencies builds with the round robin's counters exactly
+ * (every balancer, 6 blocks on 4 or 3 SMs), and that a spread of the SMs' latencies, with which
+ * the CASes fall otherwise, still builds the reference tree (build() checks it) with the same
+ * tasks. */
+static void
+test_clocked_builds_keep_the_tree (void **state)
+{
+  g_autoptr (MdlSimtClock) equal4 = mdl_simt_clock_new (4, 800, 0);
+  g_autoptr (MdlSimtClock) equal3 = mdl_simt_clock_new (3, 1000, 0);
+  g_autoptr (MdlSimtClock) spread = mdl_simt_clock_new (6, 1000, 0);
+  (void) state;
+  mdl_simt_clock_spread (spread, 15, 7);
+  for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
+    {
+      MdlOctreeStats rr = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, NULL, 20);
+      MdlOctreeStats e4 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, equal4, 20);
+      MdlOctreeStats e3 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, equal3, 20);
+      MdlOctreeStats sp = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, spread, 20);
+      assert_memory_equal (&rr, &e4, sizeof rr);
+      assert_memory_equal (&rr, &e3, sizeof rr);
+      assert_int_equal (sp.tasks, rr.tasks);
+      if (memcmp (&sp, &rr, sizeof rr) == 0)
+        fail_msg ("%s: a 15%% spread left every counter as under the round robin",
+                  balancers[b]->name);
+    }
+}
+
+/* Ensure a balancer's clock parameters that name a table it cannot read are an error that names
+ * the file, through the algorithm's entry point. */
+static void
+test_unreadable_latency_table_is_an_io_error (void **state)
+{
+  const MdlAlgo *algo = mdl_algo_lookup ("balance/lockfree", NULL);
+  const char *const assignments[] = { "clock=/nonexistent/sm.csv", NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse ("balance/lockfree", algo->params, assignments,
+                                                   NULL);
+  GError *error = NULL;
+  guint64 checksum;
+  (void) state;
+  assert_non_null (params);
+  assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
+  assert_mdl_error (error, MDL_ERROR_IO, "balance/lockfree: latency table: ");
 }
 
 /* Ensure bad parameters are refused with the balancer's name. */
@@ -360,10 +426,10 @@ test_bad_parameters_are_param_errors (void **state)
   GError *error = NULL;
   guint64 addr = mdl_simt_alloc (gpu, 16 * 64, &error), nl;
   (void) state;
-  assert_false (mdl_octree_build (gpu, &mdl_balancer_abp, addr, 64, 4, 2, 0, 20, 1, &leaves,
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_abp, addr, 64, 4, 2, 0, NULL, 20, 1, &leaves,
                                   &nl, &st, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "balance/abp: threads must be 8..1024");
-  assert_false (mdl_octree_build (gpu, &mdl_balancer_static, addr, 64, 32, 1, 0, 0, 1, &leaves,
+  assert_false (mdl_octree_build (gpu, &mdl_balancer_static, addr, 64, 32, 1, 0, NULL, 0, 1, &leaves,
                                   &nl, &st, &error));
   assert_mdl_error (g_steal_pointer (&error), MDL_ERROR_PARAM, "threshold and lazy at least 1");
 }
@@ -383,6 +449,9 @@ main (void)
     cmocka_unit_test (test_static_list_is_best_at_32_threads),
     cmocka_unit_test (test_persistent_balancers_contend_when_resident_together),
     cmocka_unit_test (test_interleaved_builds_are_deterministic),
+    cmocka_unit_test (test_lockfree_sites_add_up),
+    cmocka_unit_test (test_clocked_builds_keep_the_tree),
+    cmocka_unit_test (test_unreadable_latency_table_is_an_io_error),
     cmocka_unit_test (test_bad_parameters_are_param_errors),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

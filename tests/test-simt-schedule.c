@@ -1,7 +1,9 @@
 /* Tests of the SIMT layer's interleaved schedule (MdlSimtLaunch.resident, src/simt/schedule.c):
  * blocks resident at once switch after every global memory instruction, round robin, so a spin lock's
  * failed CASes between blocks are exact; the schedule is deterministic; a launch of blocks that do
- * not share words gives every block the events it has under the sequential default. */
+ * not share words gives every block the events it has under the sequential default. The clocked
+ * schedule (MdlSimtLaunch.clock): hand-run spin locks under unequal latencies, and equal latencies
+ * giving the round robin's events exactly. */
 #include "helpers.h"
 
 #include <string.h>
@@ -58,17 +60,18 @@ memory_order (const TestCollector *c, guint64 *failed)
   return g_string_free (s, FALSE);
 }
 
-/* Runs the lock kernel over @grid one-thread blocks with @resident of them at once; returns the
- * collector (test_collector_free) and the counter's final value in *@counter. */
+/* Runs the lock kernel over @grid one-thread blocks with @resident of them at once under @clock
+ * (NULL: round robin); returns the collector (test_collector_free) and the counter's final value
+ * in *@counter. */
 static TestCollector *
-run_lock (guint grid, guint resident, guint32 *counter)
+run_lock (guint grid, guint resident, const MdlSimtClock *clock, guint32 *counter)
 {
   TestCollector *c = test_collector_new ();
   MdlSink sink = test_collector_sink (c);
   g_autoptr (MdlSimt) gpu = mdl_simt_new (&sink, 32);
   g_autoptr (GError) error = NULL;
   Args a = { .lock = mdl_simt_alloc (gpu, 4, NULL), .counter = mdl_simt_alloc (gpu, 4, NULL) };
-  MdlSimtLaunch shape = { .grid_x = grid, .block_x = 1, .resident = resident };
+  MdlSimtLaunch shape = { .grid_x = grid, .block_x = 1, .resident = resident, .clock = clock };
   if (!mdl_simt_launch (gpu, &shape, lock_kernel, &a, &error))
     fail_msg ("grid %u, resident %u: %s", grid, resident, error->message);
   *counter = *(guint32 *) mdl_simt_host (gpu, a.counter);
@@ -102,7 +105,7 @@ test_spin_lock_fails_hand_derived_cases (void **state)
     {
       guint32 counter;
       guint64 failed;
-      TestCollector *c = run_lock (rows[r].grid, rows[r].resident, &counter);
+      TestCollector *c = run_lock (rows[r].grid, rows[r].resident, NULL, &counter);
       g_autofree char *order = memory_order (c, &failed);
       if (strcmp (order, rows[r].order) != 0 || failed != rows[r].failed)
         fail_msg ("grid %u, resident %u: order %s, %" G_GUINT64_FORMAT " failed; expected %s, %"
@@ -121,13 +124,65 @@ test_interleaved_launch_is_deterministic (void **state)
   guint32 c1, c2;
   TestCollector *a, *b;
   (void) state;
-  a = run_lock (7, 4, &c1);
-  b = run_lock (7, 4, &c2);
+  a = run_lock (7, 4, NULL, &c1);
+  b = run_lock (7, 4, NULL, &c2);
   test_collector_assert_equal (a, b);
   assert_int_equal (c1, 7);
   assert_int_equal (c2, 7);
   test_collector_free (a);
   test_collector_free (b);
+}
+
+/* Ensure the clocked schedule runs a spin lock as a hand-run of its rule gives: the earliest clock
+ * takes the turn, ties go to the lower slot, a memory instruction moves its slot's clock by its
+ * SM's latency, the other instructions of a turn (the loop's branch before a retried CAS or the
+ * load after it) by the issue cost each. A block's instructions: CAS until it wins, load, store,
+ * release (store).
+ * - "fast, slow", slot 0 on SM 0 (1 ns an instruction), slot 1 on SM 1 (3 ns), 2 blocks: both CAS
+ *   at 0 (slot 0 wins); slot 0 loads at 1, stores at 2 and, tied with slot 1 at 3, releases first;
+ *   slot 1 then wins at 3: one failure where the round robin has 3.
+ * - the same with 3 blocks: block 2 starts in slot 0 after block 0's release (at 4, the slot's
+ *   clock) and fails at 4, 5, 6 (before block 1's load at 6: the tie goes to slot 0), 7, 8, 9, 10,
+ *   11, 12 (before block 1's release at 12), then wins at 13: 1 + 9 failures.
+ * - "issue", both SMs 1 ns a memory instruction, SM 1 2 ns an other instruction, 2 blocks: slot 1
+ *   fails at 0; its retry at 1 also charges the branch before it, so it comes back at 4, after
+ *   slot 0's load (1), store (2) and release (3): 2 failures. */
+static void
+test_clocked_spin_lock_hand_derived_cases (void **state)
+{
+  static const struct {
+    const char *name;
+    guint grid;
+    guint64 memory_ps[2], issue_ps[2];
+    const char *order;
+    guint64 failed;
+  } rows[] = {
+    { "fast, slow", 2, { 1000, 3000 }, { 0, 0 }, "010001111", 1 },
+    { "fast, slow, 3 blocks", 3, { 1000, 3000 }, { 0, 0 }, "0100012221222122212222", 10 },
+    { "issue", 2, { 1000, 1000 }, { 0, 2000 }, "0101001111", 2 },
+  };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autoptr (MdlSimtClock) clock = mdl_simt_clock_new (2, 1, 0);
+      g_autofree char *order = NULL;
+      guint32 counter;
+      guint64 failed;
+      TestCollector *c;
+      for (guint sm = 0; sm < 2; sm++)
+        {
+          for (MdlSimtLatency k = MDL_SIMT_LAT_LOAD; k <= MDL_SIMT_LAT_ATOMIC; k++)
+            mdl_simt_clock_set (clock, sm, k, rows[r].memory_ps[sm]);
+          mdl_simt_clock_set (clock, sm, MDL_SIMT_LAT_ISSUE, rows[r].issue_ps[sm]);
+        }
+      c = run_lock (rows[r].grid, 2, clock, &counter);
+      order = memory_order (c, &failed);
+      if (strcmp (order, rows[r].order) != 0 || failed != rows[r].failed)
+        fail_msg ("%s: order %s, %" G_GUINT64_FORMAT " failed; expected %s, %" G_GUINT64_FORMAT,
+                  rows[r].name, order, failed, rows[r].order, rows[r].failed);
+      assert_int_equal (counter, rows[r].grid);
+      test_collector_free (c);
+    }
 }
 
 /* Ensure one GPU's interleaved launches one after another, with fewer and then as many resident
@@ -229,16 +284,18 @@ independent_kernel (MdlSimtBlock *b, void *p)
   mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
 }
 
-/* The independent kernel over 5 blocks with @resident at once: its events, and the words. */
+/* The independent kernel over 5 blocks with @resident at once under @clock (NULL: round robin):
+ * its events, and the words. */
 static TestCollector *
-run_independent (guint resident, guint32 *words)
+run_independent (guint resident, const MdlSimtClock *clock, guint32 *words)
 {
   TestCollector *c = test_collector_new ();
   MdlSink sink = test_collector_sink (c);
   g_autoptr (MdlSimt) gpu = mdl_simt_new (&sink, 32);
   g_autoptr (GError) error = NULL;
   Args a = { .data = mdl_simt_alloc (gpu, 4 * 80 * 5, NULL) };
-  MdlSimtLaunch shape = { .grid_x = 5, .block_x = 40, .shared_bytes = 160, .resident = resident };
+  MdlSimtLaunch shape = { .grid_x = 5, .block_x = 40, .shared_bytes = 160, .resident = resident,
+                          .clock = clock };
   guint32 *w = mdl_simt_host (gpu, a.data);
   for (guint i = 0; i < 80 * 5; i++)
     w[i] = i * 7 + 3;
@@ -281,9 +338,9 @@ test_independent_blocks_keep_their_events (void **state)
   guint32 w0[80 * 5], w1[80 * 5], w3[80 * 5];
   TestCollector *seq, *one, *inter;
   (void) state;
-  seq = run_independent (0, w0);
-  one = run_independent (1, w1);
-  inter = run_independent (3, w3);
+  seq = run_independent (0, NULL, w0);
+  one = run_independent (1, NULL, w1);
+  inter = run_independent (3, NULL, w3);
   test_collector_assert_equal (seq, one);
   assert_memory_equal (w0, w3, sizeof w0);
   assert_int_equal (seq->warp->len, inter->warp->len);
@@ -300,6 +357,41 @@ test_independent_blocks_keep_their_events (void **state)
   test_collector_free (seq);
   test_collector_free (one);
   test_collector_free (inter);
+}
+
+/* Ensure equal latencies on every SM, with no issue cost, give the round robin's events and
+ * markers exactly, whatever the latency and however many SMs the slots spread over: every slot's
+ * clock moves by the same step, so the earliest, ties to the lowest slot, is always the next slot
+ * in turn. Over the spin lock's shapes and the independent kernel (two warps, branches, shared
+ * memory, barriers). */
+static void
+test_equal_latencies_are_the_round_robin (void **state)
+{
+  static const struct { guint grid, resident; } shapes[] = { { 2, 2 }, { 3, 2 }, { 3, 3 }, { 7, 4 } };
+  static const guint n_sms[] = { 1, 2, 3, 132 };
+  (void) state;
+  for (gsize k = 0; k < G_N_ELEMENTS (n_sms); k++)
+    {
+      g_autoptr (MdlSimtClock) clock = mdl_simt_clock_new (n_sms[k], 700 + 100 * k, 0);
+      for (gsize i = 0; i < G_N_ELEMENTS (shapes); i++)
+        {
+          guint32 c1, c2;
+          TestCollector *rr = run_lock (shapes[i].grid, shapes[i].resident, NULL, &c1);
+          TestCollector *clocked = run_lock (shapes[i].grid, shapes[i].resident, clock, &c2);
+          test_collector_assert_equal (rr, clocked);
+          assert_int_equal (c1, c2);
+          test_collector_free (rr);
+          test_collector_free (clocked);
+        }
+      {
+        guint32 w0[80 * 5], w1[80 * 5];
+        TestCollector *rr = run_independent (3, NULL, w0), *clocked = run_independent (3, clock, w1);
+        test_collector_assert_equal (rr, clocked);
+        assert_memory_equal (w0, w1, sizeof w0);
+        test_collector_free (rr);
+        test_collector_free (clocked);
+      }
+    }
 }
 
 /* Ensure a fault in one resident block fails the launch naming that block, without hanging the
@@ -336,6 +428,8 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_spin_lock_fails_hand_derived_cases),
     cmocka_unit_test (test_interleaved_launch_is_deterministic),
+    cmocka_unit_test (test_clocked_spin_lock_hand_derived_cases),
+    cmocka_unit_test (test_equal_latencies_are_the_round_robin),
     cmocka_unit_test (test_launches_reuse_their_slots),
     cmocka_unit_test (test_most_resident_blocks_run),
     cmocka_unit_test (test_independent_blocks_keep_their_events),

@@ -11,17 +11,10 @@
 # The harness is the carried .gpu-carry/gpu-kernels when there is one, else built here
 # (tools/gpu-tools.sh, about 190 s). About 80 s with the carried harness, at most 420.
 # Usage: OUT=... [RUNS=3] bash tools/balance-atomics-spread.sh
-set -u
-OUT=${OUT:-balance-atomics-spread-out}
-ARCH=${ARCH:-sm_90}
-WORK=${WORK:-/tmp/balance-atomics-spread}
-RUNS=${RUNS:-3}
-mkdir -p "$OUT" "$WORK"
-exec > >(tee "$OUT/log.txt") 2>&1
 SCRIPT=balance-atomics-spread
-MODELS=${MODELS:-}   # gpu-tools.sh looks for a models build; this script needs none
-# shellcheck source=tools/gpu-tools.sh
-. "$(dirname "$0")/gpu-tools.sh"
+RUNS=${RUNS:-3}
+# shellcheck source=tools/balance-prologue.sh
+. "$(dirname "$0")/balance-prologue.sh"
 
 nvidia-smi --query-gpu=name,driver_version --format=csv
 build_harness || exit 1

@@ -16,16 +16,9 @@
 # The harness is the carried .gpu-carry/gpu-kernels (built with -lineinfo) when there is one, else
 # built here (tools/gpu-tools.sh). About 90 s, at most 270 (each ncu run is cut at 120 s).
 # Usage: OUT=... bash tools/balance-atomics.sh
-set -u
-OUT=${OUT:-balance-atomics-out}
-ARCH=${ARCH:-sm_90}
-WORK=${WORK:-/tmp/balance-atomics}
-mkdir -p "$OUT" "$WORK"
-exec > >(tee "$OUT/log.txt") 2>&1
 SCRIPT=balance-atomics
-MODELS=${MODELS:-}   # gpu-tools.sh looks for a models build; this script needs none
-# shellcheck source=tools/gpu-tools.sh
-. "$(dirname "$0")/gpu-tools.sh"
+# shellcheck source=tools/balance-prologue.sh
+. "$(dirname "$0")/balance-prologue.sh"
 
 # The atomic and warp-level lines of the functions whose names match $1, each under its name.
 sass_atomics () {

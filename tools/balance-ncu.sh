@@ -7,16 +7,9 @@
 # ncu-run.txt; tools/balance-compare.py ncu $OUT then sets them beside the model.
 # The harness is the carried .gpu-carry/gpu-kernels when there is one, else built here
 # (tools/gpu-tools.sh, a minute or two). Usage: OUT=... bash tools/balance-ncu.sh
-set -u
-OUT=${OUT:-balance-ncu-out}
-ARCH=${ARCH:-sm_90}
-WORK=${WORK:-/tmp/balance-ncu}
-mkdir -p "$OUT" "$WORK"
-exec > >(tee "$OUT/log.txt") 2>&1
 SCRIPT=balance-ncu
-MODELS=${MODELS:-}   # gpu-tools.sh looks for a models build; this script needs none
-# shellcheck source=tools/gpu-tools.sh
-. "$(dirname "$0")/gpu-tools.sh"
+# shellcheck source=tools/balance-prologue.sh
+. "$(dirname "$0")/balance-prologue.sh"
 
 # Time, warp instructions and global requests by op (what the model counts), and what says
 # whether a kernel waits on memory: achieved occupancy, the long-scoreboard and membar (fence)

@@ -10,6 +10,7 @@
 #include <models/params.h>
 #include <models/machine.h>
 #include <models/report.h>
+#include <models/simt-clock.h>
 #include <models/simt.h>
 #include <models/engine.h>
 #include <models/pipeline.h>

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <models/api.h>
 #include <models/event.h>
+#include <models/simt-clock.h>
 
 G_BEGIN_DECLS
 
@@ -87,6 +88,10 @@ typedef void (*MdlSimtKernel) (MdlSimtBlock *block, void *args);
  *   with a guard page), all on the launching thread, one at a time; the kernel must not keep
  *   per-block state in static or thread-local storage. Take R from the occupancy calculator
  *   (SMs × blocks per SM, the `occupancy` engine's resident_blocks_max).
+ * @clock: (nullable) with @resident ≥ 2, the clocked schedule's latency table (borrowed for the
+ *   call; simt-clock.h): each resident block has a clock that its memory instructions advance by
+ *   their latency on its SM, and the block with the earliest clock takes the next turn (ties: the
+ *   lowest slot). NULL (the default): the round robin above.
  */
 typedef struct {
   guint32 grid_x;
@@ -96,6 +101,7 @@ typedef struct {
   guint32 shared_bytes;
   guint32 local_bytes;
   guint32 resident;
+  const MdlSimtClock *clock;
 } MdlSimtLaunch;
 
 /** MDL_SIMT_MAX_THREADS: the most threads a block may have. */

@@ -10,8 +10,26 @@
  * another as its block ends (the next block takes the freed slot), and when none is left it
  * switches for good to the next live slot, the last one back to the launcher. A switch costs
  * tens of nanoseconds (bench/bench-simt-switch.c); the threads and baton it replaced cost some
- * 12-20 us a switch. */
+ * 12-20 us a switch.
+ *
+ * The clocked schedule (MdlSimtLaunch.clock) replaces the round robin's "next slot" by "the slot
+ * whose clock is earliest" (ties: the lowest slot, so equal latencies give the round robin's
+ * order). A slot's clock starts at 0 with the launch and moves after each of its global memory
+ * instructions by that instruction's latency on the slot's SM (slot mod SMs), plus the issue cost
+ * of the other instructions it issued since its previous one: those are charged late, so a slot
+ * with issue costs can take a turn up to that much early. A block that starts in a freed slot
+ * goes on from the slot's clock, as the next block on that SM would. The live slots sit in a
+ * binary heap ordered by (clock, slot), a total order, so its top is the one earliest slot; the
+ * running slot is always the top (it was the earliest when it got the turn), so a turn costs one
+ * sift down from the top: O(log R) against the O(R) of a scan (at 132 slots, the lock-free
+ * queue's tube run: see docs/experiments/load-balancing.md, "Session 10"). */
+#include "simt/clock.h"
 #include "simt/simt-private.h"
+
+/* The warp ops of the memory instructions are the latency table's rows. */
+G_STATIC_ASSERT (MDL_WARP_LOAD == (int) MDL_SIMT_LAT_LOAD);
+G_STATIC_ASSERT (MDL_WARP_STORE == (int) MDL_SIMT_LAT_STORE);
+G_STATIC_ASSERT (MDL_WARP_ATOMIC == (int) MDL_SIMT_LAT_ATOMIC);
 
 /* The live slot after @slot in slot order (@slot itself when it is the only one); G_MAXUINT when
  * none is live. */
@@ -27,13 +45,79 @@ next_live (MdlSimt *gpu, guint slot)
   return G_MAXUINT;
 }
 
-void
-mdl_simt_yield (SimtBlock *blk)
+/* TRUE when @a's turn comes before @b's: the earlier clock, then the lower slot. */
+static inline gboolean
+before (const SimtClockSlot *a, const SimtClockSlot *b)
+{
+  return a->clock_ps < b->clock_ps || (a->clock_ps == b->clock_ps && a->slot < b->slot);
+}
+
+/* Restores the heap's order after its top's clock grew. */
+static void
+sift_down (SimtSchedule *sc)
+{
+  SimtClockSlot *h = sc->heap, top = h[0];
+  guint n = sc->n_heap, i = 0;
+  for (;;)
+    {
+      guint child = 2 * i + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && before (&h[child + 1], &h[child]))
+        child++;
+      if (!before (&h[child], &top))
+        break;
+      h[i] = h[child];
+      i = child;
+    }
+  h[i] = top;
+}
+
+/* The slot to run after @slot (the running one): the round robin's, or the earliest clock's once
+ * @slot's clock has moved (or @slot has ended: @live FALSE). G_MAXUINT when none is live. */
+static guint
+next_slot (MdlSimt *gpu, guint slot, gboolean live)
+{
+  SimtSchedule *sc = &gpu->sched;
+  if (!sc->clock)
+    return next_live (gpu, slot);
+  if (!live)
+    {
+      sc->heap[0] = sc->heap[--sc->n_heap];
+      if (sc->n_heap == 0)
+        return G_MAXUINT;
+    }
+  sift_down (sc);
+  return sc->heap[0].slot;
+}
+
+/* Moves the clock of @blk (the running slot: the heap's top) past memory instruction @op and the
+ * other instructions of its turn. */
+static void
+clock_advance (SimtBlock *blk, guint op)
 {
   MdlSimt *gpu = blk->gpu;
-  guint next = next_live (gpu, blk->slot);
+  SimtSchedule *sc = &gpu->sched;
+  guint sm = blk->slot % sc->clock->n_sms;
+  /* The turn's events are its instructions times the warps that issued them, the memory
+   * instruction's among them. */
+  guint64 issued = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
+  sc->heap[0].clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
+                          + (issued ? issued - 1 : 0)
+                              * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+}
+
+void
+mdl_simt_yield (SimtBlock *blk, guint op)
+{
+  MdlSimt *gpu = blk->gpu;
+  guint next;
+  if (gpu->sched.clock)
+    clock_advance (blk, op);
+  next = next_slot (gpu, blk->slot, TRUE);
+  gpu->sched.turn_events = gpu->n_events;
   if (next == blk->slot)
-    return;   /* alone: no switch */
+    return;   /* alone, or still the earliest: no switch */
   mdl_simt_fiber_switch (&blk->fiber, &gpu->slots[next]->fiber);
   gpu->cur = blk;
 }
@@ -52,7 +136,8 @@ slot_main (void *data)
   while (sc->next_block < sc->n_blocks && !gpu->error)
     mdl_simt_block_run (blk, sc->next_block++, sc->kernel, sc->args);
   blk->live = FALSE;
-  next = next_live (gpu, blk->slot);
+  next = next_slot (gpu, blk->slot, FALSE);
+  sc->turn_events = gpu->n_events;
   return next == G_MAXUINT ? &sc->launcher : &gpu->slots[next]->fiber;
 }
 
@@ -63,6 +148,7 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   SimtSchedule *sc = &gpu->sched;
   guint32 n_blocks = s->grid_x * s->grid_y;
   guint n = MIN (s->resident, n_blocks);
+  g_autofree SimtClockSlot *heap = s->clock ? g_new (SimtClockSlot, n) : NULL;
   if (n > gpu->n_slots)
     {
       gpu->slots = g_renew (SimtBlock *, gpu->slots, n);
@@ -77,6 +163,13 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   sc->args = args;
   sc->n_blocks = n_blocks;
   sc->next_block = 0;
+  sc->clock = s->clock;
+  sc->turn_events = gpu->n_events;
+  /* Every clock starts at 0: the slots in order are a heap. */
+  sc->heap = heap;
+  sc->n_heap = heap ? n : 0;
+  for (guint i = 0; i < sc->n_heap; i++)
+    heap[i] = (SimtClockSlot) { 0, i };
   gpu->n_slots_running = n;
   for (guint i = 0; i < n; i++)
     {
@@ -90,4 +183,5 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   mdl_simt_fiber_switch (&sc->launcher, &gpu->slots[0]->fiber);
   gpu->n_slots_running = 0;
   gpu->cur = &gpu->blk;
+  sc->heap = NULL;
 }

@@ -80,6 +80,12 @@ typedef struct {
   guint8 *data;
 } SimtBuffer;
 
+/* A live slot of the clocked schedule and its clock: when its next instruction issues. */
+typedef struct {
+  guint64 clock_ps;
+  guint slot;
+} SimtClockSlot;
+
 /* An interleaved launch: the kernel, the next block to start, and the launcher's own stack, to
  * which the last slot to end switches back. */
 typedef struct {
@@ -88,6 +94,10 @@ typedef struct {
   guint32 n_blocks;
   MdlSimtKernel kernel;
   void *args;
+  const MdlSimtClock *clock; /* the clocked schedule's latencies; NULL: round robin */
+  guint64 turn_events;      /* clocked: the GPU's events when the running slot's turn began */
+  SimtClockSlot *heap;      /* clocked: the live slots, a binary heap by (clock, slot) */
+  guint n_heap;
 } SimtSchedule;
 
 struct MdlSimt {
@@ -124,8 +134,9 @@ void mdl_simt_block_run (SimtBlock *blk, guint32 block_id, MdlSimtKernel kernel,
 /* schedule.c: runs the blocks of launch @launch of shape @s (resident >= 2), interleaved. */
 void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
                                MdlSimtKernel kernel, void *args);
-/* schedule.c: after a global memory instruction of @blk in an interleaved launch: switches to the
- * next live resident block and returns when the turn comes back to @blk. */
-void mdl_simt_yield (SimtBlock *blk);
+/* schedule.c: after global memory instruction @op (an MdlWarpOp: load, store, atomic) of @blk in
+ * an interleaved launch: switches to the next resident block (round robin, or the earliest clock)
+ * and returns when the turn comes back to @blk. */
+void mdl_simt_yield (SimtBlock *blk, guint op);
 
 #endif

@@ -1112,7 +1112,7 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
   /* Blocks see each other only through global memory: a switch anywhere else changes nothing
    * another block can observe, and a shared access takes a fraction of a global one's latency. */
   if (blk->gpu->n_slots_running && space == MDL_SPACE_GLOBAL)
-    mdl_simt_yield (blk);
+    mdl_simt_yield (blk, op);
 }
 
 void

@@ -385,8 +385,8 @@ check_leaves (MdlSimt *gpu, const MdlOctreeRun *run, const MdlOctreeLeaf *leaves
 
 gboolean
 mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint64 n,
-                  guint threads, guint blocks, guint resident, guint threshold, guint lazy,
-                  MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st, GError **error)
+                  guint threads, guint blocks, guint resident, const MdlSimtClock *clock,
+                  guint threshold, guint lazy, MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st, GError **error)
 {
   MdlOctreeRun run = { .bal = bal, .threads = threads, .blocks = blocks, .threshold = threshold,
                        .lazy = lazy, .n = n, .st = st };
@@ -445,7 +445,7 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
       while (grid > 0)
         {
           MdlSimtLaunch shape = { .grid_x = grid, .block_x = threads, .shared_bytes = SH_BYTES,
-                                  .resident = run.turns ? 1 : resident };
+                                  .resident = run.turns ? 1 : resident, .clock = clock };
           guint64 before = st->tasks;
           if (!mdl_simt_launch (gpu, &shape, turns_kernel, &run, error))
             return FALSE;
@@ -492,11 +492,33 @@ mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint
 }
 
 gboolean
+mdl_octree_clock (const MdlParams *params, MdlSimtClock **clock, GError **error)
+{
+  const char *how = mdl_params_string (params, "clock");
+  *clock = NULL;
+  if (strcmp (how, "off") == 0)
+    return TRUE;
+  /* A synthetic table's memory latency is a unit: only the ratios between SMs matter. */
+  if (strcmp (how, "spread") == 0)
+    *clock = mdl_simt_clock_new ((guint) mdl_params_uint (params, "clock_sms"), 1000, 0);
+  else if (!(*clock = mdl_simt_clock_load (how, mdl_params_string (params, "clock_mode"),
+                                           error)))
+    return FALSE;
+  if (mdl_params_uint (params, "clock_issue_ps"))
+    for (guint sm = 0; sm < mdl_simt_clock_n_sms (*clock); sm++)
+      mdl_simt_clock_set (*clock, sm, MDL_SIMT_LAT_ISSUE, mdl_params_uint (params, "clock_issue_ps"));
+  mdl_simt_clock_spread (*clock, (guint) mdl_params_uint (params, "clock_spread"),
+                         mdl_params_uint (params, "clock_seed"));
+  return TRUE;
+}
+
+gboolean
 mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint64 n, guint64 seed,
                  MdlRecorder *rec, guint64 *checksum, GError **error)
 {
   g_autoptr (MdlSimt) gpu = NULL;
   g_autofree MdlOctreeLeaf *leaves = NULL;
+  g_autoptr (MdlSimtClock) clock = NULL;
   MdlOctreeLeaf *want = NULL;
   MdlOctreeShape shape;
   MdlOctreeStats st;
@@ -515,8 +537,14 @@ mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint64 n, gui
                       (MdlParticleDist) mdl_params_choice (params, "dist"), seed);
   if (!mdl_octree_reference (mdl_simt_host (gpu, addr), n, threshold, &want, &n_want, &shape))
     return fail (error, MDL_ERROR, MDL_ERROR_PARAM, bal->name, "out of memory");
+  if (bal->dynamic && !mdl_octree_clock (params, &clock, error))
+    {
+      g_prefix_error (error, "%s: ", bal->name);
+      free (want);
+      return FALSE;
+    }
   if (!mdl_octree_build (gpu, bal, addr, n, (guint) mdl_params_uint (params, "threads"), blocks,
-                         resident, threshold, lazy, &leaves, &nl, &st, error))
+                         resident, clock, threshold, lazy, &leaves, &nl, &st, error))
     {
       free (want);
       return FALSE;

@@ -36,6 +36,10 @@ typedef struct {
   guint64 cas_attempts;    /* the balancer's CAS instructions, per lane */
   guint64 cas_failures;    /* those that found another value than expected */
   guint64 steals;          /* ABP: tasks taken from another block's deque */
+  guint64 get_cas;         /* lock-free queue: the dequeue's slot CASes */
+  guint64 get_cas_failures;
+  guint64 put_cas;         /* lock-free queue: the enqueue's slot CASes */
+  guint64 put_cas_failures;
   guint64 max_tasks_block; /* the most tasks one block split */
 } MdlOctreeStats;
 
@@ -93,15 +97,20 @@ gboolean mdl_octree_t0_loop (MdlSimtBlock *blk, gboolean again);
 
 /* The build: @n particles (filled in @gpu at @particles, MDL_PARTICLE_WORDS words each) split
  * under @bal with @threads threads per block, @blocks blocks of which @resident at once (0: all;
- * the dynamic balancers), leaf threshold @threshold and lazy pointer step @lazy (the lock-free
- * queue); returns the leaves
+ * the dynamic balancers) under the schedule of @clock (NULL: round robin; MdlSimtLaunch.clock),
+ * leaf threshold @threshold and lazy pointer step @lazy (the lock-free queue); returns the leaves
  * sorted by path in *@leaves (g_free) and the counters in @st. Errors: MDL_ERROR_PARAM for a bad
  * parameter, MDL_ERROR_MODEL when the tree breaks a rule (a leaf above the threshold whose cell
  * could split, a particle outside its leaf, the counter not reaching n exactly once). */
 gboolean mdl_octree_build (MdlSimt *gpu, const MdlBalancer *bal, guint64 particles, guint64 n,
-                           guint threads, guint blocks, guint resident, guint threshold,
-                           guint lazy, MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st,
+                           guint threads, guint blocks, guint resident,
+                           const MdlSimtClock *clock, guint threshold, guint lazy,
+                           MdlOctreeLeaf **leaves, guint64 *n_leaves, MdlOctreeStats *st,
                            GError **error);
+
+/* The latency table of a dynamic balancer's clock parameters (MDL_OCTREE_BLOCKS_ROW) in *@clock
+ * (mdl_simt_clock_free; NULL for clock=off). Errors: those of mdl_simt_clock_load(). */
+gboolean mdl_octree_clock (const MdlParams *params, MdlSimtClock **clock, GError **error);
 
 /* The body both entry points of a balancer's row share: particles of the `dist` parameter for
  * @seed, the build, its leaves checked against the reference, the checksum over the leaves. */
@@ -121,8 +130,8 @@ gboolean mdl_octree_body (const MdlBalancer *bal, const MdlParams *params, guint
 extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balancer_lockfree,
   mdl_balancer_abp;
 
-/* The parameter rows every balancer has (dist, threads, threshold), and blocks and resident for
- * the dynamic ones. */
+/* The parameter rows every balancer has (dist, threads, threshold), and blocks, resident and the
+ * schedule of the resident blocks (clock*) for the dynamic ones. */
 #define MDL_OCTREE_COMMON_ROWS                                                                     \
   { "dist", MDL_PARAM_CHOICE, "uniform", NULL, 0, 0, MDL_PARTICLE_DIST_CHOICES, 0,                 \
     "particle set: " MDL_PARTICLE_DIST_CHOICES " (docs/models/balance-octree.md)" },              \
@@ -134,6 +143,20 @@ extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balance
     "thread blocks of the persistent kernel" },                                                    \
   { "resident", MDL_PARAM_UINT, "0", NULL, 0, MDL_SIMT_MAX_RESIDENT, NULL, 0,                      \
     "blocks resident at once, interleaved (0: all of them; the occupancy engine's "              \
-    "resident_blocks_max)" }
+    "resident_blocks_max)" },                                                                     \
+  { "clock", MDL_PARAM_STRING, "off", NULL, 0, 0, NULL, 0,                                         \
+    "schedule of the resident blocks: off (round robin), spread (clocked, a synthetic per-SM "   \
+    "table: clock_spread, clock_seed, clock_sms) or the path of a per-SM latency CSV "           \
+    "(tools/atomic-sm-latency.cu's; simt-clock.h)" },                                            \
+  { "clock_mode", MDL_PARAM_CHOICE, "all", NULL, 0, 0, "all|alone", 0,                            \
+    "rows of the latency CSV: measured with every SM running or each SM alone" },               \
+  { "clock_spread", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                    \
+    "each SM's latencies scaled by a seeded factor in 1 +- this many percent (sensitivity only)" },\
+  { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0, "seed of clock_spread's factors" },   \
+  { "clock_sms", MDL_PARAM_UINT, "132", NULL, 1, 65535, NULL, 0,                                  \
+    "SMs of clock=spread's table (resident block i runs on SM i mod clock_sms)" },                \
+  { "clock_issue_ps", MDL_PARAM_UINT, "0", NULL, 0, 1000000, NULL, 0,                              \
+    "ps an instruction other than a global memory one costs, on every SM (0: the table's; "       \
+    "clock=spread's memory instructions take 1000 ps)" }
 
 #endif
