@@ -369,73 +369,77 @@ cut_sm90_atomic (Banks *b, Counts *k, guint64 active, guint width, gboolean cas)
     }
 }
 
+/* Counts the shared load, store or atomic @e of @batch (not inlined: banks_consume()). */
+static G_NO_INLINE void
+banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
+{
+  Counts *k = &b->c[e->op];
+  GpuWindow window;
+  StridedBanks sb;
+  gboolean single;   /* a load or store its rule makes one pass */
+  gboolean closed;   /* a strided load or store in closed form (sb) */
+  k->requests++;
+  single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
+  if (single && strided_one_row (b, k, e))
+    return;
+  /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
+   * mask, with no lane addresses (the sm90 rule's loads of several passes excepted). */
+  closed = e->op != MDL_WARP_ATOMIC && strided_banks (b, e, &sb);
+  if (closed && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
+    {
+      cut_groups (b, k, e->active, e->width,
+                  single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+      return;
+    }
+  /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
+   * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
+  if (single && b->banks >= 8 && b->banks <= 64
+      && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
+    {
+      k->wavefronts += gpu_window_queue (&window, b->banks - 1);
+      k->passes++;
+      return;
+    }
+  /* A one-pass load or store in the explicit form: its pass is the event's address list as
+   * it stands (active lanes in lane order), with no scatter by lane and gather back. */
+  if (single && !(e->flags & MDL_WARP_STRIDED))
+    {
+      k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
+                                        gpu_popcount (e->active), e->width);
+      k->passes++;
+      return;
+    }
+  mdl_warp_addrs (batch, e, b->addrs);
+  if (e->op == MDL_WARP_ATOMIC)
+    {
+      guint64 keys[MDL_WARP_MAX_LANES];
+      gpu_contention_add (&b->contention, b->addrs, e->active);
+      /* Shared offsets are per block: the block's id in the high half of the key. */
+      for (guint64 r = e->active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r);
+          keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
+        }
+      gpu_addr_warps_add (&b->addr_warps, keys, e->active);
+    }
+  if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
+    cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
+  else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
+    cut_sm90_load (b, k, e->active, e->width);
+  else
+    cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
+}
+
 static gboolean
 banks_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
-  Banks *b = state;
   (void) error;
-  for (gsize i = 0; i < batch->n_warp; i++)
-    {
-      const MdlWarpEvent *e = &batch->warp[i];
-      GpuWindow window;
-      StridedBanks sb;
-      gboolean single;   /* a load or store its rule makes one pass */
-      gboolean closed;   /* a strided load or store in closed form (sb) */
-      Counts *k;
-      if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
-        continue;
-      k = &b->c[e->op];
-      k->requests++;
-      single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
-      if (single && strided_one_row (b, k, e))
-        continue;
-      /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
-       * mask, with no lane addresses (the sm90 rule's loads of several passes excepted). */
-      closed = e->op != MDL_WARP_ATOMIC && strided_banks (b, e, &sb);
-      if (closed && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
-        {
-          cut_groups (b, k, e->active, e->width,
-                      single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
-          continue;
-        }
-      /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
-       * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
-      if (single && b->banks >= 8 && b->banks <= 64
-          && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
-        {
-          k->wavefronts += gpu_window_queue (&window, b->banks - 1);
-          k->passes++;
-          continue;
-        }
-      /* A one-pass load or store in the explicit form: its pass is the event's address list as
-       * it stands (active lanes in lane order), with no scatter by lane and gather back. */
-      if (single && !(e->flags & MDL_WARP_STRIDED))
-        {
-          k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
-                                            gpu_popcount (e->active), e->width);
-          k->passes++;
-          continue;
-        }
-      mdl_warp_addrs (batch, e, b->addrs);
-      if (e->op == MDL_WARP_ATOMIC)
-        {
-          guint64 keys[MDL_WARP_MAX_LANES];
-          gpu_contention_add (&b->contention, b->addrs, e->active);
-          /* Shared offsets are per block: the block's id in the high half of the key. */
-          for (guint64 r = e->active; r; r &= r - 1)
-            {
-              guint l = (guint) __builtin_ctzll (r);
-              keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
-            }
-          gpu_addr_warps_add (&b->addr_warps, keys, e->active);
-        }
-      if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
-        cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
-      else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
-        cut_sm90_load (b, k, e->active, e->width);
-      else
-        cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
-    }
+  /* Most events are not shared accesses: a loop of one test of the space passes them (the
+   * space is that of a memory op only, mdl_warp_event_check()), the rest has a function of its
+   * own, so that the loop keeps its pointers in registers. */
+  for (const MdlWarpEvent *e = batch->warp, *end = batch->warp + batch->n_warp; e < end; e++)
+    if (G_UNLIKELY (e->space == MDL_SPACE_SHARED) && mdl_warp_is_memory (e))
+      banks_access (state, batch, e);
   return TRUE;
 }
 

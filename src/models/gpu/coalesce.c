@@ -204,94 +204,100 @@ half_cc12 (Coalesce *c, Counts *k, guint64 lanes, guint width)
     }
 }
 
+/* Counts the global or local load, store or atomic @e of @b (not inlined: coalesce_consume()). */
+static G_NO_INLINE void
+coalesce_access (Coalesce *c, const MdlEventBatch *b, const MdlWarpEvent *e)
+{
+  guint kind, width = e->width;
+  guint64 sectors;
+  Counts *k;
+  kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
+  /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
+  if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
+    kind = K_GRED;
+  k = &c->c[kind];
+  /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
+   * atomics do (their rounds and contention). */
+  c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
+              && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+  c->spread = !c->packed && e->op != MDL_WARP_ATOMIC && spread_lanes (c, e)
+              && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+  if (!c->packed && !c->spread)
+    mdl_warp_addrs (b, e, c->addrs);
+  if (kind == K_GATOM || kind == K_GRED)
+    {
+      gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
+      gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
+    }
+  k->insts++;
+  k->requested_bytes += (guint64) gpu_popcount (e->active) * width;
+  if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
+    {
+      /* An atomic visits its sectors once per round of distinct addresses (measured on the
+       * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
+      guint64 rounds[MDL_WARP_MAX_LANES];
+      guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
+      sectors = 0;
+      for (guint r = 0; r < n; r++)
+        sectors += distinct_units (c, rounds[r], width, c->sector_shift);
+    }
+  else
+    sectors = distinct_units (c, e->active, width, c->sector_shift);
+  k->sectors += sectors;
+  k->lines += distinct_units (c, e->active, width, c->line_shift);
+  switch (c->rule)
+    {
+    case RULE_SECTORS:
+      k->requests++;
+      k->transactions += sectors;
+      k->transaction_bytes += sectors << c->sector_shift;
+      break;
+    case RULE_CC10:
+    case RULE_CC12:
+      k->requests++;
+      for (guint h = 0; h < MDL_WARP_MAX_LANES; h += 16)
+        {
+          guint64 half = e->active & (G_GUINT64_CONSTANT (0xffff) << h);
+          if (half == 0)
+            continue;
+          if (c->rule == RULE_CC10)
+            half_cc10 (c, k, half, h, width);
+          else
+            half_cc12 (c, k, half, width);
+        }
+      break;
+    case RULE_L1LINES:
+      {
+        guint group = width <= 4 ? 32 : width == 8 ? 16 : 8;   /* lanes per request */
+        gboolean load = e->op == MDL_WARP_LOAD;
+        guint shift = load ? c->line_shift : c->sector_shift;
+        for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+          {
+            guint64 part = e->active & (gpu_group_mask (group) << g);
+            guint64 n;
+            if (part == 0)
+              continue;
+            k->requests++;
+            n = distinct_units (c, part, width, shift);
+            k->transactions += n;
+            k->transaction_bytes += n << shift;
+          }
+        break;
+      }
+    }
+}
+
 static gboolean
 coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
 {
-  Coalesce *c = state;
   (void) error;
-  for (gsize i = 0; i < b->n_warp; i++)
-    {
-      const MdlWarpEvent *e = &b->warp[i];
-      guint kind, width = e->width;
-      guint64 sectors;
-      Counts *k;
-      if (!mdl_warp_is_memory (e) || e->space == MDL_SPACE_SHARED)
-        continue;
-      kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
-      /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
-      if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
-        kind = K_GRED;
-      k = &c->c[kind];
-      /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
-       * atomics do (their rounds and contention). */
-      c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
-                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
-      c->spread = !c->packed && e->op != MDL_WARP_ATOMIC && spread_lanes (c, e)
-                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
-      if (!c->packed && !c->spread)
-        mdl_warp_addrs (b, e, c->addrs);
-      if (kind == K_GATOM || kind == K_GRED)
-        {
-          gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
-          gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
-        }
-      k->insts++;
-      k->requested_bytes += (guint64) gpu_popcount (e->active) * width;
-      if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
-        {
-          /* An atomic visits its sectors once per round of distinct addresses (measured on the
-           * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
-          guint64 rounds[MDL_WARP_MAX_LANES];
-          guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
-          sectors = 0;
-          for (guint r = 0; r < n; r++)
-            sectors += distinct_units (c, rounds[r], width, c->sector_shift);
-        }
-      else
-        sectors = distinct_units (c, e->active, width, c->sector_shift);
-      k->sectors += sectors;
-      k->lines += distinct_units (c, e->active, width, c->line_shift);
-      switch (c->rule)
-        {
-        case RULE_SECTORS:
-          k->requests++;
-          k->transactions += sectors;
-          k->transaction_bytes += sectors << c->sector_shift;
-          break;
-        case RULE_CC10:
-        case RULE_CC12:
-          k->requests++;
-          for (guint h = 0; h < MDL_WARP_MAX_LANES; h += 16)
-            {
-              guint64 half = e->active & (G_GUINT64_CONSTANT (0xffff) << h);
-              if (half == 0)
-                continue;
-              if (c->rule == RULE_CC10)
-                half_cc10 (c, k, half, h, width);
-              else
-                half_cc12 (c, k, half, width);
-            }
-          break;
-        case RULE_L1LINES:
-          {
-            guint group = width <= 4 ? 32 : width == 8 ? 16 : 8;   /* lanes per request */
-            gboolean load = e->op == MDL_WARP_LOAD;
-            guint shift = load ? c->line_shift : c->sector_shift;
-            for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
-              {
-                guint64 part = e->active & (gpu_group_mask (group) << g);
-                guint64 n;
-                if (part == 0)
-                  continue;
-                k->requests++;
-                n = distinct_units (c, part, width, shift);
-                k->transactions += n;
-                k->transaction_bytes += n << shift;
-              }
-            break;
-          }
-        }
-    }
+  /* Most events are neither global nor local accesses (ALU, branches, shared): a loop of one test
+   * of the space passes them (the space is that of a memory op only, mdl_warp_event_check()), the
+   * rest has a function of its own, so that the loop keeps its pointers in registers. */
+  for (const MdlWarpEvent *e = b->warp, *end = b->warp + b->n_warp; e < end; e++)
+    if (G_UNLIKELY (e->space == MDL_SPACE_GLOBAL || e->space == MDL_SPACE_LOCAL)
+        && mdl_warp_is_memory (e))
+      coalesce_access (state, b, e);
   return TRUE;
 }
 
