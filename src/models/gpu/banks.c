@@ -46,6 +46,7 @@ typedef struct {
   guint banks;
   guint bank_shift;        /* log2 bank_bytes */
   guint row_bytes;         /* banks x bank_bytes */
+  guint group_lanes[65];   /* by access width 0 to 64: lanes_per_group() */
   GpuSet words;
   guint bank_words[MAX_BANKS];
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -62,6 +63,13 @@ static const MdlParamSpec banks_params[] = {
   { NULL }
 };
 
+/* group_lanes() of @width bytes. */
+static guint
+lanes_per_group (guint rule, guint row_bytes, guint width)
+{
+  return rule == RULE_HALFWARP ? 16 : MAX (1u, row_bytes / MAX (width, 1u));
+}
+
 static gboolean
 banks_init (void *state, const MdlParams *params, GError **error)
 {
@@ -71,6 +79,8 @@ banks_init (void *state, const MdlParams *params, GError **error)
   b->banks = (guint) mdl_params_uint (params, "banks");
   b->bank_shift = (guint) __builtin_ctzll (mdl_params_uint (params, "bank_bytes"));
   b->row_bytes = b->banks << b->bank_shift;
+  for (guint width = 0; width <= 64; width++)
+    b->group_lanes[width] = lanes_per_group (b->rule, b->row_bytes, width);
   return TRUE;
 }
 
@@ -162,7 +172,7 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
    * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
    * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
    * always). */
-  if ((guint) __builtin_popcountll (active) * width <= b->row_bytes
+  if (gpu_popcount (active) * width <= b->row_bytes
       && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
     {
       for (guint64 r = active; r; r &= r - 1)
@@ -198,19 +208,22 @@ cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
           n = 0;
           first_q = q;
         }
-      memcpy (b->pass + n, uniq, u * sizeof uniq[0]);
-      n += u;
+      /* At most 4: a loop, not a call of memcpy. */
+      for (guint j = 0; j < u; j++)
+        b->pass[n++] = uniq[j];
     }
   k->wavefronts += pass_wavefronts (b, b->pass, n, width);
   k->passes++;
 }
 
 /* The lanes of one pass where the rule cuts an instruction into fixed groups (all but the sm90
- * rule's loads and atomics): a half-warp, or one bank row of lanes. */
+ * rule's loads and atomics): a half-warp, or one bank row of lanes. From the table made at init
+ * for the widths events have (1 to 64, mdl_warp_event_check()): the division costs a dozen
+ * cycles or more. */
 static guint
 group_lanes (const Banks *b, guint width)
 {
-  return b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+  return width <= 64 ? b->group_lanes[width] : lanes_per_group (b->rule, b->row_bytes, width);
 }
 
 /* TRUE when the rule makes the load or store @e one pass of all its lanes: the sm90 loads' first
@@ -224,24 +237,22 @@ one_pass (const Banks *b, const MdlWarpEvent *e)
     return gpu_popcount (e->active) * width <= b->row_bytes
            && (last / 4 - first / 4 + 1) * 4 * width <= 2 * b->row_bytes;
   group = group_lanes (b, width);
+  /* A power-of-two group (any power-of-two width) with no division, which costs a dozen
+   * cycles or more. */
+  if ((group & (group - 1)) == 0)
+    return (first ^ last) < group;
   return first / group == last / group;
 }
 
 /* A strided instruction that its rule makes one pass (one_pass(), which the caller checked), and
- * whose words lie within one row of banks: one wavefront, known from its end lanes
- * (pass_wavefronts()'s common case) with no lane addresses. Counts it and returns TRUE; FALSE
- * when it is not such an instruction. */
+ * whose words lie within one row of banks: one wavefront, known from its end lanes @lo and @hi
+ * (gpu_strided_ends(); pass_wavefronts()'s common case) with no lane addresses. Counts it and
+ * returns TRUE; FALSE when it is not such an instruction. */
 static gboolean
-strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
+strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e, guint64 lo, guint64 hi)
 {
-  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
   guint width = e->width;
-  guint64 lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED))
-    return FALSE;
   /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
-  lo = e->base + (guint64) ((gint64) first * e->stride);
-  hi = e->base + (guint64) ((gint64) last * e->stride);
   if (e->stride >= 0 ? hi < lo : hi > lo)
     return FALSE;
   if (hi < lo)
@@ -268,30 +279,27 @@ typedef struct {
   guint period;        /* P, a power of two from 1 to 64 */
 } StridedBanks;
 
-/* Fills @sb for strided load or store @e when the closed form holds and its active lanes'
- * addresses run from the first to the last without wrapping past 2^64; FALSE otherwise. */
+/* Fills @sb for strided load or store @e, whose active lanes run from address @lo to @hi
+ * (gpu_strided_ends()), when the closed form holds and they do so without wrapping past 2^64;
+ * FALSE otherwise. Every quotient is of powers of two: shifts, no division. */
 static gboolean
-strided_banks (const Banks *b, const MdlWarpEvent *e, StridedBanks *sb)
+strided_banks (const Banks *b, const MdlWarpEvent *e, guint64 lo, guint64 hi, StridedBanks *sb)
 {
-  guint64 width = e->width, unit, groups, step, lo, hi;
-  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
-  if (!(e->flags & MDL_WARP_STRIDED) || width == 0 || (width & (width - 1)) != 0
-      || (e->base & (width - 1)) != 0 || b->banks > 64)
+  guint64 width = e->width, unit, groups, step;
+  if (width == 0 || (width & (width - 1)) != 0 || (e->base & (width - 1)) != 0 || b->banks > 64)
     return FALSE;
   unit = MAX (width, (guint64) 1 << b->bank_shift);
-  groups = (guint64) b->banks / (unit >> b->bank_shift);
+  groups = (guint64) b->banks >> (__builtin_ctzll (unit) - b->bank_shift);
   step = e->stride < 0 ? -(guint64) e->stride : (guint64) e->stride;
   /* A stride below 2^32 keeps the lanes' span far below 2^64: no wrap between the end lanes. */
   if (groups == 0 || (step & (unit - 1)) != 0 || step > G_MAXUINT32)
     return FALSE;
-  lo = e->base + (guint64) ((gint64) first * e->stride);
-  hi = e->base + (guint64) ((gint64) last * e->stride);
   if ((e->stride >= 0 ? hi < lo : hi > lo) || MAX (lo, hi) + width - 1 < MAX (lo, hi))
     return FALSE;
   step >>= __builtin_ctzll (unit);
   sb->one_unit = step == 0;
   /* gcd(S, groups) for a power-of-two groups: S's lowest set bit, at most groups. */
-  sb->period = step == 0 ? 1 : (guint) (groups / MIN (step & -step, groups));
+  sb->period = step == 0 ? 1 : (guint) (groups >> __builtin_ctzll (MIN (step & -step, groups)));
   return TRUE;
 }
 
@@ -369,28 +377,14 @@ cut_sm90_atomic (Banks *b, Counts *k, guint64 active, guint width, gboolean cas)
     }
 }
 
-/* Counts the shared load, store or atomic @e of @batch (not inlined: banks_consume()). */
+/* Counts the shared load, store or atomic @e of @batch by its lane addresses: every case but
+ * the strided ones of banks_access() (not inlined there: its registers and its frame made every
+ * strided access save and restore them). */
 static G_NO_INLINE void
-banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
+banks_by_lanes (Banks *b, Counts *k, const MdlEventBatch *batch, const MdlWarpEvent *e,
+                gboolean single)
 {
-  Counts *k = &b->c[e->op];
   GpuWindow window;
-  StridedBanks sb;
-  gboolean single;   /* a load or store its rule makes one pass */
-  gboolean closed;   /* a strided load or store in closed form (sb) */
-  k->requests++;
-  single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
-  if (single && strided_one_row (b, k, e))
-    return;
-  /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
-   * mask, with no lane addresses (the sm90 rule's loads of several passes excepted). */
-  closed = e->op != MDL_WARP_ATOMIC && strided_banks (b, e, &sb);
-  if (closed && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
-    {
-      cut_groups (b, k, e->active, e->width,
-                  single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
-      return;
-    }
   /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
    * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
   if (single && b->banks >= 8 && b->banks <= 64
@@ -428,6 +422,35 @@ banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
     cut_sm90_load (b, k, e->active, e->width);
   else
     cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
+}
+
+/* Counts the shared load, store or atomic @e of @batch (not inlined: banks_consume()). */
+static G_NO_INLINE void
+banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
+{
+  Counts *k = &b->c[e->op];
+  gboolean single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);   /* its rule makes one pass */
+  k->requests++;
+  /* A strided load or store (the tiles' rows and columns, the trees' strides): from its end
+   * lanes, with no lane address. */
+  if ((e->flags & MDL_WARP_STRIDED) && e->op != MDL_WARP_ATOMIC)
+    {
+      StridedBanks sb;
+      guint64 lo, hi;
+      gpu_strided_ends (e, &lo, &hi);
+      if (single && strided_one_row (b, k, e, lo, hi))
+        return;
+      /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
+       * mask (the sm90 rule's loads of several passes excepted). */
+      if (strided_banks (b, e, lo, hi, &sb)
+          && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
+        {
+          cut_groups (b, k, e->active, e->width,
+                      single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+          return;
+        }
+    }
+  banks_by_lanes (b, k, batch, e, single);
 }
 
 static gboolean

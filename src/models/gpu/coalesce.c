@@ -82,16 +82,7 @@ coalesce_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
-/* The addresses of strided @e's first active lane (*@lo) and last (*@hi); anything for the
- * explicit form (unsigned arithmetic: its base and stride are not meant to be read). */
-static inline void
-strided_ends (const MdlWarpEvent *e, guint64 *lo, guint64 *hi)
-{
-  *lo = e->base + (guint64) __builtin_ctzll (e->active) * (guint64) e->stride;
-  *hi = e->base + (guint64) (63 - __builtin_clzll (e->active)) * (guint64) e->stride;
-}
-
-/* TRUE when @e's active lanes, from address @lo to @hi (strided_ends()), are one run in the
+/* TRUE when @e's active lanes, from address @lo to @hi (gpu_strided_ends()), are one run in the
  * strided form with 0 <= stride <= width (their bytes abut or overlap) and none wraps past the
  * top of the address space. */
 static inline gboolean
@@ -102,7 +93,7 @@ packed_run (const MdlWarpEvent *e, guint64 lo, guint64 hi)
          && (low & (low + 1)) == 0 && lo <= hi && hi <= hi + e->width - 1;
 }
 
-/* TRUE when every active lane of strided @e, from address @lo to @hi (strided_ends()), lies
+/* TRUE when every active lane of strided @e, from address @lo to @hi (gpu_strided_ends()), lies
  * within one sector of its own and one line of its own: lanes aligned to a power-of-two width no
  * wider than a sector (the base and stride multiples of it, so no lane straddles one), at least a
  * line apart, with none wrapping past 2^64 between the end lanes (a stride below 2^32 keeps their
@@ -251,7 +242,7 @@ coalesce_access (Coalesce *c, const MdlEventBatch *b, const MdlWarpEvent *e)
   if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
     kind = K_GRED;
   k = &c->c[kind];
-  strided_ends (e, &lo, &hi);
+  gpu_strided_ends (e, &lo, &hi);
   /* The common case first: a load or store whose sectors and lines come from its end lanes. */
   if (c->rule == RULE_SECTORS && e->op != MDL_WARP_ATOMIC)
     {

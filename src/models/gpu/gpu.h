@@ -287,6 +287,16 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
   return worst;
 }
 
+/* The addresses of strided @e's first active lane (*@lo) and last (*@hi): what the engines'
+ * closed forms of strided instructions start from. Anything for the explicit form (unsigned
+ * arithmetic: its base and stride are not meant to be read, but may be). */
+static inline void
+gpu_strided_ends (const MdlWarpEvent *e, guint64 *lo, guint64 *hi)
+{
+  *lo = e->base + (guint64) __builtin_ctzll (e->active) * (guint64) e->stride;
+  *hi = e->base + (guint64) (63 - __builtin_clzll (e->active)) * (guint64) e->stride;
+}
+
 /* The strided form's common case, where a memory instruction needs no lane addresses at all:
  * lane l touches exactly word *@word0 + l of 2^@word_shift bytes (stride one word, lanes no wider
  * than a word, the base on a word boundary, and no lane past the top of the address space).
