@@ -157,65 +157,6 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   return worst;
 }
 
-/* The sm90 rule of loads: groups of 4 lanes merged into passes (see
- * the head of the file). */
-static void
-cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
-{
-  guint n = 0, first_q = 0, last_q = 0;
-  gboolean open = FALSE;
-  if (active == 0)
-    return;
-  first_q = (guint) __builtin_ctzll (active) / 4;
-  last_q = (guint) (63 - __builtin_clzll (active)) / 4;
-  /* When every lane's request fits one row and the groups from the first active to the last fit
-   * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
-   * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
-   * always). */
-  if (gpu_popcount (active) * width <= b->row_bytes
-      && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
-    {
-      for (guint64 r = active; r; r &= r - 1)
-        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
-      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-      k->passes++;
-      return;
-    }
-  for (guint q = first_q; q <= last_q; q++)
-    {
-      guint64 group = active & ((guint64) 0xf << 4 * q), uniq[4];
-      guint u = 0;
-      if (group == 0)
-        continue;
-      for (guint64 r = group; r; r &= r - 1)
-        {
-          guint64 a = b->addrs[__builtin_ctzll (r)];
-          guint j = 0;
-          while (j < u && uniq[j] != a)
-            j++;
-          if (j == u)
-            uniq[u++] = a;
-        }
-      if (!open || (q - first_q + 1) * 4 * width > 2 * b->row_bytes
-          || (n + u) * width > b->row_bytes)
-        {
-          if (open)
-            {
-              k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-              k->passes++;
-            }
-          open = TRUE;
-          n = 0;
-          first_q = q;
-        }
-      /* At most 4: a loop, not a call of memcpy. */
-      for (guint j = 0; j < u; j++)
-        b->pass[n++] = uniq[j];
-    }
-  k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-  k->passes++;
-}
-
 /* The lanes of one pass where the rule cuts an instruction into fixed groups (all but the sm90
  * rule's loads and atomics): a half-warp, or one bank row of lanes. From the table made at init
  * for the widths events have (1 to 64, mdl_warp_event_check()): the division costs a dozen
@@ -324,6 +265,77 @@ strided_pass (const StridedBanks *sb, guint64 lanes)
   return worst;
 }
 
+/* Adds one pass of the sm90 loads' cut: the @n requests b->pass, or under the closed form @sb
+ * when not NULL, the lanes @lanes. */
+static void
+add_load_pass (Banks *b, Counts *k, const StridedBanks *sb, guint64 lanes, guint n, guint width)
+{
+  k->wavefronts += sb ? strided_pass (sb, lanes) : pass_wavefronts (b, b->pass, n, width);
+  k->passes++;
+}
+
+/* The sm90 rule of loads: groups of 4 lanes merged into passes (see the head of the file), from
+ * the lane addresses b->addrs, or under the closed form @sb when not NULL: a pass is then the
+ * mask of its lanes, and a group's requests are its lanes (distinct units), or one (one unit). */
+static void
+cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width, const StridedBanks *sb)
+{
+  guint n = 0, first_q = 0, last_q = 0;
+  guint64 lanes = 0;
+  gboolean open = FALSE;
+  if (active == 0)
+    return;
+  first_q = (guint) __builtin_ctzll (active) / 4;
+  last_q = (guint) (63 - __builtin_clzll (active)) / 4;
+  /* When every lane's request fits one row and the groups from the first active to the last fit
+   * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
+   * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
+   * always). */
+  if (gpu_popcount (active) * width <= b->row_bytes
+      && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
+    {
+      for (guint64 r = sb ? 0 : active; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      add_load_pass (b, k, sb, active, n, width);
+      return;
+    }
+  for (guint q = first_q; q <= last_q; q++)
+    {
+      guint64 group = active & ((guint64) 0xf << 4 * q), uniq[4];
+      guint u = 0;
+      if (group == 0)
+        continue;
+      if (sb)
+        u = sb->one_unit ? 1 : gpu_popcount (group);
+      else
+        for (guint64 r = group; r; r &= r - 1)
+          {
+            guint64 a = b->addrs[__builtin_ctzll (r)];
+            guint j = 0;
+            while (j < u && uniq[j] != a)
+              j++;
+            if (j == u)
+              uniq[u++] = a;
+          }
+      if (!open || (q - first_q + 1) * 4 * width > 2 * b->row_bytes
+          || (n + u) * width > b->row_bytes)
+        {
+          if (open)
+            add_load_pass (b, k, sb, lanes, n, width);
+          open = TRUE;
+          n = 0;
+          lanes = 0;
+          first_q = q;
+        }
+      lanes |= group;
+      /* At most 4: a loop, not a call of memcpy. */
+      for (guint j = 0; j < (sb ? 0 : u); j++)
+        b->pass[n + j] = uniq[j];
+      n += u;
+    }
+  add_load_pass (b, k, sb, lanes, n, width);
+}
+
 /* Adds the wavefronts and passes of lanes in groups of @group lanes (sm90 stores, halfwarp,
  * split): from the lane addresses, or under the closed form @sb when not NULL. */
 static void
@@ -419,7 +431,7 @@ banks_by_lanes (Banks *b, Counts *k, const MdlEventBatch *batch, const MdlWarpEv
   if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
     cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
   else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
-    cut_sm90_load (b, k, e->active, e->width);
+    cut_sm90_load (b, k, e->active, e->width, NULL);
   else
     cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
 }
@@ -441,12 +453,14 @@ banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
       if (single && strided_one_row (b, k, e, lo, hi))
         return;
       /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
-       * mask (the sm90 rule's loads of several passes excepted). */
-      if (strided_banks (b, e, lo, hi, &sb)
-          && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
+       * mask. */
+      if (strided_banks (b, e, lo, hi, &sb))
         {
-          cut_groups (b, k, e->active, e->width,
-                      single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+          if (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE)
+            cut_groups (b, k, e->active, e->width,
+                        single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+          else
+            cut_sm90_load (b, k, e->active, e->width, &sb);
           return;
         }
     }
