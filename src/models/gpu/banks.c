@@ -390,22 +390,12 @@ cut_sm90_atomic (Banks *b, Counts *k, guint64 active, guint width, gboolean cas)
 }
 
 /* Counts the shared load, store or atomic @e of @batch by its lane addresses: every case but
- * the strided ones of banks_access() (not inlined there: its registers and its frame made every
- * strided access save and restore them). */
+ * the strided ones and the windows of banks_access() (not inlined there: its registers and its
+ * frame made every such access save and restore them). */
 static G_NO_INLINE void
 banks_by_lanes (Banks *b, Counts *k, const MdlEventBatch *batch, const MdlWarpEvent *e,
                 gboolean single)
 {
-  GpuWindow window;
-  /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
-   * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
-  if (single && b->banks >= 8 && b->banks <= 64
-      && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
-    {
-      k->wavefronts += gpu_window_queue (&window, b->banks - 1);
-      k->passes++;
-      return;
-    }
   /* A one-pass load or store in the explicit form: its pass is the event's address list as
    * it stands (active lanes in lane order), with no scatter by lane and gather back. */
   if (single && !(e->flags & MDL_WARP_STRIDED))
@@ -442,6 +432,7 @@ banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
 {
   Counts *k = &b->c[e->op];
   gboolean single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);   /* its rule makes one pass */
+  GpuWindow window;
   k->requests++;
   /* A strided load or store (the tiles' rows and columns, the trees' strides): from its end
    * lanes, with no lane address. */
@@ -463,6 +454,15 @@ banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
             cut_sm90_load (b, k, e->active, e->width, &sb);
           return;
         }
+    }
+  /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
+   * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
+  if (single && b->banks >= 8 && b->banks <= 64
+      && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
+    {
+      k->wavefronts += gpu_window_queue (&window, b->banks - 1);
+      k->passes++;
+      return;
     }
   banks_by_lanes (b, k, batch, e, single);
 }
