@@ -334,11 +334,12 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
 {
   (void) error;
   /* Most events are neither global nor local accesses (ALU, branches, shared): a loop of one test
-   * of the space passes them (the space is that of a memory op only, mdl_warp_event_check()), the
-   * rest has a function of its own, so that the loop keeps its pointers in registers. */
+   * of the space passes them (the space is that of a memory op only, mdl_warp_event_check(); the
+   * two are the odd spaces, one bit to test), the rest has a function of its own, so that the
+   * loop keeps its pointers in registers. */
+  G_STATIC_ASSERT ((MDL_SPACE_GLOBAL & MDL_SPACE_LOCAL & 1) && !((MDL_SPACE_NONE | MDL_SPACE_SHARED) & 1));
   for (const MdlWarpEvent *e = b->warp, *end = b->warp + b->n_warp; e < end; e++)
-    if (G_UNLIKELY (e->space == MDL_SPACE_GLOBAL || e->space == MDL_SPACE_LOCAL)
-        && mdl_warp_is_memory (e))
+    if (G_UNLIKELY (e->space & 1) && mdl_warp_is_memory (e))
       coalesce_access (state, b, e);
   return TRUE;
 }
