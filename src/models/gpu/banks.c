@@ -46,6 +46,7 @@ typedef struct {
   guint banks;
   guint bank_shift;        /* log2 bank_bytes */
   guint row_bytes;         /* banks x bank_bytes */
+  guint group_lanes[65];   /* by access width 0 to 64: lanes_per_group() */
   GpuSet words;
   guint bank_words[MAX_BANKS];
   guint64 addrs[MDL_WARP_MAX_LANES];
@@ -62,6 +63,13 @@ static const MdlParamSpec banks_params[] = {
   { NULL }
 };
 
+/* group_lanes() of @width bytes. */
+static guint
+lanes_per_group (guint rule, guint row_bytes, guint width)
+{
+  return rule == RULE_HALFWARP ? 16 : MAX (1u, row_bytes / MAX (width, 1u));
+}
+
 static gboolean
 banks_init (void *state, const MdlParams *params, GError **error)
 {
@@ -71,6 +79,8 @@ banks_init (void *state, const MdlParams *params, GError **error)
   b->banks = (guint) mdl_params_uint (params, "banks");
   b->bank_shift = (guint) __builtin_ctzll (mdl_params_uint (params, "bank_bytes"));
   b->row_bytes = b->banks << b->bank_shift;
+  for (guint width = 0; width <= 64; width++)
+    b->group_lanes[width] = lanes_per_group (b->rule, b->row_bytes, width);
   return TRUE;
 }
 
@@ -147,70 +157,14 @@ pass_wavefronts (Banks *b, const guint64 *req, guint n, guint width)
   return worst;
 }
 
-/* The sm90 rule of loads: groups of 4 lanes merged into passes (see
- * the head of the file). */
-static void
-cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width)
-{
-  guint n = 0, first_q = 0, last_q = 0;
-  gboolean open = FALSE;
-  if (active == 0)
-    return;
-  first_q = (guint) __builtin_ctzll (active) / 4;
-  last_q = (guint) (63 - __builtin_clzll (active)) / 4;
-  /* When every lane's request fits one row and the groups from the first active to the last fit
-   * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
-   * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
-   * always). */
-  if ((guint) __builtin_popcountll (active) * width <= b->row_bytes
-      && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
-    {
-      for (guint64 r = active; r; r &= r - 1)
-        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
-      k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-      k->passes++;
-      return;
-    }
-  for (guint q = first_q; q <= last_q; q++)
-    {
-      guint64 group = active & ((guint64) 0xf << 4 * q), uniq[4];
-      guint u = 0;
-      if (group == 0)
-        continue;
-      for (guint64 r = group; r; r &= r - 1)
-        {
-          guint64 a = b->addrs[__builtin_ctzll (r)];
-          guint j = 0;
-          while (j < u && uniq[j] != a)
-            j++;
-          if (j == u)
-            uniq[u++] = a;
-        }
-      if (!open || (q - first_q + 1) * 4 * width > 2 * b->row_bytes
-          || (n + u) * width > b->row_bytes)
-        {
-          if (open)
-            {
-              k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-              k->passes++;
-            }
-          open = TRUE;
-          n = 0;
-          first_q = q;
-        }
-      memcpy (b->pass + n, uniq, u * sizeof uniq[0]);
-      n += u;
-    }
-  k->wavefronts += pass_wavefronts (b, b->pass, n, width);
-  k->passes++;
-}
-
 /* The lanes of one pass where the rule cuts an instruction into fixed groups (all but the sm90
- * rule's loads and atomics): a half-warp, or one bank row of lanes. */
+ * rule's loads and atomics): a half-warp, or one bank row of lanes. From the table made at init
+ * for the widths events have (1 to 64, mdl_warp_event_check()): the division costs a dozen
+ * cycles or more. */
 static guint
 group_lanes (const Banks *b, guint width)
 {
-  return b->rule == RULE_HALFWARP ? 16 : MAX (1u, b->row_bytes / width);
+  return width <= 64 ? b->group_lanes[width] : lanes_per_group (b->rule, b->row_bytes, width);
 }
 
 /* TRUE when the rule makes the load or store @e one pass of all its lanes: the sm90 loads' first
@@ -224,24 +178,22 @@ one_pass (const Banks *b, const MdlWarpEvent *e)
     return gpu_popcount (e->active) * width <= b->row_bytes
            && (last / 4 - first / 4 + 1) * 4 * width <= 2 * b->row_bytes;
   group = group_lanes (b, width);
+  /* A power-of-two group (any power-of-two width) with no division, which costs a dozen
+   * cycles or more. */
+  if ((group & (group - 1)) == 0)
+    return (first ^ last) < group;
   return first / group == last / group;
 }
 
 /* A strided instruction that its rule makes one pass (one_pass(), which the caller checked), and
- * whose words lie within one row of banks: one wavefront, known from its end lanes
- * (pass_wavefronts()'s common case) with no lane addresses. Counts it and returns TRUE; FALSE
- * when it is not such an instruction. */
+ * whose words lie within one row of banks: one wavefront, known from its end lanes @lo and @hi
+ * (gpu_strided_ends(); pass_wavefronts()'s common case) with no lane addresses. Counts it and
+ * returns TRUE; FALSE when it is not such an instruction. */
 static gboolean
-strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e)
+strided_one_row (Banks *b, Counts *k, const MdlWarpEvent *e, guint64 lo, guint64 hi)
 {
-  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
   guint width = e->width;
-  guint64 lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED))
-    return FALSE;
   /* The lanes' addresses run from the first lane's to the last's unless they wrap past 2^64. */
-  lo = e->base + (guint64) ((gint64) first * e->stride);
-  hi = e->base + (guint64) ((gint64) last * e->stride);
   if (e->stride >= 0 ? hi < lo : hi > lo)
     return FALSE;
   if (hi < lo)
@@ -268,30 +220,27 @@ typedef struct {
   guint period;        /* P, a power of two from 1 to 64 */
 } StridedBanks;
 
-/* Fills @sb for strided load or store @e when the closed form holds and its active lanes'
- * addresses run from the first to the last without wrapping past 2^64; FALSE otherwise. */
+/* Fills @sb for strided load or store @e, whose active lanes run from address @lo to @hi
+ * (gpu_strided_ends()), when the closed form holds and they do so without wrapping past 2^64;
+ * FALSE otherwise. Every quotient is of powers of two: shifts, no division. */
 static gboolean
-strided_banks (const Banks *b, const MdlWarpEvent *e, StridedBanks *sb)
+strided_banks (const Banks *b, const MdlWarpEvent *e, guint64 lo, guint64 hi, StridedBanks *sb)
 {
-  guint64 width = e->width, unit, groups, step, lo, hi;
-  guint first = (guint) __builtin_ctzll (e->active), last = 63 - (guint) __builtin_clzll (e->active);
-  if (!(e->flags & MDL_WARP_STRIDED) || width == 0 || (width & (width - 1)) != 0
-      || (e->base & (width - 1)) != 0 || b->banks > 64)
+  guint64 width = e->width, unit, groups, step;
+  if (width == 0 || (width & (width - 1)) != 0 || (e->base & (width - 1)) != 0 || b->banks > 64)
     return FALSE;
   unit = MAX (width, (guint64) 1 << b->bank_shift);
-  groups = (guint64) b->banks / (unit >> b->bank_shift);
+  groups = (guint64) b->banks >> (__builtin_ctzll (unit) - b->bank_shift);
   step = e->stride < 0 ? -(guint64) e->stride : (guint64) e->stride;
   /* A stride below 2^32 keeps the lanes' span far below 2^64: no wrap between the end lanes. */
   if (groups == 0 || (step & (unit - 1)) != 0 || step > G_MAXUINT32)
     return FALSE;
-  lo = e->base + (guint64) ((gint64) first * e->stride);
-  hi = e->base + (guint64) ((gint64) last * e->stride);
   if ((e->stride >= 0 ? hi < lo : hi > lo) || MAX (lo, hi) + width - 1 < MAX (lo, hi))
     return FALSE;
   step >>= __builtin_ctzll (unit);
   sb->one_unit = step == 0;
   /* gcd(S, groups) for a power-of-two groups: S's lowest set bit, at most groups. */
-  sb->period = step == 0 ? 1 : (guint) (groups / MIN (step & -step, groups));
+  sb->period = step == 0 ? 1 : (guint) (groups >> __builtin_ctzll (MIN (step & -step, groups)));
   return TRUE;
 }
 
@@ -314,6 +263,77 @@ strided_pass (const StridedBanks *sb, guint64 lanes)
   for (guint r = 0; r < sb->period; r++)
     worst = MAX (worst, gpu_popcount (lanes & residue0 << r));
   return worst;
+}
+
+/* Adds one pass of the sm90 loads' cut: the @n requests b->pass, or under the closed form @sb
+ * when not NULL, the lanes @lanes. */
+static void
+add_load_pass (Banks *b, Counts *k, const StridedBanks *sb, guint64 lanes, guint n, guint width)
+{
+  k->wavefronts += sb ? strided_pass (sb, lanes) : pass_wavefronts (b, b->pass, n, width);
+  k->passes++;
+}
+
+/* The sm90 rule of loads: groups of 4 lanes merged into passes (see the head of the file), from
+ * the lane addresses b->addrs, or under the closed form @sb when not NULL: a pass is then the
+ * mask of its lanes, and a group's requests are its lanes (distinct units), or one (one unit). */
+static void
+cut_sm90_load (Banks *b, Counts *k, guint64 active, guint width, const StridedBanks *sb)
+{
+  guint n = 0, first_q = 0, last_q = 0;
+  guint64 lanes = 0;
+  gboolean open = FALSE;
+  if (active == 0)
+    return;
+  first_q = (guint) __builtin_ctzll (active) / 4;
+  last_q = (guint) (63 - __builtin_clzll (active)) / 4;
+  /* When every lane's request fits one row and the groups from the first active to the last fit
+   * two rows of slots, no group opens a new pass: the warp is one pass, and since a pass costs by
+   * its distinct words, the requests need not be made unique per group (32 lanes of 4 bytes
+   * always). */
+  if (gpu_popcount (active) * width <= b->row_bytes
+      && (last_q - first_q + 1) * 4 * width <= 2 * b->row_bytes)
+    {
+      for (guint64 r = sb ? 0 : active; r; r &= r - 1)
+        b->pass[n++] = b->addrs[__builtin_ctzll (r)];
+      add_load_pass (b, k, sb, active, n, width);
+      return;
+    }
+  for (guint q = first_q; q <= last_q; q++)
+    {
+      guint64 group = active & ((guint64) 0xf << 4 * q), uniq[4];
+      guint u = 0;
+      if (group == 0)
+        continue;
+      if (sb)
+        u = sb->one_unit ? 1 : gpu_popcount (group);
+      else
+        for (guint64 r = group; r; r &= r - 1)
+          {
+            guint64 a = b->addrs[__builtin_ctzll (r)];
+            guint j = 0;
+            while (j < u && uniq[j] != a)
+              j++;
+            if (j == u)
+              uniq[u++] = a;
+          }
+      if (!open || (q - first_q + 1) * 4 * width > 2 * b->row_bytes
+          || (n + u) * width > b->row_bytes)
+        {
+          if (open)
+            add_load_pass (b, k, sb, lanes, n, width);
+          open = TRUE;
+          n = 0;
+          lanes = 0;
+          first_q = q;
+        }
+      lanes |= group;
+      /* At most 4: a loop, not a call of memcpy. */
+      for (guint j = 0; j < (sb ? 0 : u); j++)
+        b->pass[n + j] = uniq[j];
+      n += u;
+    }
+  add_load_pass (b, k, sb, lanes, n, width);
 }
 
 /* Adds the wavefronts and passes of lanes in groups of @group lanes (sm90 stores, halfwarp,
@@ -369,73 +389,94 @@ cut_sm90_atomic (Banks *b, Counts *k, guint64 active, guint width, gboolean cas)
     }
 }
 
+/* Counts the shared load, store or atomic @e of @batch by its lane addresses: every case but
+ * the strided ones and the windows of banks_access() (not inlined there: its registers and its
+ * frame made every such access save and restore them). */
+static G_NO_INLINE void
+banks_by_lanes (Banks *b, Counts *k, const MdlEventBatch *batch, const MdlWarpEvent *e,
+                gboolean single)
+{
+  /* A one-pass load or store in the explicit form: its pass is the event's address list as
+   * it stands (active lanes in lane order), with no scatter by lane and gather back. */
+  if (single && !(e->flags & MDL_WARP_STRIDED))
+    {
+      k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
+                                        gpu_popcount (e->active), e->width);
+      k->passes++;
+      return;
+    }
+  mdl_warp_addrs (batch, e, b->addrs);
+  if (e->op == MDL_WARP_ATOMIC)
+    {
+      guint64 keys[MDL_WARP_MAX_LANES];
+      gpu_contention_add (&b->contention, b->addrs, e->active);
+      /* Shared offsets are per block: the block's id in the high half of the key. */
+      for (guint64 r = e->active; r; r &= r - 1)
+        {
+          guint l = (guint) __builtin_ctzll (r);
+          keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
+        }
+      gpu_addr_warps_add (&b->addr_warps, keys, e->active);
+    }
+  if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
+    cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
+  else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
+    cut_sm90_load (b, k, e->active, e->width, NULL);
+  else
+    cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
+}
+
+/* Counts the shared load, store or atomic @e of @batch (not inlined: banks_consume()). */
+static G_NO_INLINE void
+banks_access (Banks *b, const MdlEventBatch *batch, const MdlWarpEvent *e)
+{
+  Counts *k = &b->c[e->op];
+  gboolean single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);   /* its rule makes one pass */
+  GpuWindow window;
+  k->requests++;
+  /* A strided load or store (the tiles' rows and columns, the trees' strides): from its end
+   * lanes, with no lane address. */
+  if ((e->flags & MDL_WARP_STRIDED) && e->op != MDL_WARP_ATOMIC)
+    {
+      StridedBanks sb;
+      guint64 lo, hi;
+      gpu_strided_ends (e, &lo, &hi);
+      if (single && strided_one_row (b, k, e, lo, hi))
+        return;
+      /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
+       * mask. */
+      if (strided_banks (b, e, lo, hi, &sb))
+        {
+          if (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE)
+            cut_groups (b, k, e->active, e->width,
+                        single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
+          else
+            cut_sm90_load (b, k, e->active, e->width, &sb);
+          return;
+        }
+    }
+  /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
+   * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
+  if (single && b->banks >= 8 && b->banks <= 64
+      && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
+    {
+      k->wavefronts += gpu_window_queue (&window, b->banks - 1);
+      k->passes++;
+      return;
+    }
+  banks_by_lanes (b, k, batch, e, single);
+}
+
 static gboolean
 banks_consume (void *state, const MdlEventBatch *batch, GError **error)
 {
-  Banks *b = state;
   (void) error;
-  for (gsize i = 0; i < batch->n_warp; i++)
-    {
-      const MdlWarpEvent *e = &batch->warp[i];
-      GpuWindow window;
-      StridedBanks sb;
-      gboolean single;   /* a load or store its rule makes one pass */
-      gboolean closed;   /* a strided load or store in closed form (sb) */
-      Counts *k;
-      if (!mdl_warp_is_memory (e) || e->space != MDL_SPACE_SHARED)
-        continue;
-      k = &b->c[e->op];
-      k->requests++;
-      single = e->op != MDL_WARP_ATOMIC && one_pass (b, e);
-      if (single && strided_one_row (b, k, e))
-        continue;
-      /* Strided lanes at any stride (the transposes' columns): each pass's queue from its lane
-       * mask, with no lane addresses (the sm90 rule's loads of several passes excepted). */
-      closed = e->op != MDL_WARP_ATOMIC && strided_banks (b, e, &sb);
-      if (closed && (single || b->rule != RULE_SM90 || e->op == MDL_WARP_STORE))
-        {
-          cut_groups (b, k, e->active, e->width,
-                      single ? MDL_WARP_MAX_LANES : group_lanes (b, e->width), &sb);
-          continue;
-        }
-      /* A one-pass load or store whose words fit 64 (the sorts' data-dependent lists): its
-       * wavefronts from one 64-bit window of the words, explicit or strided, repeats merged. */
-      if (single && b->banks >= 8 && b->banks <= 64
-          && gpu_window_fill (batch, e, e->active, 0, b->bank_shift, &window))
-        {
-          k->wavefronts += gpu_window_queue (&window, b->banks - 1);
-          k->passes++;
-          continue;
-        }
-      /* A one-pass load or store in the explicit form: its pass is the event's address list as
-       * it stands (active lanes in lane order), with no scatter by lane and gather back. */
-      if (single && !(e->flags & MDL_WARP_STRIDED))
-        {
-          k->wavefronts += pass_wavefronts (b, batch->lane_addrs + e->first_addr,
-                                            gpu_popcount (e->active), e->width);
-          k->passes++;
-          continue;
-        }
-      mdl_warp_addrs (batch, e, b->addrs);
-      if (e->op == MDL_WARP_ATOMIC)
-        {
-          guint64 keys[MDL_WARP_MAX_LANES];
-          gpu_contention_add (&b->contention, b->addrs, e->active);
-          /* Shared offsets are per block: the block's id in the high half of the key. */
-          for (guint64 r = e->active; r; r &= r - 1)
-            {
-              guint l = (guint) __builtin_ctzll (r);
-              keys[l] = (guint64) e->block << 32 | (b->addrs[l] & G_MAXUINT32);
-            }
-          gpu_addr_warps_add (&b->addr_warps, keys, e->active);
-        }
-      if (b->rule == RULE_SM90 && e->op == MDL_WARP_ATOMIC)
-        cut_sm90_atomic (b, k, e->active, e->width, (e->flags & MDL_WARP_ATOM_CAS) != 0);
-      else if (b->rule == RULE_SM90 && e->op == MDL_WARP_LOAD)
-        cut_sm90_load (b, k, e->active, e->width);
-      else
-        cut_groups (b, k, e->active, e->width, group_lanes (b, e->width), NULL);
-    }
+  /* Most events are not shared accesses: a loop of one test of the space passes them (the
+   * space is that of a memory op only, mdl_warp_event_check()), the rest has a function of its
+   * own, so that the loop keeps its pointers in registers. */
+  for (const MdlWarpEvent *e = batch->warp, *end = batch->warp + batch->n_warp; e < end; e++)
+    if (G_UNLIKELY (e->space == MDL_SPACE_SHARED) && mdl_warp_is_memory (e))
+      banks_access (state, batch, e);
   return TRUE;
 }
 

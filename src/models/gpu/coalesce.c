@@ -82,56 +82,66 @@ coalesce_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
-/* TRUE when @e's active lanes are one run in the strided form with 0 <= stride <= width (their
- * bytes abut or overlap) and none wraps past the top of the address space; keeps base and stride. */
-static gboolean
-packed_run (Coalesce *c, const MdlWarpEvent *e)
+/* TRUE when @e's active lanes, from address @lo to @hi (gpu_strided_ends()), are one run in the
+ * strided form with 0 <= stride <= width (their bytes abut or overlap) and none wraps past the
+ * top of the address space. */
+static inline gboolean
+packed_run (const MdlWarpEvent *e, guint64 lo, guint64 hi)
 {
-  guint64 low = e->active >> __builtin_ctzll (e->active), lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED) || e->stride < 0 || e->stride > (gint64) e->width
-      || (low & (low + 1)) != 0)
-    return FALSE;
-  c->base = e->base;
-  c->stride = (guint64) e->stride;
-  lo = c->base + (guint64) __builtin_ctzll (e->active) * c->stride;
-  hi = c->base + (guint64) (63 - __builtin_clzll (e->active)) * c->stride;
-  return lo <= hi && hi <= hi + e->width - 1;
+  guint64 low = e->active >> __builtin_ctzll (e->active);
+  return (e->flags & MDL_WARP_STRIDED) && e->stride >= 0 && e->stride <= (gint64) e->width
+         && (low & (low + 1)) == 0 && lo <= hi && hi <= hi + e->width - 1;
 }
 
-/* TRUE when every active lane of strided @e lies within one sector of its own and one line of its
- * own: lanes aligned to a power-of-two width no wider than a sector (the base and stride
- * multiples of it, so no lane straddles one), at least a line apart, with none wrapping past
- * 2^64 between the end lanes (a stride below 2^32 keeps their span far below it). Then any lanes
- * touch as many sectors, and lines, as they are (the transposes' columns, large strides). */
-static gboolean
-spread_lanes (const Coalesce *c, const MdlWarpEvent *e)
+/* TRUE when every active lane of strided @e, from address @lo to @hi (gpu_strided_ends()), lies
+ * within one sector of its own and one line of its own: lanes aligned to a power-of-two width no
+ * wider than a sector (the base and stride multiples of it, so no lane straddles one), at least a
+ * line apart, with none wrapping past 2^64 between the end lanes (a stride below 2^32 keeps their
+ * span far below it). Then any lanes touch as many sectors, and lines, as they are (the
+ * transposes' columns, large strides). */
+static inline gboolean
+spread_lanes (const Coalesce *c, const MdlWarpEvent *e, guint64 lo, guint64 hi)
 {
   guint64 width = e->width, step = e->stride < 0 ? -(guint64) e->stride : (guint64) e->stride;
-  guint64 lo, hi;
-  if (!(e->flags & MDL_WARP_STRIDED) || width == 0 || (width & (width - 1)) != 0
-      || width > ((guint64) 1 << c->sector_shift) || ((e->base | step) & (width - 1)) != 0
-      || step < ((guint64) 1 << c->line_shift) || step > G_MAXUINT32)
-    return FALSE;
-  lo = e->base + (guint64) ((gint64) __builtin_ctzll (e->active) * e->stride);
-  hi = e->base + (guint64) ((gint64) (63 - __builtin_clzll (e->active)) * e->stride);
-  return e->stride >= 0 ? lo <= hi : hi <= lo;
+  return (e->flags & MDL_WARP_STRIDED) && width != 0 && (width & (width - 1)) == 0
+         && width <= ((guint64) 1 << c->sector_shift) && ((e->base | step) & (width - 1)) == 0
+         && step >= ((guint64) 1 << c->line_shift) && step <= G_MAXUINT32
+         && (e->stride >= 0 ? lo <= hi : hi <= lo);
 }
 
-/* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)). */
-static guint64
-distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
+/* Units of 2^@shift bytes from the first byte of the run of lanes @lo .. @hi + @width - 1 to the
+ * last (packed_run()). */
+static inline guint64
+run_units (guint64 lo, guint64 hi, guint width, guint shift)
+{
+  return ((hi + width - 1) >> shift) - (lo >> shift) + 1;
+}
+
+/* What every rule counts of an instruction: its sectors and lines, and the bytes asked for. */
+static inline void
+count_geometry (Counts *k, const MdlWarpEvent *e, guint64 sectors, guint64 lines)
+{
+  k->insts++;
+  k->requested_bytes += (guint64) gpu_popcount (e->active) * e->width;
+  k->sectors += sectors;
+  k->lines += lines;
+}
+
+/* The sectors rule's requests and transactions: one request, a transaction per sector. */
+static inline void
+count_sector_transactions (const Coalesce *c, Counts *k, guint64 sectors)
+{
+  k->requests++;
+  k->transactions += sectors;
+  k->transaction_bytes += sectors << c->sector_shift;
+}
+
+/* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)) at
+ * the addresses c->addrs: a set of them (not inlined: distinct_units()). */
+static G_NO_INLINE guint64
+set_units (Coalesce *c, guint64 lanes, guint width, guint shift)
 {
   guint64 last = G_MAXUINT64;
-  if (c->spread)
-    return gpu_popcount (lanes);
-  /* A run of lanes whose bytes abut or overlap (c->packed; @lanes is part of the run) covers
-   * one range of bytes, so its units are those from the first byte's to the last's. */
-  if (c->packed)
-    {
-      guint64 lo = c->base + (guint64) __builtin_ctzll (lanes) * c->stride;
-      guint64 hi = c->base + (guint64) (63 - __builtin_clzll (lanes)) * c->stride;
-      return ((hi + width - 1) >> shift) - (lo >> shift) + 1;
-    }
   gpu_set_clear (&c->set);
   for (guint64 r = lanes; r; r &= r - 1)
     {
@@ -145,6 +155,22 @@ distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
           }
     }
   return c->set.n;
+}
+
+/* Distinct units of 2^@shift bytes touched by the lanes of @lanes (bytes [a, a + width)). The
+ * closed forms inline, the set apart: the set's registers made a call of every instruction save
+ * and restore six of them. */
+static inline guint64
+distinct_units (Coalesce *c, guint64 lanes, guint width, guint shift)
+{
+  if (c->spread)
+    return gpu_popcount (lanes);
+  /* A run of lanes whose bytes abut or overlap (c->packed; @lanes is part of the run) covers
+   * one range of bytes, so its units are those from the first byte's to the last's. */
+  if (c->packed)
+    return run_units (c->base + (guint64) __builtin_ctzll (lanes) * c->stride,
+                      c->base + (guint64) (63 - __builtin_clzll (lanes)) * c->stride, width, shift);
+  return set_units (c, lanes, width, shift);
 }
 
 /* Compute capability 1.0/1.1: one half-warp. */
@@ -204,94 +230,117 @@ half_cc12 (Coalesce *c, Counts *k, guint64 lanes, guint width)
     }
 }
 
+/* Counts the global or local load, store or atomic @e of @b (not inlined: coalesce_consume()). */
+static G_NO_INLINE void
+coalesce_access (Coalesce *c, const MdlEventBatch *b, const MdlWarpEvent *e)
+{
+  guint kind, width = e->width;
+  guint64 sectors, lo, hi;
+  Counts *k;
+  kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
+  /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
+  if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
+    kind = K_GRED;
+  k = &c->c[kind];
+  gpu_strided_ends (e, &lo, &hi);
+  /* The common case first: a load or store whose sectors and lines come from its end lanes. */
+  if (c->rule == RULE_SECTORS && e->op != MDL_WARP_ATOMIC)
+    {
+      if (packed_run (e, lo, hi))
+        {
+          sectors = run_units (lo, hi, width, c->sector_shift);
+          count_geometry (k, e, sectors, run_units (lo, hi, width, c->line_shift));
+          count_sector_transactions (c, k, sectors);
+          return;
+        }
+      if (spread_lanes (c, e, lo, hi))
+        {
+          sectors = gpu_popcount (e->active);
+          count_geometry (k, e, sectors, sectors);
+          count_sector_transactions (c, k, sectors);
+          return;
+        }
+    }
+  /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
+   * atomics do (their rounds and contention). */
+  c->packed = e->op != MDL_WARP_ATOMIC && packed_run (e, lo, hi)
+              && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+  c->spread = !c->packed && e->op != MDL_WARP_ATOMIC && spread_lanes (c, e, lo, hi)
+              && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
+  c->base = e->base;
+  c->stride = (guint64) e->stride;
+  if (!c->packed && !c->spread)
+    mdl_warp_addrs (b, e, c->addrs);
+  if (kind == K_GATOM || kind == K_GRED)
+    {
+      gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
+      gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
+    }
+  if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
+    {
+      /* An atomic visits its sectors once per round of distinct addresses (measured on the
+       * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
+      guint64 rounds[MDL_WARP_MAX_LANES];
+      guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
+      sectors = 0;
+      for (guint r = 0; r < n; r++)
+        sectors += distinct_units (c, rounds[r], width, c->sector_shift);
+    }
+  else
+    sectors = distinct_units (c, e->active, width, c->sector_shift);
+  count_geometry (k, e, sectors, distinct_units (c, e->active, width, c->line_shift));
+  switch (c->rule)
+    {
+    case RULE_SECTORS:
+      count_sector_transactions (c, k, sectors);
+      break;
+    case RULE_CC10:
+    case RULE_CC12:
+      k->requests++;
+      for (guint h = 0; h < MDL_WARP_MAX_LANES; h += 16)
+        {
+          guint64 half = e->active & (G_GUINT64_CONSTANT (0xffff) << h);
+          if (half == 0)
+            continue;
+          if (c->rule == RULE_CC10)
+            half_cc10 (c, k, half, h, width);
+          else
+            half_cc12 (c, k, half, width);
+        }
+      break;
+    case RULE_L1LINES:
+      {
+        guint group = width <= 4 ? 32 : width == 8 ? 16 : 8;   /* lanes per request */
+        gboolean load = e->op == MDL_WARP_LOAD;
+        guint shift = load ? c->line_shift : c->sector_shift;
+        for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
+          {
+            guint64 part = e->active & (gpu_group_mask (group) << g);
+            guint64 n;
+            if (part == 0)
+              continue;
+            k->requests++;
+            n = distinct_units (c, part, width, shift);
+            k->transactions += n;
+            k->transaction_bytes += n << shift;
+          }
+        break;
+      }
+    }
+}
+
 static gboolean
 coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
 {
-  Coalesce *c = state;
   (void) error;
-  for (gsize i = 0; i < b->n_warp; i++)
-    {
-      const MdlWarpEvent *e = &b->warp[i];
-      guint kind, width = e->width;
-      guint64 sectors;
-      Counts *k;
-      if (!mdl_warp_is_memory (e) || e->space == MDL_SPACE_SHARED)
-        continue;
-      kind = (e->space == MDL_SPACE_LOCAL ? K_LLD : K_GLD) + e->op;
-      /* A global atomic whose old values no lane uses is a RED, which the H100 counts apart. */
-      if (kind == K_GATOM && (e->flags & MDL_WARP_ATOM_RED))
-        kind = K_GRED;
-      k = &c->c[kind];
-      /* The sectors and l1lines rules of a packed run need no lane addresses (distinct_units);
-       * atomics do (their rounds and contention). */
-      c->packed = e->op != MDL_WARP_ATOMIC && packed_run (c, e)
-                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
-      c->spread = !c->packed && e->op != MDL_WARP_ATOMIC && spread_lanes (c, e)
-                  && (c->rule == RULE_SECTORS || c->rule == RULE_L1LINES);
-      if (!c->packed && !c->spread)
-        mdl_warp_addrs (b, e, c->addrs);
-      if (kind == K_GATOM || kind == K_GRED)
-        {
-          gpu_contention_add (&c->contention[kind == K_GRED], c->addrs, e->active);
-          gpu_addr_warps_add (&c->addr_warps[kind == K_GRED], c->addrs, e->active);
-        }
-      k->insts++;
-      k->requested_bytes += (guint64) gpu_popcount (e->active) * width;
-      if ((kind == K_GATOM || kind == K_GRED) && c->rule == RULE_SECTORS)
-        {
-          /* An atomic visits its sectors once per round of distinct addresses (measured on the
-           * H100: 32 lanes on one word are 32 sectors; docs/models/gpu.md, "Atomics"). */
-          guint64 rounds[MDL_WARP_MAX_LANES];
-          guint n = gpu_atomic_rounds (c->addrs, e->active, rounds);
-          sectors = 0;
-          for (guint r = 0; r < n; r++)
-            sectors += distinct_units (c, rounds[r], width, c->sector_shift);
-        }
-      else
-        sectors = distinct_units (c, e->active, width, c->sector_shift);
-      k->sectors += sectors;
-      k->lines += distinct_units (c, e->active, width, c->line_shift);
-      switch (c->rule)
-        {
-        case RULE_SECTORS:
-          k->requests++;
-          k->transactions += sectors;
-          k->transaction_bytes += sectors << c->sector_shift;
-          break;
-        case RULE_CC10:
-        case RULE_CC12:
-          k->requests++;
-          for (guint h = 0; h < MDL_WARP_MAX_LANES; h += 16)
-            {
-              guint64 half = e->active & (G_GUINT64_CONSTANT (0xffff) << h);
-              if (half == 0)
-                continue;
-              if (c->rule == RULE_CC10)
-                half_cc10 (c, k, half, h, width);
-              else
-                half_cc12 (c, k, half, width);
-            }
-          break;
-        case RULE_L1LINES:
-          {
-            guint group = width <= 4 ? 32 : width == 8 ? 16 : 8;   /* lanes per request */
-            gboolean load = e->op == MDL_WARP_LOAD;
-            guint shift = load ? c->line_shift : c->sector_shift;
-            for (guint g = 0; g < MDL_WARP_MAX_LANES; g += group)
-              {
-                guint64 part = e->active & (gpu_group_mask (group) << g);
-                guint64 n;
-                if (part == 0)
-                  continue;
-                k->requests++;
-                n = distinct_units (c, part, width, shift);
-                k->transactions += n;
-                k->transaction_bytes += n << shift;
-              }
-            break;
-          }
-        }
-    }
+  /* Most events are neither global nor local accesses (ALU, branches, shared): a loop of one test
+   * of the space passes them (the space is that of a memory op only, mdl_warp_event_check(); the
+   * two are the odd spaces, one bit to test), the rest has a function of its own, so that the
+   * loop keeps its pointers in registers. */
+  G_STATIC_ASSERT ((MDL_SPACE_GLOBAL & MDL_SPACE_LOCAL & 1) && !((MDL_SPACE_NONE | MDL_SPACE_SHARED) & 1));
+  for (const MdlWarpEvent *e = b->warp, *end = b->warp + b->n_warp; e < end; e++)
+    if (G_UNLIKELY (e->space & 1) && mdl_warp_is_memory (e))
+      coalesce_access (state, b, e);
   return TRUE;
 }
 

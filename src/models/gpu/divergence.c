@@ -19,17 +19,56 @@
 
 enum { COUNT_SASS, COUNT_SOURCE };
 
-/* Sums over every event, split by op; the report derives each mode's counters from them, so the
- * loop has no test per event. */
+/* Sums over every event; the report derives each mode's counters from them. */
 typedef struct {
   guint64 events;
   guint64 lanes;            /* active lanes summed over every event */
-  guint64 per_op[256];      /* events by op: every value of the byte, none out of range */
+  guint64 branches, jumps, shfl, vote;   /* events of those ops */
   guint64 jump_lanes;       /* active lanes of the jumps (count=source leaves them out) */
   guint64 divergent;
   guint mode;
   guint warp_width;
 } Divergence;
+
+/* The loop keeps its sums in registers, with no branch and no test per event (a count per op in
+ * memory made every event wait on the last one of its op): what an event adds by its op is read
+ * from tables indexed by the op byte (every value of it, none out of range). The ops counted
+ * apart are 16-bit fields of one sum, unpacked every FIELDS_CHUNK events, before one overflows. */
+enum { F_BRANCH, F_JUMP, F_SHFL, F_VOTE };
+#define FIELD(f) (G_GUINT64_CONSTANT (1) << 16 * (f))
+#define FIELDS_CHUNK 0xffff
+static const guint64 op_field[256] = {
+  [MDL_WARP_BRANCH] = FIELD (F_BRANCH), [MDL_WARP_JUMP] = FIELD (F_JUMP),
+  [MDL_WARP_SHFL] = FIELD (F_SHFL),     [MDL_WARP_VOTE] = FIELD (F_VOTE),
+};
+/* All ones for that op, zeros for the others. */
+static const guint64 jump_mask[256] = { [MDL_WARP_JUMP] = G_MAXUINT64 };
+static const guint64 branch_mask[256] = { [MDL_WARP_BRANCH] = G_MAXUINT64 };
+
+/* Adds the @n events @e to @d (@n at most FIELDS_CHUNK); @hw_popcnt: gpu_popcount_by()'s. */
+static inline __attribute__ ((always_inline)) void
+count_events (Divergence *d, const MdlWarpEvent *e, gsize n, gboolean hw_popcnt)
+{
+  guint64 lanes = 0, jump_lanes = 0, divergent = 0, fields = 0;
+  for (const MdlWarpEvent *end = e + n; e < end; e++)
+    {
+      guint64 active = e->active, count = gpu_popcount_by (active, hw_popcnt);
+      lanes += count;
+      fields += op_field[e->op];
+      jump_lanes += count & jump_mask[e->op];
+      /* A branch diverges when 0 < taken < active (its taken lanes are active ones, so they are
+       * all of them exactly when taken is not below active); taken - 1 wraps when it is 0. */
+      divergent += ((e->taken & branch_mask[e->op]) - 1) < active - 1;
+    }
+  d->events += n;
+  d->lanes += lanes;
+  d->jump_lanes += jump_lanes;
+  d->divergent += divergent;
+  d->branches += (fields >> 16 * F_BRANCH) & 0xffff;
+  d->jumps += (fields >> 16 * F_JUMP) & 0xffff;
+  d->shfl += (fields >> 16 * F_SHFL) & 0xffff;
+  d->vote += (fields >> 16 * F_VOTE) & 0xffff;
+}
 
 static const MdlParamSpec divergence_params[] = {
   { "count", MDL_PARAM_CHOICE, "sass", NULL, 0, 0, "sass|source", 0,
@@ -53,18 +92,16 @@ divergence_init (void *state, const MdlParams *params, GError **error)
 static gboolean
 divergence_consume (void *state, const MdlEventBatch *b, GError **error)
 {
-  Divergence *d = state;
   (void) error;
-  for (gsize i = 0; i < b->n_warp; i++)
+  for (gsize at = 0; at < b->n_warp; at += FIELDS_CHUNK)
     {
-      const MdlWarpEvent *e = &b->warp[i];
-      guint64 lanes = gpu_popcount (e->active);
-      d->lanes += lanes;
-      d->per_op[e->op]++;
-      d->jump_lanes += e->op == MDL_WARP_JUMP ? lanes : 0;
-      d->divergent += (e->op == MDL_WARP_BRANCH) & (e->taken != 0) & (e->taken != e->active);
+      gsize n = MIN (FIELDS_CHUNK, b->n_warp - at);
+      /* The loop twice, by the CPU's popcount, so that no event tests it. */
+      if (gpu_has_popcnt ())
+        count_events (state, b->warp + at, n, TRUE);
+      else
+        count_events (state, b->warp + at, n, FALSE);
     }
-  d->events += b->n_warp;
   return TRUE;
 }
 
@@ -74,9 +111,8 @@ divergence_report (void *state, MdlReport *out)
   Divergence *d = state;
   gboolean sass = d->mode == COUNT_SASS;
   /* count=source: jumps are neither branches nor instructions. */
-  guint64 jumps = d->per_op[MDL_WARP_JUMP];
-  guint64 branches = d->per_op[MDL_WARP_BRANCH] + (sass ? jumps : 0);
-  guint64 insts = d->events - (sass ? 0 : jumps);
+  guint64 branches = d->branches + (sass ? d->jumps : 0);
+  guint64 insts = d->events - (sass ? 0 : d->jumps);
   guint64 thread_insts = d->lanes - (sass ? 0 : d->jump_lanes);
   guint64 uniform = branches - d->divergent;
 #define NCU(m) (sass ? (m) : NULL)
@@ -105,9 +141,9 @@ divergence_report (void *state, MdlReport *out)
                        insts ? (double) thread_insts / (double) insts : NAN);
   /* Nsight Compute 2025.3 has no shuffle or vote counter on sm_90 (docs/models/gpu.md). */
   mdl_report_add_count (out, "shfl_insts", "count", "warp shuffles executed (SHFL)", NULL,
-                        d->per_op[MDL_WARP_SHFL]);
+                        d->shfl);
   mdl_report_add_count (out, "vote_insts", "count", "warp votes executed (VOTE: ballot, any, all)",
-                        NULL, d->per_op[MDL_WARP_VOTE]);
+                        NULL, d->vote);
   mdl_report_add_real (out, "active_lanes_pct", "percent",
                        "active lanes in percent of warp_width, over instructions", NULL,
                        insts ? 100.0 * (double) thread_insts / ((double) insts * d->warp_width)

@@ -103,30 +103,55 @@ gpu_group_words (const guint64 *addrs, guint64 group, guint width, guint word_sh
   return n;
 }
 
-/* Bits set in @x: the instruction where the build has it; in the default x86-64 build (no
- * -mpopcnt) the instruction too where the CPU has it, by libgcc's CPU flags read once at start
- * (one load and a branch the predictor learns: a dozen operations fewer on every call, the
- * engines call it per group and per event); else a few shifts and masks (not a call into libgcc,
- * which every event paid for). */
-static inline guint
-gpu_popcount (guint64 x)
+/* TRUE when gpu_popcount() may use the POPCNT instruction: always where the build has it; in the
+ * default x86-64 build (no -mpopcnt) where the CPU has it, by libgcc's CPU flags read once at
+ * start (one load and a branch the predictor learns); FALSE elsewhere. */
+static inline gboolean
+gpu_has_popcnt (void)
 {
 #ifdef __POPCNT__
+  return TRUE;
+#elif defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports ("popcnt");
+#else
+  return FALSE;
+#endif
+}
+
+/* Bits set in @x, by the instruction when @hw (gpu_has_popcnt()), else by a few shifts and masks
+ * (not a call into libgcc, which every event paid for). A loop that counts per event tests the
+ * CPU once: it is written once as an inline function of @hw and called with TRUE and with FALSE
+ * (gpu_popcount()'s test per call is three operations, a seventh of divergence's loop). */
+static inline guint
+gpu_popcount_by (guint64 x, gboolean hw)
+{
+#ifdef __POPCNT__
+  (void) hw;
   return (guint) __builtin_popcountll (x);
 #else
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (G_LIKELY (__builtin_cpu_supports ("popcnt")))
+  if (hw)
     {
       guint64 n;
       __asm__ ("popcnt %1, %0" : "=r" (n) : "rm" (x) : "cc");
       return (guint) n;
     }
+#else
+  (void) hw;
 #endif
   x -= (x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555);
   x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
   x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
   return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
 #endif
+}
+
+/* Bits set in @x: the instruction where the build or the CPU has it (gpu_has_popcnt()); the
+ * engines call it per group and per event. */
+static inline guint
+gpu_popcount (guint64 x)
+{
+  return gpu_popcount_by (x, G_LIKELY (gpu_has_popcnt ()));
 }
 
 /* @bits with bit @n mod 64 set: x86's BTS, one operation where GCC emits four (a constant 1,
@@ -260,6 +285,16 @@ gpu_bank_queue (guint *count, const guint64 *words, guint n, guint64 bank_mask)
   for (guint i = 0; i < n; i++)
     count[words[i] & bank_mask] = 0;
   return worst;
+}
+
+/* The addresses of strided @e's first active lane (*@lo) and last (*@hi): what the engines'
+ * closed forms of strided instructions start from. Anything for the explicit form (unsigned
+ * arithmetic: its base and stride are not meant to be read, but may be). */
+static inline void
+gpu_strided_ends (const MdlWarpEvent *e, guint64 *lo, guint64 *hi)
+{
+  *lo = e->base + (guint64) __builtin_ctzll (e->active) * (guint64) e->stride;
+  *hi = e->base + (guint64) (63 - __builtin_clzll (e->active)) * (guint64) e->stride;
 }
 
 /* The strided form's common case, where a memory instruction needs no lane addresses at all:
