@@ -145,6 +145,7 @@ group_above (const guint64 *g, guint64 v)
   guint mask = 0;
 #ifdef __SSE2__
   __m128i vv = _mm_set1_epi64x ((long long) v);
+#pragma GCC unroll 4
   for (guint j = 0; j < FAN; j += 2)
     {
       __m128i pair = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (g + j));
@@ -191,14 +192,16 @@ typedef struct {
 #define ALL_IN ((1u << FAN) - 1)
 
 /* The records among the leaves of group @g where @in has their bit (bit j for position FAN g + j);
- * returns the group's largest key after them. Every leaf is stepped through, unrolled, with selects: which of them are records
- * depends on the keys, and a loop over the candidates mispredicted its branches about half of the
- * time (callgrind's branch simulation). gcc turns some selects into branches, taken rarely;
- * forcing them into masks cost 1.6x the instructions for a third fewer mispredictions. */
+ * returns the group's largest key after them. Every leaf is stepped through, unrolled, without a
+ * branch: which of them are records depends on the keys, and both a loop over the candidates and
+ * the selects that gcc turned into a branch mispredicted about half of the time (callgrind's
+ * branch simulation: 9 per access on bench-vat's min curve). The masks cost more instructions
+ * (5900 -> 8280 per access) and ran faster (1.97 -> 2.02 M/s by CPU time, alternated). */
 static inline guint64
 leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
 {
-  guint32 first = g * FAN, *stack = c->stack + first, entry = carry->entry;
+  guint32 first = g * FAN, *stack = c->stack + first, *pos_of = c->pos_of, entry = carry->entry;
+  guint32 spare = c->base.wmax;   /* pos_of's entry that no node has */
   guint64 *key = c->level[0] + first, v = carry->key, top = 0;
 #pragma GCC unroll 8
   for (guint j = 0; j < FAN; j++)
@@ -206,13 +209,16 @@ leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
       guint64 k = key[j];
       guint32 e = stack[j];
       gboolean record = ((in >> j) & 1) & (k > v);
-      guint64 now = record ? v : k;
-      key[j] = now;
-      top = max2 (top, now);
-      stack[j] = record ? entry : e;
-      c->pos_of[record ? entry : c->base.wmax] = first + j;
-      v = record ? k : v;
-      entry = record ? e : entry;
+      /* Where a record is, the carried key and entry swap with the leaf's. */
+      guint64 mask = 0 - (guint64) record, swap = (k ^ v) & mask;
+      guint32 mask32 = (guint32) mask, swap_entry = (e ^ entry) & mask32;
+      key[j] = k ^ swap;
+      top = max2 (top, k ^ swap);
+      v ^= swap;
+      /* A record's new entry gets its position; any other leaf writes the spare entry's. */
+      pos_of[spare ^ ((entry ^ spare) & mask32)] = first + j;
+      stack[j] = e ^ swap_entry;
+      entry ^= swap_entry;
     }
   *carry = (Carry) { entry, v };
   return top;
@@ -228,28 +234,41 @@ leaf_group (VatCurveMin *c, guint32 g, guint32 hi, Carry *carry)
                      : leaf_records (c, g, (1u << left) - 1, carry);
 }
 
+/* The children of entry @i of level @k in range, as a mask, for a range that ends below @hi: only
+ * the last child that the range reaches can cross it, so a node inside it takes all FAN. */
+static inline guint
+children_in (guint k, guint32 i, guint32 hi)
+{
+  guint last = ((hi - 1) >> (BITS * (k - 1))) - i * FAN;
+  return (2u << MIN (last, FAN - 1)) - 1;
+}
+
 /* Moves the carried node into every record among the positions below @hi under entry @i of level
- * @k >= 2, left to right, carrying each record's node on, and repairs the maxima it changed. The
- * leaf groups are swept in the loop of level 2, without a call each: they are most of the nodes
- * visited. Position 0 needs no lower bound: its key in the tree stays 0, never above a carried
- * key. Only the last child that the range reaches can cross @hi, so a node inside it takes all. */
+ * @k >= 2, left to right, carrying each record's node on, and repairs the maxima it changed.
+ * Position 0 needs no lower bound: its key in the tree stays 0, never above a carried key. The
+ * leaf groups, most of the nodes visited, are swept in a loop of their own at level 2, without a
+ * call each; the test of the level is made once per node, where one per candidate was 7 mispredicted
+ * branches per access (callgrind's branch simulation, bench-vat's min curve). */
 static void
 sweep (VatCurveMin *c, guint k, guint32 i, guint32 hi, Carry *carry)
 {
   guint64 *below = c->level[k - 1] + i * FAN;
   guint32 first = i * FAN;
-  guint last = ((hi - 1) >> (BITS * (k - 1))) - first;   /* the last child in range, if < FAN */
-  guint in = last >= FAN - 1 ? ALL_IN : (2u << last) - 1;
-  for (guint cand = group_above (below, carry->key) & in; cand; cand &= cand - 1)
-    {
-      guint j = (guint) __builtin_ctz (cand);
-      if (below[j] <= carry->key)   /* the carried key has grown past it */
-        continue;
-      if (k == 2)
-        below[j] = leaf_group (c, first + j, hi, carry);
-      else
-        sweep (c, k - 1, first + j, hi, carry);
-    }
+  guint cand = group_above (below, carry->key) & children_in (k, i, hi);
+  if (k == 2)
+    for (; cand; cand &= cand - 1)
+      {
+        guint j = (guint) __builtin_ctz (cand);
+        if (below[j] > carry->key)   /* else the carried key has grown past it */
+          below[j] = leaf_group (c, first + j, hi, carry);
+      }
+  else
+    for (; cand; cand &= cand - 1)
+      {
+        guint j = (guint) __builtin_ctz (cand);
+        if (below[j] > carry->key)
+          sweep (c, k - 1, first + j, hi, carry);
+      }
   c->level[k][i] = group_max (below);
 }
 
