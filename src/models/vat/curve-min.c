@@ -226,12 +226,20 @@ leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
 
 /* The records of group @g below position @hi: @in is a constant, and drops out of the unrolled loop,
  * wherever the whole group is in range (every group but the last of a range). */
+/* The last group of a range, out of line: a second unrolled copy inside sweep() made gcc spill
+ * registers in the first (callgrind: 8280 -> 7880 instructions per access without it). */
+static G_GNUC_NO_INLINE guint64
+leaf_records_part (VatCurveMin *c, guint32 g, guint in, Carry *carry)
+{
+  return leaf_records (c, g, in, carry);
+}
+
 static guint64
 leaf_group (VatCurveMin *c, guint32 g, guint32 hi, Carry *carry)
 {
   guint32 left = hi - g * FAN;
   return left >= FAN ? leaf_records (c, g, ALL_IN, carry)
-                     : leaf_records (c, g, (1u << left) - 1, carry);
+                     : leaf_records_part (c, g, (1u << left) - 1, carry);
 }
 
 /* The children of entry @i of level @k in range, as a mask, for a range that ends below @hi: only
