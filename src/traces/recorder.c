@@ -38,8 +38,8 @@ typedef struct {
   guint lend_at;
   guint64 n_delivered;
   GError *error;        /* the first sink error; later events are dropped */
-  guint64 *named;       /* bit per code site that needs no marker any more (site 0, the sites
-                           named, all met once naming stopped); NULL until the first batch */
+  guint64 *named;       /* bit per code site that needs no marker any more: site 0, the sites
+                           named, and under own_sites every site met; NULL until the first batch */
   gboolean own_sites;   /* the caller has set a site: names no code site */
   GArray *regions;      /* MapRegion, in mapping order; NULL until one is mapped */
   guint64 next_sim;     /* where the next region's simulated addresses start */
@@ -51,7 +51,7 @@ lend_free (MdlBatchKeep *keep)
   g_free (keep);
 }
 
-/* A new buffer of @cap events, held by the recorder, which appends into it from now on. */
+/* A new buffer of pub.cap events, held by the recorder, which appends into it from now on. */
 static void
 lend_add (Recorder *r)
 {
