@@ -1,6 +1,7 @@
 /* Tests of the recorder (include/models/record.h, src/traces/recorder.c): batching at the producer,
  * merging of operation counts, markers flushing first, sink failures latched until finish, freeing
- * as good as finishing for the counts, the event count, and the instrumentation macros. */
+ * as good as finishing for the counts, the event count, the instrumentation macros, and batches a
+ * sink holds left unchanged. */
 #include "helpers.h"
 
 #include <math.h>
@@ -474,6 +475,70 @@ test_recorder_feeds_a_pipeline (void **state)
   g_free (reports);
 }
 
+/* A sink that holds every other batch it is given (as a threaded pipeline holds them), with a
+ * copy of each held batch's events as they were delivered. */
+typedef struct {
+  GPtrArray *holds;    /* MdlBatchKeep * */
+  GPtrArray *views;    /* const MdlCpuEvent *, the held arrays */
+  GPtrArray *copies;   /* GArray of MdlCpuEvent, what they held when delivered */
+  guint n_batches;
+} Holder;
+
+static gboolean
+holder_batch (void *data, const MdlEventBatch *b, GError **error)
+{
+  Holder *h = data;
+  (void) error;
+  if (h->n_batches++ % 2 == 0)
+    {
+      GArray *copy = g_array_new (FALSE, FALSE, sizeof (MdlCpuEvent));
+      MdlBatchKeep *keep = mdl_event_batch_keep (b);
+      assert_non_null (keep);
+      g_array_append_vals (copy, b->cpu, (guint) b->n_cpu);
+      g_ptr_array_add (h->holds, keep);
+      g_ptr_array_add (h->views, (gpointer) b->cpu);
+      g_ptr_array_add (h->copies, copy);
+    }
+  return TRUE;
+}
+
+static gboolean
+holder_marker (void *data, const MdlMarker *m, GError **error)
+{
+  (void) data, (void) m, (void) error;
+  return TRUE;
+}
+
+/* Ensure a batch a sink holds (mdl_event_batch_keep()) stays as it was delivered while the
+ * recorder goes on appending, through many later batches, and after the recorder is freed: the
+ * recorder appends into a buffer no sink holds. */
+static void
+test_held_batches_stay_unchanged (void **state)
+{
+  Holder h = { g_ptr_array_new (), g_ptr_array_new (),
+               g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref), 0 };
+  MdlSink sink = { holder_batch, holder_marker, &h };
+  MdlRecorder *rec = mdl_recorder_new (&sink, 7);
+  (void) state;
+  for (guint i = 0; i < 100; i++)
+    mdl_recorder_access (rec, i % 2 ? MDL_CPU_WRITE : MDL_CPU_READ, 0x10000 + 24 * i, 8);
+  assert_true (mdl_recorder_finish (rec, NULL));
+  mdl_recorder_free (rec);
+  /* 100 events in batches of 7: 15 batches, the 8 even ones held. */
+  assert_int_equal (h.n_batches, 15);
+  assert_int_equal (h.holds->len, 8);
+  for (guint i = 0; i < h.holds->len; i++)
+    {
+      GArray *copy = g_ptr_array_index (h.copies, i);
+      if (memcmp (g_ptr_array_index (h.views, i), copy->data, copy->len * sizeof (MdlCpuEvent)))
+        fail_msg ("held batch %u changed after it was delivered", i);
+      mdl_batch_keep_release (g_ptr_array_index (h.holds, i));
+    }
+  g_ptr_array_unref (h.holds);
+  g_ptr_array_unref (h.views);
+  g_ptr_array_unref (h.copies);
+}
+
 int
 main (void)
 {
@@ -494,6 +559,7 @@ main (void)
     cmocka_unit_test (test_free_without_finish_equals_finish),
     cmocka_unit_test (test_free_warns_of_an_uncollected_sink_error),
     cmocka_unit_test (test_recorder_feeds_a_pipeline),
+    cmocka_unit_test (test_held_batches_stay_unchanged),
   };
   return cmocka_run_group_tests_name ("recorder", tests, NULL, NULL);
 }

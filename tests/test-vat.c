@@ -396,7 +396,8 @@ test_report_counters (void **state)
 }
 
 /* Ensure compulsory counts the distinct nodes (a hash set here) also in trees whose lower layers
- * are too wide for a plain bitmap each and go through the seen-set's chunk table (seen.h): pages
+ * are too wide for a plain bitmap each and go through the seen-set's chunks (seen.h: found through
+ * a radix table up to 36 bits, K=2's layers 4..11 and x86-64's leaves, a hash table above): pages
  * spread over the whole tree (a chunk each, so the table grows many times), runs of consecutive
  * pages (dense chunks), pages of one subtree, and repeats, at many layers at once (K=2, d=40) and
  * with the x86-64 shape (K=512, d=4); with vm=1 the count doubles, and an offline policy counts

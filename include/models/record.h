@@ -38,6 +38,9 @@ struct MdlRecorder {
  * @sink: (transfer none) copied; its data must outlive the recorder.
  * @batch_events: events per batch (0: a default of 4096, a few pages that stay in L1/L2).
  * Returns: (transfer full) the recorder.
+ * The batches it delivers are lent (MdlEventBatch.keep): a sink may hold one past the call with
+ * mdl_event_batch_keep() instead of copying it (a threaded pipeline does); the recorder then
+ * appends into another buffer, one per batch held.
  */
 MDL_API MdlRecorder *mdl_recorder_new (const MdlSink *sink, guint batch_events);
 

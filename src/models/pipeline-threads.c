@@ -1,8 +1,9 @@
 /* The pipeline's engines on worker threads. The producer (the caller's thread: the SIMT layer, a
  * recorder, a trace reader) puts each batch and marker into the chunk it is filling, one of a
  * ring of n_chunks; a chunk holding chunk_bytes or more is published to the workers. A batch whose
- * source lends its memory (MdlEventBatch.keep: the SIMT layer's) is kept, not copied, and the hold
- * is given back when its chunk is refilled; any other batch is copied into the chunk. Each engine
+ * source lends its memory (MdlEventBatch.keep: the SIMT layer's, a recorder's) is kept, not
+ * copied, and the hold is given back when its chunk is refilled; any other batch is copied into
+ * the chunk. Each engine
  * consumes the chunks in order, so it sees exactly the stream it would see alone, and its report
  * cannot depend on the threads. A worker takes whichever idle engine is furthest behind (the one
  * holding back the oldest chunk), so a few threads share many engines of unequal cost without a

@@ -8,11 +8,16 @@
  *
  * Layout: a layer whose node numbers fit in SEEN_DIRECT_BITS bits gets a plain bitmap over all of
  * them, allocated zeroed so that only the pages of it that are written take memory (at most
- * 2^SEEN_DIRECT_BITS / 8 bytes). A wider layer keeps 512-bit chunks of consecutive nodes, found
- * through an open-addressing table keyed by the chunk (layer and node number >> 9), key and chunk
- * number side by side so that a probe touches one cache line: a dense range costs a bit per node,
- * a sparse one about 100 bytes per chunk. Only the guest tree is kept: with vm=1 the host walk uses
- * the same numbers in the second tree, which doubles the count (vat.c). */
+ * 2^SEEN_DIRECT_BITS / 8 bytes). A wider layer keeps 512-bit chunks of consecutive nodes. Up to
+ * SEEN_RADIX_BITS bits (x86-64's leaves: 36) a zeroed table indexed by the node number >> 9 holds
+ * each chunk's number + 1 (mapped zeroed: 512 MiB of address space at 36 bits), so that a lookup
+ * is two loads (scan/random's leaves through the hash below took 57 instructions a lookup,
+ * callgrind); the table takes a 4 KiB page of memory per 2^19 nodes of address range it is asked
+ * about, which a dense range amortizes and a page scattered alone does not. A wider layer finds its chunks through an open-addressing table
+ * keyed by the chunk (layer and node number >> 9), key and chunk number side by side so that a
+ * probe touches one cache line: a dense range costs a bit per node, a sparse one about 100 bytes
+ * per chunk. Only the guest tree is kept: with vm=1 the host walk uses the same numbers in the
+ * second tree, which doubles the count (vat.c). */
 #ifndef MDL_VAT_SEEN_H
 #define MDL_VAT_SEEN_H
 
@@ -21,9 +26,13 @@
 #include "models/vat/node.h"
 
 #define SEEN_DIRECT_BITS 28
+#define SEEN_RADIX_BITS 36
 
 typedef struct {
   guint64 *direct[VAT_MAX_DEPTH + 1];     /* per layer: its bitmap, or NULL for chunks */
+  guint32 *radix[VAT_MAX_DEPTH + 1];      /* per layer of chunks up to SEEN_RADIX_BITS bits: the
+                                             chunk number + 1 of node number >> 9 (0: none);
+                                             NULL for the other layers */
   guint64 *slots;     /* [2 * (mask + 1)]: chunk key, chunk number; the key VAT_NO_NODE when free */
   guint64 *bits;      /* [8 * cap_chunks] */
   gsize mask;         /* table slots - 1 */
