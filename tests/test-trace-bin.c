@@ -308,7 +308,8 @@ cpu_record_valid (const guint8 *rec)
  * at addresses in the top 4 GiB that the fast test leaves to the exact one, with at most one
  * broken record (a bad kind, flags, a size that does not fit the kind, an access that wraps or
  * just fits) at a random place (branch records, size 0 and taken or not, and reads flagged
- * dependent or not, among the valid ones), are read up to that record and fail there, naming it. */
+ * dependent, dependent and chase, or neither, among the valid ones), are read up to that record
+ * and fail there, naming it. */
 static void
 test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
 {
@@ -334,8 +335,10 @@ test_bin_cpu_run_check_agrees_with_the_record_rules (void **state)
           guint size = access ? (guint) g_rand_int_range (rand, 1, 65536) : 0;
           if (kind == MDL_CPU_BRANCH && g_rand_boolean (rand))
             rec[1] = MDL_CPU_FLAG_TAKEN;
-          if (kind == MDL_CPU_READ && g_rand_boolean (rand))
-            rec[1] = MDL_CPU_FLAG_DEPENDENT;
+          if (kind == MDL_CPU_READ)
+            rec[1] = (guint8) ((guint[]) { 0, MDL_CPU_FLAG_DEPENDENT,
+                                           MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE })
+                       [g_rand_int_range (rand, 0, 3)];
           guint64 addr = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
           if (g_rand_int_range (rand, 0, 4) == 0)
             addr = G_MAXUINT64 - (guint64) g_rand_int_range (rand, 0, 1 << 20);   /* top 4 GiB */
@@ -517,11 +520,14 @@ test_bin_meta_and_counters_round_trip (void **state)
   g_object_unref (out);
 }
 
-/* A random stream of every event kind the binary format carries, with balanced phases. */
+/* A random stream of every event kind the binary format carries, reads with each valid flag set,
+ * with balanced phases. */
 static void
 random_stream (GRand *rand, guint n_items, TestCollector *c)
 {
   static const char *const names[] = { "partition pass 1", "bitonic merge", "p", "ümlaut phase" };
+  static const guint8 read_flags[] = { 0, MDL_CPU_FLAG_DEPENDENT,
+                                       MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE };
   MdlSink sink = test_collector_sink (c);
   GError *error = NULL;
   GPtrArray *open = g_ptr_array_new ();   /* names of the open phases, innermost last */
@@ -541,6 +547,8 @@ random_stream (GRand *rand, guint n_items, TestCollector *c)
                                      .thread = (guint16) g_rand_int (rand),
                                      .site = (guint16) g_rand_int (rand),
                                      .addr = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand) };
+              if (kind == MDL_CPU_READ)
+                e[j].flags = read_flags[g_rand_int_range (rand, 0, 3)];
             }
           assert_true (sink.batch (sink.data, &(MdlEventBatch) { .cpu = e, .n_cpu = n }, &error));
         }

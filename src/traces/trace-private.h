@@ -74,18 +74,23 @@ MDL_LE_FIELD (32)
 MDL_LE_FIELD (64)
 
 /* TRUE when the 16 bytes of a CPU record obey its rules (flags 0, but a branch's taken flag and a
- * read's dependent flag;
- * size 1..65535 for accesses, 0 for op counts and branches); @head is the record's first 32-bit
- * word, @kind already known to be < MDL_CPU_N_KINDS. Inline, without a branch on the kind, because
- * the reader's and writer's hot loops run it once per record. */
+ * read's dependent flag, alone or with the chase flag; size 1..65535 for accesses, 0 for op counts
+ * and branches); @head is the record's first 32-bit word, @kind already known to be <
+ * MDL_CPU_N_KINDS. The same rules as mdl_trace_cpu_problem(), inline and without a branch on the
+ * kind, because the reader's and writer's hot loops run it once per record. */
 static inline gboolean
 mdl_cpu_head_ok (guint32 head)
 {
   guint kind = head & 0xff;
   guint size = head >> 16;
-  guint32 flags_allowed = (guint32) (kind == MDL_CPU_BRANCH) * (MDL_CPU_FLAG_TAKEN << 8)
-                          | (guint32) (kind == MDL_CPU_READ) * (MDL_CPU_FLAG_DEPENDENT << 8);
-  return (head & 0xff00 & ~flags_allowed) == 0 && (size == 0) == !mdl_cpu_is_access (kind);
+  guint flags = (head >> 8) & 0xff;
+  guint flags_allowed = (guint) (kind == MDL_CPU_BRANCH) * MDL_CPU_FLAG_TAKEN
+                        | (guint) (kind == MDL_CPU_READ)
+                            * (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE);
+  gboolean chase_alone = (flags & (MDL_CPU_FLAG_DEPENDENT | MDL_CPU_FLAG_CHASE))
+                         == MDL_CPU_FLAG_CHASE;
+  return (flags & ~flags_allowed) == 0 && !chase_alone
+         && (size == 0) == !mdl_cpu_is_access (kind);
 }
 
 /* TRUE when @size bytes at @addr run past the last byte of the 64-bit address space (the last one
