@@ -729,8 +729,10 @@ preset_uint (const char *machine, const char *key, gboolean required, guint64 *o
                    "l1_dtlb_entries", machine, key);
       return FALSE;
     }
+  /* A digit first: g_ascii_strtoull also takes a sign and reads "-1" as 2^64 - 1 (as
+   * vat-journal.c's fields). */
   *out = g_ascii_strtoull (value, &end, 10);
-  if (end == value || *end != '\0')
+  if (!g_ascii_isdigit (value[0]) || *end != '\0')
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "experiment vat: machine %s: %s=%s is not "
                    "an unsigned integer", machine, key, value);
