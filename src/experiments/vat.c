@@ -2194,8 +2194,6 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   for (guint i = 0; i < timings->len; i++)
     finish_timing (&g_array_index (exp->points, MdlVatPoint, i),
                    &g_array_index (timings, Timing, i));
-  if (has_probe_end)
-    add_steadiness (exp, &probe_end, timings);
   order_points (exp, plans);
   add_fits (exp, plans);
   exp->n_algos = plans->len;
@@ -2205,6 +2203,8 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   mdl_vat_cpu_models (exp);
   add_slopes (exp, plans);
   add_warnings (exp, &plan);
+  if (has_probe_end)
+    add_steadiness (exp, &probe_end, timings);
   publish_results (exp);
   report_progress (&c, NULL, 0, "done", 0);
   return g_steal_pointer (&exp);
