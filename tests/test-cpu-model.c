@@ -23,11 +23,13 @@ static const VatCpuTerm true_terms[] = {
   TERM_L2_DEP, TERM_L3_INDEP, TERM_L3_DEP, TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT,
   TERM_L1_STORE, TERM_L2_STORE, TERM_L1_LOAD_INDEP, TERM_L2_LOAD_INDEP, TERM_MISPREDICT_WARM,
   TERM_CHASE_READ, TERM_L1_DEP_BRANCH, TERM_L2_DEP_BRANCH, TERM_L3_DEP_BRANCH, TERM_L1_CHASE,
-  TERM_L2_CHASE, TERM_L3_CHASE, TERM_WALK_INDEP, TERM_WALK_DEP,
+  TERM_L2_CHASE, TERM_L3_CHASE, TERM_WALK_INDEP, TERM_WALK_DEP, TERM_L1_DEP_GUESSED,
+  TERM_L2_DEP_GUESSED, TERM_L3_DEP_GUESSED, TERM_L1_DEP_MISGUESSED, TERM_L2_DEP_MISGUESSED,
+  TERM_L3_DEP_MISGUESSED,
 };
 static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 90.0, 2.5, 1.5,
                                   20.0, 7.0, 3.0, 12.0, 0.5, 2.0, 7.0, 2.5, 4.0, 30.0, 90.0, 9.0,
-                                  110.0, 160.0, 20.0, 35.0 };
+                                  110.0, 160.0, 20.0, 35.0, 1.0, 6.0, 40.0, 8.0, 70.0, 150.0 };
 
 /* Which costs a synthetic experiment's times hold: per-operation ones, misses of stores (part of
  * the random-only misses of L1 and L2, at their own price), the mispredictions of a warm
@@ -37,9 +39,12 @@ static const double true_ns[] = { 1.0, 1.5, 0.6, 0.3, 0.5, 4.0, 2.0, 30.0, 8.0, 
  * not, so the TERM_L*_DEP_BRANCH costs repeat the TERM_L*_DEP ones), and dependent loads' page
  * walks (some of the walks, at a higher price; TERM_WALK_INDEP's cost repeats TERM_WALK's).
  * CHASES_IN_FIRST_ONLY: only algorithm "a" has chase loads and chase misses, as only the van Emde
- * Boas search has them among the experiment's algorithms. */
+ * Boas search has them among the experiment's algorithms. WITH_GUESSES: a branch-chosen
+ * dependent miss costs the TERM_L*_DEP_GUESSED price, or the TERM_L*_DEP_MISGUESSED one for the
+ * point's share of warm mispredictions per branch. */
 enum { WITH_DEP_AND_STORES = 1, WITH_BRANCHES = 2, WITH_STORE_MISSES = 4, WITH_WARM_BRANCHES = 8,
-       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64, CHASES_IN_FIRST_ONLY = 128 };
+       WITH_CHASES = 16, WITH_CHASE_MISSES = 32, WITH_DEP_WALKS = 64, CHASES_IN_FIRST_ONLY = 128,
+       WITH_GUESSES = 256 };
 G_STATIC_ASSERT (G_N_ELEMENTS (true_ns) == G_N_ELEMENTS (true_terms));
 
 static double
@@ -124,7 +129,8 @@ synthetic_experiment (guint32 seed, guint with)
                                      indep[2], dep[2] - chase[2], stream, p.tlb_misses,
                                      p.walks - p.dependent_walks, p.mispredicts, store[0],
                                      store[1], 0, 0, p.warm_mispredicts, p.chase_reads, 0, 0, 0,
-                                     chase[0], chase[1], chase[2], 0, p.dependent_walks };
+                                     chase[0], chase[1], chase[2], 0, p.dependent_walks,
+                                     0, 0, 0, 0, 0, 0 };
           G_STATIC_ASSERT (G_N_ELEMENTS (counts) == G_N_ELEMENTS (true_ns));
           for (guint t = 0; t < G_N_ELEMENTS (counts); t++)
             {
@@ -135,7 +141,17 @@ synthetic_experiment (guint32 seed, guint with)
                 continue;
               if (term == (with & WITH_WARM_BRANCHES ? TERM_MISPREDICT : TERM_MISPREDICT_WARM))
                 continue;
+              if ((term == TERM_L1_DEP || term == TERM_L2_DEP || term == TERM_L3_DEP)
+                  && (with & WITH_GUESSES))
+                continue;
               ns += true_ns[t] * (double) counts[t];
+            }
+          for (guint l = 0; l < 3 && (with & WITH_GUESSES); l++)
+            {
+              double wrong = (double) p.warm_mispredicts / (double) p.branches;
+              ns += (double) (dep[l] - chase[l])
+                    * ((1 - wrong) * true_cost (TERM_L1_DEP_GUESSED + l)
+                       + wrong * true_cost (TERM_L1_DEP_MISGUESSED + l));
             }
         }
         p.seconds = ns * 1e-9;
@@ -325,6 +341,39 @@ test_probe_priced_chases_predict_the_only_chaser (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+guesses recovers its 23 costs (the chases' and the dependent walks' priced
+ * by the probe, as in the test above) when a branch-chosen miss whose branch was mispredicted
+ * costs more than one whose branch was guessed right, and that hierarchy+chase-probe, with one
+ * price for both, cannot. */
+static void
+test_misguessed_misses_recover_their_cost (void **state)
+{
+  const guint with = WITH_DEP_AND_STORES | WITH_STORE_MISSES | WITH_WARM_BRANCHES | WITH_CHASES
+                     | WITH_CHASE_MISSES | WITH_DEP_WALKS | WITH_GUESSES;
+  const double chase_ns[5] = { 2.5, 2.5 + 9.0, 2.5 + 9.0 + 110.0, 2.5 + 9.0 + 110.0 + 160.0,
+                               2.5 + 9.0 + 110.0 + 160.0 + 35.0 };
+  guint32 seed = test_seed (20261127);
+  (void) state;
+  for (guint k = 0; k < 5; k++)
+    {
+      MdlVatExperiment *exp = synthetic_experiment (seed + k, with);
+      const VatCpuModel *h;
+      memcpy (exp->probe.chase_ns, chase_ns, sizeof chase_ns);
+      mdl_vat_cpu_models (exp);
+      h = model_named (exp, "hierarchy+guesses");
+      assert_int_equal (h->n_terms, 23);
+      for (guint t = 0; t < h->n_terms; t++)
+        if (fabs (h->coef[t] - true_cost (h->terms[t])) > 1e-6 * true_cost (h->terms[t]))
+          fail_msg ("seed %u: %s fitted %.9f ns, made with %.3f", seed + k,
+                    mdl_vat_cpu_term_name (h->terms[t]), h->coef[t], true_cost (h->terms[t]));
+      assert_float_equal (h->r2_loao, 1, 1e-9);
+      if (model_named (exp, "hierarchy+chase-probe")->loao_max <= 0.01)
+        fail_msg ("seed %u: hierarchy+chase-probe fits misguessed misses it cannot price",
+                  seed + k);
+      experiment_free (exp);
+    }
+}
+
 /* Ensure a small fit worked by hand: one operation per element costing 1 ns, and every other
  * size of algorithm "a" with one independent load miss per element at 0.25 ns, of algorithm "b"
  * with one store miss per element at 3 ns (16 sizes each, so that either alone has as many rows
@@ -507,6 +556,7 @@ main (void)
     cmocka_unit_test (test_chase_misses_recover_their_cost),
     cmocka_unit_test (test_dependent_walks_recover_their_cost),
     cmocka_unit_test (test_probe_priced_chases_predict_the_only_chaser),
+    cmocka_unit_test (test_misguessed_misses_recover_their_cost),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

@@ -455,6 +455,36 @@ test_experiment_rejects_bad_settings (void **state)
   assert_mdl_error (error, MDL_ERROR_PARAM, "machine h100 has no page_bytes");
 }
 
+/* Ensure a preset field of a MODELS_MACHINES file that does not start with a digit is refused
+ * naming the machine and the field: g_ascii_strtoull alone reads "-1" as 2^64 - 1 and "+4096" as
+ * 4096. */
+static void
+test_experiment_rejects_unsigned_preset_fields_without_digits (void **state)
+{
+  const char *const bad[] = { "-1", "+4096", "0x1000" };
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("[signed]\npage_bytes=%s\ntree_arity=512\n"
+                                               "tree_depth=4\nl1_dtlb_entries=64\n", bad[i]);
+      g_autofree char *path = test_write_temp ("machines.ini", text, strlen (text));
+      g_autofree char *dir = g_path_get_dirname (path);
+      MdlVatExperimentConfig cfg;
+      GError *error = NULL;
+      g_autoptr (MdlVatExperiment) exp = NULL;
+      g_setenv ("MODELS_MACHINES", path, TRUE);
+      mdl_vat_experiment_config_init (&cfg);
+      cfg.machine = "signed";
+      exp = mdl_vat_experiment_run (&cfg, &error);
+      g_unsetenv ("MODELS_MACHINES");
+      g_unlink (path);
+      g_rmdir (dir);
+      if (exp != NULL)
+        fail_msg ("page_bytes=\"%s\" was accepted", bad[i]);
+      assert_mdl_error (error, MDL_ERROR_FORMAT, "machine signed: page_bytes=");
+    }
+}
+
 int
 main (void)
 {
@@ -471,6 +501,7 @@ main (void)
     cmocka_unit_test (test_nnls_matches_brute_force_enumeration),
     cmocka_unit_test (test_small_experiment_holds_together),
     cmocka_unit_test (test_experiment_rejects_bad_settings),
+    cmocka_unit_test (test_experiment_rejects_unsigned_preset_fields_without_digits),
     cmocka_unit_test (test_plan_before_the_run),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -379,6 +379,87 @@ test_huge_grants_choose_the_time (void **state)
                     "the thp row before a time row needs one grant per repetition");
 }
 
+/* The journal @text with its probe_end row made of its probe row's fields, the L1 chase (field 1)
+ * multiplied by @l1_factor; without a probe_end row when @l1_factor is 0. */
+static char *
+with_probe_end (const char *text, double l1_factor)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  const char *probe = NULL;
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "probe,"))
+      probe = lines[i];
+  assert_non_null (probe);
+  for (guint i = 0; lines[i] && lines[i + 1]; i++)
+    {
+      g_auto (GStrv) f = NULL;
+      char l1[G_ASCII_DTOSTR_BUF_SIZE];
+      if (!g_str_has_prefix (lines[i], "probe_end,"))
+        {
+          g_string_append_printf (out, "%s\n", lines[i]);
+          continue;
+        }
+      if (l1_factor == 0)
+        continue;
+      f = g_strsplit (probe, ",", -1);
+      g_ascii_dtostr (l1, sizeof l1, g_ascii_strtod (f[1], NULL) * l1_factor);
+      g_free (f[0]), f[0] = g_strdup ("probe_end");
+      g_free (f[1]), f[1] = g_strdup (l1);
+      {
+        g_autofree char *row = g_strjoinv (",", f);
+        g_string_append_printf (out, "%s\n", row);
+      }
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* Ensure a run probes again after its timed passes (one probe_end row, after every time row and
+ * before any counts row) and notes both probes; that a refit warns of a drift when the two L1
+ * chases differ by more than 10%, and not at 5%; and that a journal without the row (before s10)
+ * gets neither the line nor the warning. */
+static void
+test_probe_end_flags_drift (void **state)
+{
+  static const struct { const char *name; double l1_factor; gboolean line, drift; } rows[] = {
+    { "L1 chase 1.5 times slower after", 1.5, TRUE, TRUE },
+    { "L1 chase 0.8 times after", 0.8, TRUE, TRUE },
+    { "L1 chase 1.05 times after", 1.05, TRUE, FALSE },
+    { "no probe_end row", 0, FALSE, FALSE },
+  };
+  g_autofree char *dir = test_temp_dir ();
+  g_autoptr (MdlVatExperiment) first = NULL;
+  g_autofree char *text = NULL;
+  const char *end, *last_time, *first_counts;
+  MdlVatExperimentConfig cfg;
+  (void) state;
+  small_config (&cfg, dir);
+  first = mdl_vat_experiment_run (&cfg, NULL);
+  assert_non_null (first);
+  assert_non_null (strstr (mdl_vat_experiment_notes (first), "steadiness: probe before / after"));
+  text = journal_text (dir);
+  end = strstr (text, "\nprobe_end,");
+  last_time = g_strrstr (text, "\ntime,");
+  first_counts = strstr (text, "\ncounts,");
+  assert_non_null (end);
+  assert_null (strstr (end + 1, "\nprobe_end,"));
+  assert_true (last_time < end && end < first_counts);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *edited = with_probe_end (text, rows[i].l1_factor);
+      g_autoptr (MdlVatExperiment) again = NULL;
+      gboolean line, drift;
+      write_journal (dir, edited);
+      again = refit (dir);
+      line = strstr (mdl_vat_experiment_notes (again), "steadiness:") != NULL;
+      drift = strstr (mdl_vat_experiment_warnings (again), "the host drifted while it timed: the "
+                      "L1 chase") != NULL;
+      if (line != rows[i].line || drift != rows[i].drift)
+        fail_msg ("%s: steadiness line %d, drift warning %d; expected %d, %d", rows[i].name,
+                  line, drift, rows[i].line, rows[i].drift);
+    }
+}
+
 int
 main (void)
 {
@@ -388,6 +469,7 @@ main (void)
     cmocka_unit_test (test_dependent_reads_by_hand),
     cmocka_unit_test (test_mismatches_refused_by_name),
     cmocka_unit_test (test_huge_grants_choose_the_time),
+    cmocka_unit_test (test_probe_end_flags_drift),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -16,6 +16,9 @@
 # each gets what is left of LIMIT (seconds, default 540: a call is at most 600, and the start and
 # the copies back take the rest).
 #
+# With REPS=5 (s10) the 8 and 32 MiB bounds' timings take 5/3 of s8's (21 and 52 s): about 75 s
+# and 150 s per bound with the instrumented runs.
+#
 # Estimated wall time on the 16-core Xeon (from the measurements in cpu-model.md, "Where the
 # time goes"): 8M about 40 s (timings 20 s, instrumented runs 230 s of CPU on 16 cores); 256M
 # about 360 s with REPS_LARGE=1 (timings about 160 s: binary search and heapsort on 2^25
@@ -30,7 +33,8 @@ SIZES=${SIZES:-8M 256M}
 GROWTH=${GROWTH:-2}
 LIMIT=${LIMIT:-540}
 JOBS=${JOBS:-$(nproc)}
-REPS=${REPS:-3}               # repetitions of the bounds under LARGE
+REPS=${REPS:-5}               # passes of the bounds under LARGE (5 since s10: one pass alone
+                              # moved LOAO R² by up to 1.5, two by 0.05; cpu-model.md, "Session 10")
 REPS_LARGE=${REPS_LARGE:-1}   # of LARGE and above
 LARGE=${LARGE:-256M}
 export LD_LIBRARY_PATH=.gpu-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -123,6 +123,18 @@ static const struct {
       TERM_WALK_INDEP, TERM_WALK_DEP, TERM_MISPREDICT_WARM },
     PRICED (TERM_CHASE_READ) | PRICED (TERM_L1_CHASE) | PRICED (TERM_L2_CHASE)
       | PRICED (TERM_L3_CHASE) | PRICED (TERM_WALK_DEP) },
+  /* A load a predicted branch chose issues before the compare resolves and overlaps the miss
+   * before it; when the guess was wrong the core ran down the other child, and the load waits
+   * for the compare, which waits for the load before: the whole latency. */
+  { "hierarchy+guesses", "hierarchy+chase-probe, with each level's branch-chosen misses split by "
+    "whether their branch was mispredicted (the point's warm mispredictions per branch)", 23,
+    { TERM_OPS, TERM_DEP_READ, TERM_CHASE_READ, TERM_WRITE, TERM_L1_LOAD_INDEP, TERM_L1_STORE,
+      TERM_L1_DEP_GUESSED, TERM_L1_DEP_MISGUESSED, TERM_L1_CHASE, TERM_L2_LOAD_INDEP,
+      TERM_L2_STORE, TERM_L2_DEP_GUESSED, TERM_L2_DEP_MISGUESSED, TERM_L2_CHASE, TERM_L3_INDEP,
+      TERM_L3_DEP_GUESSED, TERM_L3_DEP_MISGUESSED, TERM_L3_CHASE, TERM_L3_STREAM, TERM_TLB,
+      TERM_WALK_INDEP, TERM_WALK_DEP, TERM_MISPREDICT_WARM },
+    PRICED (TERM_CHASE_READ) | PRICED (TERM_L1_CHASE) | PRICED (TERM_L2_CHASE)
+      | PRICED (TERM_L3_CHASE) | PRICED (TERM_WALK_DEP) },
 };
 
 const char *
@@ -135,7 +147,9 @@ mdl_vat_cpu_term_name (VatCpuTerm t)
     "dep_load", "branch", "store", "l1_miss_store", "l2_miss_store", "l1_miss_load_indep",
     "l2_miss_load_indep", "mispredict_warm", "chase_load", "l1_miss_chase", "l2_miss_chase",
     "l3_miss_chase", "l1_miss_dep_branch", "l2_miss_dep_branch", "l3_miss_dep_branch",
-    "walk_dep", "walk_indep",
+    "walk_dep", "walk_indep", "l1_miss_dep_guessed", "l2_miss_dep_guessed",
+    "l3_miss_dep_guessed", "l1_miss_dep_misguessed", "l2_miss_dep_misguessed",
+    "l3_miss_dep_misguessed",
   };
   return names[t];
 }
@@ -154,6 +168,8 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
     case TERM_L1_DEP:
     case TERM_L1_CHASE:
     case TERM_L1_DEP_BRANCH:
+    case TERM_L1_DEP_GUESSED:
+    case TERM_L1_DEP_MISGUESSED:
     case TERM_L1_STORE:
     case TERM_EM1:
       *what = "L2 - L1 hit (chase)";
@@ -162,6 +178,8 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
     case TERM_L2_DEP:
     case TERM_L2_CHASE:
     case TERM_L2_DEP_BRANCH:
+    case TERM_L2_DEP_GUESSED:
+    case TERM_L2_DEP_MISGUESSED:
     case TERM_L2_STORE:
     case TERM_EM2:
       *what = "L3 - L2 hit (chase)";
@@ -170,6 +188,8 @@ mdl_vat_cpu_term_probe (const MdlVatExperiment *exp, VatCpuTerm t, const char **
     case TERM_L3_DEP:
     case TERM_L3_CHASE:
     case TERM_L3_DEP_BRANCH:
+    case TERM_L3_DEP_GUESSED:
+    case TERM_L3_DEP_MISGUESSED:
     case TERM_EM3:
       *what = "memory - L3 (chase)";
       return p->chase_ns[3] - p->chase_ns[2];
@@ -231,6 +251,22 @@ random_part_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guin
   if (all == 0)
     return 0;
   return (double) part * beyond_warm (all, p->lines, exp->cache_bytes[l]) / (double) all;
+}
+
+/* The branch-chosen dependent misses at level @l beyond the warm first touches. */
+static double
+dep_branch_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
+{
+  return random_part_beyond_warm (exp, p, l, p->dependent_misses[l] - p->chase_misses[l]);
+}
+
+/* The share of a point's branches the warm predictor got wrong: taken as the share of the
+ * branch-chosen misses whose branch was wrong (a search's and a sift's compares are alike at
+ * every depth). */
+static double
+misguessed_share (const MdlVatPoint *p)
+{
+  return p->branches ? MIN (1.0, (double) p->warm_mispredicts / (double) p->branches) : 0;
 }
 
 static double
@@ -308,11 +344,17 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
     case TERM_L1_DEP_BRANCH:
     case TERM_L2_DEP_BRANCH:
     case TERM_L3_DEP_BRANCH:
-      {
-        guint l = t - TERM_L1_DEP_BRANCH;
-        return random_part_beyond_warm (exp, p, l, p->dependent_misses[l] - p->chase_misses[l])
-               / n;
-      }
+      return dep_branch_beyond_warm (exp, p, t - TERM_L1_DEP_BRANCH) / n;
+    case TERM_L1_DEP_GUESSED:
+    case TERM_L2_DEP_GUESSED:
+    case TERM_L3_DEP_GUESSED:
+      return dep_branch_beyond_warm (exp, p, t - TERM_L1_DEP_GUESSED) * (1 - misguessed_share (p))
+             / n;
+    case TERM_L1_DEP_MISGUESSED:
+    case TERM_L2_DEP_MISGUESSED:
+    case TERM_L3_DEP_MISGUESSED:
+      return dep_branch_beyond_warm (exp, p, t - TERM_L1_DEP_MISGUESSED) * misguessed_share (p)
+             / n;
     case TERM_L1_STORE:
     case TERM_L2_STORE:
       return store_beyond_warm (exp, p, t - TERM_L1_STORE) / n;

@@ -220,6 +220,7 @@ mdl_fit_nnls (const double *x, const double *y, const double *w, gsize n_rows, g
       for (;;)
         {
           double alpha = 1;
+          guint leave = n_cols;
           n_passive = 0;
           for (guint j = 0; j < n_cols; j++)
             if (passive[j])
@@ -235,12 +236,19 @@ mdl_fit_nnls (const double *x, const double *y, const double *w, gsize n_rows, g
               break;
             }
           for (guint p = 0; p < n_passive; p++)
-            if (probe.coef[p] <= 0 && coef[cols[p]] - probe.coef[p] > 0)
-              alpha = MIN (alpha, coef[cols[p]] / (coef[cols[p]] - probe.coef[p]));
+            if (probe.coef[p] <= 0 && coef[cols[p]] - probe.coef[p] > 0
+                && coef[cols[p]] / (coef[cols[p]] - probe.coef[p]) < alpha)
+              {
+                alpha = coef[cols[p]] / (coef[cols[p]] - probe.coef[p]);
+                leave = cols[p];
+              }
           for (guint p = 0; p < n_passive; p++)
             coef[cols[p]] += alpha * (probe.coef[p] - coef[cols[p]]);
           if (alpha >= 1)
             break;
+          /* The step stops where column @leave reaches zero; rounding can leave it a hair above,
+           * and it must leave P, or the same step is taken again forever. */
+          coef[leave] = 0;
           for (guint p = 0; p < n_passive; p++)
             if (coef[cols[p]] <= 0)
               {

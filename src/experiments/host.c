@@ -1,8 +1,11 @@
-/* The host facts of src/experiments/host.h, read from Linux's sysfs and procfs. */
+/* The host facts of src/experiments/host.h, read from Linux's sysfs and procfs, and the pin of
+ * a thread to one CPU (sched_setaffinity, a GNU extension). */
+#define _GNU_SOURCE
 #include "experiments/host.h"
 
 #include "algos/pages.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -119,4 +122,39 @@ mdl_host_load (void)
 {
   g_autofree char *text = read_text ("/proc/loadavg");
   return text ? g_ascii_strtod (text, NULL) : -1;
+}
+
+struct MdlHostPin {
+  cpu_set_t before;   /* the CPUs the thread could run on */
+  int cpu;
+};
+
+MdlHostPin *
+mdl_host_pin_here (void)
+{
+  g_autofree MdlHostPin *pin = g_new0 (MdlHostPin, 1);
+  cpu_set_t one;
+  if ((pin->cpu = sched_getcpu ()) < 0 || sched_getaffinity (0, sizeof pin->before,
+                                                             &pin->before) != 0)
+    return NULL;
+  CPU_ZERO (&one);
+  CPU_SET (pin->cpu, &one);
+  if (sched_setaffinity (0, sizeof one, &one) != 0)
+    return NULL;
+  return g_steal_pointer (&pin);
+}
+
+int
+mdl_host_pin_cpu (const MdlHostPin *pin)
+{
+  return pin->cpu;
+}
+
+void
+mdl_host_pin_release (MdlHostPin *pin)
+{
+  if (pin == NULL)
+    return;
+  sched_setaffinity (0, sizeof pin->before, &pin->before);
+  g_free (pin);
 }

@@ -28,4 +28,20 @@ gboolean mdl_host_is_vm (void);
 /* The 1-minute load average, or -1. */
 double mdl_host_load (void);
 
+/* The calling thread pinned to one CPU, and the set of CPUs it may run on again after. */
+typedef struct MdlHostPin MdlHostPin;
+
+/* Pins the calling thread to the CPU it runs on now: a timed run then never migrates, which
+ * would leave its warm caches and TLB behind on the CPU it left. NULL when the thread cannot be
+ * pinned (not Linux, or refused). Threads the pinned one starts inherit the pin: release it
+ * before starting any. (transfer full) */
+MdlHostPin *mdl_host_pin_here (void);
+
+/* The CPU @pin holds the thread on. */
+int mdl_host_pin_cpu (const MdlHostPin *pin);
+
+/* Lets the thread run on every CPU it could before, and frees @pin; NULL is fine. */
+void mdl_host_pin_release (MdlHostPin *pin);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MdlHostPin, mdl_host_pin_release)
+
 #endif

@@ -7,6 +7,8 @@
  *   setup,KEY,VALUE...          what the counts depend on (cache sizes and ways, cache and tlb
  *                               specs, whether the huge series runs): a resumed run adopts them
  *   probe,NAME,VALUE...         the latency probe, run once per journal
+ *   probe_end,VALUE...          the same probe again after the timed passes (since s10; the
+ *                               two tell whether the host drifted while it timed)
  *   thp,ALGO,N,PAGES,PASS,ASKED,GRANTED...                 before the time row of a pass whose
  *                               arrays asked for 2 MiB pages: the bytes each repetition asked
  *                               for, and per repetition the bytes the kernel granted (since s8;
@@ -74,9 +76,9 @@ struct MdlVatJournal {
   gboolean resumed;
   char *machine;
   GString *options;     /* its option rows, "name=value\n" each */
-  gboolean has_setup, has_probe, columns_written;
+  gboolean has_setup, has_probe, has_probe_end, columns_written;
   MdlVatJournalSetup setup;
-  MdlProbe probe;
+  MdlProbe probe, probe_end;
   GHashTable *times;    /* "algo n pages pass" -> MdlVatJournalTime */
   GHashTable *thp;      /* the same keys -> a thp row's MdlVatJournalTime (no seconds) whose
                          * time row is still to come */
@@ -247,9 +249,8 @@ read_setup (Reader *r, GPtrArray *row)
 }
 
 static gboolean
-read_probe (Reader *r, GPtrArray *row)
+read_probe (Reader *r, GPtrArray *row, MdlProbe *p)
 {
-  MdlProbe *p = &r->j->probe;
   guint64 bytes;
   for (guint i = 0; i < 5; i++)
     if (!field_real (r, row, 1 + i, &p->chase_ns[i]) || !field_uint (r, row, 6 + i, &bytes)
@@ -257,10 +258,7 @@ read_probe (Reader *r, GPtrArray *row)
       return FALSE;
     else
       p->chase_bytes[i] = bytes;
-  if (!field_real (r, row, 16, &p->stream_ns) || !field_real (r, row, 17, &p->mispredict_ns))
-    return FALSE;
-  r->j->has_probe = TRUE;
-  return TRUE;
+  return field_real (r, row, 16, &p->stream_ns) && field_real (r, row, 17, &p->mispredict_ns);
 }
 
 static char *
@@ -407,7 +405,9 @@ read_rows (MdlVatJournal *j, const MdlCsv *csv, const char *options, GError **er
       else if (strcmp (kind, "setup") == 0)
         ok = read_setup (&r, row);
       else if (strcmp (kind, "probe") == 0)
-        ok = read_probe (&r, row);
+        ok = j->has_probe = read_probe (&r, row, &j->probe);
+      else if (strcmp (kind, "probe_end") == 0)
+        ok = j->has_probe_end = read_probe (&r, row, &j->probe_end);
       else if (strcmp (kind, "thp") == 0)
         ok = read_thp (&r, row);
       else if (strcmp (kind, "time") == 0)
@@ -420,8 +420,8 @@ read_rows (MdlVatJournal *j, const MdlCsv *csv, const char *options, GError **er
       else if (strcmp (kind, "counts") == 0)
         ok = read_counts (&r, row, column, complete);
       else
-        ok = bad_row (&r, "unknown row (valid: option, machine, setup, probe, thp, time, "
-                      "columns, counts)");
+        ok = bad_row (&r, "unknown row (valid: option, machine, setup, probe, probe_end, "
+                      "thp, time, columns, counts)");
     }
   if (!ok)
     return FALSE;
@@ -542,6 +542,14 @@ mdl_vat_journal_probe (const MdlVatJournal *j, MdlProbe *probe)
   return j->has_probe;
 }
 
+gboolean
+mdl_vat_journal_probe_end (const MdlVatJournal *j, MdlProbe *probe)
+{
+  if (j->has_probe_end)
+    *probe = j->probe_end;
+  return j->has_probe_end;
+}
+
 const MdlVatJournalTime *
 mdl_vat_journal_time (const MdlVatJournal *j, const char *algorithm, guint64 n, gboolean huge,
                       guint pass)
@@ -629,10 +637,10 @@ mdl_vat_journal_add_header (MdlVatJournal *j, const char *options, const char *m
   return append (j, row, FALSE, error);
 }
 
-gboolean
-mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *p, GError **error)
+static gboolean
+add_probe_row (MdlVatJournal *j, const char *kind, const MdlProbe *p, GError **error)
 {
-  g_autoptr (GString) row = g_string_new ("probe");
+  g_autoptr (GString) row = g_string_new (kind);
   for (guint i = 0; i < 5; i++)
     append_real (row, p->chase_ns[i]);
   for (guint i = 0; i < 5; i++)
@@ -643,6 +651,18 @@ mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *p, GError **error)
   append_real (row, p->mispredict_ns);
   g_string_append_c (row, '\n');
   return append (j, row, TRUE, error);
+}
+
+gboolean
+mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *p, GError **error)
+{
+  return add_probe_row (j, "probe", p, error);
+}
+
+gboolean
+mdl_vat_journal_add_probe_end (MdlVatJournal *j, const MdlProbe *p, GError **error)
+{
+  return add_probe_row (j, "probe_end", p, error);
 }
 
 gboolean

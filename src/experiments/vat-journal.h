@@ -57,6 +57,8 @@ const char *mdl_vat_journal_machine (const MdlVatJournal *j);
 /* The setup and probe of the journal: FALSE when it has none (a fresh one). */
 gboolean mdl_vat_journal_setup (const MdlVatJournal *j, MdlVatJournalSetup *setup);
 gboolean mdl_vat_journal_probe (const MdlVatJournal *j, MdlProbe *probe);
+/* The probe run again after the timed passes; FALSE when none (journals before s10). */
+gboolean mdl_vat_journal_probe_end (const MdlVatJournal *j, MdlProbe *probe);
 /* The recorded pass @pass of point (@algorithm, @n, @huge), borrowed; NULL when not recorded. */
 const MdlVatJournalTime *mdl_vat_journal_time (const MdlVatJournal *j, const char *algorithm,
                                                guint64 n, gboolean huge, guint pass);
@@ -71,6 +73,7 @@ void mdl_vat_journal_set_stop (MdlVatJournal *j, guint stop_after);
 gboolean mdl_vat_journal_add_header (MdlVatJournal *j, const char *options, const char *machine,
                                      const MdlVatJournalSetup *setup, GError **error);
 gboolean mdl_vat_journal_add_probe (MdlVatJournal *j, const MdlProbe *probe, GError **error);
+gboolean mdl_vat_journal_add_probe_end (MdlVatJournal *j, const MdlProbe *probe, GError **error);
 /* @huge_asked: bytes each repetition asked for on 2 MiB pages (0: it ran on 4 KiB pages, and
  * @huge_granted is ignored); @huge_granted: @count bytes the kernel granted of them. */
 gboolean mdl_vat_journal_add_time (MdlVatJournal *j, const char *algorithm, guint64 n,

@@ -143,6 +143,7 @@ typedef struct {
   guint64 clock_overhead_ns;
   MdlVatJournal *journal; /* NULL: none */
   gboolean thp;           /* the kernel grants 2 MiB pages (always_huge algorithms ask for them) */
+  guint timed_now;        /* repetitions this run timed (not read from the journal) */
 } Ctx;
 
 static void
@@ -631,6 +632,7 @@ time_reps (Ctx *c, Timing *t, guint count, GError **error)
         }
       seconds = MAX (seconds - (double) c->clock_overhead_ns * 1e-9, 1e-9);
       g_array_append_val (t->times, seconds);
+      c->timed_now++;
     }
   return TRUE;
 }
@@ -710,6 +712,67 @@ finish_timing (MdlVatPoint *pt, Timing *t)
   pt->norm_ns = pt->ram_ops ? pt->seconds * 1e9 / (double) pt->ram_ops : NAN;
 }
 
+/* The spread of a point's pass minima, largest / smallest: how far its time would have moved
+ * had the run made one pass. Passes hold per_pass repetitions each, in order; 1 with one pass. */
+static double
+timing_pass_spread (const Timing *t)
+{
+  double lo = INFINITY, hi = 0;
+  for (guint first = 0; first + t->per_pass <= t->times->len; first += t->per_pass)
+    {
+      double m = INFINITY;
+      for (guint r = first; r < first + t->per_pass; r++)
+        m = MIN (m, g_array_index (t->times, double, r));
+      lo = MIN (lo, m);
+      hi = MAX (hi, m);
+    }
+  return lo < INFINITY && lo > 0 ? hi / lo : 1;
+}
+
+/* Whether the host stayed as fast while it timed, from the probes run before and after the
+ * timed passes (journals before s10 have no second probe, and get no line): a notes line with
+ * both probes' L1 and memory chases and the spread of the points' pass minima, and a warning when
+ * a chase moved by more than DRIFT_SHARE, which a clock or a neighbour changing does. */
+#define DRIFT_SHARE 0.10
+static void
+add_steadiness (MdlVatExperiment *exp, const MdlProbe *end, GArray *timings)
+{
+  static const struct { guint level; const char *name; } chases[] = { { 0, "L1" },
+                                                                       { 3, "memory" } };
+  g_autoptr (GArray) spreads = g_array_new (FALSE, FALSE, sizeof (double));
+  const Timing *widest = NULL;
+  double widest_spread = 0;
+  g_string_append (exp->notes, "steadiness: probe before / after the timed runs:");
+  for (guint i = 0; i < G_N_ELEMENTS (chases); i++)
+    {
+      double a = exp->probe.chase_ns[chases[i].level], b = end->chase_ns[chases[i].level];
+      g_string_append_printf (exp->notes, "%s %s chase %.2f / %.2f ns", i ? "," : "",
+                              chases[i].name, a, b);
+      if (fabs (b / a - 1) > DRIFT_SHARE)
+        g_string_append_printf (exp->warnings, "the host drifted while it timed: the %s chase "
+                                "took %.2f ns before the timed runs and %.2f ns after (x%.2f); "
+                                "the points' times mix both states\n", chases[i].name, a, b,
+                                b / a);
+    }
+  for (guint i = 0; i < timings->len; i++)
+    {
+      const Timing *t = &g_array_index (timings, Timing, i);
+      double s = timing_pass_spread (t);
+      g_array_append_val (spreads, s);
+      if (s > widest_spread)
+        widest_spread = s, widest = t;
+    }
+  g_array_sort (spreads, cmp_double);
+  if (widest != NULL && widest_spread > 1)
+    g_string_append_printf (exp->notes, "; the points' pass minima spread (largest / smallest) "
+                            "a median x%.3f, 90th percentile x%.3f, most x%.3f (%s n=%"
+                            G_GUINT64_FORMAT ")",
+                            g_array_index (spreads, double, spreads->len / 2),
+                            g_array_index (spreads, double, (spreads->len - 1) * 9 / 10),
+                            widest_spread, widest->plan->algo->name, widest->n);
+  g_string_append_c (exp->notes, '\n');
+}
+
 /* ---- set-up ------------------------------------------------------------------------------- */
 
 static gboolean
@@ -729,8 +792,10 @@ preset_uint (const char *machine, const char *key, gboolean required, guint64 *o
                    "l1_dtlb_entries", machine, key);
       return FALSE;
     }
+  /* A digit first: g_ascii_strtoull also takes a sign and reads "-1" as 2^64 - 1 (as
+   * vat-journal.c's fields). */
   *out = g_ascii_strtoull (value, &end, 10);
-  if (end == value || *end != '\0')
+  if (!g_ascii_isdigit (value[0]) || *end != '\0')
     {
       g_set_error (error, MDL_ERROR, MDL_ERROR_FORMAT, "experiment vat: machine %s: %s=%s is not "
                    "an unsigned integer", machine, key, value);
@@ -1163,13 +1228,17 @@ later_pass (Ctx *c, Timing *t, guint pass, GError **error)
   return time_reps (c, t, t->per_pass, error) && timing_journal (c, t, pass, before, error);
 }
 
-/* Passes 1..reps-1 time every point again, in the same order as pass 0. */
+/* Passes 1..reps-1 time every point again, the odd ones in the reverse order of pass 0: on the
+ * lent host's s8 32 MiB run, the first fifth of the points ran a median 1.23 times their
+ * minimum in passes 0 and 1 both: a drift tied to the place in a pass hits the same points in
+ * every pass, which the minimum cannot undo (docs/experiments/cpu-model.md, "Session 10"). */
 static gboolean
 later_passes (Ctx *c, GArray *timings, GError **error)
 {
   for (guint pass = 1; pass < c->cfg->reps; pass++)
-    for (guint i = 0; i < timings->len; i++)
+    for (guint k = 0; k < timings->len; k++)
       {
+        guint i = pass % 2 ? timings->len - 1 - k : k;
         Timing *t = &g_array_index (timings, Timing, i);
         if (!later_pass (c, t, pass, error))
           {
@@ -2068,6 +2137,9 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   const MdlVatExperimentConfig *cfg = given;
   Ctx c = { .cfg = cfg };
   MdlVatPlan plan;
+  MdlProbe probe_end;
+  gboolean has_probe_end;
+  g_autoptr (MdlHostPin) pin = NULL;
   gint64 timed_us;
 
   g_return_val_if_fail (given != NULL, NULL);
@@ -2088,6 +2160,9 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   fill_plan (&c, exp, plans, &plan);
   c.clock_overhead_ns = clock_overhead_ns ();
   write_notes (exp, cfg, &setup, c.clock_overhead_ns);
+  /* The probe and the timings on one CPU: a migration would time a cold cache. */
+  if (!cfg->refit_only)
+    pin = mdl_host_pin_here ();
   if (!(journal && mdl_vat_journal_probe (journal, &exp->probe)))
     {
       mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &exp->probe);
@@ -2099,8 +2174,21 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   timings = first_passes (&c, plans, setup.huge, error);
   if (timings == NULL || !later_passes (&c, timings, error))
     return NULL;
-  g_string_append_printf (exp->notes, "timed runs: %.1f s on the calling thread\n",
+  has_probe_end = journal && mdl_vat_journal_probe_end (journal, &probe_end);
+  if (!has_probe_end && c.timed_now > 0)
+    {
+      mdl_probe_run (exp->cache_bytes, cfg->max_bytes, &probe_end);
+      has_probe_end = TRUE;
+      if (journal && !mdl_vat_journal_add_probe_end (journal, &probe_end, error))
+        return NULL;
+    }
+  g_string_append_printf (exp->notes, "timed runs: %.1f s on the calling thread",
                           (double) (g_get_monotonic_time () - timed_us) / G_USEC_PER_SEC);
+  if (pin)
+    g_string_append_printf (exp->notes, ", pinned to CPU %d", mdl_host_pin_cpu (pin));
+  g_string_append_c (exp->notes, '\n');
+  /* The instrumented runs' threads must not inherit the pin. */
+  g_clear_pointer (&pin, mdl_host_pin_release);
   if (!model_passes (&c, timings, error))
     return NULL;
   for (guint i = 0; i < timings->len; i++)
@@ -2115,6 +2203,8 @@ mdl_vat_experiment_run (const MdlVatExperimentConfig *given, GError **error)
   mdl_vat_cpu_models (exp);
   add_slopes (exp, plans);
   add_warnings (exp, &plan);
+  if (has_probe_end)
+    add_steadiness (exp, &probe_end, timings);
   publish_results (exp);
   report_progress (&c, NULL, 0, "done", 0);
   return g_steal_pointer (&exp);
