@@ -228,43 +228,50 @@ mdl_vat_nextuse_finalize (VatNextUse *nu)
   memset (nu, 0, sizeof *nu);
 }
 
-/* The leaves' entries where their table is a direct array with room for every number of the
- * batch, the common case on scattered pages, in a loop of its own without branches: the table
- * takes every access as it comes (within a run that is what the run logic would store at the
- * run's end), and the entry the access patches is a select, its own entry where its leaf is new
- * (overwritten just after), since whether a leaf was seen is a coin toss on random pages. The
- * generic loop, with its calls and branches, cost 33.5-40.9 ns per access of the pass alone on
- * bench-vat's pages (4M accesses, 4 alternated rounds); with this loop 26.7-28.9, where a
- * backward pass over the finished trace costs 19.1-19.5. */
-static void
-leaves_add_direct (VatNextUseLayer *ly, const guint64 *pages, gsize n, gsize first,
-                   guint32 *next, gsize stride)
+/* Layer @l's entries where its table is a direct array with room for every number of the batch
+ * (the common case: on bench-vat's pages every layer once the first 512k accesses have gone by),
+ * in a loop with the table in registers and no branch but the run's, which each layer predicts
+ * well (the root's runs are long, the leaves' hardly ever more than one access). The entry a
+ * run's first access patches is a select, its own entry where its node is new (overwritten just
+ * after), since whether a leaf was seen is a coin toss on random pages. Only the leaves (@leaves,
+ * a constant at each call) prefetch. The generic loop, with its calls and branches, cost 33.5-40.9
+ * ns per access of the pass alone on bench-vat's pages (4M accesses, 4 alternated rounds), the
+ * leaves alone in this loop 26.7-28.9, a backward pass over the finished trace 19.1-19.5. */
+static inline __attribute__ ((always_inline)) void
+direct_add (VatNextUseLayer *ly, gboolean leaves, guint shift, guint l, const guint64 *pages,
+            gsize n, gsize first, guint32 *next, gsize stride)
 {
   guint32 *direct = ly->direct;
-  guint64 fresh = 0;
-  /* The run the generic loop left open ends before this batch. */
-  if (ly->run_node != VAT_NO_NODE)
-    direct[ly->run_node] = (guint32) first;
+  guint64 run = ly->run_node, fresh = 0;
   for (gsize i = 0; i < n; i++)
     {
       guint32 t = (guint32) (first + i), *entry;
-      guint64 number = pages[i], last;
-      if (i + PREFETCH < n)
+      guint64 number = pages[i] >> shift, last;
+      if (leaves && i + PREFETCH < n)
         __builtin_prefetch (&direct[pages[i + PREFETCH]], 1);
-      if (i + PREFETCH / 2 < n)
+      if (leaves && i + PREFETCH / 2 < n)
         {
           guint32 ahead = direct[pages[i + PREFETCH / 2]];
           __builtin_prefetch (&next[(gsize) (ahead != 0 ? ahead - 1 : t) * stride], 1);
         }
+      if (number == run)
+        {
+          next[(gsize) (t - 1) * stride + l] = t;
+          next[(gsize) t * stride + l] = G_MAXUINT32;
+          continue;
+        }
+      /* Why run is a number here: the caller takes this loop only after the layer's first
+       * access. */
+      direct[run] = t;   /* the run ended at access t - 1, stored + 1 */
       last = (guint64) direct[number] - 1;   /* 0 - 1: NONE */
-      direct[number] = t + 1;
-      entry = last != NONE ? &next[last * stride] : &next[(gsize) t * stride];
+      entry = last != NONE ? &next[last * stride + l] : &next[(gsize) t * stride + l];
       fresh += last == NONE;
       *entry = t;
-      next[(gsize) t * stride] = G_MAXUINT32;
+      next[(gsize) t * stride + l] = G_MAXUINT32;
+      run = number;
     }
   ly->distinct += fresh;
-  ly->run_node = pages[n - 1];
+  ly->run_node = run;
 }
 
 /* The largest of @pages[0..@n). */
@@ -277,18 +284,21 @@ pages_top (const guint64 *pages, gsize n)
   return top;
 }
 
-/* One layer's entries for the accesses first .. first + n - 1: a layer at a time, so that each
- * loop keeps its layer's state in registers and only the leaves (@l = 0, whose tables miss the
- * caches on scattered pages) prefetch. */
+/* One layer's entries for the accesses first .. first + n - 1 (@top: the largest page): a layer
+ * at a time, so that each loop keeps its layer's state in registers and only the leaves (@l = 0,
+ * whose tables miss the caches on scattered pages) prefetch; by direct_add where it can. */
 static void
-layer_add (VatNextUseLayer *ly, guint l, guint k_bits, const guint64 *pages, gsize n, gsize first,
-           guint32 *next, gsize stride)
+layer_add (VatNextUseLayer *ly, guint l, guint k_bits, const guint64 *pages, gsize n, guint64 top,
+           gsize first, guint32 *next, gsize stride)
 {
   guint64 run = ly->run_node;
   guint shift = k_bits * l;
-  if (l == 0 && !ly->hashed && pages_top (pages, n) < ly->n_direct)
+  if (!ly->hashed && run != VAT_NO_NODE && (top >> shift) < ly->n_direct)
     {
-      leaves_add_direct (ly, pages, n, first, next, stride);
+      if (l == 0)
+        direct_add (ly, TRUE, 0, 0, pages, n, first, next, stride);
+      else
+        direct_add (ly, FALSE, shift, l, pages, n, first, next, stride);
       return;
     }
   for (gsize i = 0; i < n; i++)
@@ -322,13 +332,15 @@ void
 mdl_vat_nextuse_add (VatNextUse *nu, const guint64 *pages, gsize n)
 {
   gsize stride = nu->depth + 1, first = nu->n;
+  guint64 top;
   guint32 *next;
   if (n == 0)
     return;
   g_array_set_size (nu->next, (first + n) * stride);
   next = (guint32 *) (gpointer) nu->next->data;
+  top = pages_top (pages, n);
   for (guint l = 0; l <= nu->depth; l++)
-    layer_add (&nu->layer[l], l, nu->k_bits, pages, n, first, next, stride);
+    layer_add (&nu->layer[l], l, nu->k_bits, pages, n, top, first, next, stride);
   nu->n = first + n;
   /* Why amortized O(d+1) per access: final_upto only moves forward. */
   for (; nu->final_upto < nu->n; nu->final_upto++)
