@@ -56,6 +56,13 @@ vat_tourney_top (const VatTourney *t)
   return t->cell[1];
 }
 
+/* The largest key. */
+static inline guint64
+vat_tourney_top_key (const VatTourney *t)
+{
+  return t->key[1];
+}
+
 static inline guint64
 vat_tourney_key (const VatTourney *t, guint32 s)
 {
