@@ -5,7 +5,8 @@
  * (nextuse.c), as libCacheSim's Belady reads next_access_vtime.
  *
  * A tournament tree over the cells keyed by next use (tourney.h): a hit or an insertion sets one
- * key, O(log W) without data-dependent branches; the root is the victim. No gap shortcut: MIN may
+ * key, O(log W) without data-dependent branches; the root is the victim (or the tree's pending
+ * top, a key above all others, such as a leaf never used again: O(1)). No gap shortcut: MIN may
  * keep a node below a missing one.
  *
  * Not KEEPS_PATH: a walk may evict a node of its own path, one used again later than every other
@@ -26,25 +27,14 @@
  * The key the tree keeps for x is an earlier next use of x, below its true key, so it is below
  * the true largest key as well, which the tree holds exactly (that cell was not left stale: a node
  * left stale at t-1 is next used at t, the smallest keys there are). So the tree's winner is the
- * true victim. Insertions always set their key (the cell's old key is another node's).
- *
- * A key above every key in the tree stays out of it, beside it as the pending top, until another
- * key beats it or its cell's node changes key: it is the next victim, and the insertion into that
- * cell sets the cell's key anyway. On random pages that is a leaf never used again (63% of them
- * on bench-vat's pages), whose key would otherwise climb the whole tree to be evicted at the next
- * access. The tree stays a right tournament over the keys it holds; only the pending cell's key
- * there is old, which decides nothing while the pending key, above it and all others, is the
- * victim, and a key change of that cell replays its path. */
+ * true victim. Insertions always set their key (the cell's old key is another node's). */
 #include <models/error.h>
 
 #include "models/vat/policy.h"
 #include "models/vat/tourney.h"
 
 typedef struct {
-  VatTourney tree;   /* every used cell's key (some hit nodes' an earlier one, see above) but
-                        the pending top's */
-  guint64 top_key;   /* the pending top's key, above every key in the tree */
-  guint32 top_cell;  /* the pending top's cell, VAT_NO_SLOT when none */
+  VatTourney tree;   /* every used cell's key (some hit nodes' an earlier one, see above) */
   gboolean keep_soon; /* leave a key where the next access uses the node: one tree, W >= d+1 */
 } Min;
 
@@ -53,16 +43,13 @@ min_init (VatTc *tc)
 {
   Min *m = tc->ps;
   vat_tourney_init (&m->tree, tc->n_slots);
-  m->top_cell = VAT_NO_SLOT;
   m->keep_soon = tc->n_trees == 1 && tc->n_slots > tc->depth;
 }
 
 static void
 min_reset (VatTc *tc)
 {
-  Min *m = tc->ps;
-  vat_tourney_clear (&m->tree);
-  m->top_cell = VAT_NO_SLOT;
+  vat_tourney_clear (&((Min *) tc->ps)->tree);
 }
 
 static void
@@ -75,52 +62,29 @@ static inline void
 min_access (VatTc *tc, guint32 s, gboolean hit)
 {
   Min *m = tc->ps;
-  guint64 key;
-  /* Why the pending top's cell never keeps its key: the tree has an old one for it. */
-  if (s == m->top_cell)
-    m->top_cell = VAT_NO_SLOT;
-  else if (hit && tc->next_soon && m->keep_soon)
+  /* Why the pending top's cell never keeps its key: the matches hold an old one for it. */
+  if (hit && tc->next_soon && m->keep_soon && !vat_tourney_pending (&m->tree, s))
     return;
-  key = vat_cell_key (tc->next_key, s);
-  if (key > (m->top_cell != VAT_NO_SLOT ? m->top_key : vat_tourney_top_key (&m->tree)))
-    {
-      if (m->top_cell != VAT_NO_SLOT)
-        vat_tourney_set (&m->tree, m->top_cell, m->top_key);
-      m->top_cell = s;
-      m->top_key = key;
-      return;
-    }
-  vat_tourney_set (&m->tree, s, key);
+  vat_tourney_set (&m->tree, s, vat_cell_key (tc->next_key, s));
 }
 
 /* The node used furthest ahead; its cell's key is replaced when the new node's access sets it. */
 static inline guint32
 min_victim (VatTc *tc, guint64 node, guint32 parent)
 {
-  Min *m = tc->ps;
   (void) node, (void) parent;
-  return m->top_cell != VAT_NO_SLOT ? m->top_cell : vat_tourney_top (&m->tree);
+  return vat_tourney_top (&((Min *) tc->ps)->tree);
 }
 
-/* Every used cell but the pending top's has a key in the tree (the next uses themselves are the
- * pre-pass's), the padding beyond W has none, the pending key is above the tree's, and every
- * match has the right winner. A free cell may keep its old key: it is only ever free between an
- * eviction and the insertion into it. */
+/* Every used cell has a key in the tree (the next uses themselves are the pre-pass's), the padding
+ * beyond W has none, and every match has the right winner. A free cell may keep its old key: it is
+ * only ever free between an eviction and the insertion into it. */
 static gboolean
 min_check (const VatTc *tc, GError **error)
 {
-  const Min *m = tc->ps;
-  const VatTourney *t = &m->tree;
-  if (m->top_cell != VAT_NO_SLOT && m->top_key <= vat_tourney_top_key (t))
-    {
-      g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min's pending key %"
-                   G_GUINT64_FORMAT " for cell %u is not above the tree's %" G_GUINT64_FORMAT,
-                   m->top_key, m->top_cell, vat_tourney_top_key (t));
-      return FALSE;
-    }
+  const VatTourney *t = &((const Min *) tc->ps)->tree;
   for (guint32 s = 0; s < t->size; s++)
-    if (s < tc->n_slots ? tc->index.node[s] != VAT_NO_NODE && s != m->top_cell
-                          && vat_tourney_key (t, s) == 0
+    if (s < tc->n_slots ? tc->index.node[s] != VAT_NO_NODE && vat_tourney_key (t, s) == 0
         : vat_tourney_key (t, s) != 0)
       {
         g_set_error (error, MDL_ERROR, MDL_ERROR_MODEL, "vat TC check: min tree has key %"
