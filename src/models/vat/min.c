@@ -5,9 +5,9 @@
  * (nextuse.c), as libCacheSim's Belady reads next_access_vtime.
  *
  * A tournament tree over the cells keyed by next use (tourney.h): a hit or an insertion sets one
- * key, O(log W) without data-dependent branches; the root is the victim (or the tree's pending
- * top, a key above all others, such as a leaf never used again: O(1)). No gap shortcut: MIN may
- * keep a node below a missing one.
+ * key, O(log W) with one data-dependent branch (whether the key goes above all others, as a
+ * leaf never used again does, to wait beside the tree as its pending top); the winner is the
+ * victim. No gap shortcut: MIN may keep a node below a missing one.
  *
  * Not KEEPS_PATH: a walk may evict a node of its own path, one used again later than every other
  * cached node. But where the next access repeats the page, every node of the path has its next
