@@ -38,7 +38,7 @@ typedef struct {
 } Case;
 
 /* Hand-picked shapes: small trees whose arrays stay direct, and wide ones whose lower layers
- * become hashed at the start or in the middle of the trace (DIRECT_ANY = 2^20 numbers). */
+ * become hashed at the start or in the middle of the trace (DIRECT_ANY = 2^22 numbers). */
 static const Case cases[] = {
   { "small dense trees",         2, 4,   0,    0 },
   { "binary tree, deep",         1, 8,   0,    0 },
@@ -119,14 +119,15 @@ test_forward_equals_backward (void **state)
 
 /* Ensure a layer whose first numbers are scattered over a range too wide for a direct array goes
  * to a hash table, moves back to a direct array once the range has filled in (a random trace over
- * 2^22 pages), and gives the backward pass's entries all along. */
+ * 2^23 pages, beyond DIRECT_ANY = 2^22 numbers), and gives the backward pass's entries all
+ * along. */
 static void
 test_forward_hashed_then_direct (void **state)
 {
   guint32 seed = test_seed (1802);
   GRand *rand = g_rand_new_with_seed (seed);
-  gsize n = 400000;
-  guint depth = 2, k_bits = 11;
+  gsize n = 800000;
+  guint depth = 2, k_bits = 12;
   g_autofree guint64 *pages = g_new (guint64, n);
   g_autofree guint32 *whole = NULL;
   gboolean was_hashed = FALSE;
@@ -134,7 +135,7 @@ test_forward_hashed_then_direct (void **state)
   (void) state;
   for (gsize t = 0; t < n; t++)
     pages[t] = g_rand_int_range (rand, 0, 8) == 0 && t > 0 ? pages[t - 1]
-               : (guint64) g_rand_int_range (rand, 0, 1 << 22);
+               : (guint64) g_rand_int_range (rand, 0, 1 << 23);
   whole = backward_nextuse (pages, n, depth, k_bits);
   mdl_vat_nextuse_init (&nu, depth, k_bits);
   for (gsize at = 0, step; at < n; at += step)

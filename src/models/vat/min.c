@@ -5,8 +5,9 @@
  * (nextuse.c), as libCacheSim's Belady reads next_access_vtime.
  *
  * A tournament tree over the cells keyed by next use (tourney.h): a hit or an insertion sets one
- * key, O(log W) without data-dependent branches; the root is the victim. No gap shortcut: MIN may
- * keep a node below a missing one.
+ * key, O(log W) with one data-dependent branch (whether the key goes above all others, as a
+ * leaf never used again does, to wait beside the tree as its pending top); the winner is the
+ * victim. No gap shortcut: MIN may keep a node below a missing one.
  *
  * Not KEEPS_PATH: a walk may evict a node of its own path, one used again later than every other
  * cached node. But where the next access repeats the page, every node of the path has its next
@@ -61,7 +62,8 @@ static inline void
 min_access (VatTc *tc, guint32 s, gboolean hit)
 {
   Min *m = tc->ps;
-  if (hit && tc->next_soon && m->keep_soon)
+  /* Why the pending top's cell never keeps its key: the matches hold an old one for it. */
+  if (hit && tc->next_soon && m->keep_soon && !vat_tourney_pending (&m->tree, s))
     return;
   vat_tourney_set (&m->tree, s, vat_cell_key (tc->next_key, s));
 }

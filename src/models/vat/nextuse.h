@@ -15,8 +15,9 @@
 #include "models/vat/node.h"
 
 /* What one layer remembers of each node: the last access of its latest finished run of
- * consecutive uses, either in a plain array indexed by node number (access + 1, 0: none) where
- * the layer's numbers are dense, or in a hash table. */
+ * consecutive uses (the leaves' own loop stores the run under way too, which its end would store
+ * anyway), either in a plain array indexed by node number (access + 1, 0: none) where the
+ * layer's numbers are dense, or in a hash table. */
 typedef struct {
   guint32 *direct;     /* [n_direct] while not hashed */
   guint64 n_direct;
