@@ -358,6 +358,16 @@ test_report_real (const MdlReport *r, const char *name)
   return lookup (r, name)->real;
 }
 
+void
+test_report_append_text (GString *out, const MdlReport *r)
+{
+  for (guint c = 0; c < mdl_report_n_counters (r); c++)
+    {
+      const MdlCounter *k = mdl_report_counter (r, c);
+      g_string_append_printf (out, "%s=%" G_GUINT64_FORMAT "/%.17g ", k->name, k->count, k->real);
+    }
+}
+
 guint64
 test_engine_count (MdlEngine *e, const char *name)
 {

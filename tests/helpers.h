@@ -55,6 +55,9 @@ guint64 test_report_count (const MdlReport *r, const char *name);
 double test_report_real (const MdlReport *r, const char *name);
 guint64 test_engine_count (MdlEngine *e, const char *name);
 double test_engine_real (MdlEngine *e, const char *name);
+/* Appends every counter of @r to @out as "name=count/real " (real to 17 digits), so that two
+ * reports compare as strings and a difference names its counter. */
+void test_report_append_text (GString *out, const MdlReport *r);
 
 /* The count @name of the phase @phase of @r (NULL: the whole run); fails the test when either is
  * missing. */

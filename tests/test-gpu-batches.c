@@ -79,11 +79,7 @@ report_text (const char *spec, const GArray *events, guint most, GRand *r)
       at += b.n_warp;
     }
   report = mdl_engine_report (e);
-  for (guint c = 0; c < mdl_report_n_counters (report); c++)
-    {
-      const MdlCounter *k = mdl_report_counter (report, c);
-      g_string_append_printf (out, "%s=%" G_GUINT64_FORMAT "/%.17g ", k->name, k->count, k->real);
-    }
+  test_report_append_text (out, report);
   return g_string_free (out, FALSE);
 }
 

@@ -232,11 +232,7 @@ run (const char *spec, const Stream *s, gboolean expand)
   if (error)
     g_string_append_printf (out, "error: %s; ", error->message);
   report = mdl_engine_report (e);
-  for (guint c = 0; c < mdl_report_n_counters (report); c++)
-    {
-      const MdlCounter *k = mdl_report_counter (report, c);
-      g_string_append_printf (out, "%s=%" G_GUINT64_FORMAT "/%.17g ", k->name, k->count, k->real);
-    }
+  test_report_append_text (out, report);
   return g_string_free (out, FALSE);
 }
 
