@@ -16,6 +16,7 @@
  * shared and local memory per block. Out-of-bounds or misaligned accesses stop the launch with an
  * error naming the thread; the kernel runs on with loads returning 0 and stores dropped. */
 #include "simt/simt-private.h"
+#include "simt/clones.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -24,9 +25,11 @@
 #endif
 
 /* GCC and clang vector types for whole warps of 32 lanes: the 4-byte words of a warp widened to
- * its 8-byte lane registers four at a time, and narrowed back for a store. */
+ * its 8-byte lane registers four at a time, and narrowed back for a store; and four lane addresses
+ * a step in the scans, one register in the AVX2 clones of mdl_simt_ld() and mdl_simt_st()
+ * (simt/clones.h), two in the baseline build. */
 #if defined(__has_builtin)
-#if __has_builtin(__builtin_convertvector)
+#if __has_builtin(__builtin_convertvector) && __has_builtin(__builtin_shufflevector)
 #define SIMT_VECTORS 1
 typedef guint32 SimtU32x4 __attribute__ ((vector_size (16)));
 typedef guint64 SimtU64x4 __attribute__ ((vector_size (32)));
@@ -796,8 +799,8 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
 
 /* TRUE when the @n addresses @addrs (@n >= 2) are addrs[0] + k x @s, k = 0..@n-1 (mod 2^64, as
  * lane_stride() decides): the run's event takes the strided form. One pass of XORs against the
- * expected addresses, four lanes a step in two pairs of SSE2 registers (GCC -O2 leaves the scalar
- * loop scalar); a constant @n (a whole warp) unrolls. */
+ * expected addresses, four lanes a step (GCC -O2 leaves the scalar loop scalar); a constant @n (a
+ * whole warp) unrolls. */
 static inline __attribute__ ((always_inline)) gboolean
 run_is_strided (const guint64 *addrs, guint n, guint64 s)
 {
@@ -806,20 +809,16 @@ run_is_strided (const guint64 *addrs, guint n, guint64 s)
 #ifdef SIMT_VECTORS
   if (n % 4 == 0)
     {
-      SimtU64x2 bad0 = { 0, 0 }, bad1 = bad0, step = { 4 * s, 4 * s };
-      SimtU64x2 next0 = { next, next + s }, next1 = { next + 2 * s, next + 3 * s };
+      SimtU64x4 bad4 = { 0, 0, 0, 0 }, step = { 4 * s, 4 * s, 4 * s, 4 * s };
+      SimtU64x4 next4 = { next, next + s, next + 2 * s, next + 3 * s };
       for (; i < n; i += 4)
         {
-          SimtU64x2 v0, v1;
-          memcpy (&v0, addrs + i, sizeof v0);
-          memcpy (&v1, addrs + i + 2, sizeof v1);
-          bad0 |= v0 ^ next0;
-          bad1 |= v1 ^ next1;
-          next0 += step;
-          next1 += step;
+          SimtU64x4 v;
+          memcpy (&v, addrs + i, sizeof v);
+          bad4 |= v ^ next4;
+          next4 += step;
         }
-      bad0 |= bad1;
-      bad = bad0[0] | bad0[1];
+      bad = bad4[0] | bad4[1] | bad4[2] | bad4[3];
     }
 #endif
   for (next += i * s; i < n; i++)
@@ -865,34 +864,22 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
 #ifdef SIMT_VECTORS
   if (n % 4 == 0)
     {
-      SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0;
-      SimtU64x2 room2 = { room, room }, over0 = any0, over1 = any0;
+      SimtU64x4 all4 = { all, all, all, all }, any4 = { 0, 0, 0, 0 }, over4 = any4;
+      SimtU64x4 room4 = { room, room, room, room };
       for (; i < n; i += 4)
         {
-          SimtU64x2 v0, v1;
-          memcpy (&v0, addrs + i, sizeof v0);
-          memcpy (&v1, addrs + i + 2, sizeof v1);
-          memcpy (copy + i, &v0, sizeof v0);
-          memcpy (copy + i + 2, &v1, sizeof v1);
-          any0 |= v0;
-          any1 |= v1;
+          SimtU64x4 v;
+          memcpy (&v, addrs + i, sizeof v);
+          memcpy (copy + i, &v, sizeof v);
+          any4 |= v;
           if (space == MDL_SPACE_SHARED)
-            {
-              over0 |= v0 + room2;
-              over1 |= v1 + room2;
-            }
+            over4 |= v + room4;
           else
-            {
-              all0 &= v0;
-              all1 &= v1;
-            }
+            all4 &= v;
         }
-      all0 &= all1;
-      any0 |= any1;
-      over0 |= over1;
-      all = all0[0] & all0[1];
-      any = any0[0] | any0[1];
-      over = over0[0] | over0[1];
+      all = all4[0] & all4[1] & all4[2] & all4[3];
+      any = any4[0] | any4[1] | any4[2] | any4[3];
+      over = over4[0] | over4[1] | over4[2] | over4[3];
     }
 #endif
   for (; i < n; i++)
@@ -1044,10 +1031,12 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           else if (op == MDL_WARP_STORE && n == 32)
             for (guint i = 0; i < 32; i += 4)
               {
-                /* Lane by lane into the vector: the registers were just stored that way (a wide
-                 * load of several such stores would wait for them to reach the cache). */
-                SimtU64x4 wide = { src[t + i], src[t + i + 1], src[t + i + 2], src[t + i + 3] };
-                SimtU32x4 v = __builtin_convertvector (wide, SimtU32x4);
+                /* Lane by lane into the vectors: the registers were just stored that way (a wide
+                 * load of several such stores would wait for them to reach the cache). Two halves
+                 * and one shuffle of their low words: built as one 32-byte vector, the AVX2
+                 * clone took twice the instructions. */
+                SimtU64x2 lo = { src[t + i], src[t + i + 1] }, hi = { src[t + i + 2], src[t + i + 3] };
+                SimtU32x4 v = __builtin_shufflevector ((SimtU32x4) lo, (SimtU32x4) hi, 0, 2, 4, 6);
                 memcpy (p + 4 * i, &v, sizeof v);
               }
           else
@@ -1115,13 +1104,13 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
     mdl_simt_yield (blk);
 }
 
-void
+MDL_SIMT_CLONES void
 mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
 {
   memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
 }
 
-void
+MDL_SIMT_CLONES void
 mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
   memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
