@@ -19,6 +19,7 @@
 #include "algos/simt/simt-algo.h"
 #include "algos/keys.h"
 #include "algos/merge-sort-plan.h"
+#include "simt/clones.h"
 
 #include <string.h>
 
@@ -115,7 +116,7 @@ words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
 
 /* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
  * addresses of consecutive 4-byte words. */
-static void
+MDL_SIMT_CLONES static void
 lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
 {
   guint64 neg = down ? G_MAXUINT64 : 0;
@@ -134,7 +135,7 @@ pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
  * min and max, two stores. */
-static void
+MDL_SIMT_CLONES static void
 compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guint64 *x, guint64 *y)
 {
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
