@@ -1124,16 +1124,28 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
     mdl_simt_yield (blk);
 }
 
+/* Loads and stores of 4-byte words (nearly all of them) have paths of their own, where the width
+ * is a constant throughout, and the shared ones a path where the space is one too. */
 MDL_SIMT_CLONES void
 mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
 {
-  memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
+  if (width == 4 && space == MDL_SPACE_SHARED)
+    memory_op (b, MDL_WARP_LOAD, MDL_SPACE_SHARED, 4, addr, dst, NULL);
+  else if (width == 4)
+    memory_op (b, MDL_WARP_LOAD, space, 4, addr, dst, NULL);
+  else
+    memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
 }
 
 MDL_SIMT_CLONES void
 mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
-  memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
+  if (width == 4 && space == MDL_SPACE_SHARED)
+    memory_op (b, MDL_WARP_STORE, MDL_SPACE_SHARED, 4, addr, NULL, src);
+  else if (width == 4)
+    memory_op (b, MDL_WARP_STORE, space, 4, addr, NULL, src);
+  else
+    memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
 }
 
 /* Every atomic: checks, then the memory instruction with the op and flags its lanes and events
