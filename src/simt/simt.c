@@ -1039,8 +1039,11 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           guint t = w * ww + first;
           guint8 *p = window + (addr[t] - base);
 #ifdef SIMT_VECTORS
+          /* Whole warps unrolled, the lanes by a pointer and a 64-bit index (a 32-bit one took
+           * an instruction a lane to widen). */
           if (op == MDL_WARP_LOAD && n == 32)
-            for (guint i = 0; i < 32; i += 4)
+#pragma GCC unroll 8
+            for (gsize i = 0; i < 32; i += 4)
               {
                 SimtU32x4 v;
                 SimtU64x4 wide;
@@ -1049,16 +1052,20 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                 memcpy (dst + t + i, &wide, sizeof wide);
               }
           else if (op == MDL_WARP_STORE && n == 32)
-            for (guint i = 0; i < 32; i += 4)
-              {
-                /* Lane by lane into the vectors: the registers were just stored that way (a wide
-                 * load of several such stores would wait for them to reach the cache). Two halves
-                 * and one shuffle of their low words: built as one 32-byte vector, the AVX2
-                 * clone took twice the instructions. */
-                SimtU64x2 lo = { src[t + i], src[t + i + 1] }, hi = { src[t + i + 2], src[t + i + 3] };
-                SimtU32x4 v = __builtin_shufflevector ((SimtU32x4) lo, (SimtU32x4) hi, 0, 2, 4, 6);
-                memcpy (p + 4 * i, &v, sizeof v);
-              }
+            {
+              const guint64 *q = src + t;
+#pragma GCC unroll 8
+              for (gsize i = 0; i < 32; i += 4)
+                {
+                  /* Lane by lane into the vectors: the registers were just stored that way (a
+                   * wide load of several such stores would wait for them to reach the cache).
+                   * Two halves and one shuffle of their low words: built as one 32-byte vector,
+                   * the AVX2 clone took twice the instructions. */
+                  SimtU64x2 lo = { q[i], q[i + 1] }, hi = { q[i + 2], q[i + 3] };
+                  SimtU32x4 v = __builtin_shufflevector ((SimtU32x4) lo, (SimtU32x4) hi, 0, 2, 4, 6);
+                  memcpy (p + 4 * i, &v, sizeof v);
+                }
+            }
           else
 #endif
           if (op == MDL_WARP_LOAD)
@@ -1080,7 +1087,11 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           /* One run of lanes: no bit scan per lane, and the common widths in loops of their own.
            * The addresses are read where the kernel put them (a strided run has no copy). */
           guint t = w * ww + first;
-          if (width == 4 && op != MDL_WARP_ATOMIC)
+          if (width == 4 && op != MDL_WARP_ATOMIC && n == 32)
+            /* A whole warp: a loop of constant length (an unknown one spent about 30
+             * instructions a warp entering its unrolled body) */
+            run_access (blk, op, 4, window, base, warp_addr + first, t, 32, dst, src);
+          else if (width == 4 && op != MDL_WARP_ATOMIC)
             run_access (blk, op, 4, window, base, warp_addr + first, t, n, dst, src);
           else if (width == 8 && op != MDL_WARP_ATOMIC)
             run_access (blk, op, 8, window, base, warp_addr + first, t, n, dst, src);
