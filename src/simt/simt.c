@@ -926,7 +926,8 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
 /* Lanes @t.. of a run of @n do their part, lane i's bytes at @window + (@addrs[i] − @base).
  * Inlined with constant @op and @width, each case is a straight loop. Loads and stores walk the
  * vectors by pointer: three instructions a lane (an index, widened and scaled per lane, took
- * four and a half). */
+ * four and a half), unrolled whole for a whole warp (@n a constant 32; by 4, the loop's own
+ * steps were another instruction a lane). */
 static inline __attribute__ ((always_inline)) void
 run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
             const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
@@ -936,7 +937,7 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
   if (op == MDL_WARP_LOAD && width <= 8)
     {
       guint64 *d = dst + t;
-#pragma GCC unroll 4
+#pragma GCC unroll 32
       for (; a < end; a++, d++)
         {
           /* No fault here (the window holds every lane): a plain load, zero-extended. */
@@ -948,7 +949,7 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
   else if (op == MDL_WARP_STORE && width <= 8)
     {
       const guint64 *v = src + t;
-#pragma GCC unroll 4
+#pragma GCC unroll 32
       for (; a < end; a++, v++)
         memcpy ((guint8 *) (host + (guintptr) *a), v, width);
     }
