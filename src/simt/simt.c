@@ -829,6 +829,7 @@ run_is_strided (const guint64 *addrs, guint n, guint64 s)
     {
       SimtU64x4 bad4 = { 0, 0, 0, 0 }, step = { 4 * s, 4 * s, 4 * s, 4 * s };
       SimtU64x4 next4 = { next, next + s, next + 2 * s, next + 3 * s };
+#pragma GCC unroll 8
       for (; i < n; i += 4)
         {
           SimtU64x4 v;
@@ -884,6 +885,7 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
     {
       SimtU64x4 all4 = { all, all, all, all }, any4 = { 0, 0, 0, 0 }, over4 = any4;
       SimtU64x4 room4 = { room, room, room, room };
+#pragma GCC unroll 8
       for (; i < n; i += 4)
         {
           SimtU64x4 v;
