@@ -104,29 +104,6 @@ pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64
     }
 }
 
-/* Lanes 0..@n-1 of a run from thread @t: @at[i] = @base + 4 (t + i), or @base − 4 (t + i) when
- * @neg is all ones (x ^ neg − neg is x or −x). A whole warp (@n a constant 32) vectorizes, as
- * pair_words_run(). */
-static inline __attribute__ ((always_inline)) void
-words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
-{
-  for (guint i = 0; i < n; i++, t++)
-    at[i] = base + (((t << 2) ^ neg) - neg);
-}
-
-/* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
- * addresses of consecutive 4-byte words. */
-MDL_SIMT_CLONES static void
-lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
-{
-  guint64 neg = down ? G_MAXUINT64 : 0;
-  MDL_SIMT_EACH_RUN (blk, t, n)
-    if (n == 32)
-      words_run (at + t, base, neg, t, 32);
-    else
-      words_run (at + t, base, neg, t, n);
-}
-
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
@@ -158,7 +135,7 @@ leaf_take (Merge *s, guint r)
     s->f[t] = cur + t < lo ? 0 : KEY_MAX;
   if (cur >= hi)
     return;
-  lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
+  mdl_simt_algo_lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
   mdl_simt_algo_pred_range (blk, cur, lo, hi);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, s->at, s->f);
   mdl_simt_pred_end (blk);
@@ -174,7 +151,7 @@ node_merge (Merge *s, guint i)
   MdlSimtBlock *blk = s->blk;
   guint b = s->b;
   guint64 xs = 4 * (guint64) (i - 1) * b;
-  lane_words (blk, s->at, xs, FALSE);
+  mdl_simt_algo_lane_words (blk, s->at, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_lo, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_hi, s->f);
@@ -193,9 +170,9 @@ workspace_words (Merge *s)
   MdlSimtBlock *blk = s->blk;
   guint64 ws = 4 * (guint64) (s->d - 1) * s->b, nt = blk->n_threads;
   guint64 *lo = mdl_simt_reg (blk, 1), *hi = mdl_simt_reg (blk, 1), *rev = mdl_simt_reg (blk, 1);
-  words_run (lo, ws, 0, 0, nt);
-  words_run (hi, ws + 4 * (guint64) s->b, 0, 0, nt);
-  words_run (rev, ws + 4 * (2 * (guint64) s->b - 1), G_MAXUINT64, 0, nt);
+  mdl_simt_algo_lane_words_run (lo, ws, 0, 0, nt);
+  mdl_simt_algo_lane_words_run (hi, ws + 4 * (guint64) s->b, 0, 0, nt);
+  mdl_simt_algo_lane_words_run (rev, ws + 4 * (2 * (guint64) s->b - 1), G_MAXUINT64, 0, nt);
   s->w_lo = lo, s->w_hi = hi, s->w_rev = rev;
   for (guint k = 0; s->b >> (k + 1) > 0; k++)
     {
@@ -317,14 +294,14 @@ merge_kernel (MdlSimtBlock *blk, void *p)
     {
       guint64 xs = 4 * (guint64) (i - 1) * s.b;
       take (&s, 2 * i);
-      lane_words (blk, s.at, xs, FALSE);
+      mdl_simt_algo_lane_words (blk, s.at, xs, FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s.at, s.f);
     }
   for (guint64 m = 0; m * s.b < junk + count; m++)
     {
       take (&s, 1);
       /* output index m·b + t − junk, written when in [0, count) */
-      lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
+      mdl_simt_algo_lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
       mdl_simt_algo_pred_range (blk, m * s.b, junk, junk + count);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, s.at, s.f);
       mdl_simt_pred_end (blk);
