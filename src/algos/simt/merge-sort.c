@@ -123,6 +123,16 @@ compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guin
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, y);
 }
 
+/* Lanes 0..@n-1 of a run from thread @t: @f[i] = 0 where t + i < @below, else KEY_MAX, by the
+ * sign of t + i − below (both under 2^63): no compare, so that a whole warp (@n a constant 32)
+ * vectorizes in SSE2 too. */
+static inline __attribute__ ((always_inline)) void
+pad_run (guint64 *restrict f, guint64 t, guint64 below, guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    f[i] = KEY_MAX & (((t - below) >> 63) - 1);
+}
+
 /* The next b keys of leaf @r into f: its next aligned block (lanes outside [lo, hi) predicated
  * off, standing in as 0 before and 0xffffffff after), or all 0xffffffff once it is exhausted. */
 static void
@@ -130,9 +140,13 @@ leaf_take (Merge *s, guint r)
 {
   MdlSimtBlock *blk = s->blk;
   guint64 cur = s->cur[r], lo = s->lo[r], hi = s->hi[r];
+  guint64 below = lo > cur ? lo - cur : 0;   /* thread t is before the leaf when t < below */
   mdl_simt_alu (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    s->f[t] = cur + t < lo ? 0 : KEY_MAX;
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      pad_run (s->f + t, t, below, 32);
+    else
+      pad_run (s->f + t, t, below, n);
   if (cur >= hi)
     return;
   mdl_simt_algo_lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
