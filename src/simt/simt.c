@@ -1140,8 +1140,8 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
 
 /* Loads and stores of 4-byte words (nearly all of them) have paths of their own, where the width
  * is a constant throughout, and the shared ones a path where the space is one too. */
-MDL_SIMT_CLONES void
-mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+MDL_SIMT_CLONES static void
+simt_load (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
 {
   if (width == 4 && space == MDL_SPACE_SHARED)
     memory_op (b, MDL_WARP_LOAD, MDL_SPACE_SHARED, 4, addr, dst, NULL);
@@ -1151,8 +1151,8 @@ mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, 
     memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
 }
 
-MDL_SIMT_CLONES void
-mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
+MDL_SIMT_CLONES static void
+simt_store (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
   if (width == 4 && space == MDL_SPACE_SHARED)
     memory_op (b, MDL_WARP_STORE, MDL_SPACE_SHARED, 4, addr, NULL, src);
@@ -1160,6 +1160,20 @@ mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, 
     memory_op (b, MDL_WARP_STORE, space, 4, addr, NULL, src);
   else
     memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
+}
+
+/* The exported entry points stay plain functions, each passing on to its clones (the clones'
+ * own symbol is an ifunc, another kind of symbol to nm and to the loader). */
+void
+mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+{
+  simt_load (b, space, width, addr, dst);
+}
+
+void
+mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
+{
+  simt_store (b, space, width, addr, src);
 }
 
 /* Every atomic: checks, then the memory instruction with the op and flags its lanes and events
