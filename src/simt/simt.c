@@ -16,6 +16,7 @@
  * shared and local memory per block. Out-of-bounds or misaligned accesses stop the launch with an
  * error naming the thread; the kernel runs on with loads returning 0 and stores dropped. */
 #include "simt/simt-private.h"
+#include "simt/clones.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -24,13 +25,33 @@
 #endif
 
 /* GCC and clang vector types for whole warps of 32 lanes: the 4-byte words of a warp widened to
- * its 8-byte lane registers four at a time, and narrowed back for a store. */
+ * its 8-byte lane registers four at a time, and narrowed back for a store; and four lane addresses
+ * a step in the scans, one register in the AVX2 clones of mdl_simt_ld() and mdl_simt_st()
+ * (simt/clones.h), two in the baseline build. */
 #if defined(__has_builtin)
-#if __has_builtin(__builtin_convertvector)
+#if __has_builtin(__builtin_convertvector) && __has_builtin(__builtin_shufflevector)
 #define SIMT_VECTORS 1
 typedef guint32 SimtU32x4 __attribute__ ((vector_size (16)));
 typedef guint64 SimtU64x4 __attribute__ ((vector_size (32)));
 typedef guint64 SimtU64x2 __attribute__ ((vector_size (16)));
+
+/* The OR and the AND of the four lanes of *@v: two shuffles and two ORs (or ANDs); GCC took each
+ * lane out on its own, in eight instructions. */
+static inline guint64
+simt_or4 (const SimtU64x4 *v)
+{
+  SimtU64x4 x = *v | __builtin_shufflevector (*v, *v, 2, 3, 0, 1);
+  x |= __builtin_shufflevector (x, x, 1, 0, 3, 2);
+  return x[0];
+}
+
+static inline guint64
+simt_and4 (const SimtU64x4 *v)
+{
+  SimtU64x4 x = *v & __builtin_shufflevector (*v, *v, 2, 3, 0, 1);
+  x &= __builtin_shufflevector (x, x, 1, 0, 3, 2);
+  return x[0];
+}
 #endif
 #endif
 
@@ -791,13 +812,13 @@ warp_window (SimtBlock *blk, MdlSpace space, guint width, const guint64 *addr, g
         hi = MAX (hi, a);
         any |= a;
       }
-  return any % width == 0 ? window_of (blk, space, width, lo, hi, base) : NULL;
+  return (any & (width - 1)) == 0 ? window_of (blk, space, width, lo, hi, base) : NULL;
 }
 
 /* TRUE when the @n addresses @addrs (@n >= 2) are addrs[0] + k x @s, k = 0..@n-1 (mod 2^64, as
  * lane_stride() decides): the run's event takes the strided form. One pass of XORs against the
- * expected addresses, four lanes a step in two pairs of SSE2 registers (GCC -O2 leaves the scalar
- * loop scalar); a constant @n (a whole warp) unrolls. */
+ * expected addresses, four lanes a step (GCC -O2 leaves the scalar loop scalar); a constant @n (a
+ * whole warp) unrolls. */
 static inline __attribute__ ((always_inline)) gboolean
 run_is_strided (const guint64 *addrs, guint n, guint64 s)
 {
@@ -806,20 +827,17 @@ run_is_strided (const guint64 *addrs, guint n, guint64 s)
 #ifdef SIMT_VECTORS
   if (n % 4 == 0)
     {
-      SimtU64x2 bad0 = { 0, 0 }, bad1 = bad0, step = { 4 * s, 4 * s };
-      SimtU64x2 next0 = { next, next + s }, next1 = { next + 2 * s, next + 3 * s };
+      SimtU64x4 bad4 = { 0, 0, 0, 0 }, step = { 4 * s, 4 * s, 4 * s, 4 * s };
+      SimtU64x4 next4 = { next, next + s, next + 2 * s, next + 3 * s };
+#pragma GCC unroll 8
       for (; i < n; i += 4)
         {
-          SimtU64x2 v0, v1;
-          memcpy (&v0, addrs + i, sizeof v0);
-          memcpy (&v1, addrs + i + 2, sizeof v1);
-          bad0 |= v0 ^ next0;
-          bad1 |= v1 ^ next1;
-          next0 += step;
-          next1 += step;
+          SimtU64x4 v;
+          memcpy (&v, addrs + i, sizeof v);
+          bad4 |= v ^ next4;
+          next4 += step;
         }
-      bad0 |= bad1;
-      bad = bad0[0] | bad0[1];
+      bad = simt_or4 (&bad4);
     }
 #endif
   for (next += i * s; i < n; i++)
@@ -858,41 +876,32 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
   *strided = n >= 2 && addrs[n - 1] - addrs[0] == (n - 1) * s && (gint64) s > -MDL_SIMT_STRIDE_MAX
              && (gint64) s < MDL_SIMT_STRIDE_MAX && run_is_strided (addrs, n, s);
   if (*strided)
-    return (addrs[0] | s) % width != 0
+    return (addrs[0] | s) & (width - 1)
            ? NULL
            : window_of (blk, space, width, MIN (addrs[0], addrs[n - 1]), MAX (addrs[0], addrs[n - 1]),
                         base);
 #ifdef SIMT_VECTORS
   if (n % 4 == 0)
     {
-      SimtU64x2 all0 = { all, all }, all1 = all0, any0 = { 0, 0 }, any1 = any0;
-      SimtU64x2 room2 = { room, room }, over0 = any0, over1 = any0;
+      SimtU64x4 all4 = { all, all, all, all }, any4 = { 0, 0, 0, 0 }, over4 = any4;
+      SimtU64x4 room4 = { room, room, room, room };
+#pragma GCC unroll 8
       for (; i < n; i += 4)
         {
-          SimtU64x2 v0, v1;
-          memcpy (&v0, addrs + i, sizeof v0);
-          memcpy (&v1, addrs + i + 2, sizeof v1);
-          memcpy (copy + i, &v0, sizeof v0);
-          memcpy (copy + i + 2, &v1, sizeof v1);
-          any0 |= v0;
-          any1 |= v1;
+          SimtU64x4 v;
+          memcpy (&v, addrs + i, sizeof v);
+          memcpy (copy + i, &v, sizeof v);
+          any4 |= v;
           if (space == MDL_SPACE_SHARED)
-            {
-              over0 |= v0 + room2;
-              over1 |= v1 + room2;
-            }
+            over4 |= v + room4;
           else
-            {
-              all0 &= v0;
-              all1 &= v1;
-            }
+            all4 &= v;
         }
-      all0 &= all1;
-      any0 |= any1;
-      over0 |= over1;
-      all = all0[0] & all0[1];
-      any = any0[0] | any0[1];
-      over = over0[0] | over0[1];
+      any = simt_or4 (&any4);
+      if (space == MDL_SPACE_SHARED)
+        over = simt_or4 (&over4);
+      else
+        all = simt_and4 (&all4);
     }
 #endif
   for (; i < n; i++)
@@ -905,7 +914,7 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
       else
         all &= a;
     }
-  if (any % width != 0)
+  if (any & (width - 1))
     return NULL;
   if (space == MDL_SPACE_SHARED)
     {
@@ -919,7 +928,8 @@ run_scan (SimtBlock *blk, MdlSpace space, guint width, const guint64 *restrict a
 /* Lanes @t.. of a run of @n do their part, lane i's bytes at @window + (@addrs[i] − @base).
  * Inlined with constant @op and @width, each case is a straight loop. Loads and stores walk the
  * vectors by pointer: three instructions a lane (an index, widened and scaled per lane, took
- * four and a half). */
+ * four and a half), unrolled whole for a whole warp (@n a constant 32; by 4, the loop's own
+ * steps were another instruction a lane). */
 static inline __attribute__ ((always_inline)) void
 run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
             const guint64 *addrs, guint t, guint n, guint64 *dst, const guint64 *src)
@@ -929,7 +939,7 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
   if (op == MDL_WARP_LOAD && width <= 8)
     {
       guint64 *d = dst + t;
-#pragma GCC unroll 4
+#pragma GCC unroll 32
       for (; a < end; a++, d++)
         {
           /* No fault here (the window holds every lane): a plain load, zero-extended. */
@@ -941,7 +951,7 @@ run_access (SimtBlock *blk, guint op, guint width, guint8 *window, guint64 base,
   else if (op == MDL_WARP_STORE && width <= 8)
     {
       const guint64 *v = src + t;
-#pragma GCC unroll 4
+#pragma GCC unroll 32
       for (; a < end; a++, v++)
         memcpy ((guint8 *) (host + (guintptr) *a), v, width);
     }
@@ -1032,8 +1042,11 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           guint t = w * ww + first;
           guint8 *p = window + (addr[t] - base);
 #ifdef SIMT_VECTORS
+          /* Whole warps unrolled, the lanes by a pointer and a 64-bit index (a 32-bit one took
+           * an instruction a lane to widen). */
           if (op == MDL_WARP_LOAD && n == 32)
-            for (guint i = 0; i < 32; i += 4)
+#pragma GCC unroll 8
+            for (gsize i = 0; i < 32; i += 4)
               {
                 SimtU32x4 v;
                 SimtU64x4 wide;
@@ -1042,14 +1055,20 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
                 memcpy (dst + t + i, &wide, sizeof wide);
               }
           else if (op == MDL_WARP_STORE && n == 32)
-            for (guint i = 0; i < 32; i += 4)
-              {
-                /* Lane by lane into the vector: the registers were just stored that way (a wide
-                 * load of several such stores would wait for them to reach the cache). */
-                SimtU64x4 wide = { src[t + i], src[t + i + 1], src[t + i + 2], src[t + i + 3] };
-                SimtU32x4 v = __builtin_convertvector (wide, SimtU32x4);
-                memcpy (p + 4 * i, &v, sizeof v);
-              }
+            {
+              const guint64 *q = src + t;
+#pragma GCC unroll 8
+              for (gsize i = 0; i < 32; i += 4)
+                {
+                  /* Lane by lane into the vectors: the registers were just stored that way (a
+                   * wide load of several such stores would wait for them to reach the cache).
+                   * Two halves and one shuffle of their low words: built as one 32-byte vector,
+                   * the AVX2 clone took twice the instructions. */
+                  SimtU64x2 lo = { q[i], q[i + 1] }, hi = { q[i + 2], q[i + 3] };
+                  SimtU32x4 v = __builtin_shufflevector ((SimtU32x4) lo, (SimtU32x4) hi, 0, 2, 4, 6);
+                  memcpy (p + 4 * i, &v, sizeof v);
+                }
+            }
           else
 #endif
           if (op == MDL_WARP_LOAD)
@@ -1071,7 +1090,11 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
           /* One run of lanes: no bit scan per lane, and the common widths in loops of their own.
            * The addresses are read where the kernel put them (a strided run has no copy). */
           guint t = w * ww + first;
-          if (width == 4 && op != MDL_WARP_ATOMIC)
+          if (width == 4 && op != MDL_WARP_ATOMIC && n == 32)
+            /* A whole warp: a loop of constant length (an unknown one spent about 30
+             * instructions a warp entering its unrolled body) */
+            run_access (blk, op, 4, window, base, warp_addr + first, t, 32, dst, src);
+          else if (width == 4 && op != MDL_WARP_ATOMIC)
             run_access (blk, op, 4, window, base, warp_addr + first, t, n, dst, src);
           else if (width == 8 && op != MDL_WARP_ATOMIC)
             run_access (blk, op, 8, window, base, warp_addr + first, t, n, dst, src);
@@ -1115,16 +1138,42 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
     mdl_simt_yield (blk, op);
 }
 
+/* Loads and stores of 4-byte words (nearly all of them) have paths of their own, where the width
+ * is a constant throughout, and the shared ones a path where the space is one too. */
+MDL_SIMT_CLONES static void
+simt_load (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
+{
+  if (width == 4 && space == MDL_SPACE_SHARED)
+    memory_op (b, MDL_WARP_LOAD, MDL_SPACE_SHARED, 4, addr, dst, NULL);
+  else if (width == 4)
+    memory_op (b, MDL_WARP_LOAD, space, 4, addr, dst, NULL);
+  else
+    memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
+}
+
+MDL_SIMT_CLONES static void
+simt_store (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
+{
+  if (width == 4 && space == MDL_SPACE_SHARED)
+    memory_op (b, MDL_WARP_STORE, MDL_SPACE_SHARED, 4, addr, NULL, src);
+  else if (width == 4)
+    memory_op (b, MDL_WARP_STORE, space, 4, addr, NULL, src);
+  else
+    memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
+}
+
+/* The exported entry points stay plain functions, each passing on to its clones (the clones'
+ * own symbol is an ifunc, another kind of symbol to nm and to the loader). */
 void
 mdl_simt_ld (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
 {
-  memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
+  simt_load (b, space, width, addr, dst);
 }
 
 void
 mdl_simt_st (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
-  memory_op (b, MDL_WARP_STORE, space, width, addr, NULL, src);
+  simt_store (b, space, width, addr, src);
 }
 
 /* Every atomic: checks, then the memory instruction with the op and flags its lanes and events

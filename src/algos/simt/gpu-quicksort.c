@@ -84,8 +84,7 @@ n_active (MdlSimtBlock *blk)
 static void
 ld_uniform (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint64 *at, guint64 *dst)
 {
-  MDL_SIMT_EACH (blk, t)
-    at[t] = addr;
+  mdl_simt_algo_fill (blk, at, addr);
   mdl_simt_ld (blk, space, 4, at, dst);
 }
 
@@ -108,11 +107,8 @@ if_uniform (MdlSimtBlock *blk, gboolean c)
 static void
 st_lane0 (MdlSimtBlock *blk, MdlSpace space, guint64 addr, guint64 v, Regs *r)
 {
-  MDL_SIMT_EACH (blk, t)
-    {
-      r->at[t] = addr;
-      r->y[t] = v;
-    }
+  mdl_simt_algo_fill (blk, r->at, addr);
+  mdl_simt_algo_fill (blk, r->y, v);
   mdl_simt_st (blk, space, 4, r->at, r->y);
 }
 
@@ -360,8 +356,7 @@ minmax_reduce (MdlSimtBlock *blk, guint64 at, Regs *r)
   guint64 *v[4] = { r->mn0, r->mx0, r->mn1, r->mx1 };
   for (int k = 0; k < 4; k++)
     {
-      MDL_SIMT_EACH (blk, t)
-        r->at[t] = at + 4 * (k * T + t);
+      mdl_simt_algo_lane_words (blk, r->at, at + 4 * (k * T), FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at, v[k]);
     }
   mdl_simt_sync (blk);
@@ -370,8 +365,7 @@ minmax_reduce (MdlSimtBlock *blk, guint64 at, Regs *r)
       mdl_simt_if_range (blk, 0, s);
       for (int k = 0; k < 4; k++)
         {
-          MDL_SIMT_EACH (blk, t)
-            r->at[t] = at + 4 * (k * T + t + s);
+          mdl_simt_algo_lane_words (blk, r->at, at + 4 * (k * T + s), FALSE);
           mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at, r->x);
           mdl_simt_alu (blk, 1);
           MDL_SIMT_EACH (blk, t)
@@ -766,15 +760,13 @@ altsort (MdlSimtBlock *blk, Args *a, const LqLayout *l, guint32 start, guint32 l
   for (guint64 first = 0; first < sb; first += T)
     {
       loop_rounds_if (blk, first, sb);
-      MDL_SIMT_EACH (blk, t)
-        r->x[t] = KEY_MAX;
+      mdl_simt_algo_fill (blk, r->x, KEY_MAX);
       mdl_simt_algo_pred_range (blk, first, 0, len);   /* first + t < len */
       MDL_SIMT_EACH (blk, t)
         r->at[t] = src + 4 * (start + first + t);
       mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, r->at, r->x);
       mdl_simt_pred_end (blk);
-      MDL_SIMT_EACH (blk, t)
-        r->at[t] = l->sort + 4 * (first + t);
+      mdl_simt_algo_lane_words (blk, r->at, l->sort + 4 * first, FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, r->at, r->x);
       mdl_simt_endif (blk);
     }
@@ -790,8 +782,7 @@ altsort (MdlSimtBlock *blk, Args *a, const LqLayout *l, guint32 start, guint32 l
             MDL_SIMT_EACH (blk, t)
               cond[t] = ((first + t) ^ j) > first + t;
             mdl_simt_if (blk);
-            MDL_SIMT_EACH (blk, t)
-              r->at[t] = l->sort + 4 * (first + t);
+            mdl_simt_algo_lane_words (blk, r->at, l->sort + 4 * first, FALSE);
             mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at, r->x);
             MDL_SIMT_EACH (blk, t)
               r->i[t] = l->sort + 4 * ((first + t) ^ j);
@@ -815,8 +806,7 @@ altsort (MdlSimtBlock *blk, Args *a, const LqLayout *l, guint32 start, guint32 l
   for (guint64 first = 0; first < len; first += T)
     {
       loop_rounds_if (blk, first, len);
-      MDL_SIMT_EACH (blk, t)
-        r->at[t] = l->sort + 4 * (first + t);
+      mdl_simt_algo_lane_words (blk, r->at, l->sort + 4 * first, FALSE);
       mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, r->at, r->x);
       MDL_SIMT_EACH (blk, t)
         r->at[t] = a->buf[0] + 4 * (start + first + t);

@@ -19,6 +19,7 @@
 #include "algos/simt/simt-algo.h"
 #include "algos/keys.h"
 #include "algos/merge-sort-plan.h"
+#include "simt/clones.h"
 
 #include <string.h>
 
@@ -103,29 +104,6 @@ pair_words_run (guint64 *restrict at, guint64 *restrict at2, guint64 ws, guint64
     }
 }
 
-/* Lanes 0..@n-1 of a run from thread @t: @at[i] = @base + 4 (t + i), or @base − 4 (t + i) when
- * @neg is all ones (x ^ neg − neg is x or −x). A whole warp (@n a constant 32) vectorizes, as
- * pair_words_run(). */
-static inline __attribute__ ((always_inline)) void
-words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
-{
-  for (guint i = 0; i < n; i++, t++)
-    at[i] = base + (((t << 2) ^ neg) - neg);
-}
-
-/* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
- * addresses of consecutive 4-byte words. */
-static void
-lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
-{
-  guint64 neg = down ? G_MAXUINT64 : 0;
-  MDL_SIMT_EACH_RUN (blk, t, n)
-    if (n == 32)
-      words_run (at + t, base, neg, t, 32);
-    else
-      words_run (at + t, base, neg, t, n);
-}
-
 static void
 pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 {
@@ -134,7 +112,7 @@ pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
  * min and max, two stores. */
-static void
+MDL_SIMT_CLONES static void
 compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guint64 *x, guint64 *y)
 {
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);
@@ -145,6 +123,16 @@ compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guin
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, at2, y);
 }
 
+/* Lanes 0..@n-1 of a run from thread @t: @f[i] = 0 where t + i < @below, else KEY_MAX, by the
+ * sign of t + i − below (both under 2^63): no compare, so that a whole warp (@n a constant 32)
+ * vectorizes in SSE2 too. */
+static inline __attribute__ ((always_inline)) void
+pad_run (guint64 *restrict f, guint64 t, guint64 below, guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    f[i] = KEY_MAX & (((t - below) >> 63) - 1);
+}
+
 /* The next b keys of leaf @r into f: its next aligned block (lanes outside [lo, hi) predicated
  * off, standing in as 0 before and 0xffffffff after), or all 0xffffffff once it is exhausted. */
 static void
@@ -152,12 +140,16 @@ leaf_take (Merge *s, guint r)
 {
   MdlSimtBlock *blk = s->blk;
   guint64 cur = s->cur[r], lo = s->lo[r], hi = s->hi[r];
+  guint64 below = lo > cur ? lo - cur : 0;   /* thread t is before the leaf when t < below */
   mdl_simt_alu (blk, 1);
-  MDL_SIMT_EACH (blk, t)
-    s->f[t] = cur + t < lo ? 0 : KEY_MAX;
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      pad_run (s->f + t, t, below, 32);
+    else
+      pad_run (s->f + t, t, below, n);
   if (cur >= hi)
     return;
-  lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
+  mdl_simt_algo_lane_words (blk, s->at, s->a->src + 4 * cur, FALSE);
   mdl_simt_algo_pred_range (blk, cur, lo, hi);
   mdl_simt_ld (blk, MDL_SPACE_GLOBAL, 4, s->at, s->f);
   mdl_simt_pred_end (blk);
@@ -173,7 +165,7 @@ node_merge (Merge *s, guint i)
   MdlSimtBlock *blk = s->blk;
   guint b = s->b;
   guint64 xs = 4 * (guint64) (i - 1) * b;
-  lane_words (blk, s->at, xs, FALSE);
+  mdl_simt_algo_lane_words (blk, s->at, xs, FALSE);
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, s->at, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_lo, s->x);
   mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s->w_hi, s->f);
@@ -192,9 +184,9 @@ workspace_words (Merge *s)
   MdlSimtBlock *blk = s->blk;
   guint64 ws = 4 * (guint64) (s->d - 1) * s->b, nt = blk->n_threads;
   guint64 *lo = mdl_simt_reg (blk, 1), *hi = mdl_simt_reg (blk, 1), *rev = mdl_simt_reg (blk, 1);
-  words_run (lo, ws, 0, 0, nt);
-  words_run (hi, ws + 4 * (guint64) s->b, 0, 0, nt);
-  words_run (rev, ws + 4 * (2 * (guint64) s->b - 1), G_MAXUINT64, 0, nt);
+  mdl_simt_algo_lane_words_run (lo, ws, 0, 0, nt);
+  mdl_simt_algo_lane_words_run (hi, ws + 4 * (guint64) s->b, 0, 0, nt);
+  mdl_simt_algo_lane_words_run (rev, ws + 4 * (2 * (guint64) s->b - 1), G_MAXUINT64, 0, nt);
   s->w_lo = lo, s->w_hi = hi, s->w_rev = rev;
   for (guint k = 0; s->b >> (k + 1) > 0; k++)
     {
@@ -316,14 +308,14 @@ merge_kernel (MdlSimtBlock *blk, void *p)
     {
       guint64 xs = 4 * (guint64) (i - 1) * s.b;
       take (&s, 2 * i);
-      lane_words (blk, s.at, xs, FALSE);
+      mdl_simt_algo_lane_words (blk, s.at, xs, FALSE);
       mdl_simt_st (blk, MDL_SPACE_SHARED, 4, s.at, s.f);
     }
   for (guint64 m = 0; m * s.b < junk + count; m++)
     {
       take (&s, 1);
       /* output index m·b + t − junk, written when in [0, count) */
-      lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
+      mdl_simt_algo_lane_words (blk, s.at, a->dst + 4 * (out + m * s.b - junk), FALSE);
       mdl_simt_algo_pred_range (blk, m * s.b, junk, junk + count);
       mdl_simt_st (blk, MDL_SPACE_GLOBAL, 4, s.at, s.f);
       mdl_simt_pred_end (blk);

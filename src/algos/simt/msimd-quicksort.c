@@ -28,6 +28,7 @@
  * host code and costs nothing in the model: the paper leaves it unpriced.
  * Spec: msimd-jurkiewicz-danilewski.md §2–3, V4–V7; docs/models/sort-msimd-quicksort.md. */
 #include "algos/simt/simt-algo.h"
+#include "simt/clones.h"
 #include "algos/simt/msimd-quicksort.h"
 #include "algos/keys.h"
 
@@ -361,11 +362,12 @@ commit_kernel (MdlSimtBlock *blk, void *args)
 
 /* Bitonic sort of keys [@lo, @lo + @n) of buffer @src (n <= base) into out[lo ..): loaded into
  * shared words [@at, @at + m), m the power of two >= n (at least S), padded with 2^32 − 1. */
-static void
+MDL_SIMT_CLONES static void
 small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, guint64 at)
 {
   guint64 *key = mdl_simt_reg (blk, 1), *idx = mdl_simt_reg (blk, 1);
   guint64 *x = mdl_simt_reg (blk, 1), *y = mdl_simt_reg (blk, 1), *ix = mdl_simt_reg (blk, 1);
+  guint64 *low = mdl_simt_reg (blk, 1);
   guint64 m = S;
   while (m < n)
     m *= 2;
@@ -393,28 +395,23 @@ small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, 
     for (guint64 j = k / 2; j > 0; j /= 2)
       for (guint64 r = 0; r < m / 2; r += S)
         {
-          /* Pair r + t: element i = its low index, partner i + j; ascending when i & k == 0. */
+          /* Pair r + t: element e = its low index, partner e + j; ascending when e & k == 0.
+           * With j a power of two, e = 2j (p / j) + p % j is p plus its bits from j up: no
+           * 64-bit division per lane. */
           mdl_simt_algo_pred_range (blk, r, 0, m / 2);
           MDL_SIMT_EACH (blk, t)
             {
-              guint64 p = r + t;
-              ix[t] = at + 2 * j * (p / j) + p % j;
+              guint64 p = r + t, e = p + (p & ~(j - 1));
+              low[t] = e;
+              ix[t] = at + e;
               idx[t] = ix[t] + j;
             }
           mdl_simt_alu (blk, 4);
           ld_shared (blk, ix, x);
           ld_shared (blk, idx, y);
           mdl_simt_alu (blk, 3);
-          MDL_SIMT_EACH (blk, t)
-            {
-              gboolean up = ((ix[t] - at) & k) == 0;
-              if ((x[t] > y[t]) == up)
-                {
-                  guint64 tmp = x[t];
-                  x[t] = y[t];
-                  y[t] = tmp;
-                }
-            }
+          /* Smaller first where bit log2 k of e is 0 (no branch on the keys). */
+          mdl_simt_algo_exchange (blk, x, y, low, G_MAXUINT64, 0, (guint) __builtin_ctzll (k));
           mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, ix, x);
           mdl_simt_algo_st_words (blk, MDL_SPACE_SHARED, 0, idx, y);
           mdl_simt_pred_end (blk);

@@ -14,6 +14,7 @@
 #include "algos/gpu-affine.h"
 #include "algos/gpu-algos.h"
 #include "core/splitmix.h"
+#include "simt/clones.h"
 
 /* The entry points and parameter table of every row of src/algos/gpu-algos.h. */
 #define MDL_SIMT_ALGO_DECLARE(sym, name, params, twin, n, block, checked, cases, summary)          \
@@ -86,6 +87,48 @@ mdl_simt_algo_pred_range (MdlSimtBlock *blk, guint64 first, guint64 lo, guint64 
   mdl_simt_pred_range (blk, lo > first ? lo - first : 0, hi > first ? hi - first : 0);
 }
 
+/* Lanes 0..@n-1 of a run: @dst[i] = @v; a whole warp (@n a constant 32) vectorizes. */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_fill_run (guint64 *restrict dst, guint64 v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    dst[i] = v;
+}
+
+/* @dst[t] = @v for every active thread (a uniform address or value): a lane loop per run, where
+ * one per lane cost three instructions a lane. */
+static inline void
+mdl_simt_algo_fill (MdlSimtBlock *blk, guint64 *dst, guint64 v)
+{
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_fill_run (dst + t, v, 32);
+    else
+      mdl_simt_algo_fill_run (dst + t, v, n);
+}
+
+/* Lanes 0..@n-1 of a run from thread @t: @at[i] = @base + 4 (t + i), or @base − 4 (t + i) when
+ * @neg is all ones (x ^ neg − neg is x or −x). A whole warp (@n a constant 32) vectorizes. */
+static inline __attribute__ ((always_inline)) void
+mdl_simt_algo_lane_words_run (guint64 *restrict at, guint64 base, guint64 neg, guint64 t, guint n)
+{
+  for (guint i = 0; i < n; i++, t++)
+    at[i] = base + (((t << 2) ^ neg) - neg);
+}
+
+/* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
+ * addresses of consecutive 4-byte words. (Unused where a source has no such words.) */
+MDL_SIMT_CLONES G_GNUC_UNUSED static void
+mdl_simt_algo_lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
+{
+  guint64 neg = down ? G_MAXUINT64 : 0;
+  MDL_SIMT_EACH_RUN (blk, t, n)
+    if (n == 32)
+      mdl_simt_algo_lane_words_run (at + t, base, neg, t, 32);
+    else
+      mdl_simt_algo_lane_words_run (at + t, base, neg, t, n);
+}
+
 /* Lanes 0..@n-1 of a run: @at[i] = @base + 4 @idx[i]; a whole warp (@n a constant 32)
  * vectorizes (a shift: GCC 12 vectorizes no 64-bit multiply, not even by 4). */
 static inline __attribute__ ((always_inline)) void
@@ -97,7 +140,7 @@ mdl_simt_algo_words_run (guint64 *restrict at, const guint64 *restrict idx, guin
 
 /* @at[t] = @base + 4 @idx[t] for every active thread: the addresses (or shared byte offsets) of
  * 4-byte words @idx of the array at @base. @at and @idx are distinct vectors. */
-static inline void
+MDL_SIMT_CLONES static void
 mdl_simt_algo_word_addrs (MdlSimtBlock *blk, guint64 *at, guint64 base, const guint64 *idx)
 {
   MDL_SIMT_EACH_RUN (blk, t, n)
