@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The policies that have a fast run. */
-static const char *const fast_policies[] = { "lru", "islru" };
+static const char *const fast_policies[] = { "lru", "islru", "min" };
 
 typedef struct {
   const char *policy;

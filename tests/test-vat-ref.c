@@ -101,7 +101,8 @@ check_counts (guint32 seed, guint trial, const char *spec, const MdlReport *r,
 }
 
 /* Runs `policy` at W = w over the trace in the engine and in the reference and fails at the
- * first node access where they differ (naming it and its access), then on any count. */
+ * first node access where they differ (naming it and its access), then on any count; then on any
+ * count of a run without the hook, which takes the policy's fast run where it has one. */
 static void
 check_against_reference (guint32 seed, guint trial, RefPolicy policy, const Trace *t, guint w)
 {
@@ -109,6 +110,7 @@ check_against_reference (guint32 seed, guint trial, RefPolicy policy, const Trac
   g_autofree char *spec = spec_of (ref_policy_names[policy], t, w, (guint32) trial);
   g_autoptr (GString) letters = g_string_new (NULL);
   g_autoptr (MdlReport) r = NULL;
+  g_autoptr (MdlReport) unhooked = NULL;
   RefVatResult ref;
   ref_vat_run (&cfg, t->pages, t->n, &ref);
   r = engine_run (spec, t, letters);
@@ -122,6 +124,8 @@ check_against_reference (guint32 seed, guint trial, RefPolicy policy, const Trac
                 letters->str[at], ref.outcome->str[at]);
     }
   check_counts (seed, trial, spec, r, &ref, t->depth);
+  unhooked = engine_run (spec, t, NULL);
+  check_counts (seed, trial, spec, unhooked, &ref, t->depth);
   ref_vat_result_clear (&ref);
 }
 

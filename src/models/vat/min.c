@@ -30,6 +30,8 @@
  * true victim. Insertions always set their key (the cell's old key is another node's). */
 #include <models/error.h>
 
+#include <string.h>
+
 #include "models/vat/policy.h"
 #include "models/vat/tourney.h"
 
@@ -76,6 +78,90 @@ min_victim (VatTc *tc, guint64 node, guint32 parent)
   return vat_tourney_top (&((Min *) tc->ps)->tree);
 }
 
+/* VatPolicy.run_offline_fast: the shared walk for min (policy.h) with one tree and no hook, its
+ * state in locals (the tree's pending top, the index's fields, the filled count, the counts by
+ * layer), where the shared walk reads them back from the TC after every store to a table that may
+ * alias them, and the access's next uses read once. Every layer is looked up (min keeps no path
+ * memo: a walk may evict a node of its own path). The same keys are set in the same order as the
+ * shared walk's, so the tree, the index and the counts end as its would; test-vat-fast holds the
+ * two to the same reports. @fixed_depth: the depth as a constant (0: read it from @tc), so that
+ * the loop over the layers unrolls, each layer's branches predicted on their own. */
+static inline __attribute__ ((always_inline)) void
+min_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
+                 int fixed_depth)
+{
+  Min *m = tc->ps;
+  VatTourney tree = m->tree;
+  VatIndex index = tc->index;
+  VatIndex *x = &index;
+  int depth = fixed_depth > 0 ? fixed_depth : (int) tc->depth;
+  guint stride = (guint) depth + 1, k_bits = tc->k_bits;
+  guint32 filled = tc->filled, n_slots = tc->n_slots;
+  gboolean keep_soon = m->keep_soon;
+  guint32 *direct[VAT_MAX_DEPTH + 1];
+  guint32 path[VAT_MAX_DEPTH + 1];
+  guint64 by_misses[VAT_MAX_DEPTH + 2] = { 0 }, layer_misses[VAT_MAX_DEPTH + 1] = { 0 };
+  if (n == 0)
+    return;
+  for (int l = 0; l <= depth; l++)
+    direct[l] = vat_index_direct_of (x, vat_node_make ((guint) l, 0, 0));
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 page = pages[i];
+      const guint32 *nu = next + i * stride;
+      guint32 root_next = nu[depth];
+      int misses = 0;
+#pragma GCC unroll 8
+      for (int l = depth; l >= 0; l--)
+        {
+          guint64 node = vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l));
+          guint32 s = vat_index_find_in (x, direct[l], node), at = nu[l];
+          guint64 key = at == G_MAXUINT32 ? VAT_DEAD_KEY (l)
+                                          : (guint64) at * stride + (guint64) (depth - l);
+          if (s != VAT_NO_SLOT)
+            {
+              /* min_access's rule for a hit used again at the next access (the proof in the
+               * header). */
+              path[l] = s;
+              if (keep_soon && at == root_next && at != G_MAXUINT32
+                  && !vat_tourney_pending (&tree, s))
+                continue;
+            }
+          else
+            {
+              s = filled < n_slots ? filled++ : vat_tourney_top (&tree);
+              vat_index_replace_in (x, direct[l], s, node);
+              layer_misses[l]++;
+              misses++;
+              path[l] = s;
+            }
+          vat_tourney_set (&tree, s, vat_cell_key (key, s));
+        }
+      by_misses[misses]++;
+    }
+  m->tree = tree;
+  tc->filled = filled;
+  tc->memo_page = pages[n - 1];
+  memcpy (tc->memo_slot, path, stride * sizeof *path);
+  for (int l = 0; l <= depth; l++)
+    tc->misses_layer[0][l] += layer_misses[l];
+  for (int k = 0; k <= depth + 1; k++)
+    hist[k] += by_misses[k];
+}
+
+static void
+min_run_offline_fast (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist)
+{
+  switch (tc->depth)
+    {
+    case 2: min_run_fast_at (tc, pages, n, next, hist, 2); break;
+    case 3: min_run_fast_at (tc, pages, n, next, hist, 3); break;
+    case 4: min_run_fast_at (tc, pages, n, next, hist, 4); break;
+    case 5: min_run_fast_at (tc, pages, n, next, hist, 5); break;
+    default: min_run_fast_at (tc, pages, n, next, hist, 0); break;
+    }
+}
+
 /* Every used cell has a key in the tree (the next uses themselves are the pre-pass's), the padding
  * beyond W has none, and every match has the right winner. A free cell may keep its old key: it is
  * only ever free between an eviction and the insertion into it. */
@@ -102,4 +188,5 @@ min_check (const VatTc *tc, GError **error)
 VAT_POLICY_DEFINE (min, VAT_POLICY_OFFLINE | VAT_POLICY_STACK | VAT_POLICY_FREE_FIRST
                           | VAT_POLICY_RUN_ENDS, min_access,
                    min_victim, .state_size = sizeof (Min), .init = min_init,
-                   .reset = min_reset, .finalize = min_finalize, .check = min_check);
+                   .reset = min_reset, .finalize = min_finalize,
+                   .run_offline_fast = min_run_offline_fast, .check = min_check);

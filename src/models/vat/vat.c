@@ -647,7 +647,7 @@ offline_advance (Vat *v, gsize to)
             ? MIN (g_array_index (v->marks, VatMark, v->sim_next_mark).at, to) : to;
       if (G_UNLIKELY (v->tc.hook != NULL))
         end = t + 1;
-      v->policy->run (&v->tc, pages + t, end - t, next + t * stride, v->hist);
+      vat_policy_run_offline (&v->tc, pages + t, end - t, next + t * stride, v->hist);
       if (G_UNLIKELY (v->tc.hook != NULL))
         for (guint32 r = 0; reps && r < reps[t]; r++)
           report_repeat_hits (v, pages[t]);
