@@ -1,5 +1,5 @@
-/* Differential tests of the vat engine's fast runs (VatPolicy.run_fast in src/models/vat/: lru's
- * and islru's batch loops) against the shared walk they stand in for: the same record streams
+/* Differential tests of the vat engine's fast runs (VatPolicy.run_fast and run_offline_fast in
+ * src/models/vat/: the batch loops of lru, islru, min and ismin) against the shared walk they stand in for: the same record streams
  * through two engines, one that takes the fast run where it applies and one held to the shared walk,
  * must give the same report, counter for counter. MODELS_TEST_SEED replays a failure. The shared walk
  * itself is held to the slow reference by tests/test-vat-ref.c. */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The policies that have a fast run. */
-static const char *const fast_policies[] = { "lru", "islru", "min" };
+static const char *const fast_policies[] = { "lru", "islru", "min", "ismin" };
 
 typedef struct {
   const char *policy;
@@ -38,8 +38,8 @@ shape_random (GRand *rand, guint trial)
   s.p_bits = (guint[]) { 0, 6, 12, 21 }[g_rand_int_range (rand, 0, 4)];
   s.huge = s.depth >= 2 && g_rand_int_range (rand, 0, 4) == 0;
   s.vm = g_rand_int_range (rand, 0, 8) == 0;
-  /* islru needs a whole path; huge pages take a level off the tree. */
-  min_w = strcmp (s.policy, "islru") == 0 ? s.depth - s.huge + 1 : 1;
+  /* islru and ismin need a whole path; huge pages take a level off the tree. */
+  min_w = g_str_has_prefix (s.policy, "is") ? s.depth - s.huge + 1 : 1;
   s.w = g_rand_int_range (rand, 0, 4) == 0
         ? w_edges[g_rand_int_range (rand, 0, G_N_ELEMENTS (w_edges))]
         : (guint) exp2 (g_rand_double_range (rand, 0, 12));

@@ -102,8 +102,10 @@ tourney_replay (VatTourney *t, guint32 s, guint64 k)
     }
 }
 
-/* Sets cell @s's key to @k: the pending top if above every other key, else into the matches. */
-static inline void
+/* Sets cell @s's key to @k: the pending top if above every other key, else into the matches.
+ * Always inlined: the fast runs keep the tree's fields in registers (ismin's run spent 50 of 665
+ * instructions per access calling it out of line). */
+static inline __attribute__ ((always_inline)) void
 vat_tourney_set (VatTourney *t, guint32 s, guint64 k)
 {
   if (s == t->top_cell)
