@@ -1,8 +1,9 @@
 /* Differential tests of the vat engine's fast runs (VatPolicy.run_fast and run_offline_fast in
- * src/models/vat/: the batch loops of lru, islru, min and ismin) against the shared walk they stand in for: the same record streams
- * through two engines, one that takes the fast run where it applies and one held to the shared walk,
- * must give the same report, counter for counter. MODELS_TEST_SEED replays a failure. The shared walk
- * itself is held to the slow reference by tests/test-vat-ref.c. */
+ * src/models/vat/: the batch loops of lru, islru, min and ismin) against the shared walk they
+ * stand in for: the same record streams through two engines, one that takes the fast run where it
+ * applies and one held to the shared walk, must give the same report, counter for counter.
+ * MODELS_TEST_SEED replays a failure. The shared walk itself is held to the slow reference by
+ * tests/test-vat-ref.c. */
 #include "helpers.h"
 
 #include "models/vat/vat.h"

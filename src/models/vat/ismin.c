@@ -146,8 +146,8 @@ ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next
           }
       for (; l >= 0; l--)
         {
-          guint32 s = vat_index_find_in (x, direct[l],
-                                         vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l)));
+          guint64 node = vat_node_make ((guint) l, 0, page >> (k_bits * (guint) l));
+          guint32 s = vat_index_find_in (x, direct[l], node);
           if (s == VAT_NO_SLOT)
             break;
           ismin_keyed (&tree, key, parent, n_children, &sat_out, s, TRUE, ISMIN_KEY (l));

@@ -170,7 +170,8 @@ vat_policy_run (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, g
     p->run (tc, pages, n, next, hist);
 }
 
-/* An offline policy's run (VatPolicy), by its fast path where it has one and the case is covered. */
+/* An offline policy's run (VatPolicy), by its fast path where it has one and the case is
+ * covered. */
 static inline void
 vat_policy_run_offline (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next,
                         guint64 *hist)

@@ -30,8 +30,8 @@ MdlReport *mdl_vat_report (Vat *vat);
 gboolean mdl_vat_pages (Vat *vat, const guint64 *pages, gsize n, GError **error);
 /* Installs (or with NULL removes) the observation hook. */
 void mdl_vat_set_hook (Vat *vat, VatHook hook, void *data);
-/* With @general, never take the policy's fast run (VatPolicy.run_fast), only the shared walk; the
- * tests compare the two. Takes effect at the next batch. */
+/* With @general, never take the policy's fast runs (VatPolicy.run_fast and run_offline_fast),
+ * only the shared walk; the tests compare the two. Takes effect at the next batch. */
 void mdl_vat_set_general (Vat *vat, gboolean general);
 /* The TC of @vat (borrowed). */
 const VatTc *mdl_vat_tc (const Vat *vat);
