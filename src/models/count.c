@@ -4,6 +4,8 @@
  * and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
 #include <models/error.h>
 
+#include "core/clones.h"
+#include "core/lanes.h"
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
 
@@ -38,70 +40,49 @@ count_init (void *state, const MdlParams *params, GError **error)
  * no branch and no store per record: the heads (kind | flags << 8 | size << 16) of eight records
  * gathered into one vector; each record's kind adds one to its field of a word (a table lookup
  * by the kind, a fetch looking up an empty field), each size bucket is a compare and an add. GCC's
- * vector extensions, built twice (COUNT_CLONES): the x86-64 baseline does each eight-lane
+ * vector extensions, built twice (MDL_CLONES): the x86-64 baseline does each eight-lane
  * operation as two SSE2 ones, the AVX2 clone as one. docs/trace-format.md, "branch
  * s11-trace-cache", has the instructions and the time per record against the scalar loop. */
-typedef guint32 Lanes __attribute__ ((vector_size (32)));
-typedef gint32 Signed __attribute__ ((vector_size (32)));
-typedef guint64 Quads __attribute__ ((vector_size (32)));
-#define LANES 8
 /* The kinds' fields: 6 bits each, emptied into 32-bit lanes before they can overflow. */
 #define KIND_FIELD_BITS 6
 #define KIND_FIELD_STEPS 63
 /* A lane's byte sum grows by at most 65535 a step: flushed to the 64-bit counters before 2^32. */
 #define STEPS_MAX (KIND_FIELD_STEPS * 512)
 
-#ifndef COUNT_CLONES
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define COUNT_CLONES __attribute__ ((target_clones ("avx2", "default")))
-#endif
-#endif
-#endif
-#ifndef COUNT_CLONES
-#define COUNT_CLONES
-#endif
-
 typedef struct {
-  Lanes kind_fields;                  /* per lane, a KIND_FIELD_BITS field for each kind */
-  Lanes kinds[MDL_CPU_N_KINDS], pow2[N_POW2_SIZES], access_bytes, write_bytes, modify_bytes;
-  Quads ops;                          /* the addresses (odd quads) of op records */
+  MdlLanes kind_fields;                  /* per lane, a KIND_FIELD_BITS field for each kind */
+  MdlLanes kinds[MDL_CPU_N_KINDS], pow2[N_POW2_SIZES], access_bytes, write_bytes, modify_bytes;
+  MdlQuads ops;                          /* the addresses (odd quads) of op records */
 } Tally;
 
 /* Tallies the eight records at @e. */
 static inline __attribute__ ((always_inline)) void
 tally_step (Tally *t, const MdlCpuEvent *e)
 {
-  /* Each vector holds two records (head, thread and site, address low, address high): the heads
-   * are gathered with the two in-lane unpacks, giving the records in the order 0 2 4 6 1 3 5 7, so
-   * that dword i of either half of the heads belongs to the records of v[i]. */
-  const Lanes unpack32 = { 0, 8, 1, 9, 4, 12, 5, 13 }, unpack64 = { 0, 1, 8, 9, 4, 5, 12, 13 };
-  const Lanes field_of_kind = { 1, 1 << KIND_FIELD_BITS, 1 << 2 * KIND_FIELD_BITS,
-                                1 << 3 * KIND_FIELD_BITS, 1 << 4 * KIND_FIELD_BITS, 0, 0, 0 };
-  Lanes v[4], heads, kind_fetch, size, access_size, is_ops;
-#pragma GCC unroll 4
-  for (guint i = 0; i < 4; i++)
-    memcpy (&v[i], e + 2 * i, sizeof v[i]);
-  heads = __builtin_shuffle (__builtin_shuffle (v[0], v[1], unpack32),
-                             __builtin_shuffle (v[2], v[3], unpack32), unpack64);
+  const MdlLanes field_of_kind = { 1, 1 << KIND_FIELD_BITS, 1 << 2 * KIND_FIELD_BITS,
+                                   1 << 3 * KIND_FIELD_BITS, 1 << 4 * KIND_FIELD_BITS, 0, 0, 0 };
+  MdlLanes v[4], heads, kind_fetch, size, access_size, is_ops;
+  mdl_lanes_load_records (e, v);
+  mdl_lanes_field (v, 0, &heads);
   /* The kind with the fetch flag above it; a fetch's index is then 7, an empty field. */
   kind_fetch = heads & (0xff | MDL_CPU_FLAG_FETCH << 8);
   t->kind_fields += __builtin_shuffle (field_of_kind,
-                                       kind_fetch | (Lanes) ((Signed) kind_fetch > 7));
+                                       kind_fetch | (MdlLanes) ((MdlSignedLanes) kind_fetch > 7));
   size = heads >> 16;
-  access_size = size & (Lanes) ((Signed) kind_fetch < MDL_CPU_OPS);
+  access_size = size & (MdlLanes) ((MdlSignedLanes) kind_fetch < MDL_CPU_OPS);
   t->access_bytes += access_size;
-  t->write_bytes += size & (Lanes) (kind_fetch == MDL_CPU_WRITE);
-  t->modify_bytes += size & (Lanes) (kind_fetch == MDL_CPU_MODIFY);
+  t->write_bytes += size & (MdlLanes) (kind_fetch == MDL_CPU_WRITE);
+  t->modify_bytes += size & (MdlLanes) (kind_fetch == MDL_CPU_MODIFY);
 #pragma GCC unroll 7
   for (guint b = 0; b < N_POW2_SIZES; b++)
-    t->pow2[b] -= (Lanes) (access_size == 1u << b);
-  /* Op amounts are 64-bit: each record's test spread over its four dwords, its address kept. */
-  is_ops = (Lanes) ((heads & 0xff) == MDL_CPU_OPS);
+    t->pow2[b] -= (MdlLanes) (access_size == 1u << b);
+  /* Op amounts are 64-bit: each record's test spread over its four dwords, its address kept
+   * (dword i of the heads' halves is v[i]'s records: core/lanes.h). */
+  is_ops = (MdlLanes) ((heads & 0xff) == MDL_CPU_OPS);
 #pragma GCC unroll 4
   for (guint i = 0; i < 4; i++)
-    t->ops += (Quads) (v[i] & __builtin_shuffle (is_ops, (Lanes) { i, i, i, i, i + 4, i + 4,
-                                                                   i + 4, i + 4 }));
+    t->ops += (MdlQuads) (v[i] & __builtin_shuffle (is_ops, (MdlLanes) { i, i, i, i, i + 4,
+                                                                         i + 4, i + 4, i + 4 }));
 }
 
 static inline void
@@ -109,13 +90,13 @@ tally_empty_fields (Tally *t)
 {
   for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
     t->kinds[k] += t->kind_fields >> KIND_FIELD_BITS * k & ((1u << KIND_FIELD_BITS) - 1);
-  t->kind_fields = (Lanes) { 0 };
+  t->kind_fields = (MdlLanes) { 0 };
 }
 
 static void
 tally_flush (Count *c, const Tally *t)
 {
-  for (guint l = 0; l < LANES; l++)
+  for (guint l = 0; l < MDL_LANES; l++)
     {
       for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
         c->kinds[k] += t->kinds[k][l];
@@ -128,28 +109,28 @@ tally_flush (Count *c, const Tally *t)
   c->ops += t->ops[1] + t->ops[3];
 }
 
-COUNT_CLONES static void
+MDL_CLONES static void
 count_cpu (Count *c, const MdlCpuEvent *e, gsize n)
 {
   /* The last records, fewer than eight, padded with records that match no tally: kind 0xff,
    * size 0, the fetch flag (fetches are counted as the records less those of a kind). */
-  MdlCpuEvent tail[LANES];
-  gsize whole = n / LANES * LANES;
+  MdlCpuEvent tail[MDL_LANES];
+  gsize whole = n / MDL_LANES * MDL_LANES;
   c->n_cpu += n;
   for (gsize done = 0; done < n;)
     {
       Tally t = { 0 };
-      gsize stop = MIN (whole, done + (gsize) STEPS_MAX * LANES);
+      gsize stop = MIN (whole, done + (gsize) STEPS_MAX * MDL_LANES);
       while (done < stop)
         {
-          gsize fields_stop = MIN (stop, done + (gsize) KIND_FIELD_STEPS * LANES);
-          for (; done < fields_stop; done += LANES)
+          gsize fields_stop = MIN (stop, done + (gsize) KIND_FIELD_STEPS * MDL_LANES);
+          for (; done < fields_stop; done += MDL_LANES)
             tally_step (&t, e + done);
           tally_empty_fields (&t);
         }
       if (done == whole && whole < n)
         {
-          for (gsize i = 0; i < LANES; i++)
+          for (gsize i = 0; i < MDL_LANES; i++)
             tail[i] = whole + i < n ? e[whole + i]
                                     : (MdlCpuEvent) { .kind = 0xff, .flags = MDL_CPU_FLAG_FETCH };
           tally_step (&t, tail);
