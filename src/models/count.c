@@ -38,16 +38,17 @@ count_init (void *state, const MdlParams *params, GError **error)
 
 /* The CPU records are tallied eight at a time in vectors of 32-bit lanes, one lane a record, with
  * no branch and no store per record: the heads (kind | flags << 8 | size << 16) of eight records
- * gathered into one vector; each record's kind adds one to its field of a word (a table lookup
- * by the kind, a fetch looking up an empty field), each size bucket is a compare and an add. GCC's
- * vector extensions, built twice (MDL_CLONES): the x86-64 baseline does each eight-lane
- * operation as two SSE2 ones, the AVX2 clone as one. docs/trace-format.md, "branch
+ * gathered into one vector (core/lanes.h); each record's kind adds one to its field of a word
+ * (one shift by the kind, a fetch shifting into an unused field), each size bucket is a compare
+ * and an add. Vector extensions, built twice (MDL_CLONES): the x86-64 baseline does each
+ * eight-lane operation as two SSE2 ones, the AVX2 clone as one. docs/trace-format.md, "branch
  * s11-trace-cache", has the instructions and the time per record against the scalar loop. */
-/* The kinds' fields: 6 bits each, emptied into 32-bit lanes before they can overflow. */
-#define KIND_FIELD_BITS 6
-#define KIND_FIELD_STEPS 63
+/* The kinds' fields: 4 bits each, eight of them (field 7 takes the fetches), emptied into 32-bit
+ * lanes before they can overflow. */
+#define KIND_FIELD_BITS 4
+#define KIND_FIELD_STEPS 15
 /* A lane's byte sum grows by at most 65535 a step: flushed to the 64-bit counters before 2^32. */
-#define STEPS_MAX (KIND_FIELD_STEPS * 512)
+#define STEPS_MAX (KIND_FIELD_STEPS * 2048)
 
 typedef struct {
   MdlLanes kind_fields;                  /* per lane, a KIND_FIELD_BITS field for each kind */
@@ -59,15 +60,14 @@ typedef struct {
 static inline __attribute__ ((always_inline)) void
 tally_step (Tally *t, const MdlCpuEvent *e)
 {
-  const MdlLanes field_of_kind = { 1, 1 << KIND_FIELD_BITS, 1 << 2 * KIND_FIELD_BITS,
-                                   1 << 3 * KIND_FIELD_BITS, 1 << 4 * KIND_FIELD_BITS, 0, 0, 0 };
+  const MdlLanes one = { 1, 1, 1, 1, 1, 1, 1, 1 };
   MdlLanes v[4], heads, kind_fetch, size, access_size, is_ops;
   mdl_lanes_load_records (e, v);
-  mdl_lanes_field (v, 0, &heads);
-  /* The kind with the fetch flag above it; a fetch's index is then 7, an empty field. */
+  mdl_lanes_heads (v, &heads);
+  /* The kind with the fetch flag above it; a fetch's field is then 7, which no kind has. */
   kind_fetch = heads & (0xff | MDL_CPU_FLAG_FETCH << 8);
-  t->kind_fields += __builtin_shuffle (field_of_kind,
-                                       kind_fetch | (MdlLanes) ((MdlSignedLanes) kind_fetch > 7));
+  t->kind_fields += one << ((kind_fetch | (MdlLanes) ((MdlSignedLanes) kind_fetch > 7)) & 7)
+                            * KIND_FIELD_BITS;
   size = heads >> 16;
   access_size = size & (MdlLanes) ((MdlSignedLanes) kind_fetch < MDL_CPU_OPS);
   t->access_bytes += access_size;
@@ -79,10 +79,10 @@ tally_step (Tally *t, const MdlCpuEvent *e)
   /* Op amounts are 64-bit: each record's test spread over its four dwords, its address kept
    * (dword i of the heads' halves is v[i]'s records: core/lanes.h). */
   is_ops = (MdlLanes) ((heads & 0xff) == MDL_CPU_OPS);
-#pragma GCC unroll 4
-  for (guint i = 0; i < 4; i++)
-    t->ops += (MdlQuads) (v[i] & __builtin_shuffle (is_ops, (MdlLanes) { i, i, i, i, i + 4,
-                                                                         i + 4, i + 4, i + 4 }));
+  t->ops += (MdlQuads) (v[0] & __builtin_shufflevector (is_ops, is_ops, 0, 0, 0, 0, 4, 4, 4, 4));
+  t->ops += (MdlQuads) (v[1] & __builtin_shufflevector (is_ops, is_ops, 1, 1, 1, 1, 5, 5, 5, 5));
+  t->ops += (MdlQuads) (v[2] & __builtin_shufflevector (is_ops, is_ops, 2, 2, 2, 2, 6, 6, 6, 6));
+  t->ops += (MdlQuads) (v[3] & __builtin_shufflevector (is_ops, is_ops, 3, 3, 3, 3, 7, 7, 7, 7));
 }
 
 static inline void

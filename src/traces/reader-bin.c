@@ -224,8 +224,8 @@ cpu_group_suspect (const guint8 *p)
     {
       MdlLanes v[4], heads, addr_high, access, op_count;
       mdl_lanes_load_records (p + 16 * g, v);
-      mdl_lanes_field (v, 0, &heads);
-      mdl_lanes_field (v, 3, &addr_high);
+      mdl_lanes_heads (v, &heads);
+      mdl_lanes_addr_high (v, &addr_high);
       access = (MdlLanes) ((MdlSignedLanes) (heads & 0xffff) < MDL_CPU_OPS)
                & ~(MdlLanes) ((heads >> 16) == 0);
       op_count = (MdlLanes) (heads == MDL_CPU_OPS);
