@@ -1,7 +1,7 @@
 /* The `count` engine: what the stream holds, by kind, size, space and marker. It proves the path
  * from any source to a report and is the dispatch benchmark's engine, so its loop does a few
- * vector adds per eight records and nothing else. Access sizes are bucketed as the powers of two 1..64
- * and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
+ * vector adds per eight records and nothing else. Access sizes are bucketed as the powers of two
+ * 1..64 and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
 #include <models/error.h>
 
 #include "core/clones.h"
@@ -51,9 +51,9 @@ count_init (void *state, const MdlParams *params, GError **error)
 #define STEPS_MAX (KIND_FIELD_STEPS * 2048)
 
 typedef struct {
-  MdlLanes kind_fields;                  /* per lane, a KIND_FIELD_BITS field for each kind */
+  MdlLanes kind_fields;               /* per lane, a KIND_FIELD_BITS field for each kind */
   MdlLanes kinds[MDL_CPU_N_KINDS], pow2[N_POW2_SIZES], access_bytes, write_bytes, modify_bytes;
-  MdlQuads ops;                          /* the addresses (odd quads) of op records */
+  MdlQuads ops;                       /* the addresses (odd quads) of op records */
 } Tally;
 
 /* Tallies the eight records at @e. */
