@@ -86,7 +86,7 @@ VatCurveLru *
 mdl_vat_curve_lru_new (guint depth, guint k_bits, guint32 wmax, gboolean is)
 {
   VatCurveLru *c = g_new0 (VatCurveLru, 1);
-  mdl_vat_curve_base_init (&c->base, wmax, wmax);
+  mdl_vat_curve_base_init (&c->base, wmax);
   c->depth = depth;
   c->k_bits = k_bits;
   c->stride = depth + 1;

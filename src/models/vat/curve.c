@@ -4,11 +4,11 @@
 #include <string.h>
 
 void
-mdl_vat_curve_base_init (VatCurveBase *b, guint32 wmax, guint32 cells)
+mdl_vat_curve_base_init (VatCurveBase *b, guint32 wmax)
 {
   b->wmax = wmax;
   b->hist = g_new0 (guint64, wmax);
-  mdl_vat_index_init (&b->entries, cells);
+  mdl_vat_index_init (&b->entries, wmax);
   b->beyond = 0;
 }
 

@@ -5,12 +5,11 @@
  *
  * curve-lru.c: lru and islru, whose referenced node always rises to the top of its walk: the stack
  * is sorted by recency, and positions come from a Fenwick tree over access positions (O(log)).
- * curve-min.c: min and ismin, priorities by next use: no explicit stack, but each reference's OPT
- * stack distance from the critical points (critical.h) and its node's last use.
- * Both count only distances up to curve_max: deeper references miss at every W of the curve. The
+ * curve-min.c: min and ismin, priorities by next use: the stack update of Mattson's OPT algorithm,
+ * where only the running-maximum "records" move, found by one sweep down a max tree.
+ * Both keep only the top curve_max entries: deeper references miss at every W of the curve. The
  * proofs that islru and ismin are stack algorithms are in docs/models/vat.md. What the two share,
- * the index of tracked nodes and the count of references by stack position, is VatCurveBase
- * (curve.c). */
+ * the tracked nodes and the count of references by stack position, is VatCurveBase (curve.c). */
 #ifndef MDL_VAT_CURVE_H
 #define MDL_VAT_CURVE_H
 
@@ -18,10 +17,9 @@
 
 #include "models/vat/index.h"
 
-/* The tracked nodes, one per entry of an index, and the references by stack position. lru and
- * islru track the top wmax of their stack: entries are taken in order 0, 1, ... while fewer than
- * wmax are used; after that a node is only tracked in the entry of one that is dropped. min and
- * ismin track the nodes that may still hit, each with its last use (curve-min.c). */
+/* The tracked nodes, one per entry of an index (at most wmax), and the references by stack
+ * position. Entries are taken in order 0, 1, ... while fewer than wmax are used; after that a
+ * node is only tracked in the entry of one that is dropped. */
 typedef struct {
   VatIndex entries;
   guint64 *hist;       /* [wmax] references by stack position (0-based) */
@@ -29,8 +27,7 @@ typedef struct {
   guint32 wmax;
 } VatCurveBase;
 
-/* An index of @cells cells, for a curve of sizes up to @wmax. */
-void mdl_vat_curve_base_init (VatCurveBase *b, guint32 wmax, guint32 cells);
+void mdl_vat_curve_base_init (VatCurveBase *b, guint32 wmax);
 /* Back to no tracked node and no reference. */
 void mdl_vat_curve_base_clear (VatCurveBase *b);
 void mdl_vat_curve_base_free (VatCurveBase *b);
@@ -56,9 +53,7 @@ void mdl_vat_curve_min_reset (VatCurveMin *c);
 /* One walk, root first: @nodes[i] and the next-use key after this use, @keys[i], i = 0..n-1. */
 void mdl_vat_curve_min_walk (VatCurveMin *c, const guint64 *nodes, const guint64 *keys, guint n);
 void mdl_vat_curve_min_misses (const VatCurveMin *c, guint64 *out);
-/* The cells a min curve's index starts with (it doubles where the nodes that may still hit need
- * more), and the bytes of its critical points and last uses for them (vat.c counts both). */
-guint32 mdl_vat_curve_min_cells (guint32 wmax);
+/* The bytes of a min curve's stack, positions and max tree for @wmax positions (vat.c counts them). */
 guint64 mdl_vat_curve_min_bytes (guint64 wmax);
 
 #endif

@@ -169,13 +169,11 @@ table_bytes (guint64 w, guint flags, gboolean curve, guint64 curve_max, guint d)
       guint64 walks = 64;
       while (walks < 2 * curve_max + 64)
         walks *= 2;
-      bytes += 8 * (curve_max + 1) + 8 * curve_max;
-      if (offline) /* curve-min.c: index (as it starts), last uses, critical points */
-        bytes += index_bytes (mdl_vat_curve_min_cells ((guint32) curve_max))
-                 + mdl_vat_curve_min_bytes (curve_max);
-      else         /* curve-lru.c: index, Fenwick tree, masks, walks' slots, walk and offset */
-        bytes += index_bytes (curve_max) + 4 * (walks + 1) + 8 * walks + 4 * walks * (d + 1)
-                 + 12 * curve_max;
+      bytes += 8 * (curve_max + 1) + index_bytes (curve_max) + 8 * curve_max;
+      if (offline) /* curve-min.c: stack, position, max tree */
+        bytes += mdl_vat_curve_min_bytes (curve_max);
+      else         /* curve-lru.c: Fenwick tree, masks, walks' slots, walk and offset of a node */
+        bytes += 4 * (walks + 1) + 8 * walks + 4 * walks * (d + 1) + 12 * curve_max;
     }
   return bytes;
 }
