@@ -229,7 +229,9 @@ test_random_streams_match_a_plain_count (void **state)
       g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
       g_autoptr (MdlEngine) e = count_new ();
       g_autoptr (MdlReport) r = NULL;
-      guint n = (guint) g_rand_int_range (rand, 1, 3000);
+      /* The last seed's stream is long enough to cross the engine's emptying of its per-lane
+       * counters (every 120 records, and every 245760 into 64 bits: count.c). */
+      guint n = seed == 20 ? 300001 : (guint) g_rand_int_range (rand, 1, 3000);
       g_autofree MdlCpuEvent *ev = g_new0 (MdlCpuEvent, n);
       guint64 records[MDL_CPU_N_KINDS] = { 0 }, bytes[MDL_CPU_N_KINDS] = { 0 }, buckets[8] = { 0 };
       guint64 fetches = 0;

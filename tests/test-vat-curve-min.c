@@ -1,11 +1,18 @@
-/* The one-pass min/ismin curve's stack update (src/models/vat/curve-min.c) against the textbook
- * Mattson update of tests/ref/opt-stack.c, walk by walk, over thousands of random walk sequences
- * (MODELS_TEST_SEED replays a failure); and one case worked out by hand. test-vat-ref.c checks,
- * on real traces, that the curve equals a run at every W. */
+/* The one-pass min/ismin curve (src/models/vat/curve-min.c, Mattson's update) against two
+ * references, walk by walk (MODELS_TEST_SEED replays a failure): the textbook Mattson update
+ * (tests/ref/opt-stack.c), over random keys (ties, pinned and dead keys) and over random traces of
+ * tree walks with true next-use keys, and on the latter the critical points of the OPT stack, an
+ * algorithm of its own (tests/ref/critical-curve.c, the derivation in docs/models/vat.md, "branch
+ * s11-curves"); and one case worked out by hand.
+ * test-vat-ref.c checks, on real traces, that the curve equals a run at every W. */
 #include "helpers.h"
 
 #include "models/vat/curve.h"
+#include "models/vat/policy.h"
+#include "ref/critical-curve.h"
 #include "ref/opt-stack.h"
+
+#include <stdlib.h>
 
 #define PINNED 0   /* curve-min.c's key of an ismin node while its walk lasts */
 
@@ -125,12 +132,129 @@ test_curve_equals_textbook_update (void **state)
   g_rand_free (rand);
 }
 
+/* A random trace of @walks walks of depth @depth (root first) over the pages below 2^@page_bits,
+ * @k_bits bits per layer: each layer's nodes distinct from every other layer's, and each node's
+ * key its next use in the whole sequence (its position there), VAT_DEAD_KEY if none. */
+static void
+random_walks (GRand *rand, guint walks, guint depth, guint k_bits, guint page_bits, guint64 *nodes,
+              guint64 *keys)
+{
+  guint n = walks * (depth + 1);
+  GHashTable *next = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint w = 0; w < walks; w++)
+    {
+      guint64 page = g_rand_int (rand) & ((G_GUINT64_CONSTANT (1) << page_bits) - 1);
+      for (guint l = 0; l <= depth; l++)
+        nodes[w * (depth + 1) + depth - l] = ((guint64) (l + 1) << 56) | (page >> (k_bits * l));
+    }
+  for (guint i = n; i-- > 0;)
+    {
+      guint64 *at = g_hash_table_lookup (next, &nodes[i]);
+      guint layer = depth - i % (depth + 1);
+      keys[i] = at ? (guint64) (at - nodes) : VAT_DEAD_KEY (layer);
+      g_hash_table_replace (next, &nodes[i], &nodes[i]);
+    }
+  g_hash_table_destroy (next);
+}
+
+static int
+compare_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
+static guint32
+distinct (const guint64 *nodes, guint n)
+{
+  g_autofree guint64 *sorted = g_memdup2 (nodes, n * sizeof *nodes);
+  guint32 count = 0;
+  qsort (sorted, n, sizeof *sorted, compare_u64);
+  for (guint i = 0; i < n; i++)
+    count += i == 0 || sorted[i] != sorted[i - 1];
+  return count;
+}
+
+/* @got against @want at W = @from..@wmax; @what names the reference. */
+static void
+check_misses (const guint64 *got, const guint64 *want, guint32 from, guint32 wmax, const char *what,
+              const char *trial, guint walk)
+{
+  for (guint32 w = from; w <= wmax; w++)
+    if (got[w] != want[w])
+      fail_msg ("%s, after walk %u: %" G_GUINT64_FORMAT " misses at W=%u, %s %" G_GUINT64_FORMAT,
+                trial, walk, got[w], w, what, want[w]);
+}
+
+/* Ensure the curve equals both references after every walk, for min and ismin, over 1500 random
+ * traces: depths 0 to 3, 2 to 16 children a node, a few pages (much reuse) or many (nodes falling
+ * off), W up to beyond the distinct nodes (every 50th trace to 81..700: several levels of the
+ * curve's max tree, sizes not a multiple of its fan-out), and a reset halfway through some. ismin is
+ * compared from W = d + 1 on, where the curve is reported (the TC needs d + 1 cells): below, the
+ * critical points' counts are not ismin's. */
+static void
+test_curve_equals_references (void **state)
+{
+  guint32 seed = test_seed (2017);
+  GRand *rand = g_rand_new_with_seed (seed);
+  (void) state;
+  for (guint trial = 0; trial < 1500; trial++)
+    {
+      gboolean is = trial % 2 == 1, big = trial % 50 == 0;
+      guint depth = (guint) g_rand_int_range (rand, 0, 4), k_bits = (guint) g_rand_int_range (rand, 1, 5);
+      guint page_bits = trial % 3 == 0 ? MIN (k_bits * depth + 4, 20)
+                                       : (guint) g_rand_int_range (rand, 1, 5);
+      guint walks = (guint) g_rand_int_range (rand, 1, big ? 2000 : 300), n = depth + 1;
+      gboolean reset = g_rand_int_range (rand, 0, 8) == 0;
+      g_autofree guint64 *nodes = g_new (guint64, walks * n);
+      g_autofree guint64 *keys = g_new (guint64, walks * n);
+      guint32 wmax, from = is ? depth + 1 : 0;
+      random_walks (rand, walks, depth, k_bits, page_bits, nodes, keys);
+      wmax = big ? (guint32) g_rand_int_range (rand, 81, 700)
+                 : (guint32) g_rand_int_range (rand, 1, (gint32) distinct (nodes, walks * n) + 6);
+      {
+        g_autofree char *what = g_strdup_printf ("seed %u, trial %u (%s, d=%u, K=%u, %u pages, "
+                                                 "W to %u)", seed, trial, is ? "ismin" : "min",
+                                                 depth, 1u << k_bits, 1u << page_bits, wmax);
+        VatCurveMin *c = mdl_vat_curve_min_new (wmax, is);
+        RefCriticalCurve *plain = ref_critical_curve_new (wmax, is);
+        RefOptStack *book = ref_opt_stack_new (wmax);
+        g_autofree guint64 *got = g_new (guint64, wmax + 1);
+        g_autofree guint64 *want = g_new (guint64, wmax + 1);
+        for (guint w = 0; w < walks; w++)
+          {
+            const guint64 *wn = nodes + w * n, *wk = keys + w * n;
+            if (reset && w == walks / 2)
+              {
+                mdl_vat_curve_min_reset (c);
+                ref_critical_curve_free (plain);
+                plain = ref_critical_curve_new (wmax, is);
+                ref_opt_stack_free (book);
+                book = ref_opt_stack_new (wmax);
+              }
+            walk_both (c, book, is, wn, wk, n);
+            ref_critical_curve_walk (plain, wn, wk, n);
+            mdl_vat_curve_min_misses (c, got);
+            ref_critical_curve_misses (plain, want);
+            check_misses (got, want, from, wmax, "the plain critical points", what, w);
+            ref_opt_stack_misses (book, want);
+            check_misses (got, want, from, wmax, "the textbook update", what, w);
+          }
+        mdl_vat_curve_min_free (c);
+        ref_critical_curve_free (plain);
+        ref_opt_stack_free (book);
+      }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_hand_worked_curve),
     cmocka_unit_test (test_curve_equals_textbook_update),
+    cmocka_unit_test (test_curve_equals_references),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -1,22 +1,26 @@
 /* The `count` engine: what the stream holds, by kind, size, space and marker. It proves the path
  * from any source to a report and is the dispatch benchmark's engine, so its loop does a few
- * increments per event and nothing else. Access sizes are bucketed as the powers of two 1..64
- * and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
+ * vector adds per eight records and nothing else. Access sizes are bucketed as the powers of two
+ * 1..64 and "other" (sizes such as 3, 10 or 512 from x87, string and fxsave instructions). */
 #include <models/error.h>
 
+#include "core/clones.h"
+#include "core/lanes.h"
 #include "models/engines.h"
 #include "models/gpu/gpu.h"
 
 #define N_SIZE_BUCKETS 8 /* 1, 2, 4, 8, 16, 32, 64, other */
-#define MAX_EXACT_SIZE 63 /* records up to this size are counted by their exact size (64 a row) */
+#define N_POW2_SIZES (N_SIZE_BUCKETS - 1)
 
+/* What the report needs of the CPU records, and no more: fetches, read bytes and the "other" size
+ * bucket are differences of these. */
 typedef struct {
-  /* CPU records by fetch flag, kind and exact size (an op record's, 0, included): the report adds
-   * up the kinds, the fetches, the size buckets and the bytes from it. */
-  guint64 records[2][MDL_CPU_N_KINDS][MAX_EXACT_SIZE + 1];
-  guint64 large[2][MDL_CPU_N_KINDS];  /* records of more than MAX_EXACT_SIZE bytes */
-  guint64 large_bytes[MDL_CPU_N_KINDS]; /* their bytes, fetches left out */
-  guint64 large_64[MDL_CPU_N_KINDS];  /* those of them of 64 bytes, a size bucket, fetches left out */
+  guint64 n_cpu;                      /* CPU records, fetches included */
+  guint64 kinds[MDL_CPU_N_KINDS];     /* records of each kind without the fetch flag */
+  guint64 access_bytes;               /* bytes of the accesses without the fetch flag */
+  guint64 write_bytes;                /* of them, the writes' */
+  guint64 modify_bytes;               /* and the modifies' */
+  guint64 pow2[N_POW2_SIZES];         /* accesses without the fetch flag of 1, 2, 4 .. 64 bytes */
   guint64 ops;                        /* the op records' amounts */
   guint64 warp[MDL_WARP_N_OPS][MDL_SPACE_N];
   guint64 lanes;                      /* active lanes summed over warp instructions */
@@ -32,37 +36,118 @@ count_init (void *state, const MdlParams *params, GError **error)
   return TRUE;
 }
 
-/* All ones for the op record's kind, whose amount is summed, zero for the others. */
-static const guint64 ops_mask[MDL_CPU_N_KINDS] = { [MDL_CPU_OPS] = G_MAXUINT64 };
+/* The CPU records are tallied eight at a time in vectors of 32-bit lanes, one lane a record, with
+ * no branch and no store per record: the heads (kind | flags << 8 | size << 16) of eight records
+ * gathered into one vector (core/lanes.h); each record's kind adds one to its field of a word
+ * (one shift by the kind, a fetch shifting into an unused field), each size bucket is a compare
+ * and an add. Vector extensions, built twice (MDL_CLONES): the x86-64 baseline does each
+ * eight-lane operation as two SSE2 ones, the AVX2 clone as one. docs/trace-format.md, "branch
+ * s11-trace-cache", has the instructions and the time per record against the scalar loop. */
+/* The kinds' fields: 4 bits each, eight of them (field 7 takes the fetches), emptied into 32-bit
+ * lanes before they can overflow. */
+#define KIND_FIELD_BITS 4
+#define KIND_FIELD_STEPS 15
+/* A lane's byte sum grows by at most 65535 a step: flushed to the 64-bit counters before 2^32. */
+#define STEPS_MAX (KIND_FIELD_STEPS * 2048)
+
+typedef struct {
+  MdlLanes kind_fields;               /* per lane, a KIND_FIELD_BITS field for each kind */
+  MdlLanes kinds[MDL_CPU_N_KINDS], pow2[N_POW2_SIZES], access_bytes, write_bytes, modify_bytes;
+  MdlQuads ops;                       /* the addresses (odd quads) of op records */
+} Tally;
+
+/* Tallies the eight records at @e. */
+static inline __attribute__ ((always_inline)) void
+tally_step (Tally *t, const MdlCpuEvent *e)
+{
+  const MdlLanes one = { 1, 1, 1, 1, 1, 1, 1, 1 };
+  MdlLanes v[4], heads, kind_fetch, size, access_size, is_ops;
+  mdl_lanes_load_records (e, v);
+  mdl_lanes_heads (v, &heads);
+  /* The kind with the fetch flag above it; a fetch's field is then 7, which no kind has. */
+  kind_fetch = heads & (0xff | MDL_CPU_FLAG_FETCH << 8);
+  t->kind_fields += one << ((kind_fetch | (MdlLanes) ((MdlSignedLanes) kind_fetch > 7)) & 7)
+                            * KIND_FIELD_BITS;
+  size = heads >> 16;
+  access_size = size & (MdlLanes) ((MdlSignedLanes) kind_fetch < MDL_CPU_OPS);
+  t->access_bytes += access_size;
+  t->write_bytes += size & (MdlLanes) (kind_fetch == MDL_CPU_WRITE);
+  t->modify_bytes += size & (MdlLanes) (kind_fetch == MDL_CPU_MODIFY);
+#pragma GCC unroll 7
+  for (guint b = 0; b < N_POW2_SIZES; b++)
+    t->pow2[b] -= (MdlLanes) (access_size == 1u << b);
+  /* Op amounts are 64-bit: each record's test spread over its four dwords, its address kept
+   * (dword i of the heads' halves is v[i]'s records: core/lanes.h). */
+  is_ops = (MdlLanes) ((heads & 0xff) == MDL_CPU_OPS);
+  t->ops += (MdlQuads) (v[0] & __builtin_shufflevector (is_ops, is_ops, 0, 0, 0, 0, 4, 4, 4, 4));
+  t->ops += (MdlQuads) (v[1] & __builtin_shufflevector (is_ops, is_ops, 1, 1, 1, 1, 5, 5, 5, 5));
+  t->ops += (MdlQuads) (v[2] & __builtin_shufflevector (is_ops, is_ops, 2, 2, 2, 2, 6, 6, 6, 6));
+  t->ops += (MdlQuads) (v[3] & __builtin_shufflevector (is_ops, is_ops, 3, 3, 3, 3, 7, 7, 7, 7));
+}
+
+static inline void
+tally_empty_fields (Tally *t)
+{
+  for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
+    t->kinds[k] += t->kind_fields >> KIND_FIELD_BITS * k & ((1u << KIND_FIELD_BITS) - 1);
+  t->kind_fields = (MdlLanes) { 0 };
+}
+
+static void
+tally_flush (Count *c, const Tally *t)
+{
+  for (guint l = 0; l < MDL_LANES; l++)
+    {
+      for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
+        c->kinds[k] += t->kinds[k][l];
+      for (guint b = 0; b < N_POW2_SIZES; b++)
+        c->pow2[b] += t->pow2[b][l];
+      c->access_bytes += t->access_bytes[l];
+      c->write_bytes += t->write_bytes[l];
+      c->modify_bytes += t->modify_bytes[l];
+    }
+  c->ops += t->ops[1] + t->ops[3];
+}
+
+MDL_CLONES static void
+count_cpu (Count *c, const MdlCpuEvent *e, gsize n)
+{
+  /* The last records, fewer than eight, padded with records that match no tally: kind 0xff,
+   * size 0, the fetch flag (fetches are counted as the records less those of a kind). */
+  MdlCpuEvent tail[MDL_LANES];
+  gsize whole = n / MDL_LANES * MDL_LANES;
+  c->n_cpu += n;
+  for (gsize done = 0; done < n;)
+    {
+      Tally t = { 0 };
+      gsize stop = MIN (whole, done + (gsize) STEPS_MAX * MDL_LANES);
+      while (done < stop)
+        {
+          gsize fields_stop = MIN (stop, done + (gsize) KIND_FIELD_STEPS * MDL_LANES);
+          for (; done < fields_stop; done += MDL_LANES)
+            tally_step (&t, e + done);
+          tally_empty_fields (&t);
+        }
+      if (done == whole && whole < n)
+        {
+          for (gsize i = 0; i < MDL_LANES; i++)
+            tail[i] = whole + i < n ? e[whole + i]
+                                    : (MdlCpuEvent) { .kind = 0xff, .flags = MDL_CPU_FLAG_FETCH };
+          tally_step (&t, tail);
+          tally_empty_fields (&t);
+          done = n;
+        }
+      tally_flush (c, &t);
+    }
+}
 
 static gboolean
 count_consume (void *state, const MdlEventBatch *b, GError **error)
 {
   Count *c = state;
   (void) error;
-  /* Without a branch on the record, whose kind and size come in no order a predictor can learn:
-   * one counter per fetch flag, kind and exact size, which the report sorts into kinds, buckets
-   * and bytes; the op record's amount picked with a mask from a table into a sum in a register.
-   * Only a size above MAX_EXACT_SIZE (rare: string instructions, fxsave) takes the one branch.
-   * Before, one counter per size bucket, the bucket found from the size (a power of two or not)
-   * on every record: 30 instructions per record in the loop, now 20 (docs/trace-format.md,
-   * "Speed"). */
-  guint64 ops = 0;
-  for (gsize i = 0; i < b->n_cpu; i++)
-    {
-      const MdlCpuEvent *e = &b->cpu[i];
-      guint fetch = e->flags & MDL_CPU_FLAG_FETCH, kind = e->kind, size = e->size;
-      ops += e->addr & ops_mask[kind];
-      if (G_LIKELY (size <= MAX_EXACT_SIZE))
-        c->records[fetch][kind][size]++;
-      else
-        {
-          c->large[fetch][kind]++;
-          c->large_bytes[kind] += fetch ? 0 : size;
-          c->large_64[kind] += !fetch && size == 64;
-        }
-    }
-  c->ops += ops;
+  if (b->n_cpu > 0)
+    count_cpu (c, b->cpu, b->n_cpu);
   for (gsize i = 0; i < b->n_warp; i++)
     {
       c->warp[b->warp[i].op][b->warp[i].space]++;
@@ -86,34 +171,23 @@ count_report (void *state, MdlReport *out)
   static const char *const size_names[N_SIZE_BUCKETS] = {
     "size_1", "size_2", "size_4", "size_8", "size_16", "size_32", "size_64", "size_other" };
   Count *c = state;
-  guint64 warp_total = 0, kinds[MDL_CPU_N_KINDS] = { 0 }, sizes[N_SIZE_BUCKETS] = { 0 }, fetches = 0;
-  guint64 bytes[MDL_CPU_N_KINDS];
+  guint64 warp_total = 0, sizes[N_SIZE_BUCKETS], bytes[MDL_CPU_N_KINDS] = { 0 };
+  guint64 *kinds = c->kinds, fetches = c->n_cpu, accesses = 0;
 
   for (guint k = 0; k < MDL_CPU_N_KINDS; k++)
-    {
-      bytes[k] = c->large_bytes[k];
-      kinds[k] = c->large[0][k];
-      fetches += c->large[1][k];
-      if (mdl_cpu_is_access (k))
-        {
-          sizes[N_SIZE_BUCKETS - 1] += c->large[0][k] - c->large_64[k];
-          sizes[N_SIZE_BUCKETS - 2] += c->large_64[k];
-        }
-      for (guint size = 0; size <= MAX_EXACT_SIZE; size++)
-        {
-          /* sizes 1, 2, 4 .. 32 are buckets 0..5; the others (0 of no access) bucket 7 */
-          guint bucket = (size & (size - 1)) == 0 && size ? (guint) __builtin_ctz (size)
-                                                          : N_SIZE_BUCKETS - 1;
-          kinds[k] += c->records[0][k][size];
-          fetches += c->records[1][k][size];
-          if (mdl_cpu_is_access (k))
-            {
-              sizes[bucket] += c->records[0][k][size];
-              bytes[k] += c->records[0][k][size] * size;
-            }
-        }
-    }
+    fetches -= c->kinds[k];
+  for (guint k = 0; k < MDL_CPU_OPS; k++)
+    accesses += c->kinds[k];
+  bytes[MDL_CPU_READ] = c->access_bytes - c->write_bytes - c->modify_bytes;
+  bytes[MDL_CPU_WRITE] = c->write_bytes;
+  bytes[MDL_CPU_MODIFY] = c->modify_bytes;
   bytes[MDL_CPU_OPS] = c->ops;
+  sizes[N_SIZE_BUCKETS - 1] = accesses;
+  for (guint b = 0; b < N_POW2_SIZES; b++)
+    {
+      sizes[b] = c->pow2[b];
+      sizes[N_SIZE_BUCKETS - 1] -= c->pow2[b];
+    }
 
   mdl_report_add_count (out, "cpu_reads", "count", "CPU read records", NULL, kinds[MDL_CPU_READ]);
   mdl_report_add_count (out, "cpu_writes", "count", "CPU write records", NULL, kinds[MDL_CPU_WRITE]);

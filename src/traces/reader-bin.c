@@ -9,17 +9,14 @@
  * most 255 bytes), so no input size ever reaches an allocation. */
 #include "trace-private.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "core/clones.h"
+#include "core/lanes.h"
 
 /* CPU records per delivered batch: 16 KiB, so that the records the check below has just read are
  * still in L1 when the engines walk them. With 8192 (128 KiB, in L2) bench-trace's read+count ran
  * at 0.58 / 0.62x of plain read+sum, with 1024 at 0.62 / 0.68 / 0.74x (alternated, loaded VM). */
 #define CPU_BATCH 1024
 #define WARP_BATCH 1024
-/* No access of at most 65535 bytes at an address up to this one runs past 2^64 - 1. */
-#define WRAP_FREE_MAX (G_MAXUINT64 - G_MAXUINT16 + 1)
 #define LANE_CAP (WARP_BATCH * 8)
 
 /* The batches are allocated apart from the state: inline, the 112 KiB state moved the read buffer
@@ -207,74 +204,67 @@ bin_finalize (MdlTraceReader *r)
 #endif
 }
 
-/* A conservative test of the 8 records at @p: 0 when each is a CPU record (kind below
- * MDL_CPU_N_KINDS) with zero flags, size 0 exactly for op counts and an address below the top
- * 4 GiB (where no access of at most 65535 bytes can wrap); otherwise nonzero, and cpu_run() walks
- * the block record by record with the exact rules (so this test may doubt more than they
- * refuse: a record with flags another kind allows only costs the slow walk). With SSE2, four
- * records at a time: their heads and the high halves of their addresses gathered into one vector
- * each. bench-trace, the reader alone by CPU time, alternated with the scalar tests on the loaded
- * 2-core VM: 336-402 -> 477-527 M records/s (plain read(2) and sum: 457-613). */
-static inline guint32
-cpu_block_suspect (const guint8 *p)
+/* Records that the vector test looks at before its one branch. */
+#define CHECK_GROUP 16
+
+/* A conservative test of the CHECK_GROUP records at @p: FALSE when each is a read, write or
+ * modify with no flag and a nonzero size, or an op count (kind 3, no flag, size 0), at an address
+ * below the top 4 GiB (where no access of at most 65535 bytes can wrap); otherwise TRUE, and
+ * cpu_run() walks the group record by record with the exact rules (so this test may doubt more
+ * than they refuse: a branch, or a read with the dependent flag, only costs the walk of its
+ * group). Eight records a vector (core/lanes.h). Before, with SSE2 intrinsics four records a
+ * vector and a branch per eight: docs/trace-format.md, "branch s11-trace-cache". */
+static inline __attribute__ ((always_inline)) gboolean
+cpu_group_suspect (const guint8 *p)
 {
-#ifdef __SSE2__
-  const __m128i kind_max = _mm_set1_epi32 (MDL_CPU_N_KINDS - 1), ops = _mm_set1_epi32 (MDL_CPU_OPS);
-  const __m128i kind_mask = _mm_set1_epi32 (0xff), flag_mask = _mm_set1_epi32 (0xff00);
-  const __m128i zero = _mm_setzero_si128 (), ones = _mm_set1_epi32 (-1);
-  __m128i wrong = zero;
-  for (guint g = 0; g < 8; g += 4)
+  MdlLanes wrong = { 0 };
+  MdlQuads any;
+#pragma GCC unroll 2
+  for (guint g = 0; g < CHECK_GROUP; g += MDL_LANES)
     {
-      const __m128i *r = (const __m128i *) (const void *) (p + 16 * g);
-      __m128i r0 = _mm_loadu_si128 (r), r1 = _mm_loadu_si128 (r + 1);
-      __m128i r2 = _mm_loadu_si128 (r + 2), r3 = _mm_loadu_si128 (r + 3);
-      __m128i head = _mm_unpacklo_epi64 (_mm_unpacklo_epi32 (r0, r1), _mm_unpacklo_epi32 (r2, r3));
-      __m128i addr_hi = _mm_unpackhi_epi64 (_mm_unpackhi_epi32 (r0, r1),
-                                            _mm_unpackhi_epi32 (r2, r3));
-      __m128i kind = _mm_and_si128 (head, kind_mask);
-      __m128i no_size = _mm_cmpeq_epi32 (_mm_srli_epi32 (head, 16), zero);
-      __m128i flags_set = _mm_xor_si128 (_mm_cmpeq_epi32 (_mm_and_si128 (head, flag_mask), zero),
-                                         ones);
-      wrong = _mm_or_si128 (wrong, _mm_cmpgt_epi32 (kind, kind_max));
-      wrong = _mm_or_si128 (wrong, _mm_xor_si128 (no_size, _mm_cmpeq_epi32 (kind, ops)));
-      wrong = _mm_or_si128 (wrong, _mm_or_si128 (flags_set, _mm_cmpeq_epi32 (addr_hi, ones)));
+      MdlLanes v[4], heads, addr_high, access, op_count;
+      mdl_lanes_load_records (p + 16 * g, v);
+      mdl_lanes_heads (v, &heads);
+      mdl_lanes_addr_high (v, &addr_high);
+      access = (MdlLanes) ((MdlSignedLanes) (heads & 0xffff) < MDL_CPU_OPS)
+               & ~(MdlLanes) ((heads >> 16) == 0);
+      op_count = (MdlLanes) (heads == MDL_CPU_OPS);
+      wrong |= ~(access | op_count) | (MdlLanes) (addr_high == G_MAXUINT32);
     }
-  return (guint32) _mm_movemask_epi8 (wrong);
-#else
-  guint32 wrong = 0;
-  for (gsize j = 0; j < 8; j++)
-    {
-      guint32 head = mdl_load32 (p + 16 * j);
-      wrong |= (guint32) ((head & 0xff) >= MDL_CPU_N_KINDS) | (guint32) !mdl_cpu_head_ok (head)
-               | (guint32) (mdl_load64 (p + 16 * j + 8) > WRAP_FREE_MAX);
-    }
-  return wrong;
-#endif
+  any = (MdlQuads) wrong;
+  return (any[0] | any[1] | any[2] | any[3]) != 0;
 }
 
 /* How many of the @n whole records at @p form a run of valid CPU records; sets *@bad when the run
  * ends at a CPU record that breaks a rule (its head, or an access running past 2^64 - 1) rather
  * than at another record type. Runs of valid records are the common case, so they are checked
- * eight at a time with one branch per block; from the first block that may hold anything else the
- * records are walked one by one with the exact rules. */
-static gsize
+ * CHECK_GROUP at a time with one branch; a group that may hold anything else, and the last
+ * records, are walked one by one with the exact rules, and the groups after it go back to the
+ * vector test. */
+MDL_CLONES static gsize
 cpu_run (const guint8 *p, gsize n, gboolean *bad)
 {
   gsize i = 0;
-  while (i + 8 <= n && cpu_block_suspect (p + 16 * i) == 0)
-    i += 8;
-  for (; i < n; i++)
+  for (;;)
     {
-      guint32 head = mdl_load32 (p + 16 * i);
-      if ((head & 0xff) >= MDL_CPU_N_KINDS)
-        break;
-      if (!mdl_cpu_head_ok (head) || mdl_access_wraps (mdl_load64 (p + 16 * i + 8), head >> 16))
+      gsize stop;
+      while (i + CHECK_GROUP <= n && !cpu_group_suspect (p + 16 * i))
+        i += CHECK_GROUP;
+      for (stop = MIN (n, i + CHECK_GROUP); i < stop; i++)
         {
-          *bad = TRUE;
-          break;
+          guint32 head = mdl_load32 (p + 16 * i);
+          if ((head & 0xff) >= MDL_CPU_N_KINDS)
+            return i;
+          if (!mdl_cpu_head_ok (head)
+              || mdl_access_wraps (mdl_load64 (p + 16 * i + 8), head >> 16))
+            {
+              *bad = TRUE;
+              return i;
+            }
         }
+      if (i == n)
+        return n;
     }
-  return i;
 }
 
 static gboolean
