@@ -20,6 +20,7 @@
 
 #include <models/error.h>
 #include <string.h>
+#include <time.h>
 
 /* One batch or marker of a chunk. Offsets, not pointers, into the chunk's data, which may move
  * while the chunk is filled. */
@@ -65,6 +66,9 @@ struct MdlPipelineThreads {
   guint n_idle;               /* workers waiting on work */
   gboolean producer_waits;
   gboolean quit;
+  guint64 n_producer_waits;   /* the stats (mdl_pipeline_threads_stats()) */
+  guint64 n_worker_waits;
+  gint64 *cpu_ns;             /* per engine: the workers' CPU time feeding it */
   GError *error;              /* the failure at stop */
 };
 
@@ -154,6 +158,16 @@ pick_engine (MdlPipelineThreads *t, guint last)
   return pick;
 }
 
+/* The calling thread's CPU time, ns: once per chunk and engine, so the stats cost nothing per
+ * event. */
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -165,9 +179,11 @@ worker_main (gpointer data)
       guint e = pick_engine (t, last);
       GError *error = NULL;
       guint64 at = 0;
+      gint64 t0;
       gboolean ok;
       if (e == G_MAXUINT)
         {
+          t->n_worker_waits++;
           t->n_idle++;
           g_cond_wait (&t->work, &t->lock);
           t->n_idle--;
@@ -175,8 +191,11 @@ worker_main (gpointer data)
         }
       t->busy[e] = TRUE;
       g_mutex_unlock (&t->lock);
+      t0 = thread_cpu_ns ();
       ok = feed (t, e, &t->ring[t->done[e] % t->n_chunks], &at, &error);
+      t0 = thread_cpu_ns () - t0;
       g_mutex_lock (&t->lock);
+      t->cpu_ns[e] += t0;
       t->busy[e] = FALSE;
       t->done[e]++;
       last = e;
@@ -221,6 +240,7 @@ mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, g
   t->done = g_new0 (guint64, engines->len);
   t->busy = g_new0 (gboolean, engines->len);
   t->broken = g_new0 (gboolean, engines->len);
+  t->cpu_ns = g_new0 (gint64, engines->len);
   t->stop = NOWHERE;
   g_mutex_init (&t->lock);
   g_cond_init (&t->work);
@@ -285,6 +305,7 @@ claim (MdlPipelineThreads *t, GError **error)
   g_mutex_lock (&t->lock);
   while (t->error == NULL && min_done (t) + t->n_chunks <= t->published)
     {
+      t->n_producer_waits++;
       t->producer_waits = TRUE;
       g_cond_wait (&t->space, &t->lock);
     }
@@ -422,6 +443,17 @@ mdl_pipeline_threads_flush (MdlPipelineThreads *t, GError **error)
 }
 
 void
+mdl_pipeline_threads_stats (MdlPipelineThreads *t, MdlPipelineStats *out)
+{
+  g_mutex_lock (&t->lock);
+  *out = (MdlPipelineStats) { .n_chunks = t->published, .producer_waits = t->n_producer_waits,
+                              .worker_waits = t->n_worker_waits, .n_engines = t->engines->len };
+  for (guint e = 0; e < MIN (t->engines->len, G_N_ELEMENTS (out->engine_cpu_s)); e++)
+    out->engine_cpu_s[e] = (double) t->cpu_ns[e] / 1e9;
+  g_mutex_unlock (&t->lock);
+}
+
+void
 mdl_pipeline_threads_free (MdlPipelineThreads *t)
 {
   if (t == NULL)
@@ -443,6 +475,7 @@ mdl_pipeline_threads_free (MdlPipelineThreads *t)
   g_free (t->done);
   g_free (t->busy);
   g_free (t->broken);
+  g_free (t->cpu_ns);
   g_clear_error (&t->error);
   g_cond_clear (&t->work);
   g_cond_clear (&t->space);
