@@ -14,7 +14,10 @@
  * Last, the six engines in wall-clock time: the serial pipeline against the threaded one
  * (mdl_pipeline_set_threads, THREADS workers beside the layer), whose reports must be the same.
  * CPU time cannot rate a threaded run (the workers' time is not the caller's), so these two rates
- * are by the wall clock, best of REPEAT, and depend on how idle the other cores are.
+ * are by the wall clock, best of REPEAT, and depend on how idle the other cores are. After them,
+ * each stage of the fastest threaded run in ns per warp event (the workers' CPU time per engine,
+ * the producer's and the workers' waits: mdl_pipeline_stats()), and the hand-over alone: the
+ * layer with count on one worker, the producer's CPU time against the dropping sink's.
  *
  * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT [THREADS [CHUNKS KIB]]]]]   (N 4194304,
  * REPEAT 3, THREADS one per engine up to the cores less one, by default; with no ALGO,
