@@ -14,7 +14,10 @@
  * Last, the six engines in wall-clock time: the serial pipeline against the threaded one
  * (mdl_pipeline_set_threads, THREADS workers beside the layer), whose reports must be the same.
  * CPU time cannot rate a threaded run (the workers' time is not the caller's), so these two rates
- * are by the wall clock, best of REPEAT, and depend on how idle the other cores are.
+ * are by the wall clock, best of REPEAT, and depend on how idle the other cores are. After them,
+ * each stage of the fastest threaded run in ns per warp event (the workers' CPU time per engine,
+ * the producer's and the workers' waits: mdl_pipeline_stats()), and the hand-over alone: the
+ * layer with count on one worker, the producer's CPU time against the dropping sink's.
  *
  * Usage: bench-simt [ALGO[:key=value,...] [N [REPEAT [THREADS [CHUNKS KIB]]]]]   (N 4194304,
  * REPEAT 3, THREADS one per engine up to the cores less one, by default; with no ALGO,
@@ -23,6 +26,7 @@
 #include <models/models.h>
 
 #include "bench.h"
+#include "models/pipeline-threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,11 +142,12 @@ reports_text (MdlPipeline *p)
 
 /* Runs @specs (NULL-terminated; NULL itself: a dropping sink) @repeat times fed by the layer, or
  * by @replayed when not NULL, on @threads workers (0: serial); returns the best CPU seconds of the
- * calling thread, the best wall seconds in *@wall (when not NULL), the events in *@n_events and the
- * reports in *@text (transfer full). */
+ * calling thread, the best wall seconds in *@wall (when not NULL), the events in *@n_events, the
+ * reports in *@text (transfer full) and the threaded pipeline's stats of the run with the best wall
+ * time in *@stats (when not NULL). */
 static double
 measure (const Source *src, const Stream *replayed, const char *const *specs, guint threads,
-         guint repeat, guint64 *n_events, char **text, double *wall)
+         guint repeat, guint64 *n_events, char **text, double *wall, MdlPipelineStats *stats)
 {
   double best = G_MAXDOUBLE, best_wall = G_MAXDOUBLE;
   for (guint r = 0; r < repeat; r++)
@@ -176,6 +181,8 @@ measure (const Source *src, const Stream *replayed, const char *const *specs, gu
           exit (1);
         }
       best = MIN (best, bench_cpu_now () - t0);
+      if (stats && bench_now () - w0 < best_wall)
+        mdl_pipeline_stats (p, stats);
       best_wall = MIN (best_wall, bench_now () - w0);
       *n_events = specs ? mdl_pipeline_n_events (p) : count.n_warp;
       if (r == 0 && text)
@@ -218,7 +225,8 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
                0 };
   MdlSink keep = { keep_batch, keep_marker, &s };
   guint64 n_drop, n_row, n_replay, n_markers, n_threaded;
-  double drop_s, six_s = 0, serial_wall, threaded_wall, producer_s;
+  double drop_s, six_s = 0, serial_wall, threaded_wall, producer_s, handover_s, handover_wall;
+  MdlPipelineStats stats = { 0 }, handover_stats;
   g_autofree char *serial_text = NULL, *threaded_text = NULL;
 
   if (!mdl_spec_split (spec, &name, &assigns, &error)
@@ -232,7 +240,7 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
   src.n = n;
   run_source (&src, &keep);
   n_markers = s.marks->len;
-  drop_s = measure (&src, NULL, NULL, 0, repeat, &n_drop, NULL, NULL);
+  drop_s = measure (&src, NULL, NULL, 0, repeat, &n_drop, NULL, NULL, NULL);
   printf ("%s --n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " warp events, %" G_GUINT64_FORMAT
           " markers; M events/s of CPU time, best of %u\n", spec, n, s.n_warp, n_markers, repeat);
   if (queue_chunks > 0)
@@ -246,8 +254,8 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
       const char *label = i < G_N_ELEMENTS (rows) ? rows[i].name : "all six GPU engines";
       const char *const *specs = i < G_N_ELEMENTS (rows) ? rows[i].specs : six;
       g_autofree char *live = NULL, *again = NULL;
-      double row_s = measure (&src, NULL, specs, 0, repeat, &n_row, &live, NULL);
-      double replay_s = measure (&src, &s, specs, 0, repeat, &n_replay, &again, NULL);
+      double row_s = measure (&src, NULL, specs, 0, repeat, &n_row, &live, NULL, NULL);
+      double replay_s = measure (&src, &s, specs, 0, repeat, &n_replay, &again, NULL, NULL);
       if (i == G_N_ELEMENTS (rows))
         six_s = row_s;
       printf ("  %-28s %8.2f M/s  %8.2f M/s  (%.3f s, %.3f s)\n", label,
@@ -274,11 +282,14 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
       double w, producer;
       g_clear_pointer (&serial_text, g_free);
       g_clear_pointer (&threaded_text, g_free);
-      measure (&src, NULL, six, 0, 1, &n_row, &serial_text, &w);
+      MdlPipelineStats st;
+      measure (&src, NULL, six, 0, 1, &n_row, &serial_text, &w, NULL);
       serial_wall = MIN (serial_wall, w);
       /* The calling thread's CPU time here is the producer's: the layer and the hand-over. */
-      producer = measure (&src, NULL, six, threads, 1, &n_threaded, &threaded_text, &w);
+      producer = measure (&src, NULL, six, threads, 1, &n_threaded, &threaded_text, &w, &st);
       producer_s = MIN (producer_s, producer);
+      if (w < threaded_wall)
+        stats = st;
       threaded_wall = MIN (threaded_wall, w);
       if (n_threaded != n_row || strcmp (serial_text, threaded_text) != 0)
         {
@@ -293,6 +304,23 @@ bench_source (const char *spec, guint64 n, guint repeat, guint threads)
           (double) s.n_warp / serial_wall / 1e6, serial_wall, threads,
           (double) s.n_warp / threaded_wall / 1e6, threaded_wall, serial_wall / threaded_wall,
           (double) s.n_warp / six_s / 1e6, (double) s.n_warp / producer_s / 1e6);
+  /* Each stage of the fastest threaded run, in ns per warp event against issue 13's 50 (20 M/s):
+   * the slowest bounds the wall clock, and the waits say who waited on whom. */
+  printf ("  %s: the fastest threaded run's stages, ns per warp event of CPU time:", spec);
+  for (guint e = 0; e < MIN (stats.n_engines, G_N_ELEMENTS (stats.engine_cpu_s)); e++)
+    printf (" %s %.1f", six[e], stats.engine_cpu_s[e] * 1e9 / (double) s.n_warp);
+  printf ("; %" G_GUINT64_FORMAT " chunks, the producer waited %" G_GUINT64_FORMAT " times, the "
+          "workers %" G_GUINT64_FORMAT "\n", stats.n_chunks, stats.producer_waits, stats.worker_waits);
+  /* The hand-over alone: the layer with the count engine (next to no work) on one worker, so the
+   * producer's CPU time beyond the dropping sink's is what handing the batches over costs it. */
+  handover_s = measure (&src, NULL, (const char *const[]) { "count", NULL }, 1, repeat, &n_threaded,
+                        NULL, &handover_wall, &handover_stats);
+  printf ("  %s: the hand-over: with count alone on a worker the producer ran %.2f M/s of its CPU "
+          "time (%.1f ns per event, the dropping sink's %.1f), the wall clock %.2f M/s; %"
+          G_GUINT64_FORMAT " chunks, the producer waited %" G_GUINT64_FORMAT " times\n", spec,
+          (double) s.n_warp / handover_s / 1e6, handover_s * 1e9 / (double) s.n_warp,
+          drop_s * 1e9 / (double) n_drop, (double) s.n_warp / handover_wall / 1e6,
+          handover_stats.n_chunks, handover_stats.producer_waits);
   mdl_params_free (src.params);
   g_array_unref (s.events);
   g_array_unref (s.addrs);

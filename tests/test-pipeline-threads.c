@@ -2,10 +2,12 @@
  * built-in engine reports byte for byte what the serial pipeline reports, on a CPU and a GPU
  * source, on 1, 2 and 7 threads and with queues down to one chunk of one item; each engine sees the
  * same items in the same order ("trail", a test engine, hashes everything it is given); the
- * producer never runs more than the queue ahead of the slowest engine; an engine failing mid-stream
- * or on a marker and a sink failing stop the run with their own message. */
+ * producer never runs more than the queue ahead of the slowest engine (and its stats count the
+ * waits); an engine failing mid-stream or on a marker and a sink failing stop the run with their
+ * own message. */
 #include "helpers.h"
 #include "picky.h"
+#include "models/pipeline-threads.h"
 
 #include <string.h>
 
@@ -356,6 +358,7 @@ test_producer_waits_for_a_full_queue (void **state)
       static const char *const specs[] = { "count", "picky:limit=0x100000,delay_us=200", NULL };
       const Setup s = { 2, n_chunks, 0, FALSE };
       g_autoptr (MdlPipeline) p = pipeline_new (specs, &s);
+      MdlPipelineStats stats;
       MdlSink sink;
       sink = mdl_pipeline_sink (p);
       g_atomic_int_set (&test_picky_batches, 0);
@@ -371,6 +374,13 @@ test_producer_waits_for_a_full_queue (void **state)
       assert_true (mdl_pipeline_flush (p, NULL));
       assert_int_equal (g_atomic_int_get (&test_picky_batches), 100);
       assert_int_equal (pipeline_count (p, 0, "cpu_reads"), 1600);
+      /* The stats say so too: a chunk a batch, and a producer that waited (the engine takes
+       * 200 us a batch, the producer microseconds), with the workers' time per engine. */
+      mdl_pipeline_stats (p, &stats);
+      assert_int_equal (stats.n_chunks, 100);
+      assert_int_equal (stats.n_engines, 2);
+      assert_true (stats.producer_waits >= 1);
+      assert_true (stats.engine_cpu_s[0] > 0 && stats.engine_cpu_s[1] > 0);
     }
 }
 

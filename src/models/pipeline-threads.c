@@ -20,6 +20,13 @@
 
 #include <models/error.h>
 #include <string.h>
+#include <time.h>
+
+/* The producer's fields, the workers' read-mostly ones and the locked ones each start a cache
+ * line of their own (the allocation is aligned to it): the producer writes at every item, the
+ * workers read the stop at every item, and a line shared by both went from core to core at every
+ * item (gpu-quicksort hands over a batch and a marker every 24 warp events). */
+#define CACHE_LINE 64
 
 /* One batch or marker of a chunk. Offsets, not pointers, into the chunk's data, which may move
  * while the chunk is filled. */
@@ -32,8 +39,11 @@ typedef struct {
   gboolean is_marker;
 } Item;
 
+/* A cache line of its own: the producer writes kept_bytes at every item of the chunk it fills
+ * while the workers read their chunks' fields, and sharing a line would move it between the
+ * cores at every item. */
 typedef struct {
-  GByteArray *data;           /* the copied arrays and names, each 8-byte aligned */
+  _Alignas (CACHE_LINE) GByteArray *data;   /* the copied arrays and names, each 8-byte aligned */
   GArray *items;              /* Item */
   gsize kept_bytes;           /* the kept batches' arrays (they count towards the chunk's size) */
   guint64 first;              /* the stream position of the first item */
@@ -45,17 +55,19 @@ typedef struct {
 #define NOWHERE G_MAXUINT64
 
 struct MdlPipelineThreads {
+  /* Set at the start, read by all */
   GPtrArray *engines;         /* MdlEngine *, borrowed */
   Chunk *ring;
   guint n_chunks;
   gsize chunk_bytes;
-  Chunk *filling;             /* the producer's chunk, ring[published % n_chunks]; NULL: none yet */
-  guint64 n_items;            /* items delivered (producer only) */
-  guint64 stop;               /* atomic: the PLACE of the failure the error is from; NOWHERE */
   GThread **workers;
   guint n_workers;
+  guint64 stop;               /* atomic: the PLACE of the failure the error is from; NOWHERE */
   gint failed;                /* atomic: error is set (read by the producer without the lock) */
-  GMutex lock;                /* guards the rest */
+  /* The producer's alone */
+  _Alignas (CACHE_LINE) Chunk *filling;   /* ring[published % n_chunks]; NULL: none yet */
+  guint64 n_items;            /* items delivered */
+  _Alignas (CACHE_LINE) GMutex lock;      /* guards the rest */
   GCond work;                 /* a worker waits for a chunk */
   GCond space;                /* the producer waits for a free chunk, or for the end of a flush */
   guint64 published;          /* chunks handed to the workers */
@@ -65,6 +77,9 @@ struct MdlPipelineThreads {
   guint n_idle;               /* workers waiting on work */
   gboolean producer_waits;
   gboolean quit;
+  guint64 n_producer_waits;   /* the stats (mdl_pipeline_threads_stats()) */
+  guint64 n_worker_waits;
+  gint64 *cpu_ns;             /* per engine: the workers' CPU time feeding it */
   GError *error;              /* the failure at stop */
 };
 
@@ -91,10 +106,13 @@ feed (MdlPipelineThreads *t, guint e, const Chunk *c, guint64 *at, GError **erro
 {
   MdlEngine *engine = g_ptr_array_index (t->engines, e);
   const guint8 *data = c->data->data;
-  for (guint i = 0; i < c->items->len && PLACE (c->first + i, e) < stop_get (t); i++)
+  const Item *items = (const Item *) (const void *) c->items->data;
+  guint n_items = c->items->len;
+  guint64 first = c->first;
+  for (guint i = 0; i < n_items && PLACE (first + i, e) < stop_get (t); i++)
     {
-      const Item *it = &g_array_index (c->items, Item, i);
-      *at = c->first + i;
+      const Item *it = &items[i];
+      *at = first + i;
       if (it->is_marker)
         {
           MdlMarker m = it->marker;
@@ -154,6 +172,16 @@ pick_engine (MdlPipelineThreads *t, guint last)
   return pick;
 }
 
+/* The calling thread's CPU time, ns: once per chunk and engine, so the stats cost nothing per
+ * event. */
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -165,9 +193,11 @@ worker_main (gpointer data)
       guint e = pick_engine (t, last);
       GError *error = NULL;
       guint64 at = 0;
+      gint64 t0;
       gboolean ok;
       if (e == G_MAXUINT)
         {
+          t->n_worker_waits++;
           t->n_idle++;
           g_cond_wait (&t->work, &t->lock);
           t->n_idle--;
@@ -175,8 +205,11 @@ worker_main (gpointer data)
         }
       t->busy[e] = TRUE;
       g_mutex_unlock (&t->lock);
+      t0 = thread_cpu_ns ();
       ok = feed (t, e, &t->ring[t->done[e] % t->n_chunks], &at, &error);
+      t0 = thread_cpu_ns () - t0;
       g_mutex_lock (&t->lock);
+      t->cpu_ns[e] += t0;
       t->busy[e] = FALSE;
       t->done[e]++;
       last = e;
@@ -210,17 +243,18 @@ mdl_pipeline_threads_new (GPtrArray *engines, guint n_threads, guint n_chunks, g
   MdlPipelineThreads *t;
   g_return_val_if_fail (engines->len > 0 && engines->len < (1u << 16) && n_threads > 0
                         && n_chunks > 0, NULL);
-  t = g_new0 (MdlPipelineThreads, 1);
+  t = g_aligned_alloc0 (1, sizeof *t, CACHE_LINE);
   t->engines = engines;
   t->n_chunks = n_chunks;
   t->chunk_bytes = chunk_bytes;
-  t->ring = g_new (Chunk, n_chunks);
+  t->ring = g_aligned_alloc (n_chunks, sizeof (Chunk), CACHE_LINE);
   for (guint i = 0; i < n_chunks; i++)
     t->ring[i] = (Chunk) { .data = g_byte_array_new (),
                            .items = g_array_new (FALSE, FALSE, sizeof (Item)) };
   t->done = g_new0 (guint64, engines->len);
   t->busy = g_new0 (gboolean, engines->len);
   t->broken = g_new0 (gboolean, engines->len);
+  t->cpu_ns = g_new0 (gint64, engines->len);
   t->stop = NOWHERE;
   g_mutex_init (&t->lock);
   g_cond_init (&t->work);
@@ -285,6 +319,7 @@ claim (MdlPipelineThreads *t, GError **error)
   g_mutex_lock (&t->lock);
   while (t->error == NULL && min_done (t) + t->n_chunks <= t->published)
     {
+      t->n_producer_waits++;
       t->producer_waits = TRUE;
       g_cond_wait (&t->space, &t->lock);
     }
@@ -422,6 +457,17 @@ mdl_pipeline_threads_flush (MdlPipelineThreads *t, GError **error)
 }
 
 void
+mdl_pipeline_threads_stats (MdlPipelineThreads *t, MdlPipelineStats *out)
+{
+  g_mutex_lock (&t->lock);
+  *out = (MdlPipelineStats) { .n_chunks = t->published, .producer_waits = t->n_producer_waits,
+                              .worker_waits = t->n_worker_waits, .n_engines = t->engines->len };
+  for (guint e = 0; e < MIN (t->engines->len, G_N_ELEMENTS (out->engine_cpu_s)); e++)
+    out->engine_cpu_s[e] = (double) t->cpu_ns[e] / 1e9;
+  g_mutex_unlock (&t->lock);
+}
+
+void
 mdl_pipeline_threads_free (MdlPipelineThreads *t)
 {
   if (t == NULL)
@@ -438,14 +484,15 @@ mdl_pipeline_threads_free (MdlPipelineThreads *t)
       g_byte_array_unref (t->ring[i].data);
       g_array_unref (t->ring[i].items);
     }
-  g_free (t->ring);
+  g_aligned_free (t->ring);
   g_free (t->workers);
   g_free (t->done);
   g_free (t->busy);
   g_free (t->broken);
+  g_free (t->cpu_ns);
   g_clear_error (&t->error);
   g_cond_clear (&t->work);
   g_cond_clear (&t->space);
   g_mutex_clear (&t->lock);
-  g_free (t);
+  g_aligned_free (t);
 }

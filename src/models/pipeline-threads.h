@@ -5,6 +5,7 @@
 
 #include <models/engine.h>
 #include <models/event.h>
+#include <models/pipeline.h>
 
 /* The workers and their queue; the producer's calls (batch, marker, flush, free) come from one
  * thread at a time. */
@@ -28,6 +29,23 @@ gboolean mdl_pipeline_threads_deliver (MdlPipelineThreads *t, const MdlEventBatc
 /* Waits until every engine has consumed everything delivered; then the engines may be read.
  * Fails as mdl_pipeline_threads_deliver(). */
 gboolean mdl_pipeline_threads_flush (MdlPipelineThreads *t, GError **error);
+
+/* What a threaded run spent where, for the benches (bench/bench-simt.c): the stage that bounds
+ * it is the one that waits least. */
+typedef struct {
+  guint64 n_chunks;           /* chunks published */
+  guint64 producer_waits;     /* times the producer found the ring full */
+  guint64 worker_waits;       /* times a worker found no engine to feed */
+  guint n_engines;
+  double engine_cpu_s[8];     /* the first 8 engines' CPU seconds on the workers, as added */
+} MdlPipelineStats;
+
+/* Fills @out with @t's counts since it started; call after a flush. */
+void mdl_pipeline_threads_stats (MdlPipelineThreads *t, MdlPipelineStats *out);
+
+/* Fills @out for @pipeline's threaded run (zeros when it is serial or has not started); private
+ * to the library and its benches. */
+void mdl_pipeline_stats (MdlPipeline *pipeline, MdlPipelineStats *out);
 
 /* Stops and joins the workers (what was not flushed is dropped); NULL is fine. */
 void mdl_pipeline_threads_free (MdlPipelineThreads *t);

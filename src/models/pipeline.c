@@ -104,6 +104,15 @@ mdl_pipeline_flush (MdlPipeline *pipeline, GError **error)
   return pipeline->threads == NULL || mdl_pipeline_threads_flush (pipeline->threads, error);
 }
 
+void
+mdl_pipeline_stats (MdlPipeline *pipeline, MdlPipelineStats *out)
+{
+  if (pipeline->threads)
+    mdl_pipeline_threads_stats (pipeline->threads, out);
+  else
+    *out = (MdlPipelineStats) { 0 };
+}
+
 /* Hands @batch, or when it is NULL @marker, to every engine (or to the workers' queue) and then
  * every sink, in order; an engine's error is prefixed with its spec. */
 static gboolean
