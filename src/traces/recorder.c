@@ -225,7 +225,7 @@ prepare_common (MdlCpuEvent *e, const MdlCpuEvent *end, const guint8 *named, con
       else
         break;
     }
-  return (MdlCpuEvent *) e;
+  return e;
 }
 
 /* The event prepare_common() stopped at, in full: its site named if need be, and an access moved
