@@ -120,6 +120,27 @@ mdl_recorder_site_or (const MdlRecorder *rec, guint16 code_site)
 }
 
 /**
+ * mdl_recorder_append: appends one record as given, with no check; what the calls below share.
+ * Cost: a store of 16 bytes, without zeroing it first (a compound literal zeroes the record, then
+ * stores its fields: five stores for an op count's record instead of four); one out-of-line
+ * flush every batch.
+ */
+static inline void
+mdl_recorder_append (MdlRecorder *rec, MdlCpuKind kind, guint flags, guint size, guint16 site,
+                     guint64 addr)
+{
+  MdlCpuEvent *e = &rec->buf[rec->len];
+  e->kind = (guint8) kind;
+  e->flags = (guint8) flags;
+  e->size = (guint16) size;
+  e->thread = rec->thread;
+  e->site = site;
+  e->addr = addr;
+  if (G_UNLIKELY (++rec->len == rec->cap))
+    mdl_recorder_flush (rec);
+}
+
+/**
  * mdl_recorder_flagged_at: appends one access issued by site @site, with flags.
  * @kind: MDL_CPU_READ, MDL_CPU_WRITE or MDL_CPU_MODIFY.
  * @flags: 0, or on a read MDL_CPU_FLAG_DEPENDENT, alone or with MDL_CPU_FLAG_CHASE (event.h says
@@ -133,15 +154,7 @@ static inline void
 mdl_recorder_flagged_at (MdlRecorder *rec, MdlCpuKind kind, guint flags, guint64 addr, guint size,
                          guint16 site)
 {
-  MdlCpuEvent *e = &rec->buf[rec->len];
-  e->kind = (guint8) kind;
-  e->flags = (guint8) flags;
-  e->size = (guint16) size;
-  e->thread = rec->thread;
-  e->site = site;
-  e->addr = addr;
-  if (G_UNLIKELY (++rec->len == rec->cap))
-    mdl_recorder_flush (rec);
+  mdl_recorder_append (rec, kind, flags, size, site, addr);
 }
 
 /** mdl_recorder_access_at: mdl_recorder_flagged_at() without flags. */
@@ -167,12 +180,7 @@ mdl_recorder_ops_at (MdlRecorder *rec, guint64 n, guint16 site)
       && rec->buf[rec->len - 1].site == site)
     rec->buf[rec->len - 1].addr += n;
   else
-    {
-      MdlCpuEvent *e = &rec->buf[rec->len];
-      *e = (MdlCpuEvent) { .kind = MDL_CPU_OPS, .thread = rec->thread, .site = site, .addr = n };
-      if (G_UNLIKELY (++rec->len == rec->cap))
-        mdl_recorder_flush (rec);
-    }
+    mdl_recorder_append (rec, MDL_CPU_OPS, 0, 0, site, n);
 }
 
 /** mdl_recorder_ops: mdl_recorder_ops_at() with the site set by mdl_recorder_set_site(). */
@@ -194,13 +202,9 @@ mdl_recorder_ops (MdlRecorder *rec, guint64 n)
 static inline gboolean
 mdl_recorder_branch (MdlRecorder *rec, gboolean taken, guint16 code_site)
 {
-  MdlCpuEvent *e = &rec->buf[rec->len];
   taken = taken != 0;
-  *e = (MdlCpuEvent) { .kind = MDL_CPU_BRANCH, .flags = taken ? MDL_CPU_FLAG_TAKEN : 0,
-                       .thread = rec->thread, .site = mdl_recorder_site_or (rec, code_site),
-                       .addr = code_site };
-  if (G_UNLIKELY (++rec->len == rec->cap))
-    mdl_recorder_flush (rec);
+  mdl_recorder_append (rec, MDL_CPU_BRANCH, taken ? MDL_CPU_FLAG_TAKEN : 0, 0,
+                       mdl_recorder_site_or (rec, code_site), code_site);
   return taken;
 }
 

@@ -323,6 +323,29 @@ vat_ring_touch (guint32 *prev, guint32 *next, guint32 *head, guint32 s)
   *head = s;
 }
 
+/* What touching @path[@depth - 1] down to @path[@from] one after the other does, when the ring's
+ * most recent cells are @path[0], @path[1], ..., @path[@depth - 1] in this order (0 < @from <
+ * @depth): they become @path[@from], ..., @path[@depth - 1], @path[0], ..., @path[@from - 1]. One
+ * move of the block @path[0..@from - 1] to after @path[@depth - 1] (six stores), or only a new
+ * head when the ring holds nothing else. */
+static inline void
+vat_ring_rotate_path (guint32 *prev, guint32 *next, guint32 *head, const guint32 *path, int from,
+                      int depth)
+{
+  guint32 first = path[0], last = path[from - 1], top = path[from], bottom = path[depth - 1];
+  guint32 before = prev[first], after = next[bottom];
+  if (after != first)
+    {
+      next[before] = top;
+      prev[top] = before;
+      next[bottom] = first;
+      prev[first] = bottom;
+      next[last] = after;
+      prev[after] = last;
+    }
+  *head = top;
+}
+
 /* Moves @s, which is not @p, to just after @p (one step less recent than @p). */
 static inline void
 vat_ring_place_after (guint32 *prev, guint32 *next, guint32 p, guint32 s)
@@ -457,6 +480,12 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
       guint64 page = pages[i];
       int shared = tc->memo_layer[64 - __builtin_clzll ((page ^ memo_page) | 1)];
       int misses = 0;   /* once the walk has missed: the layer of the first miss + 1 */
+      /* lru: every walk of this run leaves its path on the ring's top, path[0] the most recent,
+       * so from the second on the shared layers' touches are one rotation of that block
+       * (bench-vat-overhead 20, callgrind: the walk 118.0 -> 106.4 instructions an event). */
+      gboolean rotate = !isp && i > 0;
+      if (rotate && shared > 0 && shared < depth)
+        vat_ring_rotate_path (prev, next, &head, path, shared, depth);
       /* Root first, each layer a hit in a cell the last walk left (a layer shared with its page),
        * a hit the index finds, or, from the first miss on, an insertion. With the depth a
        * constant the loop unrolls and each layer's branches are predicted on their own
@@ -468,7 +497,7 @@ vat_recency_run_fast (VatTc *tc, const guint64 *pages, gsize n, guint64 *hist, g
           guint32 s;
           if (l >= shared)
             {
-              if (!isp)
+              if (!isp && !rotate)
                 vat_ring_touch (prev, next, &head, path[l]);
               continue;
             }
