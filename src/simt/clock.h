@@ -8,6 +8,7 @@
 struct MdlSimtClock {
   guint n_sms;
   guint64 *ps;              /* n_sms x MDL_SIMT_N_LAT picoseconds, SM by SM */
+  MdlSimtEffect effect;     /* when a memory instruction acts on memory */
 };
 
 /* The latency @what of SM @sm of @clock (no checks: the hot path's). */

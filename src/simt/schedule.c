@@ -22,7 +22,16 @@
  * binary heap ordered by (clock, slot), a total order, so its top is the one earliest slot; the
  * running slot is always the top (it was the earliest when it got the turn), so a turn costs one
  * sift down from the top: O(log R) against the O(R) of a scan (at 132 slots, the lock-free
- * queue's tube run: see docs/experiments/load-balancing.md, "Session 10"). */
+ * queue's tube run: see docs/experiments/load-balancing.md, "Session 10").
+ *
+ * When the table's ops act at their arrival (MDL_SIMT_EFFECT_ARRIVE), a slot's clock is instead
+ * when its pending memory instruction acts on memory: issue + half its latency on the slot's SM.
+ * That is known only once the block has reached the instruction, so the switch moves before it
+ * (mdl_simt_arrive(), from memory_op()): the slot sets its clock and waits until it is the
+ * earliest, then acts, so the ops of all slots act in the order of their arrival and a load sees
+ * what acted before it. The slot's next instruction issues a whole latency after this one
+ * (ready_ps), and the other instructions before it are charged at it, not late. Arrivals never go
+ * back in time: a slot's next arrival is at least a latency after its issue, past this one. */
 #include "simt/clock.h"
 #include "simt/simt-private.h"
 
@@ -108,10 +117,37 @@ clock_advance (SimtBlock *blk, guint op)
 }
 
 void
+mdl_simt_arrive (SimtBlock *blk, guint op)
+{
+  MdlSimt *gpu = blk->gpu;
+  SimtSchedule *sc = &gpu->sched;
+  guint sm = blk->slot % sc->clock->n_sms, next;
+  /* Since the slot's previous memory instruction (mdl_simt_yield() reset the count after it). */
+  guint64 others = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
+  guint64 latency = mdl_simt_clock_ps (sc->clock, sm, op);
+  guint64 issue = sc->ready_ps[blk->slot]
+                  + others * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+  sc->heap[0].clock_ps = issue + latency / 2;
+  sc->ready_ps[blk->slot] = issue + latency;
+  next = next_slot (gpu, blk->slot, TRUE);
+  sc->turn_events = gpu->n_events;
+  if (next == blk->slot)
+    return;
+  mdl_simt_fiber_switch (&blk->fiber, &gpu->slots[next]->fiber);
+  gpu->cur = blk;
+}
+
+void
 mdl_simt_yield (SimtBlock *blk, guint op)
 {
   MdlSimt *gpu = blk->gpu;
   guint next;
+  if (gpu->sched.arrive)
+    {
+      /* The switch came before the instruction; count the next one's others from here. */
+      gpu->sched.turn_events = gpu->n_events;
+      return;
+    }
   if (gpu->sched.clock)
     clock_advance (blk, op);
   next = next_slot (gpu, blk->slot, TRUE);
@@ -149,6 +185,8 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   guint32 n_blocks = s->grid_x * s->grid_y;
   guint n = MIN (s->resident, n_blocks);
   g_autofree SimtClockSlot *heap = s->clock ? g_new (SimtClockSlot, n) : NULL;
+  gboolean arrive = s->clock && s->clock->effect == MDL_SIMT_EFFECT_ARRIVE;
+  g_autofree guint64 *ready_ps = arrive ? g_new0 (guint64, n) : NULL;
   if (n > gpu->n_slots)
     {
       gpu->slots = g_renew (SimtBlock *, gpu->slots, n);
@@ -168,6 +206,8 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   /* Every clock starts at 0: the slots in order are a heap. */
   sc->heap = heap;
   sc->n_heap = heap ? n : 0;
+  sc->arrive = arrive;
+  sc->ready_ps = ready_ps;
   for (guint i = 0; i < sc->n_heap; i++)
     heap[i] = (SimtClockSlot) { 0, i };
   gpu->n_slots_running = n;
@@ -184,4 +224,6 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   gpu->n_slots_running = 0;
   gpu->cur = &gpu->blk;
   sc->heap = NULL;
+  sc->arrive = FALSE;
+  sc->ready_ps = NULL;
 }

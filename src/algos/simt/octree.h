@@ -40,6 +40,8 @@ typedef struct {
   guint64 get_cas_failures;
   guint64 put_cas;         /* lock-free queue: the enqueue's slot CASes */
   guint64 put_cas_failures;
+  guint64 get_slots;       /* lock-free queue: the slots the dequeue's scans read */
+  guint64 put_slots;       /* lock-free queue: the slots the enqueue's scans read */
   guint64 max_tasks_block; /* the most tasks one block split */
 } MdlOctreeStats;
 
@@ -150,6 +152,9 @@ extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balance
     "(tools/atomic-sm-latency.cu's; simt-clock.h)" },                                            \
   { "clock_mode", MDL_PARAM_CHOICE, "all", NULL, 0, 0, "all|alone", 0,                            \
     "rows of the latency CSV: measured with every SM running or each SM alone" },               \
+  { "clock_effect", MDL_PARAM_CHOICE, "issue", NULL, 0, 0, "issue|arrive", 0,                     \
+    "when a clocked memory instruction acts on memory: as it issues, or as it arrives, half its " \
+    "SM's latency later (simt-clock.h)" },                                                        \
   { "clock_spread", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                    \
     "each SM's latencies scaled by a seeded factor in 1 +- this many percent (sensitivity only)" },\
   { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0, "seed of clock_spread's factors" },   \
