@@ -379,7 +379,8 @@ test_lockfree_sites_add_up (void **state)
 /* Ensure the clocked schedule with equal latencies builds with the round robin's counters exactly
  * (every balancer, 6 blocks on 4 or 3 SMs), and that a spread of the SMs' latencies, with which
  * the CASes fall otherwise, still builds the reference tree (build() checks it) with the same
- * tasks, with ops acting at their issue or at their arrival. */
+ * tasks, with ops acting at their issue or at their arrival, and with a per-instruction jitter,
+ * the same twice. */
 static void
 test_clocked_builds_keep_the_tree (void **state)
 {
@@ -391,6 +392,8 @@ test_clocked_builds_keep_the_tree (void **state)
   mdl_simt_clock_spread (spread, 15, 7);
   mdl_simt_clock_spread (arrive, 15, 7);
   mdl_simt_clock_set_effect (arrive, MDL_SIMT_EFFECT_ARRIVE);
+  g_autoptr (MdlSimtClock) jitter = mdl_simt_clock_new (4, 800, 0);
+  mdl_simt_clock_set_jitter (jitter, 20, 3);
   for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
     {
       MdlOctreeStats rr = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, NULL, 20);
@@ -402,6 +405,15 @@ test_clocked_builds_keep_the_tree (void **state)
       assert_memory_equal (&rr, &e3, sizeof rr);
       assert_int_equal (sp.tasks, rr.tasks);
       assert_int_equal (ar.tasks, rr.tasks);
+      {
+        /* A jitter draws anew for every memory instruction but from one seeded generator. */
+        MdlOctreeStats j1 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, jitter, 20);
+        MdlOctreeStats j2 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, jitter, 20);
+        assert_memory_equal (&j1, &j2, sizeof j1);
+        assert_int_equal (j1.tasks, rr.tasks);
+        if (memcmp (&j1, &e4, sizeof j1) == 0)
+          fail_msg ("%s: a 20%% jitter left every counter as with none", balancers[b]->name);
+      }
       if (memcmp (&sp, &rr, sizeof rr) == 0)
         fail_msg ("%s: a 15%% spread left every counter as under the round robin",
                   balancers[b]->name);

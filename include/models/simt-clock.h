@@ -121,6 +121,17 @@ MDL_API void mdl_simt_clock_set_effect (MdlSimtClock *clock, MdlSimtEffect effec
 MDL_API MdlSimtEffect mdl_simt_clock_effect (const MdlSimtClock *clock);
 
 /**
+ * mdl_simt_clock_set_jitter: scales the latency of every memory instruction of a launch by its
+ * own factor, drawn uniformly from [1 − @percent/100, 1 + @percent/100] by a generator seeded from
+ * @seed and the launch's number, so the same launch gives the same draws. The table's latencies
+ * are the means. A synthetic jitter is for sensitivity, never a prediction.
+ * @clock: the table.
+ * @percent: the jitter (0..90; 0, what every new or loaded table has: none).
+ * @seed: the random seed.
+ */
+MDL_API void mdl_simt_clock_set_jitter (MdlSimtClock *clock, guint percent, guint64 seed);
+
+/**
  * mdl_simt_clock_n_sms: the SMs of the table.
  * @clock: the table.
  * Returns: their number.

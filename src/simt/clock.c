@@ -66,6 +66,14 @@ mdl_simt_clock_effect (const MdlSimtClock *clock)
   return clock->effect;
 }
 
+void
+mdl_simt_clock_set_jitter (MdlSimtClock *clock, guint percent, guint64 seed)
+{
+  g_return_if_fail (clock != NULL && percent <= 90);
+  clock->jitter_percent = percent;
+  clock->jitter_seed = seed;
+}
+
 guint
 mdl_simt_clock_n_sms (const MdlSimtClock *clock)
 {

@@ -31,7 +31,9 @@
  * earliest, then acts, so the ops of all slots act in the order of their arrival and a load sees
  * what acted before it. The slot's next instruction issues a whole latency after this one
  * (ready_ps), and the other instructions before it are charged at it, not late. Arrivals never go
- * back in time: a slot's next arrival is at least a latency after its issue, past this one. */
+ * back in time: a slot's next arrival is at least a latency after its issue, past this one.
+ * A table with a jitter scales each memory instruction's latency by a factor of its own, drawn
+ * from one generator per launch in the order the instructions are timed (sensitivity only). */
 #include "simt/clock.h"
 #include "simt/simt-private.h"
 
@@ -100,6 +102,24 @@ next_slot (MdlSimt *gpu, guint slot, gboolean live)
   return sc->heap[0].slot;
 }
 
+/* The latency @what of @sm, times the launch's next jitter factor when the table has one: a
+ * xorshift64* draw (fast, and one generator per launch keeps the run deterministic). */
+static inline guint64
+latency (SimtSchedule *sc, guint sm, guint what)
+{
+  guint64 ps = mdl_simt_clock_ps (sc->clock, sm, what), x = sc->jitter_state;
+  double u;
+  if (G_LIKELY (x == 0))
+    return ps;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  sc->jitter_state = x;
+  u = (double) ((x * G_GUINT64_CONSTANT (0x2545F4914F6CDD1D)) >> 11) * 0x1.0p-53;
+  return MAX ((guint64) ((double) ps * (1.0 + sc->clock->jitter_percent / 100.0 * (2 * u - 1))
+                         + 0.5), 1);
+}
+
 /* Moves the clock of @blk (the running slot: the heap's top) past memory instruction @op and the
  * other instructions of its turn. */
 static void
@@ -111,7 +131,7 @@ clock_advance (SimtBlock *blk, guint op)
   /* The turn's events are its instructions times the warps that issued them, the memory
    * instruction's among them. */
   guint64 issued = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
-  sc->heap[0].clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
+  sc->heap[0].clock_ps += latency (sc, sm, op)
                           + (issued ? issued - 1 : 0)
                               * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
 }
@@ -124,11 +144,11 @@ mdl_simt_arrive (SimtBlock *blk, guint op)
   guint sm = blk->slot % sc->clock->n_sms, next;
   /* Since the slot's previous memory instruction (mdl_simt_yield() reset the count after it). */
   guint64 others = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
-  guint64 latency = mdl_simt_clock_ps (sc->clock, sm, op);
+  guint64 op_ps = latency (sc, sm, op);
   guint64 issue = sc->ready_ps[blk->slot]
                   + others * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
-  sc->heap[0].clock_ps = issue + latency / 2;
-  sc->ready_ps[blk->slot] = issue + latency;
+  sc->heap[0].clock_ps = issue + op_ps / 2;
+  sc->ready_ps[blk->slot] = issue + op_ps;
   next = next_slot (gpu, blk->slot, TRUE);
   sc->turn_events = gpu->n_events;
   if (next == blk->slot)
@@ -208,6 +228,15 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   sc->n_heap = heap ? n : 0;
   sc->arrive = arrive;
   sc->ready_ps = ready_ps;
+  /* splitmix64 of the seed and the launch: a nonzero state (xorshift's 0 is a fixed point). */
+  sc->jitter_state = 0;
+  if (s->clock && s->clock->jitter_percent)
+    {
+      guint64 z = s->clock->jitter_seed + (launch + 1) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+      z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+      z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+      sc->jitter_state = (z ^ (z >> 31)) | 1;
+    }
   for (guint i = 0; i < sc->n_heap; i++)
     heap[i] = (SimtClockSlot) { 0, i };
   gpu->n_slots_running = n;

@@ -101,6 +101,7 @@ typedef struct {
   gboolean arrive;          /* clocked, MDL_SIMT_EFFECT_ARRIVE: a slot's clock is when its pending
                              * memory instruction acts, and the switch comes before it */
   guint64 *ready_ps;        /* arrive: per slot, when it may issue its next instruction */
+  guint64 jitter_state;     /* clocked with jitter: the generator's state (0: no jitter) */
 } SimtSchedule;
 
 struct MdlSimt {

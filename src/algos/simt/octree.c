@@ -518,6 +518,8 @@ mdl_octree_clock (const MdlParams *params, MdlSimtClock **clock, GError **error)
                          mdl_params_uint (params, "clock_seed"));
   mdl_simt_clock_set_effect (*clock, mdl_params_choice (params, "clock_effect")
                                        ? MDL_SIMT_EFFECT_ARRIVE : MDL_SIMT_EFFECT_ISSUE);
+  mdl_simt_clock_set_jitter (*clock, (guint) mdl_params_uint (params, "clock_jitter"),
+                             mdl_params_uint (params, "clock_seed"));
   return TRUE;
 }
 

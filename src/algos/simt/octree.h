@@ -157,7 +157,11 @@ extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balance
     "SM's latency later (simt-clock.h)" },                                                        \
   { "clock_spread", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                    \
     "each SM's latencies scaled by a seeded factor in 1 +- this many percent (sensitivity only)" },\
-  { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0, "seed of clock_spread's factors" },   \
+  { "clock_jitter", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                   \
+    "each memory instruction's latency scaled by its own seeded factor in 1 +- this many percent " \
+    "(sensitivity only)" },                                                                       \
+  { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0,                                        \
+    "seed of clock_spread's and clock_jitter's factors" },                                        \
   { "clock_sms", MDL_PARAM_UINT, "132", NULL, 1, 65535, NULL, 0,                                  \
     "SMs of clock=spread's table (resident block i runs on SM i mod clock_sms)" },                \
   { "clock_issue_ps", MDL_PARAM_UINT, "0", NULL, 0, 1000000, NULL, 0,                              \
