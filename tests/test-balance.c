@@ -369,30 +369,51 @@ test_lockfree_sites_add_up (void **state)
       assert_true (st.get_cas_failures > 0 && st.put_cas_failures > 0);
       assert_true (st.get_cas + st.put_cas <= st.cas_attempts);
       assert_true (moves <= 2 * (st.tasks / 4 + 1));
+      /* Every attempt's scan reads its pointer's slot at least; a get that found no task is an
+       * attempt that read an EMPTY slot. */
+      assert_true (st.get_slots >= st.get_cas + st.idle_turns);
+      assert_true (st.put_slots >= st.put_cas);
     }
 }
 
 /* Ensure the clocked schedule with equal latencies builds with the round robin's counters exactly
  * (every balancer, 6 blocks on 4 or 3 SMs), and that a spread of the SMs' latencies, with which
  * the CASes fall otherwise, still builds the reference tree (build() checks it) with the same
- * tasks. */
+ * tasks, with ops acting at their issue or at their arrival, and with a per-instruction jitter,
+ * the same twice. */
 static void
 test_clocked_builds_keep_the_tree (void **state)
 {
   g_autoptr (MdlSimtClock) equal4 = mdl_simt_clock_new (4, 800, 0);
   g_autoptr (MdlSimtClock) equal3 = mdl_simt_clock_new (3, 1000, 0);
   g_autoptr (MdlSimtClock) spread = mdl_simt_clock_new (6, 1000, 0);
+  g_autoptr (MdlSimtClock) arrive = mdl_simt_clock_new (6, 1000, 0);
   (void) state;
   mdl_simt_clock_spread (spread, 15, 7);
+  mdl_simt_clock_spread (arrive, 15, 7);
+  mdl_simt_clock_set_effect (arrive, MDL_SIMT_EFFECT_ARRIVE);
+  g_autoptr (MdlSimtClock) jitter = mdl_simt_clock_new (4, 800, 0);
+  mdl_simt_clock_set_jitter (jitter, 20, 3);
   for (gsize b = 1; b < G_N_ELEMENTS (balancers); b++)
     {
       MdlOctreeStats rr = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, NULL, 20);
       MdlOctreeStats e4 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, equal4, 20);
       MdlOctreeStats e3 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, equal3, 20);
       MdlOctreeStats sp = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, spread, 20);
+      MdlOctreeStats ar = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, arrive, 20);
       assert_memory_equal (&rr, &e4, sizeof rr);
       assert_memory_equal (&rr, &e3, sizeof rr);
       assert_int_equal (sp.tasks, rr.tasks);
+      assert_int_equal (ar.tasks, rr.tasks);
+      {
+        /* A jitter draws anew for every memory instruction but from one seeded generator. */
+        MdlOctreeStats j1 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, jitter, 20);
+        MdlOctreeStats j2 = build (balancers[b], MDL_PARTICLES_TUBE, 20000, 32, 6, 0, jitter, 20);
+        assert_memory_equal (&j1, &j2, sizeof j1);
+        assert_int_equal (j1.tasks, rr.tasks);
+        if (memcmp (&j1, &e4, sizeof j1) == 0)
+          fail_msg ("%s: a 20%% jitter left every counter as with none", balancers[b]->name);
+      }
       if (memcmp (&sp, &rr, sizeof rr) == 0)
         fail_msg ("%s: a 15%% spread left every counter as under the round robin",
                   balancers[b]->name);
@@ -414,6 +435,23 @@ test_unreadable_latency_table_is_an_io_error (void **state)
   assert_non_null (params);
   assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
   assert_mdl_error (error, MDL_ERROR_IO, "balance/lockfree: latency table: ");
+}
+
+/* Ensure ops acting at their arrival with no latencies to arrive by (the round robin) is a
+ * parameter error that says what it needs, not a silent round robin. */
+static void
+test_arrival_without_latencies_is_a_param_error (void **state)
+{
+  const MdlAlgo *algo = mdl_algo_lookup ("balance/lockfree", NULL);
+  const char *const assignments[] = { "clock_effect=arrive", NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse ("balance/lockfree", algo->params, assignments,
+                                                   NULL);
+  GError *error = NULL;
+  guint64 checksum;
+  (void) state;
+  assert_non_null (params);
+  assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
+  assert_mdl_error (error, MDL_ERROR_PARAM, "balance/lockfree: clock_effect=arrive needs latencies");
 }
 
 /* Ensure bad parameters are refused with the balancer's name. */
@@ -451,6 +489,7 @@ main (void)
     cmocka_unit_test (test_interleaved_builds_are_deterministic),
     cmocka_unit_test (test_lockfree_sites_add_up),
     cmocka_unit_test (test_clocked_builds_keep_the_tree),
+    cmocka_unit_test (test_arrival_without_latencies_is_a_param_error),
     cmocka_unit_test (test_unreadable_latency_table_is_an_io_error),
     cmocka_unit_test (test_bad_parameters_are_param_errors),
   };

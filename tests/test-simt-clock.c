@@ -142,6 +142,25 @@ test_spread_is_bounded_and_seeded (void **state)
   assert_true (lo < 90000 && hi > 110000);
 }
 
+/* Ensure a table's ops act at their issue until it is told otherwise, new or loaded, and keep
+ * what they are told. */
+static void
+test_effect_is_issue_until_set (void **state)
+{
+  g_autoptr (MdlSimtClock) clock = mdl_simt_clock_new (2, 1000, 0);
+  GError *error = NULL;
+  g_autoptr (MdlSimtClock) loaded = load_text ("smid,op,mode,ns_per_op\n0,load_own,all,1\n"
+                                               "0,cas_own,all,2\n", "all", &error);
+  (void) state;
+  assert_null (error);
+  assert_int_equal (mdl_simt_clock_effect (clock), MDL_SIMT_EFFECT_ISSUE);
+  assert_int_equal (mdl_simt_clock_effect (loaded), MDL_SIMT_EFFECT_ISSUE);
+  mdl_simt_clock_set_effect (clock, MDL_SIMT_EFFECT_ARRIVE);
+  assert_int_equal (mdl_simt_clock_effect (clock), MDL_SIMT_EFFECT_ARRIVE);
+  mdl_simt_clock_set_effect (clock, MDL_SIMT_EFFECT_ISSUE);
+  assert_int_equal (mdl_simt_clock_effect (clock), MDL_SIMT_EFFECT_ISSUE);
+}
+
 int
 main (void)
 {
@@ -150,6 +169,7 @@ main (void)
     cmocka_unit_test (test_malformed_tables_name_the_line),
     cmocka_unit_test (test_missing_table_is_an_io_error),
     cmocka_unit_test (test_spread_is_bounded_and_seeded),
+    cmocka_unit_test (test_effect_is_issue_until_set),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

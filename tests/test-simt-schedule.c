@@ -3,7 +3,8 @@
  * failed CASes between blocks are exact; the schedule is deterministic; a launch of blocks that do
  * not share words gives every block the events it has under the sequential default. The clocked
  * schedule (MdlSimtLaunch.clock): hand-run spin locks under unequal latencies, and equal latencies
- * giving the round robin's events exactly. */
+ * giving the round robin's events exactly; ops acting at their arrival (MDL_SIMT_EFFECT_ARRIVE):
+ * hand-run CAS races and loads. */
 #include "helpers.h"
 
 #include <string.h>
@@ -182,6 +183,115 @@ test_clocked_spin_lock_hand_derived_cases (void **state)
                   rows[r].name, order, failed, rows[r].order, rows[r].failed);
       assert_int_equal (counter, rows[r].grid);
       test_collector_free (c);
+    }
+}
+
+/* Runs the lock kernel over 2 one-thread blocks, both resident, under a 2-SM table whose memory
+ * latencies are @memory_ps (per SM; every op) and whose ops act at @effect; the collector. */
+static TestCollector *
+run_lock_2sms (const guint64 memory_ps[2], MdlSimtEffect effect, guint32 *counter)
+{
+  g_autoptr (MdlSimtClock) clock = mdl_simt_clock_new (2, 1, 0);
+  for (guint sm = 0; sm < 2; sm++)
+    for (MdlSimtLatency k = MDL_SIMT_LAT_LOAD; k <= MDL_SIMT_LAT_ATOMIC; k++)
+      mdl_simt_clock_set (clock, sm, k, memory_ps[sm]);
+  mdl_simt_clock_set_effect (clock, effect);
+  return run_lock (2, 2, clock, counter);
+}
+
+/* Ensure, when ops act at their arrival (issue + half the latency), the CAS that arrives first
+ * wins, whoever issued first or has the lower slot. Hand-run, slot i on SM i, no issue cost:
+ * - "slow, fast" (4 ns, 2 ns): both CASes issue at 0; slot 1's arrives at 1 and wins, slot 0's
+ *   at 2 fails. Slot 1 loads at 3 (issued at 2), stores at 5 and releases at 7; slot 0's retry
+ *   (issued at 4) arrives at 6, before the release, and fails; its next (issued at 8) arrives at
+ *   10 and wins. Issue order would give slot 0 the first CAS (the tie at 0 to the lower slot).
+ * - "fast, slow" (2 ns, 4 ns): the mirror image: slot 0 wins at 1, loads at 3, stores at 5;
+ *   slot 1 fails at 2 and at 6 (before the release at 7), wins at 10.
+ * - "slow, fast" at issue: slot 0 wins the tie at 0 and moves at 4, 8, 12 (load, store,
+ *   release; each tie its own); slot 1 fails at 0, 2, 4, 6, 8 and 10 and wins at 12. */
+static void
+test_arrival_decides_which_cas_wins (void **state)
+{
+  static const struct {
+    const char *name;
+    guint64 memory_ps[2];
+    MdlSimtEffect effect;
+    const char *order;
+    guint64 failed;
+  } rows[] = {
+    { "slow, fast, arrive", { 4000, 2000 }, MDL_SIMT_EFFECT_ARRIVE, "1011010000", 2 },
+    { "fast, slow, arrive", { 2000, 4000 }, MDL_SIMT_EFFECT_ARRIVE, "0100101111", 2 },
+    { "slow, fast, issue", { 4000, 2000 }, MDL_SIMT_EFFECT_ISSUE, "01101101101111", 6 },
+  };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autofree char *order = NULL;
+      guint32 counter;
+      guint64 failed;
+      TestCollector *c = run_lock_2sms (rows[r].memory_ps, rows[r].effect, &counter);
+      order = memory_order (c, &failed);
+      if (strcmp (order, rows[r].order) != 0 || failed != rows[r].failed)
+        fail_msg ("%s: order %s, %" G_GUINT64_FORMAT " failed; expected %s, %" G_GUINT64_FORMAT,
+                  rows[r].name, order, failed, rows[r].order, rows[r].failed);
+      assert_int_equal (counter, 2);
+      test_collector_free (c);
+    }
+}
+
+/* Thread 0 of a one-thread block: block 0 stores 1 to the flag (Args.lock); every other block
+ * loads the flag and stores what it read to data[block]. */
+static void
+flag_kernel (MdlSimtBlock *b, void *p)
+{
+  Args *a = p;
+  guint64 *at = mdl_simt_reg (b, 1), *v = mdl_simt_reg (b, 1);
+  at[0] = a->lock;
+  v[0] = 1;
+  if (b->idx_x == 0)
+    {
+      mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+      return;
+    }
+  mdl_simt_ld (b, MDL_SPACE_GLOBAL, 4, at, v);
+  at[0] = a->data + 4 * (guint64) b->idx_x;
+  mdl_simt_st (b, MDL_SPACE_GLOBAL, 4, at, v);
+}
+
+/* Ensure a load returns memory as of its arrival when ops act at arrival, and as of its issue
+ * otherwise. Three blocks, slot i on SM i, all issuing their first op at 0: block 0's store of
+ * the flag takes 6 ns (acts at 3 on arrival), block 1's load 4 ns (arrives at 2: reads 0), block
+ * 2's 8 ns (arrives at 4: reads 1). At issue all three act at 0, in slot order: both read 1. */
+static void
+test_arrival_decides_what_a_load_returns (void **state)
+{
+  static const struct {
+    MdlSimtEffect effect;
+    guint32 read[2];   /* what blocks 1 and 2 read */
+  } rows[] = {
+    { MDL_SIMT_EFFECT_ARRIVE, { 0, 1 } },
+    { MDL_SIMT_EFFECT_ISSUE, { 1, 1 } },
+  };
+  static const guint64 memory_ps[3] = { 6000, 4000, 8000 };
+  (void) state;
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autoptr (MdlSimt) gpu = mdl_simt_new (NULL, 32);
+      g_autoptr (MdlSimtClock) clock = mdl_simt_clock_new (3, 1, 0);
+      g_autoptr (GError) error = NULL;
+      Args a = { .lock = mdl_simt_alloc (gpu, 4, NULL), .data = mdl_simt_alloc (gpu, 12, NULL) };
+      MdlSimtLaunch shape = { .grid_x = 3, .block_x = 1, .resident = 3, .clock = clock };
+      const guint32 *read;
+      for (guint sm = 0; sm < 3; sm++)
+        for (MdlSimtLatency k = MDL_SIMT_LAT_LOAD; k <= MDL_SIMT_LAT_ATOMIC; k++)
+          mdl_simt_clock_set (clock, sm, k, memory_ps[sm]);
+      mdl_simt_clock_set_effect (clock, rows[r].effect);
+      if (!mdl_simt_launch (gpu, &shape, flag_kernel, &a, &error))
+        fail_msg ("row %" G_GSIZE_FORMAT ": %s", r, error->message);
+      read = mdl_simt_host (gpu, a.data);
+      if (read[1] != rows[r].read[0] || read[2] != rows[r].read[1])
+        fail_msg ("row %" G_GSIZE_FORMAT ": blocks 1 and 2 read %u and %u; expected %u and %u", r,
+                  read[1], read[2], rows[r].read[0], rows[r].read[1]);
     }
 }
 
@@ -391,6 +501,22 @@ test_equal_latencies_are_the_round_robin (void **state)
         test_collector_free (rr);
         test_collector_free (clocked);
       }
+      /* Acting at arrival, half of one latency later for every op, keeps the memory
+       * instructions' order; the other instructions' events come before the switch, not after. */
+      mdl_simt_clock_set_effect (clock, MDL_SIMT_EFFECT_ARRIVE);
+      for (gsize i = 0; i < G_N_ELEMENTS (shapes); i++)
+        {
+          guint32 c1, c2;
+          guint64 f1, f2;
+          TestCollector *rr = run_lock (shapes[i].grid, shapes[i].resident, NULL, &c1);
+          TestCollector *arrive = run_lock (shapes[i].grid, shapes[i].resident, clock, &c2);
+          g_autofree char *o1 = memory_order (rr, &f1), *o2 = memory_order (arrive, &f2);
+          assert_string_equal (o1, o2);
+          assert_int_equal (f1, f2);
+          assert_int_equal (c1, c2);
+          test_collector_free (rr);
+          test_collector_free (arrive);
+        }
     }
 }
 
@@ -430,6 +556,8 @@ main (void)
     cmocka_unit_test (test_interleaved_launch_is_deterministic),
     cmocka_unit_test (test_clocked_spin_lock_hand_derived_cases),
     cmocka_unit_test (test_equal_latencies_are_the_round_robin),
+    cmocka_unit_test (test_arrival_decides_which_cas_wins),
+    cmocka_unit_test (test_arrival_decides_what_a_load_returns),
     cmocka_unit_test (test_launches_reuse_their_slots),
     cmocka_unit_test (test_most_resident_blocks_run),
     cmocka_unit_test (test_independent_blocks_keep_their_events),

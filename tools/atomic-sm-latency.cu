@@ -16,10 +16,21 @@
 // cycles over the peak clock of cudaDevAttrClockRate), cycles_per_op, wall_ns_per_op (%globaltimer,
 // which tells whether the SM ran below that clock). The clock read after the loop does not wait
 // for the last operation: one in CHAIN uncounted. SMs that no block reached are named on stderr.
+//   load_volatile_own:      a volatile load of the SM's own word (LDG.E.STRONG.SYS), the flavour of
+//                           the lock-free queue's loads (src/algos/cuda/balance.cu), to set beside
+//                           load_own's ld.global.cg.
 // Build and run (about 5 s on an H100): nvcc -O3 -arch=sm_90 -o atomic-sm-latency
 // tools/atomic-sm-latency.cu && ./atomic-sm-latency > sm-latency.csv
+//
+// `atomic-sm-latency hist` times each operation of a chain of HIST_CHAIN instead, every SM at
+// once: clock64 before it and after a shared store of its value (which waits for it), binned by
+// HIST_BIN cycles per SM and op, and prints smid,op,bin_cycles,count (the bin's lower edge; the
+// last bin holds everything above). Op `none` times the same with a register add in place of the
+// memory operation: the timing's own overhead, to subtract. The per-operation spread that the
+// clocked schedule's jitter (simt-clock.h) stands in for.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "../src/algos/cuda/cuda-check.h"
@@ -27,8 +38,11 @@
 enum { CHAIN = 1024, REPS = 3, BLOCKS_PER_SM = 4, LINE_WORDS = 32 };
 static const long long WAIT_CYCLES = 1ll << 26;   // about 40 ms at 1.7 GHz
 
-enum Op { LOAD_SHARED, LOAD_OWN, CAS_SHARED, CAS_OWN, N_OPS };
-static const char *const op_names[N_OPS] = { "load_shared", "load_own", "cas_shared", "cas_own" };
+enum { HIST_CHAIN = 4096, HIST_BIN = 8, HIST_BINS = 512 };
+
+enum Op { LOAD_SHARED, LOAD_OWN, CAS_SHARED, CAS_OWN, LOAD_VOLATILE_OWN, N_OPS, OP_NONE = N_OPS };
+static const char *const op_names[N_OPS + 1] = { "load_shared", "load_own", "cas_shared", "cas_own",
+                                                 "load_volatile_own", "none" };
 
 struct Slots {
   unsigned *words;             // LINE_WORDS per SM, then the shared line
@@ -55,14 +69,14 @@ global_ns ()
   return t;
 }
 
-// @target: the SM that runs (mode alone), or -1: all of them.
-__global__ void
-probe_kernel (Slots s, int op, int target, unsigned n_sms)
+// The first block on its SM takes it (and, @target < 0, waits for the other SMs' claimers, at
+// most WAIT_CYCLES); false for every other block, and for SMs other than @target (>= 0).
+__device__ bool
+claim_sm (const Slots &s, int target, unsigned n_sms, unsigned sm)
 {
-  unsigned sm = sm_id (), v = 0;
   if (threadIdx.x != 0 || (target >= 0 && sm != (unsigned) target) || sm >= n_sms
       || atomicCAS (&s.claim[sm], 0u, 1u) != 0u)
-    return;
+    return false;
   if (target < 0)
     {
       long long t0 = clock64 ();
@@ -70,24 +84,105 @@ probe_kernel (Slots s, int op, int target, unsigned n_sms)
       while (atomicAdd (s.arrived, 0u) < n_sms && clock64 () - t0 < WAIT_CYCLES)
         ;
     }
-  unsigned *word = op == LOAD_SHARED || op == CAS_SHARED ? s.words + n_sms * LINE_WORDS
-                                                         : s.words + sm * LINE_WORDS;
+  return true;
+}
+
+__device__ __forceinline__ unsigned *
+word_of (const Slots &s, int op, unsigned n_sms, unsigned sm)
+{
+  return op == LOAD_SHARED || op == CAS_SHARED ? s.words + n_sms * LINE_WORDS
+                                               : s.words + sm * LINE_WORDS;
+}
+
+// One operation @op of the chain on @word; v >> 31 is 0 (values stay far below 2^31), so the
+// address depends on the last value without moving.
+__device__ __forceinline__ unsigned
+chain_op (int op, unsigned *word, unsigned v)
+{
+  switch (op)
+    {
+    case LOAD_SHARED:
+    case LOAD_OWN: return __ldcg (word + (v >> 31));
+    case LOAD_VOLATILE_OWN: return *(volatile unsigned *) (word + (v >> 31));
+    case OP_NONE: return v + 1;
+    default: return atomicCAS (word + (v >> 31), v, v + 1);
+    }
+}
+
+// @target: the SM that runs (mode alone), or -1: all of them.
+__global__ void
+probe_kernel (Slots s, int op, int target, unsigned n_sms)
+{
+  unsigned sm = sm_id (), v = 0;
+  if (!claim_sm (s, target, n_sms, sm))
+    return;
+  unsigned *word = word_of (s, op, n_sms, sm);
   // Values stay far below 2^31, so v >> 31 is 0: the next address depends on the last value
   // without moving.
   long long c0 = clock64 ();
   unsigned long long g0 = global_ns ();
-  if (op == LOAD_SHARED || op == LOAD_OWN)
-    for (int i = 0; i < CHAIN; i++)
-      v = __ldcg (word + (v >> 31));
-  else
-    for (int i = 0; i < CHAIN; i++)
-      v = atomicCAS (word + (v >> 31), v, v + 1);
+  for (int i = 0; i < CHAIN; i++)
+    v = chain_op (op, word, v);
   long long c1 = clock64 ();
   unsigned long long g1 = global_ns ();
   s.cycles[sm] = c1 - c0;
   s.wall_ns[sm] = g1 - g0;
   if (v == 0xffffffffu)
     *s.sink = v;
+}
+
+// Every SM at once, each operation of a chain of HIST_CHAIN timed alone: clock64 before it, and
+// after a shared store of its value (the store waits for the value, and the clock read after it
+// issues in order). Bins in shared memory, then hist[sm * HIST_BINS + bin].
+__global__ void
+hist_kernel (Slots s, int op, unsigned n_sms, unsigned *hist)
+{
+  __shared__ unsigned bins[HIST_BINS];
+  __shared__ volatile unsigned seen;
+  unsigned sm = sm_id (), v = 0;
+  if (!claim_sm (s, -1, n_sms, sm))
+    return;
+  unsigned *word = word_of (s, op, n_sms, sm);
+  for (int b = 0; b < HIST_BINS; b++)
+    bins[b] = 0;
+  for (int i = 0; i < HIST_CHAIN; i++)
+    {
+      long long t0 = clock64 ();
+      v = chain_op (op, word, v);
+      seen = v;
+      long long dt = clock64 () - t0;
+      bins[dt / HIST_BIN < HIST_BINS ? dt / HIST_BIN : HIST_BINS - 1]++;
+    }
+  for (int b = 0; b < HIST_BINS; b++)
+    hist[sm * HIST_BINS + b] = bins[b];
+}
+
+// The `hist` mode: one launch per op (and `none`), the histograms as CSV rows.
+static void
+histograms (const Slots &s, unsigned n_sms)
+{
+  unsigned *d_hist;
+  std::vector<unsigned> hist ((size_t) n_sms * HIST_BINS);
+  CUDA_OK (cudaMalloc (&d_hist, hist.size () * sizeof *d_hist));
+  printf ("smid,op,bin_cycles,count\n");
+  for (int op = 0; op <= OP_NONE; op++)
+    {
+      CUDA_OK (cudaMemset (s.words, 0, (n_sms + 1) * LINE_WORDS * sizeof *s.words));
+      CUDA_OK (cudaMemset (s.claim, 0, n_sms * sizeof *s.claim));
+      CUDA_OK (cudaMemset (s.arrived, 0, sizeof *s.arrived));
+      CUDA_OK (cudaMemset (d_hist, 0, hist.size () * sizeof *d_hist));
+      hist_kernel<<<BLOCKS_PER_SM * n_sms, 32>>> (s, op, n_sms, d_hist);
+      CUDA_OK (cudaGetLastError ());
+      CUDA_OK (cudaDeviceSynchronize ());
+      CUDA_OK (cudaMemcpy (hist.data (), d_hist, hist.size () * sizeof *d_hist,
+                           cudaMemcpyDeviceToHost));
+      for (unsigned sm = 0; sm < n_sms; sm++)
+        for (int b = 0; b < HIST_BINS; b++)
+          if (hist[(size_t) sm * HIST_BINS + b])
+            printf ("%u,%s,%d,%u\n", sm, op_names[op], b * HIST_BIN,
+                    hist[(size_t) sm * HIST_BINS + b]);
+    }
+  CUDA_OK (cudaFree (d_hist));
 }
 
 static double
@@ -133,25 +228,10 @@ measure (const Slots &s, unsigned n_sms, int op, int target, std::vector<double>
       }
 }
 
-int
-main ()
+// The default mode: per SM, op and mode, the chain's median cycles an operation as CSV rows.
+static void
+table (const Slots &s, unsigned n_sms, int clock_khz)
 {
-  int n_sms_attr, clock_khz, dev = 0;
-  cudaDeviceProp prop;
-  Slots s;
-  CUDA_OK (cudaGetDevice (&dev));
-  CUDA_OK (cudaGetDeviceProperties (&prop, dev));
-  CUDA_OK (cudaDeviceGetAttribute (&n_sms_attr, cudaDevAttrMultiProcessorCount, dev));
-  CUDA_OK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, dev));
-  unsigned n_sms = (unsigned) n_sms_attr;
-  CUDA_OK (cudaMalloc (&s.words, (n_sms + 1) * LINE_WORDS * sizeof *s.words));
-  CUDA_OK (cudaMalloc (&s.claim, n_sms * sizeof *s.claim));
-  CUDA_OK (cudaMalloc (&s.arrived, sizeof *s.arrived));
-  CUDA_OK (cudaMalloc (&s.cycles, n_sms * sizeof *s.cycles));
-  CUDA_OK (cudaMalloc (&s.wall_ns, n_sms * sizeof *s.wall_ns));
-  CUDA_OK (cudaMalloc (&s.sink, sizeof *s.sink));
-  fprintf (stderr, "# %s, %u SMs, peak clock %d kHz, chain %d, median of %d\n", prop.name, n_sms,
-           clock_khz, CHAIN, REPS);
   printf ("smid,op,mode,ns_per_op,cycles_per_op,wall_ns_per_op\n");
   for (int mode = 0; mode < 2; mode++)
     for (int op = 0; op < N_OPS; op++)
@@ -178,6 +258,32 @@ main ()
           fprintf (stderr, "%s %s: no block ran on %u SM(s)\n", op_names[op],
                    mode == 0 ? "all" : "alone", missing);
       }
+}
+
+int
+main (int argc, char **argv)
+{
+  bool hist = argc > 1 && std::string (argv[1]) == "hist";
+  int n_sms_attr, clock_khz, dev = 0;
+  cudaDeviceProp prop;
+  Slots s;
+  CUDA_OK (cudaGetDevice (&dev));
+  CUDA_OK (cudaGetDeviceProperties (&prop, dev));
+  CUDA_OK (cudaDeviceGetAttribute (&n_sms_attr, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_OK (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, dev));
+  unsigned n_sms = (unsigned) n_sms_attr;
+  CUDA_OK (cudaMalloc (&s.words, (n_sms + 1) * LINE_WORDS * sizeof *s.words));
+  CUDA_OK (cudaMalloc (&s.claim, n_sms * sizeof *s.claim));
+  CUDA_OK (cudaMalloc (&s.arrived, sizeof *s.arrived));
+  CUDA_OK (cudaMalloc (&s.cycles, n_sms * sizeof *s.cycles));
+  CUDA_OK (cudaMalloc (&s.wall_ns, n_sms * sizeof *s.wall_ns));
+  CUDA_OK (cudaMalloc (&s.sink, sizeof *s.sink));
+  fprintf (stderr, "# %s, %u SMs, peak clock %d kHz, chain %d, median of %d\n", prop.name, n_sms,
+           clock_khz, hist ? (int) HIST_CHAIN : (int) CHAIN, hist ? 1 : (int) REPS);
+  if (hist)
+    histograms (s, n_sms);
+  else
+    table (s, n_sms, clock_khz);
   CUDA_OK (cudaFree (s.words));
   CUDA_OK (cudaFree (s.claim));
   CUDA_OK (cudaFree (s.arrived));

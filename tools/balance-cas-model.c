@@ -6,7 +6,9 @@
  * Usage: balance-cas-model PARAMS N...
  *   PARAMS: balance/lockfree's parameters, e.g. dist=tube,blocks=132,clock=spread,clock_spread=5
  * Prints one tab-separated row per N (header first); empty_gets are the gets that found no task
- * (idle turns: the H100's are the dequeue attempts that read an EMPTY slot). Seed 1, as `models run`; runs the native
+ * (idle turns: the H100's are the dequeue attempts that read an EMPTY slot); the slots an attempt
+ * are those a dequeue's or an enqueue's scan read, from its pointer to the slot it stopped at
+ * (the H100's: the scan load's executions over the pointer load's). Seed 1, as `models run`; runs the native
  * build (no events), so a row of n = 500,000 takes a few seconds.
  * docs/experiments/load-balancing.md, "Session 10 (branch s10-balance)". */
 #include <models/models.h>
@@ -32,7 +34,7 @@ row (const MdlParams *params, guint64 n, GError **error)
   g_autofree MdlOctreeLeaf *leaves = NULL;
   MdlOctreeStats st;
   guint64 addr, nl;
-  double deq, enq;
+  double deq, enq, deq_attempts;
   if (!mdl_octree_clock (params, &clock, error) || !(addr = mdl_simt_alloc (gpu, 16 * n, error)))
     return FALSE;
   mdl_particles_fill (mdl_simt_host (gpu, addr), n,
@@ -46,11 +48,14 @@ row (const MdlParams *params, guint64 n, GError **error)
     return FALSE;
   deq = per (st.get_cas_failures, st.get_cas);
   enq = per (st.put_cas_failures, st.put_cas);
+  deq_attempts = (double) (st.get_cas + st.idle_turns);
   printf ("%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%.2f\t%"
           G_GUINT64_FORMAT "\t%.2f\t%.2f\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%"
-          G_GUINT64_FORMAT "\n",
+          G_GUINT64_FORMAT "\t%.2f\t%.2f\n",
           n, st.tasks, st.get_cas, deq, st.put_cas, enq, deq > 0 ? enq / deq : 0.0,
-          st.cas_attempts, st.cas_failures, st.idle_turns);
+          st.cas_attempts, st.cas_failures, st.idle_turns,
+          deq_attempts > 0 ? (double) st.get_slots / deq_attempts : 0.0,
+          st.put_cas ? (double) st.put_slots / (double) st.put_cas : 0.0);
   return TRUE;
 }
 
@@ -74,7 +79,8 @@ main (int argc, char **argv)
       return 1;
     }
   printf ("n\ttasks\tdequeue_cas\tfailures_a_dequeue\tenqueue_cas\tfailures_an_enqueue\t"
-          "enqueue_over_dequeue\tcas_all\tcas_failed_all\tempty_gets\n");
+          "enqueue_over_dequeue\tcas_all\tcas_failed_all\tempty_gets\tdequeue_slots_an_attempt\t"
+          "enqueue_slots_an_attempt\n");
   for (int i = 2; i < argc; i++)
     {
       char *end;

@@ -16,6 +16,9 @@ of LockFree::get and ::put (src/algos/cuda/balance.cu) does at each:
   - an ATOMG.E.ADD's thread instructions over its warp instructions are its lanes a request: the
     leaf adds' many lanes each add their own count, and the page says whether that add is one
     request a warp or took the compiler's merged (full-warp scan) path.
+  - the queue's loads are volatile (LDG.E.STRONG.SYS): the first is the dequeue's read of beg (one
+    an attempt), the next its scan's (one a slot); each enqueue site reads end at +0x4 and then
+    scans. Slots an attempt are a scan load's executions over its pointer load's.
 Prints one block per CSV. Counts only; no threshold."""
 import csv
 import sys
@@ -49,6 +52,17 @@ def cas_sites(sass):
     return dequeue, enqueue, moves
 
 
+def scan_loads(sass):
+    """(dequeue attempts, dequeue slots read, enqueue attempts, enqueue slots read)."""
+    loads = [(text, runs) for text, runs, _ in sass if text.startswith("LDG.E.STRONG.SYS")]
+    enq_attempts = enq_slots = 0
+    for k, (text, runs) in enumerate(loads):
+        if "+0x4]" in text:
+            enq_attempts += runs
+            enq_slots += loads[k + 1][1]
+    return loads[0][1], loads[1][1], enq_attempts, enq_slots
+
+
 def per_success(sites):
     runs = sum(r for r, _ in sites)
     ok = sum(s for _, s in sites)
@@ -64,6 +78,9 @@ def report(path):
         print(f"{name}: {len(sites)} site(s), {runs} CASes, {ok} succeeded, {failed} failed, "
               f"{rate:.2f} failures a success")
     print(f"pointer moves: {moves}")
+    deq_attempts, deq_slots, enq_attempts, enq_slots = scan_loads(sass)
+    print(f"slots an attempt: dequeue {deq_slots / deq_attempts:.2f} ({deq_attempts} attempts), "
+          f"enqueue {enq_slots / enq_attempts:.2f} ({enq_attempts} attempts)")
     atoms = sum(r for t, r, _ in sass if "ATOMG" in t)
     print(f"all ATOMG warp instructions: {atoms}")
     for text, runs, threads in sass:

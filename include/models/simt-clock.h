@@ -7,7 +7,9 @@
  * next turn (ties: the lowest resident slot). Resident slot i runs on SM i mod n_sms. With every
  * memory latency equal on every SM and no issue cost it is the round robin, event for event.
  * A table is measured (tools/atomic-sm-latency.cu writes one) or synthetic
- * (mdl_simt_clock_spread(): a sensitivity study, not a prediction). */
+ * (mdl_simt_clock_spread(): a sensitivity study, not a prediction). It also says when a memory
+ * instruction acts on memory (MdlSimtEffect): when it issues (the default), or when it reaches
+ * the memory, half its round trip later. */
 #ifndef MODELS_SIMT_CLOCK_H
 #define MODELS_SIMT_CLOCK_H
 
@@ -36,6 +38,20 @@ typedef enum {
   MDL_SIMT_LAT_ISSUE,
   MDL_SIMT_N_LAT
 } MdlSimtLatency;
+
+/**
+ * MdlSimtEffect: when a global memory instruction of the clocked schedule acts on memory (a load
+ *   samples, a store writes, an atomic is decided), which orders the instructions of blocks on
+ *   different SMs.
+ * @MDL_SIMT_EFFECT_ISSUE: at the block's clock when it issues (the default).
+ * @MDL_SIMT_EFFECT_ARRIVE: half the instruction's latency on the block's SM after it issues: the
+ *   one-way trip to the memory, taken as half the measured round trip. A load returns memory as
+ *   of then; the block still issues its next instruction a whole latency after this one.
+ */
+typedef enum {
+  MDL_SIMT_EFFECT_ISSUE,
+  MDL_SIMT_EFFECT_ARRIVE
+} MdlSimtEffect;
 
 /**
  * mdl_simt_clock_new: a table of @n_sms SMs, each with the same latencies.
@@ -89,6 +105,31 @@ MDL_API void mdl_simt_clock_set (MdlSimtClock *clock, guint sm, MdlSimtLatency w
  * Returns: the latency.
  */
 MDL_API guint64 mdl_simt_clock_get (const MdlSimtClock *clock, guint sm, MdlSimtLatency what);
+
+/**
+ * mdl_simt_clock_set_effect: sets when the table's memory instructions act on memory.
+ * @clock: the table.
+ * @effect: MDL_SIMT_EFFECT_ISSUE (what every new or loaded table has) or MDL_SIMT_EFFECT_ARRIVE.
+ */
+MDL_API void mdl_simt_clock_set_effect (MdlSimtClock *clock, MdlSimtEffect effect);
+
+/**
+ * mdl_simt_clock_effect: when the table's memory instructions act on memory.
+ * @clock: the table.
+ * Returns: the effect.
+ */
+MDL_API MdlSimtEffect mdl_simt_clock_effect (const MdlSimtClock *clock);
+
+/**
+ * mdl_simt_clock_set_jitter: scales the latency of every memory instruction of a launch by its
+ * own factor, drawn uniformly from [1 − @percent/100, 1 + @percent/100] by a generator seeded from
+ * @seed and the launch's number, so the same launch gives the same draws. The table's latencies
+ * are the means. A synthetic jitter is for sensitivity, never a prediction.
+ * @clock: the table.
+ * @percent: the jitter (0..90; 0, what every new or loaded table has: none).
+ * @seed: the random seed.
+ */
+MDL_API void mdl_simt_clock_set_jitter (MdlSimtClock *clock, guint percent, guint64 seed);
 
 /**
  * mdl_simt_clock_n_sms: the SMs of the table.

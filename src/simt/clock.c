@@ -51,6 +51,29 @@ mdl_simt_clock_get (const MdlSimtClock *clock, guint sm, MdlSimtLatency what)
   return mdl_simt_clock_ps (clock, sm, what);
 }
 
+void
+mdl_simt_clock_set_effect (MdlSimtClock *clock, MdlSimtEffect effect)
+{
+  g_return_if_fail (clock != NULL
+                    && (effect == MDL_SIMT_EFFECT_ISSUE || effect == MDL_SIMT_EFFECT_ARRIVE));
+  clock->effect = effect;
+}
+
+MdlSimtEffect
+mdl_simt_clock_effect (const MdlSimtClock *clock)
+{
+  g_return_val_if_fail (clock != NULL, MDL_SIMT_EFFECT_ISSUE);
+  return clock->effect;
+}
+
+void
+mdl_simt_clock_set_jitter (MdlSimtClock *clock, guint percent, guint64 seed)
+{
+  g_return_if_fail (clock != NULL && percent <= 90);
+  clock->jitter_percent = percent;
+  clock->jitter_seed = seed;
+}
+
 guint
 mdl_simt_clock_n_sms (const MdlSimtClock *clock)
 {

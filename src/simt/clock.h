@@ -8,6 +8,9 @@
 struct MdlSimtClock {
   guint n_sms;
   guint64 *ps;              /* n_sms x MDL_SIMT_N_LAT picoseconds, SM by SM */
+  MdlSimtEffect effect;     /* when a memory instruction acts on memory */
+  guint jitter_percent;     /* per memory instruction, latency x 1 +- this % (0: none) */
+  guint64 jitter_seed;
 };
 
 /* The latency @what of SM @sm of @clock (no checks: the hot path's). */

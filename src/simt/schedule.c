@@ -22,7 +22,18 @@
  * binary heap ordered by (clock, slot), a total order, so its top is the one earliest slot; the
  * running slot is always the top (it was the earliest when it got the turn), so a turn costs one
  * sift down from the top: O(log R) against the O(R) of a scan (at 132 slots, the lock-free
- * queue's tube run: see docs/experiments/load-balancing.md, "Session 10"). */
+ * queue's tube run: see docs/experiments/load-balancing.md, "Session 10").
+ *
+ * When the table's ops act at their arrival (MDL_SIMT_EFFECT_ARRIVE), a slot's clock is instead
+ * when its pending memory instruction acts on memory: issue + half its latency on the slot's SM.
+ * That is known only once the block has reached the instruction, so the switch moves before it
+ * (mdl_simt_arrive(), from memory_op()): the slot sets its clock and waits until it is the
+ * earliest, then acts, so the ops of all slots act in the order of their arrival and a load sees
+ * what acted before it. The slot's next instruction issues a whole latency after this one
+ * (ready_ps), and the other instructions before it are charged at it, not late. Arrivals never go
+ * back in time: a slot's next arrival is at least a latency after its issue, past this one.
+ * A table with a jitter scales each memory instruction's latency by a factor of its own, drawn
+ * from one generator per launch in the order the instructions are timed (sensitivity only). */
 #include "simt/clock.h"
 #include "simt/simt-private.h"
 
@@ -91,6 +102,24 @@ next_slot (MdlSimt *gpu, guint slot, gboolean live)
   return sc->heap[0].slot;
 }
 
+/* The latency @what of @sm, times the launch's next jitter factor when the table has one: a
+ * xorshift64* draw (fast, and one generator per launch keeps the run deterministic). */
+static inline guint64
+latency (SimtSchedule *sc, guint sm, guint what)
+{
+  guint64 ps = mdl_simt_clock_ps (sc->clock, sm, what), x = sc->jitter_state;
+  double u;
+  if (G_LIKELY (x == 0))
+    return ps;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  sc->jitter_state = x;
+  u = (double) ((x * G_GUINT64_CONSTANT (0x2545F4914F6CDD1D)) >> 11) * 0x1.0p-53;
+  return MAX ((guint64) ((double) ps * (1.0 + sc->clock->jitter_percent / 100.0 * (2 * u - 1))
+                         + 0.5), 1);
+}
+
 /* Moves the clock of @blk (the running slot: the heap's top) past memory instruction @op and the
  * other instructions of its turn. */
 static void
@@ -102,9 +131,30 @@ clock_advance (SimtBlock *blk, guint op)
   /* The turn's events are its instructions times the warps that issued them, the memory
    * instruction's among them. */
   guint64 issued = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
-  sc->heap[0].clock_ps += mdl_simt_clock_ps (sc->clock, sm, op)
+  sc->heap[0].clock_ps += latency (sc, sm, op)
                           + (issued ? issued - 1 : 0)
                               * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+}
+
+void
+mdl_simt_arrive (SimtBlock *blk, guint op)
+{
+  MdlSimt *gpu = blk->gpu;
+  SimtSchedule *sc = &gpu->sched;
+  guint sm = blk->slot % sc->clock->n_sms, next;
+  /* Since the slot's previous memory instruction (mdl_simt_yield() reset the count after it). */
+  guint64 others = (gpu->n_events - sc->turn_events) / MAX (blk->n_warps, 1);
+  guint64 op_ps = latency (sc, sm, op);
+  guint64 issue = sc->ready_ps[blk->slot]
+                  + others * mdl_simt_clock_ps (sc->clock, sm, MDL_SIMT_LAT_ISSUE);
+  sc->heap[0].clock_ps = issue + op_ps / 2;
+  sc->ready_ps[blk->slot] = issue + op_ps;
+  next = next_slot (gpu, blk->slot, TRUE);
+  sc->turn_events = gpu->n_events;
+  if (next == blk->slot)
+    return;
+  mdl_simt_fiber_switch (&blk->fiber, &gpu->slots[next]->fiber);
+  gpu->cur = blk;
 }
 
 void
@@ -112,6 +162,12 @@ mdl_simt_yield (SimtBlock *blk, guint op)
 {
   MdlSimt *gpu = blk->gpu;
   guint next;
+  if (gpu->sched.arrive)
+    {
+      /* The switch came before the instruction; count the next one's others from here. */
+      gpu->sched.turn_events = gpu->n_events;
+      return;
+    }
   if (gpu->sched.clock)
     clock_advance (blk, op);
   next = next_slot (gpu, blk->slot, TRUE);
@@ -149,6 +205,8 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   guint32 n_blocks = s->grid_x * s->grid_y;
   guint n = MIN (s->resident, n_blocks);
   g_autofree SimtClockSlot *heap = s->clock ? g_new (SimtClockSlot, n) : NULL;
+  gboolean arrive = s->clock && s->clock->effect == MDL_SIMT_EFFECT_ARRIVE;
+  g_autofree guint64 *ready_ps = arrive ? g_new0 (guint64, n) : NULL;
   if (n > gpu->n_slots)
     {
       gpu->slots = g_renew (SimtBlock *, gpu->slots, n);
@@ -168,6 +226,17 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   /* Every clock starts at 0: the slots in order are a heap. */
   sc->heap = heap;
   sc->n_heap = heap ? n : 0;
+  sc->arrive = arrive;
+  sc->ready_ps = ready_ps;
+  /* splitmix64 of the seed and the launch: a nonzero state (xorshift's 0 is a fixed point). */
+  sc->jitter_state = 0;
+  if (s->clock && s->clock->jitter_percent)
+    {
+      guint64 z = s->clock->jitter_seed + (launch + 1) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+      z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+      z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+      sc->jitter_state = (z ^ (z >> 31)) | 1;
+    }
   for (guint i = 0; i < sc->n_heap; i++)
     heap[i] = (SimtClockSlot) { 0, i };
   gpu->n_slots_running = n;
@@ -184,4 +253,6 @@ mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 launch,
   gpu->n_slots_running = 0;
   gpu->cur = &gpu->blk;
   sc->heap = NULL;
+  sc->arrive = FALSE;
+  sc->ready_ps = NULL;
 }

@@ -98,6 +98,10 @@ typedef struct {
   guint64 turn_events;      /* clocked: the GPU's events when the running slot's turn began */
   SimtClockSlot *heap;      /* clocked: the live slots, a binary heap by (clock, slot) */
   guint n_heap;
+  gboolean arrive;          /* clocked, MDL_SIMT_EFFECT_ARRIVE: a slot's clock is when its pending
+                             * memory instruction acts, and the switch comes before it */
+  guint64 *ready_ps;        /* arrive: per slot, when it may issue its next instruction */
+  guint64 jitter_state;     /* clocked with jitter: the generator's state (0: no jitter) */
 } SimtSchedule;
 
 struct MdlSimt {
@@ -138,5 +142,9 @@ void mdl_simt_run_interleaved (MdlSimt *gpu, const MdlSimtLaunch *s, guint32 lau
  * an interleaved launch: switches to the next resident block (round robin, or the earliest clock)
  * and returns when the turn comes back to @blk. */
 void mdl_simt_yield (SimtBlock *blk, guint op);
+/* schedule.c: before global memory instruction @op of @blk when ops act at their arrival
+ * (SimtSchedule.arrive): sets the slot's clock to when @op will act and returns when that is the
+ * earliest, so that @op sees every instruction that acts before it and none after. */
+void mdl_simt_arrive (SimtBlock *blk, guint op);
 
 #endif

@@ -1018,6 +1018,9 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
   guint64 lane_addr[MDL_WARP_MAX_LANES];
   if (!width_ok (blk, width, space))
     return;
+  /* Ops that act when they reach the memory are put in that order before they act. */
+  if (blk->gpu->sched.arrive && space == MDL_SPACE_GLOBAL)
+    mdl_simt_arrive (blk, op);
   for (guint w = 0; w < blk->n_warps; w++)
     {
       guint64 active = blk->mask[w];

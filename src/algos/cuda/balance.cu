@@ -21,9 +21,32 @@
 
 namespace {
 
-enum { CTL_DONE, CTL_FINISHERS, CTL_TASKS, CTL_LEAVES, CTL_WORDS = 16 };
+enum { CTL_DONE, CTL_FINISHERS, CTL_TASKS, CTL_LEAVES, CTL_SITES, CTL_WORDS = 16 };
 enum { SH_TASK, SH_COUNT = 1, SH_CURSOR = 9, SH_KIDS = 17, SH_WORDS = 25 };
 const unsigned EXIT = 0xffffffffu;
+
+/* The lock-free queue's operations counted site by site, as the SIMT twin's MdlOctreeStats has
+ * them: thread 0 keeps them in registers and adds them to ctl[CTL_SITES + k] as its block exits.
+ * Only in a harness built with -DMDL_BALANCE_SITES=1 (tools/balance-sites.sh): the split by site
+ * without ncu's SASS patching, which adds instructions and may move the timing that decides a
+ * retry. The default build compiles them away, the kernels unchanged. */
+#ifndef MDL_BALANCE_SITES
+#define MDL_BALANCE_SITES 0
+#endif
+enum { SITE_GET_CAS, SITE_GET_FAILED, SITE_GET_EMPTY, SITE_GET_SLOTS, SITE_PUT_CAS,
+       SITE_PUT_FAILED, SITE_PUT_SLOTS, N_SITES };
+static const char *const site_names[N_SITES] = { "dequeue_cas", "dequeue_failed", "empty_gets",
+                                                 "dequeue_slots", "enqueue_cas", "enqueue_failed",
+                                                 "enqueue_slots" };
+
+struct Tally {
+  unsigned n[N_SITES];
+  __device__ void add (int site, unsigned k)
+  {
+    if (MDL_BALANCE_SITES)
+      n[site] += k;
+  }
+};
 
 /* The device side of a build. */
 struct Ctx {
@@ -149,11 +172,11 @@ split (const Ctx &x, unsigned task, unsigned *sh)
 /* ---- the balancers: thread 0's get (task number + 1, or 0) and put ---- */
 
 struct Static {
-  __device__ static unsigned get (const Ctx &x)
+  __device__ static unsigned get (const Ctx &x, Tally &)
   {
     return x.q[4 + x.phase * x.cap + blockIdx.x];
   }
-  __device__ static void put (const Ctx &x, unsigned task)
+  __device__ static void put (const Ctx &x, unsigned task, Tally &)
   {
     x.q[4 + (1 - x.phase) * x.cap + atomicAdd (&x.q[0], 1u)] = task + 1;
   }
@@ -172,7 +195,7 @@ struct Blocking {
     __threadfence ();
     atomicExch (&x.q[0], 0u);
   }
-  __device__ static unsigned get (const Ctx &x)
+  __device__ static unsigned get (const Ctx &x, Tally &)
   {
     volatile unsigned *q = x.q;
     unsigned task = 0;
@@ -186,7 +209,7 @@ struct Blocking {
     unlock (x);
     return task;
   }
-  __device__ static void put (const Ctx &x, unsigned task)
+  __device__ static void put (const Ctx &x, unsigned task, Tally &)
   {
     volatile unsigned *q = x.q;
     lock (x);
@@ -200,7 +223,7 @@ struct Blocking {
 /* Algorithm 6 with Tsigas and Zhang's two null values: EMPTY (0), TAKEN. */
 struct LockFree {
   static const unsigned TAKEN = 0xffffffffu;
-  __device__ static unsigned get (const Ctx &x)
+  __device__ static unsigned get (const Ctx &x, Tally &t)
   {
     volatile unsigned *q = x.q;
     for (;;)
@@ -208,16 +231,24 @@ struct LockFree {
         unsigned from = q[0], at = from, v;
         while ((v = q[4 + at]) == TAKEN)
           at++;
+        t.add (SITE_GET_SLOTS, at - from + 1);
         if (v == 0)
-          return 0;
+          {
+            t.add (SITE_GET_EMPTY, 1);
+            return 0;
+          }
+        t.add (SITE_GET_CAS, 1);
         if (atomicCAS (&x.q[4 + at], v, TAKEN) != v)
-          continue;
+          {
+            t.add (SITE_GET_FAILED, 1);
+            continue;
+          }
         if (at % x.lazy == 0)
           atomicCAS (&x.q[0], from, at);
         return v;
       }
   }
-  __device__ static void put (const Ctx &x, unsigned task)
+  __device__ static void put (const Ctx &x, unsigned task, Tally &t)
   {
     volatile unsigned *q = x.q;
     for (;;)
@@ -225,8 +256,13 @@ struct LockFree {
         unsigned from = q[1], at = from;
         while (q[4 + at] != 0)
           at++;
+        t.add (SITE_PUT_SLOTS, at - from + 1);
+        t.add (SITE_PUT_CAS, 1);
         if (atomicCAS (&x.q[4 + at], 0u, task + 1) != 0u)
-          continue;
+          {
+            t.add (SITE_PUT_FAILED, 1);
+            continue;
+          }
         if (at % x.lazy == 0)
           atomicCAS (&x.q[1], from, at);
         return;
@@ -271,14 +307,14 @@ struct Abp {
     unsigned task = d[DQ_SLOTS + head % DEQ_CAP];
     return atomicCAS ((unsigned *) &d[DQ_HEAD], head, head + 1) == head ? task : 0;
   }
-  __device__ static unsigned get (const Ctx &x)
+  __device__ static unsigned get (const Ctx &x, Tally &)
   {
     unsigned task = pop (x, blockIdx.x);
     for (unsigned k = 1; task == 0 && k < x.blocks; k++)
       task = steal (x, (blockIdx.x + k) % x.blocks);
     return task;
   }
-  __device__ static void put (const Ctx &x, unsigned task)
+  __device__ static void put (const Ctx &x, unsigned task, Tally &)
   {
     volatile unsigned *d = deque (x, blockIdx.x);
     unsigned tail = d[DQ_TAIL];
@@ -294,11 +330,12 @@ __device__ void
 run_turns (const Ctx &x, unsigned turns)
 {
   __shared__ unsigned sh[SH_WORDS];
+  Tally tally = {};
   for (unsigned turn = 0; turns == 0 || turn < turns; turn++)
     {
       if (threadIdx.x == 0)
         {
-          unsigned t = B::get (x);
+          unsigned t = B::get (x, tally);
           if (t == 0 && (turns || *(volatile unsigned *) &x.ctl[CTL_DONE] == x.n))
             t = EXIT;
           sh[SH_TASK] = t;
@@ -307,15 +344,18 @@ run_turns (const Ctx &x, unsigned turns)
       unsigned t = sh[SH_TASK];
       __syncthreads ();
       if (t == EXIT)
-        return;
+        break;
       if (t == 0)
         continue;
       split (x, t - 1, sh);
       if (threadIdx.x == 0)
         for (unsigned c = 0; c < 8; c++)
           if (sh[SH_KIDS + c])
-            B::put (x, sh[SH_KIDS + c] - 1);
+            B::put (x, sh[SH_KIDS + c] - 1, tally);
     }
+  if (MDL_BALANCE_SITES && threadIdx.x == 0)
+    for (int k = 0; k < N_SITES; k++)
+      atomicAdd (&x.ctl[CTL_SITES + k], tally.n[k]);
 }
 
 __global__ void static_kernel (Ctx x) { run_turns<Static> (x, 1); }
@@ -458,6 +498,13 @@ balance_check (const Case &c, const Buffers &b)
                (unsigned long) n_want);
       free (want);
       return 1 + (long) (ctl[CTL_LEAVES] > n_want ? ctl[CTL_LEAVES] - n_want : n_want - ctl[CTL_LEAVES]);
+    }
+  if (MDL_BALANCE_SITES && K == LOCKFREE)
+    {
+      printf ("lockfree sites: %s:", c.spec.c_str ());
+      for (int k = 0; k < N_SITES; k++)
+        printf (" %s %u", site_names[k], ctl[CTL_SITES + k]);
+      printf ("\n");
     }
   std::vector<MdlOctreeLeaf> got (n_want);
   memcpy (got.data (), b.out.data (), n_want * sizeof (MdlOctreeLeaf));

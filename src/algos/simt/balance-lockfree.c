@@ -83,6 +83,7 @@ lockfree_get (MdlSimtBlock *blk, MdlOctreeRun *run)
       retry = task != LF_EMPTY
               && mdl_octree_t0_atom (blk, run, MDL_SIMT_ATOM_CAS, slot (run, at), LF_TAKEN, task)
                    != task;
+      run->st->get_slots += at - from + 1;
       run->st->get_cas += task != LF_EMPTY;
       run->st->get_cas_failures += retry;
     }
@@ -104,6 +105,7 @@ lockfree_put (MdlSimtBlock *blk, MdlOctreeRun *run, guint32 task)
       scan (blk, run, LF_END, is_filled, &from, &at);
       retry = mdl_octree_t0_atom (blk, run, MDL_SIMT_ATOM_CAS, slot (run, at), task + 1, LF_EMPTY)
               != LF_EMPTY;
+      run->st->put_slots += at - from + 1;
       run->st->put_cas++;
       run->st->put_cas_failures += retry;
     }

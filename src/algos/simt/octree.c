@@ -497,7 +497,14 @@ mdl_octree_clock (const MdlParams *params, MdlSimtClock **clock, GError **error)
   const char *how = mdl_params_string (params, "clock");
   *clock = NULL;
   if (strcmp (how, "off") == 0)
-    return TRUE;
+    {
+      if (mdl_params_choice (params, "clock_effect") == 0)
+        return TRUE;
+      g_set_error (error, MDL_ERROR, MDL_ERROR_PARAM,
+                   "clock_effect=arrive needs latencies: clock=spread or a latency CSV, not "
+                   "clock=off");
+      return FALSE;
+    }
   /* A synthetic table's memory latency is a unit: only the ratios between SMs matter. */
   if (strcmp (how, "spread") == 0)
     *clock = mdl_simt_clock_new ((guint) mdl_params_uint (params, "clock_sms"), 1000, 0);
@@ -509,6 +516,10 @@ mdl_octree_clock (const MdlParams *params, MdlSimtClock **clock, GError **error)
       mdl_simt_clock_set (*clock, sm, MDL_SIMT_LAT_ISSUE, mdl_params_uint (params, "clock_issue_ps"));
   mdl_simt_clock_spread (*clock, (guint) mdl_params_uint (params, "clock_spread"),
                          mdl_params_uint (params, "clock_seed"));
+  mdl_simt_clock_set_effect (*clock, mdl_params_choice (params, "clock_effect")
+                                       ? MDL_SIMT_EFFECT_ARRIVE : MDL_SIMT_EFFECT_ISSUE);
+  mdl_simt_clock_set_jitter (*clock, (guint) mdl_params_uint (params, "clock_jitter"),
+                             mdl_params_uint (params, "clock_seed"));
   return TRUE;
 }
 

@@ -40,6 +40,8 @@ typedef struct {
   guint64 get_cas_failures;
   guint64 put_cas;         /* lock-free queue: the enqueue's slot CASes */
   guint64 put_cas_failures;
+  guint64 get_slots;       /* lock-free queue: the slots the dequeue's scans read */
+  guint64 put_slots;       /* lock-free queue: the slots the enqueue's scans read */
   guint64 max_tasks_block; /* the most tasks one block split */
 } MdlOctreeStats;
 
@@ -150,9 +152,16 @@ extern const MdlBalancer mdl_balancer_static, mdl_balancer_blocking, mdl_balance
     "(tools/atomic-sm-latency.cu's; simt-clock.h)" },                                            \
   { "clock_mode", MDL_PARAM_CHOICE, "all", NULL, 0, 0, "all|alone", 0,                            \
     "rows of the latency CSV: measured with every SM running or each SM alone" },               \
+  { "clock_effect", MDL_PARAM_CHOICE, "issue", NULL, 0, 0, "issue|arrive", 0,                     \
+    "when a clocked memory instruction acts on memory: as it issues, or as it arrives, half its " \
+    "SM's latency later (simt-clock.h)" },                                                        \
   { "clock_spread", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                    \
     "each SM's latencies scaled by a seeded factor in 1 +- this many percent (sensitivity only)" },\
-  { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0, "seed of clock_spread's factors" },   \
+  { "clock_jitter", MDL_PARAM_UINT, "0", NULL, 0, 90, NULL, 0,                                   \
+    "each memory instruction's latency scaled by its own seeded factor in 1 +- this many percent " \
+    "(sensitivity only)" },                                                                       \
+  { "clock_seed", MDL_PARAM_UINT, "1", NULL, 0, 0, NULL, 0,                                        \
+    "seed of clock_spread's and clock_jitter's factors" },                                        \
   { "clock_sms", MDL_PARAM_UINT, "132", NULL, 1, 65535, NULL, 0,                                  \
     "SMs of clock=spread's table (resident block i runs on SM i mod clock_sms)" },                \
   { "clock_issue_ps", MDL_PARAM_UINT, "0", NULL, 0, 1000000, NULL, 0,                              \
