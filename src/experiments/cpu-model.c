@@ -137,8 +137,9 @@ static const struct {
       | PRICED (TERM_L3_CHASE) | PRICED (TERM_WALK_DEP) },
   /* The overlap of misses, priced by the probe rather than fitted (docs/experiments/cpu-model.md,
    * session 11). An operation alone costs an independent L1 hit: the scans' 0.36 ns, where the
-   * fitted price (0.53 to 0.60) overcharged them by 50 to 110%; what a search's or a sort's
-   * operation adds is in what it waits for (dependent loads, stores, mispredictions). A random
+   * fitted price (0.41 to 0.60 ns on the Xeon host) overcharged them by up to 90%; what a
+   * search's or a sort's operation adds is in what it waits for (dependent loads, stores,
+   * mispredictions). A random
    * independent load's miss costs what is left of the latency with many in flight (the
    * independent-loads probe; fitted, the products' and transposes' streams set it 1.5 to 2.4x
    * that). An L2 miss a stream continues costs the sequential read's ns per line (on the Xeon
