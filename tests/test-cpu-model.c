@@ -424,6 +424,56 @@ test_store_miss_fit_by_hand (void **state)
   experiment_free (exp);
 }
 
+/* Ensure hierarchy+streams charges what the probe measured, worked by hand. Algorithm "a" (a
+ * scan) does one operation per element and, at every other size, one L2 miss per element that a
+ * stream continues (an L1 miss too, which no price charges: the prefetcher brings the line from
+ * L2 while the loop works); "b" one operation and, at every other size, one L1 miss per element
+ * of a random independent load. The probe reads an independent L1 hit 0.3 ns and L2 hit 0.5 ns
+ * (an independent load's L1 miss: 0.2 ns more) and a sequential read 3 ns per line, and the
+ * times are made of those prices: a = 0.3 n + 3 m, b = 0.3 n + 0.2 m. hierarchy+streams has
+ * nothing left to fit and predicts either algorithm left out exactly; hierarchy+chase-probe fits
+ * one price per L1 and L2 miss of an independent load, and left out, "a" is predicted from "b",
+ * where no L2 miss costs anything: 0.3 n + 0.2 m against 3.3 n, (3 - 0.2) / 3.3 off. */
+static void
+test_streams_priced_by_the_probe_by_hand (void **state)
+{
+  MdlVatExperiment *exp = synthetic_experiment (1, 0);
+  const VatCpuModel *streams, *fitted;
+  (void) state;
+  g_array_set_size (exp->points, 0);
+  exp->n_algos = 2;
+  exp->probe.random_ns[0] = 0.3;
+  exp->probe.random_ns[1] = 0.5;
+  exp->probe.random_ns[2] = 2.0;
+  exp->probe.stream_ns = 3.0;
+  for (guint a = 0; a < 2; a++)
+    for (guint s = 0; s < 16; s++)
+      {
+        guint64 n = (guint64) 1024 << s, m = s % 2 ? n : 0;
+        MdlVatPoint p = { .algorithm = algo_names[a], .n = n, .bytes = 8, .ram_ops = n,
+                          .cache_misses = { m, a == 0 ? m : 0 },
+                          .random_misses = { a == 1 ? m : 0 } };
+        p.seconds = (0.3 * (double) n + (a == 0 ? 3.0 : 0.2) * (double) m) * 1e-9;
+        g_array_append_val (exp->points, p);
+      }
+  mdl_vat_cpu_models (exp);
+  streams = model_named (exp, "hierarchy+streams");
+  fitted = model_named (exp, "hierarchy+chase-probe");
+  for (guint t = 0; t < streams->n_terms; t++)
+    {
+      VatCpuTerm term = streams->terms[t];
+      double want = term == TERM_OPS ? 0.3 : term == TERM_L1_RANDOM_LOAD ? 0.2
+                    : term == TERM_L2_STREAM ? 3.0 : term == TERM_L2_RANDOM_LOAD ? 1.5 : 0;
+      if (fabs (streams->coef[t] - want) > 1e-9)
+        fail_msg ("hierarchy+streams: %s priced %.9f ns, by hand %.3f",
+                  mdl_vat_cpu_term_name (term), streams->coef[t], want);
+    }
+  assert_float_equal (streams->r2_loao, 1, 1e-12);
+  assert_float_equal (streams->loao_max, 0, 1e-9);
+  assert_float_equal (fitted->algos[0].loao_max, (3.0 - 0.2) / 3.3, 1e-9);
+  experiment_free (exp);
+}
+
 /* Ensure the same data defeat the model with one cost per miss per level: a dependent miss costs
  * 8 to 15 times an independent one there, and no single cost fits both. */
 static void
@@ -478,6 +528,7 @@ test_term_counts_by_hand (void **state)
     { TERM_CHASE_READ, 0.9 }, { TERM_L1_CHASE, 0 }, { TERM_L1_DEP_BRANCH, 0 },
     { TERM_L2_CHASE, 4.096 }, { TERM_L2_DEP_BRANCH, 8.192 }, { TERM_L3_CHASE, 4.0 / 3 },
     { TERM_L3_DEP_BRANCH, 2.0 }, { TERM_WALK_DEP, 0.002 }, { TERM_WALK_INDEP, 0.003 },
+    { TERM_L2_STREAM, 7.232 }, { TERM_L1_RANDOM_LOAD, 0 }, { TERM_L2_RANDOM_LOAD, 2.048 },
   };
   (void) state;
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -533,10 +584,19 @@ test_split_adds_up_to_the_flat_counts (void **state)
             {
               double store = mdl_vat_cpu_term_value (exp, &p, TERM_L1_STORE + l);
               double load = mdl_vat_cpu_term_value (exp, &p, TERM_L1_LOAD_INDEP + l);
+              double random_load = mdl_vat_cpu_term_value (exp, &p, TERM_L1_RANDOM_LOAD + l);
+              double stream = l ? mdl_vat_cpu_term_value (exp, &p, TERM_L2_STREAM) : NAN;
               if (store < 0 || load < 0 || fabs (dep + store + load - all) > 1e-9 * MAX (1, all))
                 fail_msg ("seed %u, point %u, level %u: dependent %.6f + store %.6f + "
                           "independent load %.6f, whole %.6f", seed, k, l + 1, dep, store, load,
                           all);
+              /* L1 has no stream term: its random loads' misses are a part of the
+               * independent loads' all the same. */
+              if (random_load < 0 || random_load > load + 1e-9 * MAX (1, load)
+                  || (l == 1 && (stream < 0 || fabs (stream + random_load - load)
+                                                   > 1e-9 * MAX (1, load))))
+                fail_msg ("seed %u, point %u, level %u: stream %.6f + random load %.6f, "
+                          "independent load %.6f", seed, k, l + 1, stream, random_load, load);
             }
         }
     }
@@ -557,6 +617,7 @@ main (void)
     cmocka_unit_test (test_dependent_walks_recover_their_cost),
     cmocka_unit_test (test_probe_priced_chases_predict_the_only_chaser),
     cmocka_unit_test (test_misguessed_misses_recover_their_cost),
+    cmocka_unit_test (test_streams_priced_by_the_probe_by_hand),
     cmocka_unit_test (test_flat_hierarchy_cannot_fit_dependent_misses),
     cmocka_unit_test (test_term_counts_by_hand),
     cmocka_unit_test (test_split_adds_up_to_the_flat_counts),

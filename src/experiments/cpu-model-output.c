@@ -25,7 +25,8 @@ static const char *const thesis_programs[] = {
 
 static const char *const model_colors[VAT_CPU_MODELS] = {
   "#7f7f7f", "#d62728", "#1f77b4", "#9467bd", "#ff7f0e", "#2ca02c", "#8c564b",
-  "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#98df8a", "#ff9896", "#c5b0d5", "#000000",
+  "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+  "#000000",
 };
 
 static void

@@ -11,7 +11,7 @@
 #define VAT_EM_LEVELS 3
 
 /* The cost models set side by side by cross-validation (cpu-model.c), and their terms. */
-#define VAT_CPU_MODELS 15
+#define VAT_CPU_MODELS 16
 /* TERM_DEP_READ: dependent loads, hits included (the latency an L1 hit adds when the next address
  * waits for it); TERM_BRANCH: data-dependent branches, predicted or not (the compare on a loaded
  * value each waits for); TERM_WRITE: stores (fewer retire per cycle than loads issue). TERM_L*_DEP: misses of dependent loads (MDL_CPU_FLAG_DEPENDENT) that no stream prefetcher
@@ -28,7 +28,11 @@
  * other walks, which the page walkers overlap with other work. TERM_L*_DEP_MISGUESSED: the share
  * of the TERM_L*_DEP_BRANCH misses whose branch the predictor got wrong (the point's warm
  * mispredictions per branch: the core ran down the other child, and the load issues only once
- * the compare resolves); TERM_L*_DEP_GUESSED: the rest. */
+ * the compare resolves); TERM_L*_DEP_GUESSED: the rest. TERM_L2_STREAM (as TERM_L3_STREAM): the L2
+ * misses that a stream continues (the full cache's less the random-only cache's), which a
+ * prefetcher fetches ahead at the streaming rate; TERM_L*_RANDOM_LOAD: the
+ * TERM_L*_LOAD_INDEP misses less those, independent loads no stream continues (their misses
+ * overlap: memory-level parallelism). */
 typedef enum {
   TERM_OPS, TERM_TC, TERM_EM1, TERM_EM2, TERM_EM3, TERM_L1, TERM_L2, TERM_L3_RANDOM,
   TERM_L3_STREAM, TERM_TLB, TERM_WALK, TERM_MISPREDICT, TERM_L1_DEP, TERM_L2_DEP, TERM_L3_DEP,
@@ -37,7 +41,7 @@ typedef enum {
   TERM_CHASE_READ, TERM_L1_CHASE, TERM_L2_CHASE, TERM_L3_CHASE, TERM_L1_DEP_BRANCH,
   TERM_L2_DEP_BRANCH, TERM_L3_DEP_BRANCH, TERM_WALK_DEP, TERM_WALK_INDEP, TERM_L1_DEP_GUESSED,
   TERM_L2_DEP_GUESSED, TERM_L3_DEP_GUESSED, TERM_L1_DEP_MISGUESSED, TERM_L2_DEP_MISGUESSED,
-  TERM_L3_DEP_MISGUESSED, VAT_CPU_TERMS
+  TERM_L3_DEP_MISGUESSED, TERM_L2_STREAM, TERM_L1_RANDOM_LOAD, TERM_L2_RANDOM_LOAD, VAT_CPU_TERMS
 } VatCpuTerm;
 
 /* Per algorithm, one model's relative errors (|predicted - measured| / measured) and slopes of
