@@ -3,8 +3,8 @@
  * (SSE2: each operation as two of 16 bytes) and for AVX2 (one), and the loader picks one by the
  * CPU (an ifunc: the call goes through a pointer, so such a function is never inlined; put it
  * around a loop over a batch, not a record). Elsewhere it is nothing, and so is it in a build
- * with -DMDL_CLONES= (the baseline alone, to test it). The same as the SIMT layer's
- * MDL_SIMT_CLONES (simt/clones.h), for the engines and trace readers, which know no SIMT. */
+ * with -DMDL_CLONES= (the baseline alone, to test it). Used by the SIMT layer and its sorts' lane
+ * loops, the count engine and the binary trace reader. */
 #ifndef MDL_CORE_CLONES_H
 #define MDL_CORE_CLONES_H
 

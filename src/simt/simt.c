@@ -16,7 +16,7 @@
  * shared and local memory per block. Out-of-bounds or misaligned accesses stop the launch with an
  * error naming the thread; the kernel runs on with loads returning 0 and stores dropped. */
 #include "simt/simt-private.h"
-#include "simt/clones.h"
+#include "core/clones.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -27,7 +27,7 @@
 /* GCC and clang vector types for whole warps of 32 lanes: the 4-byte words of a warp widened to
  * its 8-byte lane registers four at a time, and narrowed back for a store; and four lane addresses
  * a step in the scans, one register in the AVX2 clones of mdl_simt_ld() and mdl_simt_st()
- * (simt/clones.h), two in the baseline build. */
+ * (core/clones.h), two in the baseline build. */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_convertvector) && __has_builtin(__builtin_shufflevector)
 #define SIMT_VECTORS 1
@@ -1164,7 +1164,7 @@ memory_op (MdlSimtBlock *b, guint op, MdlSpace space, guint width, const guint64
 
 /* Loads and stores of 4-byte words (nearly all of them) have paths of their own, where the width
  * is a constant throughout, and the shared ones a path where the space is one too. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 simt_load (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, guint64 *dst)
 {
   if (width == 4 && space == MDL_SPACE_SHARED)
@@ -1175,7 +1175,7 @@ simt_load (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, gu
     memory_op (b, MDL_WARP_LOAD, space, width, addr, dst, NULL);
 }
 
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 simt_store (MdlSimtBlock *b, MdlSpace space, guint width, const guint64 *addr, const guint64 *src)
 {
   if (width == 4 && space == MDL_SPACE_SHARED)

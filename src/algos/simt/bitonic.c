@@ -27,7 +27,7 @@
 
 #include "algos/bitonic.h"
 #include "algos/keys.h"
-#include "simt/clones.h"
+#include "core/clones.h"
 
 /* The largest input the SIMT twin takes (2^26 keys: 256 MiB of keys in and out). */
 #define MAX_N (G_GUINT64_CONSTANT (1) << 26)
@@ -96,7 +96,7 @@ load_keys (MdlSimtBlock *blk, const PassArgs *a, const guint64 *idx, guint64 *at
 /* The compare and exchange of the keys @x (at p) and @y (at q), smaller first where a lane's
  * direction bit (mdl_simt_algo_exchange(): from @dir, @keep, @bits, @shift) is 0, larger first
  * where it is 1: two ALU instructions, min and max. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 compare_exchange (MdlSimtBlock *blk, guint64 *x, guint64 *y, const guint64 *dir, guint64 keep,
                   guint64 bits, guint shift)
 {
@@ -114,7 +114,7 @@ or_shift_run (guint64 *restrict dst, const guint64 *restrict src, guint64 bits, 
 }
 
 /* @dst[t] = (@src[t] | @bits) << @shift for every active thread t. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 or_shift (MdlSimtBlock *blk, guint64 *dst, const guint64 *src, guint64 bits, guint shift)
 {
   MDL_SIMT_EACH_RUN (blk, t, n)

@@ -19,7 +19,7 @@
 #include "algos/simt/simt-algo.h"
 #include "algos/keys.h"
 #include "algos/merge-sort-plan.h"
-#include "simt/clones.h"
+#include "core/clones.h"
 
 #include <string.h>
 
@@ -112,7 +112,7 @@ pred_begin_lanes (MdlSimtBlock *blk, guint64 lanes)
 
 /* Shared compare-exchange of words @at and @at2 (byte offsets) of every active lane: two loads,
  * min and max, two stores. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 compare_exchange (MdlSimtBlock *blk, const guint64 *at, const guint64 *at2, guint64 *x, guint64 *y)
 {
   mdl_simt_ld (blk, MDL_SPACE_SHARED, 4, at, x);

@@ -28,7 +28,7 @@
  * host code and costs nothing in the model: the paper leaves it unpriced.
  * Spec: msimd-jurkiewicz-danilewski.md §2–3, V4–V7; docs/models/sort-msimd-quicksort.md. */
 #include "algos/simt/simt-algo.h"
-#include "simt/clones.h"
+#include "core/clones.h"
 #include "algos/simt/msimd-quicksort.h"
 #include "algos/keys.h"
 
@@ -362,7 +362,7 @@ commit_kernel (MdlSimtBlock *blk, void *args)
 
 /* Bitonic sort of keys [@lo, @lo + @n) of buffer @src (n <= base) into out[lo ..): loaded into
  * shared words [@at, @at + m), m the power of two >= n (at least S), padded with 2^32 − 1. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 small_sort (MdlSimtBlock *blk, const Sort *s, guint src, guint64 lo, guint64 n, guint64 at)
 {
   guint64 *key = mdl_simt_reg (blk, 1), *idx = mdl_simt_reg (blk, 1);

@@ -14,7 +14,7 @@
 #include "algos/gpu-affine.h"
 #include "algos/gpu-algos.h"
 #include "core/splitmix.h"
-#include "simt/clones.h"
+#include "core/clones.h"
 
 /* The entry points and parameter table of every row of src/algos/gpu-algos.h. */
 #define MDL_SIMT_ALGO_DECLARE(sym, name, params, twin, n, block, checked, cases, summary)          \
@@ -118,7 +118,7 @@ mdl_simt_algo_lane_words_run (guint64 *restrict at, guint64 base, guint64 neg, g
 
 /* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
  * addresses of consecutive 4-byte words. (Unused where a source has no such words.) */
-MDL_SIMT_CLONES G_GNUC_UNUSED static void
+MDL_CLONES G_GNUC_UNUSED static void
 mdl_simt_algo_lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
 {
   guint64 neg = down ? G_MAXUINT64 : 0;
@@ -140,7 +140,7 @@ mdl_simt_algo_words_run (guint64 *restrict at, const guint64 *restrict idx, guin
 
 /* @at[t] = @base + 4 @idx[t] for every active thread: the addresses (or shared byte offsets) of
  * 4-byte words @idx of the array at @base. @at and @idx are distinct vectors. */
-MDL_SIMT_CLONES static void
+MDL_CLONES static void
 mdl_simt_algo_word_addrs (MdlSimtBlock *blk, guint64 *at, guint64 base, const guint64 *idx)
 {
   MDL_SIMT_EACH_RUN (blk, t, n)
