@@ -420,21 +420,30 @@ test_clocked_builds_keep_the_tree (void **state)
     }
 }
 
+/* The lock-free balancer run natively with one parameter @assignment must fail with @code and a
+ * message starting with @prefix. */
+static void
+assert_lockfree_run_fails (const char *assignment, int code, const char *prefix)
+{
+  const MdlAlgo *algo = mdl_algo_lookup ("balance/lockfree", NULL);
+  const char *const assignments[] = { assignment, NULL };
+  g_autoptr (MdlParams) params = mdl_params_parse ("balance/lockfree", algo->params, assignments,
+                                                   NULL);
+  GError *error = NULL;
+  guint64 checksum;
+  assert_non_null (params);
+  assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
+  assert_mdl_error (error, code, prefix);
+}
+
 /* Ensure a balancer's clock parameters that name a table it cannot read are an error that names
  * the file, through the algorithm's entry point. */
 static void
 test_unreadable_latency_table_is_an_io_error (void **state)
 {
-  const MdlAlgo *algo = mdl_algo_lookup ("balance/lockfree", NULL);
-  const char *const assignments[] = { "clock=/nonexistent/sm.csv", NULL };
-  g_autoptr (MdlParams) params = mdl_params_parse ("balance/lockfree", algo->params, assignments,
-                                                   NULL);
-  GError *error = NULL;
-  guint64 checksum;
   (void) state;
-  assert_non_null (params);
-  assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
-  assert_mdl_error (error, MDL_ERROR_IO, "balance/lockfree: latency table: ");
+  assert_lockfree_run_fails ("clock=/nonexistent/sm.csv", MDL_ERROR_IO,
+                             "balance/lockfree: latency table: ");
 }
 
 /* Ensure ops acting at their arrival with no latencies to arrive by (the round robin) is a
@@ -442,16 +451,9 @@ test_unreadable_latency_table_is_an_io_error (void **state)
 static void
 test_arrival_without_latencies_is_a_param_error (void **state)
 {
-  const MdlAlgo *algo = mdl_algo_lookup ("balance/lockfree", NULL);
-  const char *const assignments[] = { "clock_effect=arrive", NULL };
-  g_autoptr (MdlParams) params = mdl_params_parse ("balance/lockfree", algo->params, assignments,
-                                                   NULL);
-  GError *error = NULL;
-  guint64 checksum;
   (void) state;
-  assert_non_null (params);
-  assert_false (algo->run_native (params, 1000, 1, NULL, &checksum, &error));
-  assert_mdl_error (error, MDL_ERROR_PARAM, "balance/lockfree: clock_effect=arrive needs latencies");
+  assert_lockfree_run_fails ("clock_effect=arrive", MDL_ERROR_PARAM,
+                             "balance/lockfree: clock_effect=arrive needs latencies");
 }
 
 /* Ensure bad parameters are refused with the balancer's name. */

@@ -318,6 +318,16 @@ store_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l)
   return random_part_beyond_warm (exp, p, l, p->random_write_misses[l]);
 }
 
+/* The loads' misses at level @l (@misses: all of them, or only those no stream continues) beyond
+ * the warm first touches, less the dependent loads' and the stores': what independent loads miss. */
+static double
+independent_loads_beyond_warm (const MdlVatExperiment *exp, const MdlVatPoint *p, guint l,
+                               guint64 misses, guint64 level_bytes)
+{
+  return MAX (0.0, beyond_warm (misses, p->lines, level_bytes) - dependent_beyond_warm (exp, p, l)
+                     - store_beyond_warm (exp, p, l));
+}
+
 double
 mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCpuTerm t)
 {
@@ -400,17 +410,13 @@ mdl_vat_cpu_term_value (const MdlVatExperiment *exp, const MdlVatPoint *p, VatCp
     case TERM_L2_LOAD_INDEP:
       {
         guint l = t - TERM_L1_LOAD_INDEP;
-        return MAX (0.0, beyond_warm (p->cache_misses[l], p->lines, cb[l])
-                           - dependent_beyond_warm (exp, p, l) - store_beyond_warm (exp, p, l))
-               / n;
+        return independent_loads_beyond_warm (exp, p, l, p->cache_misses[l], cb[l]) / n;
       }
     case TERM_L1_RANDOM_LOAD:
     case TERM_L2_RANDOM_LOAD:
       {
         guint l = t - TERM_L1_RANDOM_LOAD;
-        return MAX (0.0, beyond_warm (p->random_misses[l], p->lines, cb[l])
-                           - dependent_beyond_warm (exp, p, l) - store_beyond_warm (exp, p, l))
-               / n;
+        return independent_loads_beyond_warm (exp, p, l, p->random_misses[l], cb[l]) / n;
       }
     case VAT_CPU_TERMS:
     default:
