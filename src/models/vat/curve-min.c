@@ -32,10 +32,11 @@
 
 struct VatCurveMin {
   VatCurveBase base;   /* the stacked nodes (entries) and the references by stack position */
-  guint32 *stack;      /* [len[0]] the entry at each stack position (all positions of the last
-                        * group of leaves, so that they can be read whole) */
+  guint32 *stack;      /* [len[0]] the entry at each stack position, and at each position
+                        * below the stack (the last group of leaves is read whole) the spare
+                        * entry wmax, which no node has */
   guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
-                        * hashing; the last is written for positions that keep their entry */
+                        * hashing; the sweep writes the spare's for positions below the stack */
   /* The max tree: level[0][i] is the key at position i (0 where none, and at the top, whose key
    * is head_key: it changes at every reference and is never searched), level[k][i] at least the
    * largest of level[k-1][FAN i .. FAN i + FAN - 1] and equal to it after a sweep through it;
@@ -44,6 +45,7 @@ struct VatCurveMin {
    * a subtree without records, and keys only go down in a sweep (records) and at the top. */
   guint64 *level[MAX_LEVELS];
   guint64 head_key;
+  guint32 n_positions; /* len[0]: the stack's positions, padded to whole groups of leaves */
   guint root;          /* the level with one entry */
   guint32 depth;       /* entries on the stack */
   gboolean is;
@@ -96,7 +98,8 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
   c->level[0] = g_new0 (guint64, tree_len (wmax));
   for (guint k = 1; k < levels; k++)
     c->level[k] = c->level[k - 1] + len[k - 1];
-  c->stack = g_new0 (guint32, len[0]);
+  c->n_positions = len[0];
+  c->stack = g_new (guint32, len[0]);
   c->pos_of = g_new (guint32, (gsize) wmax + 1);
   mdl_vat_curve_min_reset (c);
   return c;
@@ -108,6 +111,8 @@ mdl_vat_curve_min_reset (VatCurveMin *c)
   memset (c->level[0], 0, tree_len (c->base.wmax) * sizeof (guint64));
   c->head_key = 0;
   mdl_vat_curve_base_clear (&c->base);
+  for (guint32 i = 0; i < c->n_positions; i++)
+    c->stack[i] = c->base.wmax;
   c->depth = 0;
 }
 
@@ -201,7 +206,6 @@ static inline guint64
 leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
 {
   guint32 first = g * FAN, *stack = c->stack + first, *pos_of = c->pos_of, entry = carry->entry;
-  guint32 spare = c->base.wmax;   /* pos_of's entry that no node has */
   guint64 *key = c->level[0] + first, v = carry->key, top = 0;
 #pragma GCC unroll 8
   for (guint j = 0; j < FAN; j++)
@@ -215,9 +219,10 @@ leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
       key[j] = k ^ swap;
       top = max2 (top, k ^ swap);
       v ^= swap;
-      /* A record's new entry gets its position; any other leaf writes the spare entry's. */
-      pos_of[spare ^ ((entry ^ spare) & mask32)] = first + j;
       stack[j] = e ^ swap_entry;
+      /* Every leaf writes its entry's position: one store with no select (a leaf that keeps its
+       * entry writes the position it had). */
+      pos_of[e ^ swap_entry] = first + j;
       entry ^= swap_entry;
     }
   *carry = (Carry) { entry, v };
