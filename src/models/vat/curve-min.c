@@ -32,11 +32,9 @@
 
 struct VatCurveMin {
   VatCurveBase base;   /* the stacked nodes (entries) and the references by stack position */
-  guint32 *stack;      /* [len[0]] the entry at each stack position, and at each position
-                        * below the stack (the last group of leaves is read whole) the spare
-                        * entry wmax, which no node has */
-  guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
-                        * hashing; the sweep writes the spare's for positions below the stack */
+  guint32 *stack;      /* [len[0]] the entry at each stack position */
+  guint32 *pos_of;     /* [wmax] the stack position of each entry: moving a node costs no
+                        * hashing */
   /* The max tree: level[0][i] is the key at position i (0 where none, and at the top, whose key
    * is head_key: it changes at every reference and is never searched), level[k][i] at least the
    * largest of level[k-1][FAN i .. FAN i + FAN - 1] and equal to it after a sweep through it;
@@ -45,7 +43,6 @@ struct VatCurveMin {
    * a subtree without records, and keys only go down in a sweep (records) and at the top. */
   guint64 *level[MAX_LEVELS];
   guint64 head_key;
-  guint32 n_positions; /* len[0]: the stack's positions, padded to whole groups of leaves */
   guint root;          /* the level with one entry */
   guint32 depth;       /* entries on the stack */
   gboolean is;
@@ -83,7 +80,7 @@ mdl_vat_curve_min_bytes (guint64 wmax)
 {
   guint64 len[MAX_LEVELS];
   tree_levels (wmax, len);
-  return 4 * len[0] + 4 * (wmax + 1) + 8 * tree_len (wmax);
+  return 4 * len[0] + 4 * wmax + 8 * tree_len (wmax);
 }
 
 VatCurveMin *
@@ -98,9 +95,8 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
   c->level[0] = g_new0 (guint64, tree_len (wmax));
   for (guint k = 1; k < levels; k++)
     c->level[k] = c->level[k - 1] + len[k - 1];
-  c->n_positions = len[0];
-  c->stack = g_new (guint32, len[0]);
-  c->pos_of = g_new (guint32, (gsize) wmax + 1);
+  c->stack = g_new0 (guint32, len[0]);
+  c->pos_of = g_new (guint32, wmax);
   mdl_vat_curve_min_reset (c);
   return c;
 }
@@ -111,8 +107,6 @@ mdl_vat_curve_min_reset (VatCurveMin *c)
   memset (c->level[0], 0, tree_len (c->base.wmax) * sizeof (guint64));
   c->head_key = 0;
   mdl_vat_curve_base_clear (&c->base);
-  for (guint32 i = 0; i < c->n_positions; i++)
-    c->stack[i] = c->base.wmax;
   c->depth = 0;
 }
 
