@@ -32,10 +32,9 @@
 
 struct VatCurveMin {
   VatCurveBase base;   /* the stacked nodes (entries) and the references by stack position */
-  guint32 *stack;      /* [len[0]] the entry at each stack position (all positions of the last
-                        * group of leaves, so that they can be read whole) */
-  guint32 *pos_of;     /* [wmax + 1] the stack position of each entry: moving a node costs no
-                        * hashing; the last is written for positions that keep their entry */
+  guint32 *stack;      /* [len[0]] the entry at each stack position */
+  guint32 *pos_of;     /* [wmax] the stack position of each entry: moving a node costs no
+                        * hashing */
   /* The max tree: level[0][i] is the key at position i (0 where none, and at the top, whose key
    * is head_key: it changes at every reference and is never searched), level[k][i] at least the
    * largest of level[k-1][FAN i .. FAN i + FAN - 1] and equal to it after a sweep through it;
@@ -81,7 +80,7 @@ mdl_vat_curve_min_bytes (guint64 wmax)
 {
   guint64 len[MAX_LEVELS];
   tree_levels (wmax, len);
-  return 4 * len[0] + 4 * (wmax + 1) + 8 * tree_len (wmax);
+  return 4 * len[0] + 4 * wmax + 8 * tree_len (wmax);
 }
 
 VatCurveMin *
@@ -97,7 +96,7 @@ mdl_vat_curve_min_new (guint32 wmax, gboolean is)
   for (guint k = 1; k < levels; k++)
     c->level[k] = c->level[k - 1] + len[k - 1];
   c->stack = g_new0 (guint32, len[0]);
-  c->pos_of = g_new (guint32, (gsize) wmax + 1);
+  c->pos_of = g_new (guint32, wmax);
   mdl_vat_curve_min_reset (c);
   return c;
 }
@@ -127,6 +126,12 @@ static inline guint64
 max2 (guint64 a, guint64 b)
 {
   return a > b ? a : b;
+}
+
+static inline guint64
+min2 (guint64 a, guint64 b)
+{
+  return a < b ? a : b;
 }
 
 /* The largest of the FAN entries from @g, as a tree of selects. */
@@ -189,57 +194,49 @@ typedef struct {
   guint64 key;
 } Carry;
 
-#define ALL_IN ((1u << FAN) - 1)
-
-/* The records among the leaves of group @g where @in has their bit (bit j for position FAN g + j);
- * returns the group's largest key after them. Every leaf is stepped through, unrolled, without a
- * branch: which of them are records depends on the keys, and both a loop over the candidates and
- * the selects that gcc turned into a branch mispredicted about half of the time (callgrind's
- * branch simulation: 9 per access on bench-vat's min curve). The masks cost more instructions
- * (5900 -> 8280 per access) and ran faster (1.97 -> 2.02 M/s by CPU time, alternated). */
+/* The records among the first @n leaves of group @g (the rest are beyond the range); returns the
+ * group's largest key after them. A record is a leaf whose key exceeds the carried one, and there
+ * the two swap: each leaf keeps the smaller key and the carry goes on with the larger, a
+ * compare-exchange with min and max (cmov), the entries swapped by a mask. No branch: which
+ * leaves are records depends on the keys, and branches on them mispredicted about half of the
+ * time (callgrind's branch simulation; gcc turns a select of both key and entry on one compare
+ * into a branch). */
 static inline guint64
-leaf_records (VatCurveMin *c, guint32 g, guint in, Carry *carry)
+leaf_records (VatCurveMin *c, guint32 g, guint n, Carry *carry)
 {
   guint32 first = g * FAN, *stack = c->stack + first, *pos_of = c->pos_of, entry = carry->entry;
-  guint32 spare = c->base.wmax;   /* pos_of's entry that no node has */
-  guint64 *key = c->level[0] + first, v = carry->key, top = 0;
+  guint64 *key = c->level[0] + first, v = carry->key;
 #pragma GCC unroll 8
-  for (guint j = 0; j < FAN; j++)
+  for (guint j = 0; j < n; j++)
     {
       guint64 k = key[j];
       guint32 e = stack[j];
-      gboolean record = ((in >> j) & 1) & (k > v);
-      /* Where a record is, the carried key and entry swap with the leaf's. */
-      guint64 mask = 0 - (guint64) record, swap = (k ^ v) & mask;
-      guint32 mask32 = (guint32) mask, swap_entry = (e ^ entry) & mask32;
-      key[j] = k ^ swap;
-      top = max2 (top, k ^ swap);
-      v ^= swap;
-      /* A record's new entry gets its position; any other leaf writes the spare entry's. */
-      pos_of[spare ^ ((entry ^ spare) & mask32)] = first + j;
+      guint32 swap_entry = (e ^ entry) & (0u - (guint32) (k > v));
+      key[j] = min2 (k, v);
+      v = max2 (k, v);
       stack[j] = e ^ swap_entry;
+      /* Every leaf writes its entry's position: one store with no select (a leaf that keeps its
+       * entry writes the position it had). */
+      pos_of[e ^ swap_entry] = first + j;
       entry ^= swap_entry;
     }
   *carry = (Carry) { entry, v };
-  return top;
+  return group_max (key);
 }
 
-/* The records of group @g below position @hi: @in is a constant, and drops out of the unrolled loop,
- * wherever the whole group is in range (every group but the last of a range). */
-/* The last group of a range, out of line: a second unrolled copy inside sweep() made gcc spill
- * registers in the first (callgrind: 8280 -> 7880 instructions per access without it). */
+/* The last group of a range, out of line, its leaves a loop of variable length: a second unrolled
+ * copy inside sweep() made gcc spill registers in the first. */
 static G_GNUC_NO_INLINE guint64
-leaf_records_part (VatCurveMin *c, guint32 g, guint in, Carry *carry)
+leaf_records_part (VatCurveMin *c, guint32 g, guint n, Carry *carry)
 {
-  return leaf_records (c, g, in, carry);
+  return leaf_records (c, g, n, carry);
 }
 
 static guint64
 leaf_group (VatCurveMin *c, guint32 g, guint32 hi, Carry *carry)
 {
   guint32 left = hi - g * FAN;
-  return left >= FAN ? leaf_records (c, g, ALL_IN, carry)
-                     : leaf_records_part (c, g, (1u << left) - 1, carry);
+  return left >= FAN ? leaf_records (c, g, FAN, carry) : leaf_records_part (c, g, left, carry);
 }
 
 /* The children of entry @i of level @k in range, as a mask, for a range that ends below @hi: only
