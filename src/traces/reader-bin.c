@@ -300,6 +300,7 @@ read_cpu (MdlTraceReader *r, BinReader *b, const MdlSink *sink, guint64 *budget,
       /* The next batch's lines are asked for now, so that they come from memory while the
        * engines work on this one (a mapped file is read from DRAM, not from a copy in L2):
        * docs/trace-format.md, "Branch s12-trace". */
+#pragma GCC unroll 4
       for (gsize at = 16 * run; at < MIN (r->len - r->pos, 32 * run); at += 64)
         __builtin_prefetch (p + at);
       if (!sink->batch (sink->data, &batch, error))
