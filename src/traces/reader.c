@@ -1,5 +1,6 @@
 /* The trace reader: opens a file or stream, detects gzip and the format, and drives the format's
- * reader (reader-bin.c, reader-lackey.c) over one large input buffer.
+ * reader (reader-bin.c, reader-lackey.c) over one large input buffer: what read(2) filled, or for
+ * an uncompressed regular file opened by name, a window of its mapping (reader-map.c).
  *
  * Compression is detected from the first two bytes (1f 8b) of the raw stream. Gzip input is
  * inflated here, with a GZlibDecompressor driven by hand rather than through GConverterInputStream:
