@@ -11,7 +11,9 @@
  * times only the reads (read+count, plain read+sum, the reader alone), READ_REPS rounds of them
  * alternated, the file written once untimed: the issue's read row in a fraction of the time.
  * Both modes end with the parts of read+count by CPU time: read(2) alone (the copy out of the page
- * cache), the reader alone, and the `count` engine alone over records already in L2. */
+ * cache), the reader alone, and the `count` engine alone over records already in L2. The reader
+ * maps the file (src/traces/reader-map.c) where the baselines copy it with read(2): its parts are
+ * the page tables of the mapping and the records from memory, not that copy. */
 #include <models/models.h>
 
 #include "bench.h"

@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include "traces/trace-private.h"
 
 /* assert_mdl_error() frees the error; this also clears the variable for its next use. */
@@ -103,6 +104,37 @@ read_bytes (const guint8 *data, gsize len, MdlTraceFormat format, TestCollector 
   else
     mdl_trace_reader_free (r);
   test_collector_free (own);
+  return error;
+}
+
+/* As read_bytes(), from a file that mdl_trace_reader_open() maps (reader-map.c) rather than
+ * reads: the bytes go to trace.bin in a fresh temporary directory, removed after. */
+static GError *
+read_mapped (const guint8 *data, gsize len, TestCollector *c, guint64 max_records,
+             MdlTraceReader **keep)
+{
+  g_autofree char *dir = g_dir_make_tmp ("models-bin-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.bin", NULL);
+  GError *error = NULL;
+  MdlTraceReader *r;
+  TestCollector *own = c ? NULL : test_collector_new ();
+  MdlSink sink = test_collector_sink (c ? c : own);
+  gboolean done = FALSE;
+
+  if (dir == NULL || !g_file_set_contents (path, (const char *) data, (gssize) len, NULL))
+    fail_msg ("cannot write %s", path);
+  r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
+  assert_true (r == NULL || r->map_fd >= 0);
+  while (r && !done)
+    if (!mdl_trace_reader_pump (r, &sink, max_records, &done, &error))
+      break;
+  if (keep)
+    *keep = r;
+  else
+    mdl_trace_reader_free (r);
+  test_collector_free (own);
+  g_unlink (path);
+  g_rmdir (dir);
   return error;
 }
 
@@ -684,6 +716,82 @@ test_bin_records_straddling_chunks_read_back_exactly (void **state)
   g_rand_free (rand);
 }
 
+/* Ensure a trace read from a mapped file (reader-map.c: windows of 16 MiB) gives what the same
+ * bytes give read from a stream: several windows of mixed records, so that CPU runs, warp records
+ * and named markers straddle window boundaries, in one pump call and in calls of 7 records. */
+static void
+test_bin_mapped_file_reads_back_exactly_across_windows (void **state)
+{
+  guint32 seed = test_seed (20261128);
+  GRand *rand = g_rand_new_with_seed (seed);
+  TestCollector *orig = test_collector_new ();
+  GBytes *bytes;
+  static const guint64 budgets[] = { 0, 7 };
+  (void) state;
+
+  random_stream (rand, 400000, orig);
+  bytes = write_bin (orig, 1000, FALSE);
+  if (g_bytes_get_size (bytes) < ((gsize) 33 << 20))
+    fail_msg ("seed %u: the trace is only %" G_GSIZE_FORMAT " bytes", seed, g_bytes_get_size (bytes));
+  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
+    {
+      TestCollector *back = test_collector_new ();
+      MdlTraceReader *r = NULL;
+      GError *error = read_mapped (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), back,
+                                   budgets[i], &r);
+      if (error)
+        fail_msg ("seed %u, budget %" G_GUINT64_FORMAT ": %s", seed, budgets[i], error->message);
+      test_collector_assert_equal (orig, back);
+      assert_int_equal (mdl_trace_reader_n_bytes (r), g_bytes_get_size (bytes));
+      mdl_trace_reader_free (r);
+      test_collector_free (back);
+    }
+  g_bytes_unref (bytes);
+  test_collector_free (orig);
+  g_rand_free (rand);
+}
+
+/* Ensure a warp record that straddles the first window's end (byte 16 MiB) reads back from a
+ * mapped file as from a stream, and that an error after it names the same record and byte. */
+static void
+test_bin_mapped_file_straddling_warp_and_error_position (void **state)
+{
+  const gsize n_before = ((gsize) 1 << 20) - 2, n_after = 1000, bad = 500;
+  g_autoptr (GByteArray) all = assemble ("HDR");
+  g_autoptr (GByteArray) warp = assemble ("10000100 0800 0000 00000000 00000000 00000000 00000000"
+                                          " 0100000000000000 0000000000000000 0020000000000000");
+  g_autofree char *end = g_strdup_printf ("END:%" G_GSIZE_FORMAT, n_before + 1 + n_after);
+  g_autoptr (GByteArray) tail = assemble (end);
+  g_autofree char *where = g_strdup_printf ("trace.bin: record %" G_GSIZE_FORMAT " (byte %"
+                                            G_GSIZE_FORMAT "): write record has nonzero flags",
+                                            n_before + 1 + bad + 1,
+                                            16 + 16 * n_before + 48 + 16 * bad);
+  guint8 rec[16] = { MDL_CPU_WRITE, 0, 4, 0, 0, 0, 0, 0, 0x40 };
+  TestCollector *streamed = test_collector_new (), *mapped = test_collector_new ();
+  GError *error;
+  (void) state;
+
+  for (gsize i = 0; i < n_before; i++)
+    g_byte_array_append (all, rec, 16);
+  assert_int_equal (all->len, ((gsize) 16 << 20) - 16);
+  g_byte_array_append (all, warp->data, warp->len);
+  for (gsize i = 0; i < n_after; i++)
+    g_byte_array_append (all, rec, 16);
+  g_byte_array_append (all, tail->data, tail->len);
+  assert_null (read_bytes (all->data, all->len, MDL_TRACE_AUTO, streamed, 0, NULL));
+  assert_null (read_mapped (all->data, all->len, mapped, 0, NULL));
+  assert_int_equal (mapped->warp->len, 1);
+  test_collector_assert_equal (streamed, mapped);
+
+  all->data[16 + 16 * n_before + 48 + 16 * bad + 1] = 0x01;
+  error = read_bytes (all->data, all->len, MDL_TRACE_AUTO, NULL, 0, NULL);
+  assert_mdl_error (error, MDL_ERROR_FORMAT, where);
+  error = read_mapped (all->data, all->len, NULL, 0, NULL);
+  assert_mdl_error (error, MDL_ERROR_FORMAT, where);
+  test_collector_free (streamed);
+  test_collector_free (mapped);
+}
+
 /* Ensure a writer rejects events its reader would reject (so it never writes an unreadable
  * trace), naming the record, and refuses everything after the first failure. */
 static void
@@ -844,6 +952,8 @@ main (void)
     cmocka_unit_test (test_bin_writer_matches_the_documented_example),
     cmocka_unit_test (test_bin_meta_and_counters_round_trip),
     cmocka_unit_test (test_bin_records_straddling_chunks_read_back_exactly),
+    cmocka_unit_test (test_bin_mapped_file_reads_back_exactly_across_windows),
+    cmocka_unit_test (test_bin_mapped_file_straddling_warp_and_error_position),
     cmocka_unit_test (test_bin_writer_rejects_invalid_events),
     cmocka_unit_test (test_bin_writer_compacts_strided_addresses),
     cmocka_unit_test (test_bin_launch_width_applies_to_its_launch_only),

@@ -52,7 +52,10 @@ MDL_API gboolean mdl_trace_format_from_name (const char *name, MdlTraceFormat *f
 typedef struct MdlTraceReader MdlTraceReader;
 
 /**
- * mdl_trace_reader_open: opens a trace file.
+ * mdl_trace_reader_open: opens a trace file. An uncompressed regular file is read in place through
+ * mmap(2), a bounded window at a time (no copy out of the page cache); as with any mapped file,
+ * another process truncating it while it is read raises SIGBUS. Pipes, standard input and gzip
+ * are read with read(2).
  * @path: a file name, or "-" for standard input.
  * @format: the format, or MDL_TRACE_AUTO to detect it (gzip is always detected).
  * @error: MDL_ERROR_IO when the file cannot be opened, MDL_ERROR_FORMAT when the format cannot be

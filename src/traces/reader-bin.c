@@ -2,7 +2,8 @@
  *
  * CPU records are the hot path: their file layout is MdlCpuEvent's, so on a little-endian host a run
  * of them is validated in place (one 32-bit load and two compares per record) and delivered as a
- * batch that points into the read buffer; nothing is copied after the read() itself. Warp records
+ * batch that points into the input buffer, a mapped window of a regular file (reader-map.c) or
+ * what read() filled; nothing is copied beyond that read(). Warp records
  * are decoded into a batch of their own; markers flush the pending warp batch first, so that the
  * sink sees everything in file order. Every field is checked before it is used: reserved bytes and
  * padding must be zero, lengths are bounded by the format (at most 64 lane addresses, names of at
@@ -281,9 +282,11 @@ read_cpu (MdlTraceReader *r, BinReader *b, const MdlSink *sink, guint64 *budget,
   if (run > 0)
     {
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
-      /* Why the cast is safe: buf comes from g_malloc (16-byte aligned) and every record starts at
-       * a multiple of 16 from buf, because the header and all records are multiples of 16 bytes
-       * and mdl_trace_reader_fill() moves unread bytes to buf[0] from a record boundary. */
+      /* Why the cast is safe: buf comes from g_malloc (16-byte aligned) or is a mapped window
+       * starting at a page boundary of the file, and every record starts at a multiple of 16 from
+       * buf, because the header and all records are multiples of 16 bytes and
+       * mdl_trace_reader_fill() moves unread bytes to buf[0] from a record boundary (or maps the
+       * window from the page that holds it). */
       batch.cpu = (const MdlCpuEvent *) (const void *) p;
 #else
       for (gsize i = 0; i < run; i++)
@@ -294,6 +297,12 @@ read_cpu (MdlTraceReader *r, BinReader *b, const MdlSink *sink, guint64 *budget,
                                     .addr = mdl_load64 (p + 16 * i + 8) };
       batch.cpu = b->cpu;
 #endif
+      /* The next batch's lines are asked for now, so that they come from memory while the
+       * engines work on this one (a mapped file is read from DRAM, not from a copy in L2):
+       * docs/trace-format.md, "Branch s12-trace". */
+#pragma GCC unroll 4
+      for (gsize at = 16 * run; at < MIN (r->len - r->pos, 32 * run); at += 64)
+        __builtin_prefetch (p + at);
       if (!sink->batch (sink->data, &batch, error))
         return FALSE;
       r->pos += 16 * run;

@@ -1,5 +1,6 @@
 /* The trace reader: opens a file or stream, detects gzip and the format, and drives the format's
- * reader (reader-bin.c, reader-lackey.c) over one large input buffer.
+ * reader (reader-bin.c, reader-lackey.c) over one large input buffer: what read(2) filled, or for
+ * an uncompressed regular file opened by name, a window of its mapping (reader-map.c).
  *
  * Compression is detected from the first two bytes (1f 8b) of the raw stream. Gzip input is
  * inflated here, with a GZlibDecompressor driven by hand rather than through GConverterInputStream:
@@ -168,6 +169,8 @@ mdl_trace_reader_fill (MdlTraceReader *r, gsize need, GError **error)
   g_assert (need <= MDL_TRACE_BUF_BYTES);
   if (avail >= need || r->eof)
     return TRUE;
+  if (r->map_fd >= 0)
+    return mdl_trace_map_next (r, error);
   if (r->pos > 0)
     {
       memmove (r->buf, r->buf + r->pos, avail);
@@ -256,9 +259,8 @@ mdl_trace_reader_cut (MdlTraceReader *r, const MdlSink *sink, GError **error, co
 
 /* Reads the first raw bytes and switches to inflating them when they start with the gzip magic. */
 static gboolean
-open_stream (MdlTraceReader *r, GInputStream *stream, GError **error)
+open_stream (MdlTraceReader *r, GError **error)
 {
-  r->stream = g_object_ref (stream);
   r->zbuf = g_malloc (ZBUF_BYTES);
   if (!raw_more (r, error))
     return FALSE;
@@ -289,23 +291,27 @@ open_failed (MdlTraceReader *r, GError **error)
   return NULL;
 }
 
-MdlTraceReader *
-mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat format,
-                      GError **error)
+/* @may_map: @stream was just opened on @name, so a regular file may be read through mmap(2). */
+static MdlTraceReader *
+reader_new (GInputStream *stream, const char *name, MdlTraceFormat format, gboolean may_map,
+            GError **error)
 {
   MdlTraceReader *r;
   MdlTraceFormat detected;
 
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
-  g_return_val_if_fail (format >= MDL_TRACE_AUTO && format <= MDL_TRACE_WARP, NULL);
   r = g_new0 (MdlTraceReader, 1);
   r->name = g_strdup (name ? name : "<stream>");
   r->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   mdl_trace_check_init (&r->check);
-  r->cap = MDL_TRACE_BUF_MIN;   /* >= ZBUF_BYTES, for open_stream() */
-  r->buf = g_malloc (r->cap);
-  if (!open_stream (r, stream, error) || !mdl_trace_reader_fill (r, r->cap, error))
-    return open_failed (r, error);
+  r->stream = g_object_ref (stream);
+  r->map_fd = -1;
+  if (!(may_map && mdl_trace_map_open (r, stream)))
+    {
+      r->cap = MDL_TRACE_BUF_MIN;   /* >= ZBUF_BYTES, for open_stream() */
+      r->buf = g_malloc (r->cap);
+      if (!open_stream (r, error) || !mdl_trace_reader_fill (r, r->cap, error))
+        return open_failed (r, error);
+    }
   detected = format;
   if (detected == MDL_TRACE_AUTO)
     detected = mdl_trace_detect (r->buf, r->len);
@@ -331,16 +337,26 @@ mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat for
 }
 
 MdlTraceReader *
+mdl_trace_reader_new (GInputStream *stream, const char *name, MdlTraceFormat format,
+                      GError **error)
+{
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+  g_return_val_if_fail (format >= MDL_TRACE_AUTO && format <= MDL_TRACE_WARP, NULL);
+  return reader_new (stream, name, format, FALSE, error);
+}
+
+MdlTraceReader *
 mdl_trace_reader_open (const char *path, MdlTraceFormat format, GError **error)
 {
   GInputStream *stream;
   MdlTraceReader *r;
 
   g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (format >= MDL_TRACE_AUTO && format <= MDL_TRACE_WARP, NULL);
   if (strcmp (path, "-") == 0)
     {
       stream = g_unix_input_stream_new (0, FALSE);
-      r = mdl_trace_reader_new (stream, "<stdin>", format, error);
+      r = reader_new (stream, "<stdin>", format, FALSE, error);
     }
   else
     {
@@ -354,7 +370,7 @@ mdl_trace_reader_open (const char *path, MdlTraceFormat format, GError **error)
           g_error_free (local);
           return NULL;
         }
-      r = mdl_trace_reader_new (stream, path, format, error);
+      r = reader_new (stream, path, format, TRUE, error);
     }
   /* The reader holds its own reference; ours goes, so the file closes with the reader. */
   g_object_unref (stream);
@@ -376,6 +392,8 @@ mdl_trace_reader_free (MdlTraceReader *r)
   g_hash_table_unref (r->meta);
   g_free (r->truncation);
   g_free (r->gzip_cut);
+  if (r->map_fd >= 0)
+    mdl_trace_map_close (r);
   g_free (r->buf);
   g_free (r->name);
   g_free (r);

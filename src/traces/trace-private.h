@@ -194,6 +194,8 @@ struct MdlTraceReader {
   gsize pos;
   gsize len;
   guint64 buf_offset;       /* (decompressed) stream offset of buf[0] */
+  int map_fd;               /* >= 0: buf is a window of this file mapped (reader-map.c), else -1 */
+  guint64 map_file_bytes;   /* the mapped file's size */
   guint64 n_records;
   guint64 n_skipped;
   gboolean eof;             /* the stream has no more bytes beyond buf[len] */
@@ -240,6 +242,17 @@ gboolean mdl_trace_reader_fail (MdlTraceReader *reader, GError **error, const ch
  * FALSE with the sink's error). The caller delivers its pending events first. */
 gboolean mdl_trace_reader_cut (MdlTraceReader *reader, const MdlSink *sink, GError **error,
                                const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+/* ---- an uncompressed regular file read in place (reader-map.c) ---- */
+
+/* Maps the first window of @stream's file when it is a regular file read from its start and not
+ * gzip; TRUE when reader->buf is now that window (reader->buf must be NULL), FALSE to read it. */
+gboolean mdl_trace_map_open (MdlTraceReader *reader, GInputStream *stream);
+/* mdl_trace_reader_fill() for a mapped reader short of bytes: maps the window from buf + pos on,
+ * which holds any need() or the rest of the file. Sets MDL_ERROR_IO when mmap(2) fails. */
+gboolean mdl_trace_map_next (MdlTraceReader *reader, GError **error);
+/* Unmaps the window; reader->buf is NULL after it. */
+void mdl_trace_map_close (MdlTraceReader *reader);
 
 typedef struct MdlTraceWriterClass MdlTraceWriterClass;
 
