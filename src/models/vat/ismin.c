@@ -64,6 +64,21 @@ ismin_keyed (VatTourney *tree, guint64 *key, const guint32 *parent, const guint3
   *sat_out = VAT_NO_SLOT;
 }
 
+/* ismin_keyed's insertion for the fast run, which knows where in the walk it is, less two of its
+ * replays: a node above the bottom layer gets its child next in this walk (by the ISP every layer
+ * below misses), so its key goes into the tree as 0 at once, not as its key and then 0; and only
+ * the walk's first insertion has a parent (a hit) that may still be in the tree. */
+static inline __attribute__ ((always_inline)) void
+ismin_inserted (VatTourney *tree, guint64 *key, const guint32 *n_children, guint32 *sat_out,
+                guint32 s, guint32 up, gboolean gets_child, gboolean first, guint64 next_key)
+{
+  key[s] = vat_cell_key (next_key, s);
+  vat_tourney_set (tree, s, gets_child ? 0 : key[s]);
+  if (first && up != VAT_NO_SLOT && n_children[up] == 1 && up != *sat_out)
+    vat_tourney_set (tree, up, 0);
+  *sat_out = VAT_NO_SLOT;
+}
+
 static inline void
 ismin_access (VatTc *tc, guint32 s, gboolean hit)
 {
@@ -170,7 +185,8 @@ ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next
           n_children[s] = 0;
           if (up != VAT_NO_SLOT)
             n_children[up]++;
-          ismin_keyed (&tree, key, parent, n_children, &sat_out, s, FALSE, ISMIN_KEY (l));
+          ismin_inserted (&tree, key, n_children, &sat_out, s, up, l > 0, misses == 0,
+                          ISMIN_KEY (l));
           layer_misses[l]++;
           misses++;
           up = path[l] = s;
