@@ -64,10 +64,11 @@ ismin_keyed (VatTourney *tree, guint64 *key, const guint32 *parent, const guint3
   *sat_out = VAT_NO_SLOT;
 }
 
-/* ismin_keyed's insertion for the fast run, which knows where in the walk it is, less two of its
- * replays: a node above the bottom layer gets its child next in this walk (by the ISP every layer
- * below misses), so its key goes into the tree as 0 at once, not as its key and then 0; and only
- * the walk's first insertion has a parent (a hit) that may still be in the tree. */
+/* ismin_keyed's insertion for the fast run, which knows where in the walk it is: a node above the
+ * bottom layer gets its child next in this walk (by the ISP every layer below misses), so it goes
+ * into the tree as 0 at once, one key change where ismin_keyed makes two (its key, then 0 when the
+ * child comes in); and only the walk's first insertion has a parent (a hit) that may still be in
+ * the tree. */
 static inline __attribute__ ((always_inline)) void
 ismin_inserted (VatTourney *tree, guint64 *key, const guint32 *n_children, guint32 *sat_out,
                 guint32 s, guint32 up, gboolean gets_child, gboolean first, guint64 next_key)
@@ -118,9 +119,11 @@ ismin_victim (VatTc *tc, guint64 node, guint32 parent)
 /* VatPolicy.run_offline_fast: the shared walk for ismin (policy.h) with one tree and no hook, the
  * tree, the index, the parent sitting out, the filled count, the last path and the counts by layer
  * in locals, where the shared walk reads them back from the TC after every store to a table that
- * may alias them. The same steps in the same order as the shared walk's, so the TC ends as its
- * would; test-vat-fast holds the two to the same reports. @fixed_depth: the depth as a constant
- * (0: read it from @tc), so that the loops over the layers unroll. */
+ * may alias them. The same steps in the same order as the shared walk's but for the insertions'
+ * key changes (ismin_inserted: fewer, the same victims, the same keys after each walk), so the TC
+ * ends as its would; test-vat-fast holds the two to the same reports.
+ * @fixed_depth: the depth as a constant (0: read it from @tc), so that the loops over the layers
+ * unroll. */
 static inline __attribute__ ((always_inline)) void
 ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
                    int fixed_depth)
