@@ -121,11 +121,10 @@ ismin_victim (VatTc *tc, guint64 node, guint32 parent)
 /* VatPolicy.run_offline_fast: the shared walk for ismin (policy.h) with one tree and no hook, the
  * tree, the index, the parent sitting out, the filled count, the last path and the counts by layer
  * in locals, where the shared walk reads them back from the TC after every store to a table that
- * may alias them. The same steps in the same order as the shared walk's but for the insertions'
- * key changes (ismin_keyed_in_walk: fewer, the same victims, the same keys after each walk), so the TC
- * ends as its would; test-vat-fast holds the two to the same reports.
- * @fixed_depth: the depth as a constant (0: read it from @tc), so that the loops over the layers
- * unroll. */
+ * may alias them. The same steps in the same order as the shared walk's but for the key changes
+ * (ismin_keyed_in_walk: fewer, the same victims, the same keys after each walk), so the TC ends as
+ * its would; test-vat-fast holds the two to the same reports. @fixed_depth: the depth as a
+ * constant (0: read it from @tc), so that the loops over the layers unroll. */
 static inline __attribute__ ((always_inline)) void
 ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
                    int fixed_depth)
