@@ -64,6 +64,24 @@ ismin_keyed (VatTourney *tree, guint64 *key, const guint32 *parent, const guint3
   *sat_out = VAT_NO_SLOT;
 }
 
+/* ismin_keyed for the fast run, which knows where in the walk it is (@gets_child: @s is above the
+ * walk's bottom layer): a node above the bottom layer has a child by the walk's end (where it has
+ * none yet, by the ISP every layer below misses), so it goes into the tree as 0 at once, one key
+ * change where ismin_keyed makes two (its key, then 0 when the child comes in, or the parent
+ * sitting out); and an insertion's parent, which now has a child, goes to 0 only where the tree
+ * still has its key (the victim was its only child). No parent sits out: it is never the winner. */
+static inline __attribute__ ((always_inline)) void
+ismin_keyed_in_walk (VatTourney *tree, guint64 *key, const guint32 *n_children, guint32 *sat_out,
+                     guint32 s, guint32 up, gboolean hit, gboolean gets_child, guint64 next_key)
+{
+  key[s] = vat_cell_key (next_key, s);
+  if (!hit || n_children[s] == 0)
+    vat_tourney_set (tree, s, gets_child ? 0 : key[s]);
+  if (!hit && up != VAT_NO_SLOT && vat_tourney_key (tree, up) != 0)
+    vat_tourney_set (tree, up, 0);
+  *sat_out = VAT_NO_SLOT;
+}
+
 static inline void
 ismin_access (VatTc *tc, guint32 s, gboolean hit)
 {
@@ -103,9 +121,10 @@ ismin_victim (VatTc *tc, guint64 node, guint32 parent)
 /* VatPolicy.run_offline_fast: the shared walk for ismin (policy.h) with one tree and no hook, the
  * tree, the index, the parent sitting out, the filled count, the last path and the counts by layer
  * in locals, where the shared walk reads them back from the TC after every store to a table that
- * may alias them. The same steps in the same order as the shared walk's, so the TC ends as its
- * would; test-vat-fast holds the two to the same reports. @fixed_depth: the depth as a constant
- * (0: read it from @tc), so that the loops over the layers unroll. */
+ * may alias them. The same steps in the same order as the shared walk's but for the key changes
+ * (ismin_keyed_in_walk: fewer, the same victims, the same keys after each walk), so the TC ends as
+ * its would; test-vat-fast holds the two to the same reports. @fixed_depth: the depth as a
+ * constant (0: read it from @tc), so that the loops over the layers unroll. */
 static inline __attribute__ ((always_inline)) void
 ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next, guint64 *hist,
                    int fixed_depth)
@@ -142,7 +161,8 @@ ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next
              l >= shared; l--)
           {
             up = path[l];
-            ismin_keyed (&tree, key, parent, n_children, &sat_out, up, TRUE, ISMIN_KEY (l));
+            ismin_keyed_in_walk (&tree, key, n_children, &sat_out, up, VAT_NO_SLOT, TRUE, l > 0,
+                                 ISMIN_KEY (l));
           }
       for (; l >= 0; l--)
         {
@@ -150,7 +170,8 @@ ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next
           guint32 s = vat_index_find_in (x, direct[l], node);
           if (s == VAT_NO_SLOT)
             break;
-          ismin_keyed (&tree, key, parent, n_children, &sat_out, s, TRUE, ISMIN_KEY (l));
+          ismin_keyed_in_walk (&tree, key, n_children, &sat_out, s, VAT_NO_SLOT, TRUE, l > 0,
+                               ISMIN_KEY (l));
           up = path[l] = s;
         }
       for (; l >= 0; l--)
@@ -170,7 +191,8 @@ ismin_run_fast_at (VatTc *tc, const guint64 *pages, gsize n, const guint32 *next
           n_children[s] = 0;
           if (up != VAT_NO_SLOT)
             n_children[up]++;
-          ismin_keyed (&tree, key, parent, n_children, &sat_out, s, FALSE, ISMIN_KEY (l));
+          ismin_keyed_in_walk (&tree, key, n_children, &sat_out, s, up, FALSE, l > 0,
+                               ISMIN_KEY (l));
           layer_misses[l]++;
           misses++;
           up = path[l] = s;
