@@ -974,6 +974,8 @@ cache_consume (void *state, const MdlEventBatch *b, GError **error)
 {
   Cache *c = state;
   (void) error;
+  if (b->n_cpu == 0)   /* a GPU batch may have no CPU array at all: NULL + 0 is undefined */
+    return TRUE;
   if (c->n_levels > 1 || c->classify || c->cachegrind)
     consume_general (c, b);
   else if (c->levels[0].sets.ordered)

@@ -118,7 +118,7 @@ mdl_simt_algo_lane_words_run (guint64 *restrict at, guint64 base, guint64 neg, g
 
 /* @at[t] = @base + 4t for every active thread t, or @base − 4t when @down: the byte offsets or
  * addresses of consecutive 4-byte words. (Unused where a source has no such words.) */
-MDL_CLONES G_GNUC_UNUSED static void
+MDL_CLONES static inline void
 mdl_simt_algo_lane_words (MdlSimtBlock *blk, guint64 *at, guint64 base, gboolean down)
 {
   guint64 neg = down ? G_MAXUINT64 : 0;

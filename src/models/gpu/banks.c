@@ -474,6 +474,8 @@ banks_consume (void *state, const MdlEventBatch *batch, GError **error)
   /* Most events are not shared accesses: a loop of one test of the space passes them (the
    * space is that of a memory op only, mdl_warp_event_check()), the rest has a function of its
    * own, so that the loop keeps its pointers in registers. */
+  if (batch->n_warp == 0)   /* a CPU batch may have no warp array at all: NULL + 0 is undefined */
+    return TRUE;
   for (const MdlWarpEvent *e = batch->warp, *end = batch->warp + batch->n_warp; e < end; e++)
     if (G_UNLIKELY (e->space == MDL_SPACE_SHARED) && mdl_warp_is_memory (e))
       banks_access (state, batch, e);

@@ -338,6 +338,8 @@ coalesce_consume (void *state, const MdlEventBatch *b, GError **error)
    * two are the odd spaces, one bit to test), the rest has a function of its own, so that the
    * loop keeps its pointers in registers. */
   G_STATIC_ASSERT ((MDL_SPACE_GLOBAL & MDL_SPACE_LOCAL & 1) && !((MDL_SPACE_NONE | MDL_SPACE_SHARED) & 1));
+  if (b->n_warp == 0)   /* a CPU batch may have no warp array at all: NULL + 0 is undefined */
+    return TRUE;
   for (const MdlWarpEvent *e = b->warp, *end = b->warp + b->n_warp; e < end; e++)
     if (G_UNLIKELY (e->space & 1) && mdl_warp_is_memory (e))
       coalesce_access (state, b, e);
