@@ -130,6 +130,22 @@ test_collector_replay (const TestCollector *c, const MdlSink *sink, guint batch,
   return TRUE;
 }
 
+GError *
+test_collector_drain (TestCollector *c, MdlTraceReader *r, guint64 max_records,
+                      MdlTraceReader **keep, GError *error)
+{
+  MdlSink sink = test_collector_sink (c);
+  gboolean done = FALSE;
+  while (r && !done)
+    if (!mdl_trace_reader_pump (r, &sink, max_records, &done, &error))
+      break;
+  if (keep)
+    *keep = r;
+  else
+    mdl_trace_reader_free (r);
+  return error;
+}
+
 void
 test_collector_assert_equal (const TestCollector *a, const TestCollector *b)
 {

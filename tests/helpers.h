@@ -39,6 +39,11 @@ gboolean test_collector_replay (const TestCollector *c, const MdlSink *sink, gui
                                 GError **error);
 /* Asserts that two collections hold the same events and markers in the same order. */
 void test_collector_assert_equal (const TestCollector *a, const TestCollector *b);
+/* Pumps @r into @c, @max_records a call (0: no limit), until its end or an error, and hands @r to
+ * *@keep or frees it (@keep NULL). @r may be NULL, opening it having failed with @error. Returns
+ * the error, @error's or the pump's, or NULL. */
+GError *test_collector_drain (TestCollector *c, MdlTraceReader *r, guint64 max_records,
+                              MdlTraceReader **keep, GError *error);
 
 /* An engine from @spec; fails the test, with the library's message, when the spec is refused. */
 MdlEngine *test_engine_new (const char *spec);

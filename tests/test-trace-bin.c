@@ -92,17 +92,9 @@ read_bytes (const guint8 *data, gsize len, MdlTraceFormat format, TestCollector 
   GError *error = NULL;
   MdlTraceReader *r = mdl_trace_reader_new (in, "trace.bin", format, &error);
   TestCollector *own = c ? NULL : test_collector_new ();
-  MdlSink sink = test_collector_sink (c ? c : own);
-  gboolean done = FALSE;
 
   g_object_unref (in);
-  while (r && !done)
-    if (!mdl_trace_reader_pump (r, &sink, max_records, &done, &error))
-      break;
-  if (keep)
-    *keep = r;
-  else
-    mdl_trace_reader_free (r);
+  error = test_collector_drain (c ? c : own, r, max_records, keep, error);
   test_collector_free (own);
   return error;
 }
@@ -118,20 +110,12 @@ read_mapped (const guint8 *data, gsize len, TestCollector *c, guint64 max_record
   GError *error = NULL;
   MdlTraceReader *r;
   TestCollector *own = c ? NULL : test_collector_new ();
-  MdlSink sink = test_collector_sink (c ? c : own);
-  gboolean done = FALSE;
 
   if (dir == NULL || !g_file_set_contents (path, (const char *) data, (gssize) len, NULL))
     fail_msg ("cannot write %s", path);
   r = mdl_trace_reader_open (path, MDL_TRACE_AUTO, &error);
   assert_true (r == NULL || r->map_fd >= 0);
-  while (r && !done)
-    if (!mdl_trace_reader_pump (r, &sink, max_records, &done, &error))
-      break;
-  if (keep)
-    *keep = r;
-  else
-    mdl_trace_reader_free (r);
+  error = test_collector_drain (c ? c : own, r, max_records, keep, error);
   test_collector_free (own);
   g_unlink (path);
   g_rmdir (dir);
@@ -678,6 +662,32 @@ random_stream (GRand *rand, guint n_items, TestCollector *c)
   g_ptr_array_unref (open);
 }
 
+/* Ensure @bytes, the binary trace of @orig, reads back as @orig, every record and byte counted,
+ * from a stream or from a mapped file (@mapped), in pump calls of each of the @n @budgets
+ * (records a call; 0: all in one call). */
+static void
+assert_reads_back (const TestCollector *orig, GBytes *bytes, gboolean mapped,
+                   const guint64 *budgets, guint n, guint32 seed)
+{
+  const guint8 *data = g_bytes_get_data (bytes, NULL);
+  gsize len = g_bytes_get_size (bytes);
+  for (guint i = 0; i < n; i++)
+    {
+      TestCollector *back = test_collector_new ();
+      MdlTraceReader *r = NULL;
+      GError *error = mapped ? read_mapped (data, len, back, budgets[i], &r)
+                             : read_bytes (data, len, MDL_TRACE_AUTO, back, budgets[i], &r);
+      if (error)
+        fail_msg ("seed %u, budget %" G_GUINT64_FORMAT ": %s", seed, budgets[i], error->message);
+      test_collector_assert_equal (orig, back);
+      assert_int_equal (mdl_trace_reader_n_records (r),
+                        orig->cpu->len + orig->warp->len + orig->markers->len);
+      assert_int_equal (mdl_trace_reader_n_bytes (r), len);
+      mdl_trace_reader_free (r);
+      test_collector_free (back);
+    }
+}
+
 /* Ensure a trace of several MiB of mixed records, so that CPU runs, warp records and named markers
  * straddle the reader's 1 MiB chunk boundaries, reads back exactly, both in one pump call and in
  * pump calls of a few records each; and that the sink sees CPU and warp events in separate
@@ -696,21 +706,7 @@ test_bin_records_straddling_chunks_read_back_exactly (void **state)
   bytes = write_bin (orig, 1000, FALSE);
   if (g_bytes_get_size (bytes) < 3 * MDL_TRACE_BUF_BYTES)
     fail_msg ("seed %u: the trace is only %" G_GSIZE_FORMAT " bytes", seed, g_bytes_get_size (bytes));
-  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
-    {
-      TestCollector *back = test_collector_new ();
-      MdlTraceReader *r = NULL;
-      GError *error = read_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                  MDL_TRACE_AUTO, back, budgets[i], &r);
-      if (error)
-        fail_msg ("seed %u, budget %" G_GUINT64_FORMAT ": %s", seed, budgets[i], error->message);
-      test_collector_assert_equal (orig, back);
-      assert_int_equal (mdl_trace_reader_n_records (r),
-                        orig->cpu->len + orig->warp->len + orig->markers->len);
-      assert_int_equal (mdl_trace_reader_n_bytes (r), g_bytes_get_size (bytes));
-      mdl_trace_reader_free (r);
-      test_collector_free (back);
-    }
+  assert_reads_back (orig, bytes, FALSE, budgets, G_N_ELEMENTS (budgets), seed);
   g_bytes_unref (bytes);
   test_collector_free (orig);
   g_rand_free (rand);
@@ -733,19 +729,7 @@ test_bin_mapped_file_reads_back_exactly_across_windows (void **state)
   bytes = write_bin (orig, 1000, FALSE);
   if (g_bytes_get_size (bytes) < ((gsize) 33 << 20))
     fail_msg ("seed %u: the trace is only %" G_GSIZE_FORMAT " bytes", seed, g_bytes_get_size (bytes));
-  for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
-    {
-      TestCollector *back = test_collector_new ();
-      MdlTraceReader *r = NULL;
-      GError *error = read_mapped (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), back,
-                                   budgets[i], &r);
-      if (error)
-        fail_msg ("seed %u, budget %" G_GUINT64_FORMAT ": %s", seed, budgets[i], error->message);
-      test_collector_assert_equal (orig, back);
-      assert_int_equal (mdl_trace_reader_n_bytes (r), g_bytes_get_size (bytes));
-      mdl_trace_reader_free (r);
-      test_collector_free (back);
-    }
+  assert_reads_back (orig, bytes, TRUE, budgets, G_N_ELEMENTS (budgets), seed);
   g_bytes_unref (bytes);
   test_collector_free (orig);
   g_rand_free (rand);

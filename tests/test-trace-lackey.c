@@ -35,18 +35,9 @@ read_text (const char *text, gsize len, MdlTraceFormat format, guint64 max_recor
   GInputStream *in = g_memory_input_stream_new_from_data (text, (gssize) len, NULL);
   GError *error = NULL;
   MdlTraceReader *r = mdl_trace_reader_new (in, "prog.lackey", format, &error);
-  MdlSink sink = test_collector_sink (c);
-  gboolean done = FALSE;
 
   g_object_unref (in);
-  while (r && !done)
-    if (!mdl_trace_reader_pump (r, &sink, max_records, &done, &error))
-      break;
-  if (keep)
-    *keep = r;
-  else
-    mdl_trace_reader_free (r);
-  return error;
+  return test_collector_drain (c, r, max_records, keep, error);
 }
 
 /* Ensure each kind of Lackey line maps to the documented record, instruction runs merge into one

@@ -22,30 +22,16 @@ import math
 import statistics
 import sys
 
+import cpu_model_journal
+
 CONFLICTS_SHOWN = 0.05   # conflict misses per operation below which a point is not listed
-
-
-def journal(path):
-    """The counts rows of the 4 KiB series, (algorithm, n) -> {column: value}, and the probe row."""
-    counts, names, probe = {}, None, None
-    with open(path) as f:
-        for row in csv.reader(f):
-            if not row or row[0].startswith("#"):
-                continue
-            if row[0] == "columns":
-                names = row[1:]
-            elif row[0] == "counts" and row[3] == "4k" and names:
-                counts[(row[1], int(row[2]))] = dict(zip(names, map(int, row[5:])))
-            elif row[0] == "probe":
-                probe = [float(v) for v in row[1:]]
-    return counts, probe
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     d = sys.argv[1]
-    counts, probe = journal(d + "/vat-journal.csv")
+    counts, probe = cpu_model_journal.read(d + "/vat-journal.csv")
     with open(d + "/vat-models-points.csv") as f:
         points = list(csv.DictReader(f))
     models = [k[:-5] for k in points[0] if k.endswith("_loao")]

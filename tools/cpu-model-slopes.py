@@ -19,6 +19,8 @@ import csv
 import math
 import sys
 
+import cpu_model_journal
+
 REACH = 1638 * 4096
 COUNTS = ["walks", "tlb_misses", "dependent_misses_l2", "dependent_misses_l3",
           "chase_misses_l2", "chase_misses_l3"]
@@ -33,25 +35,11 @@ def slope(xs, ys):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else None
 
 
-def journal_counts(path):
-    """(algorithm, n) -> {count name: value} of the 4 KiB counts rows."""
-    out, names = {}, None
-    with open(path) as f:
-        for row in csv.reader(f):
-            if not row or row[0].startswith("#"):
-                continue
-            if row[0] == "columns":
-                names = row[1:]
-            elif row[0] == "counts" and row[3] == "4k" and names:
-                out[(row[1], int(row[2]))] = dict(zip(names, map(int, row[5:])))
-    return out
-
-
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     d = sys.argv[1]
-    counts = journal_counts(d + "/vat-journal.csv")
+    counts = cpu_model_journal.read(d + "/vat-journal.csv")[0]
     with open(d + "/vat-models-points.csv") as f:
         points = list(csv.DictReader(f))
     models = [k[:-5] for k in points[0] if k.endswith("_loao")]
